@@ -1,0 +1,61 @@
+"""The rules engine: pure, deterministic, and free of any I/O.
+
+Everything a server, a client-side helper or a bot needs is importable from here::
+
+    from noddy.engine import Card, Game, Play, Go, Discard, score_show, score_play
+
+See :mod:`noddy.engine.game` for how a game is driven (its "theory of operation").
+"""
+
+from .actions import Action, Discard, Go, Play
+from .cards import FULL_DECK, Card, format_cards, parse_cards
+from .errors import (
+    AlreadyDiscardedError,
+    CardNotInHandError,
+    GameOverError,
+    IllegalActionError,
+    InvalidCardError,
+    InvalidOptionError,
+    MustPlayError,
+    NoddyError,
+    NotYourTurnError,
+    PlayerCountError,
+    RulesError,
+    UnknownPresetError,
+    WouldPassThirtyOneError,
+    WrongDiscardError,
+    WrongPhaseError,
+)
+from .events import (
+    EVENT_TYPES,
+    CardsDealt,
+    CountReset,
+    CutForDeal,
+    DealEnded,
+    DealStarted,
+    Discarded,
+    Event,
+    GameOver,
+    GameStarted,
+    HandsRevealed,
+    Played,
+    SaidGo,
+    Scored,
+    TurnedUp,
+)
+from .game import Game, Observation
+from .rules import DEFAULT_PRESET, PRESETS, Rules, configure, find_preset
+from .scoring import Score, ScoreItem, number_words, score_play, score_show, show_total
+
+__all__ = [
+    "Action", "Discard", "Go", "Play", "FULL_DECK", "Card", "format_cards", "parse_cards",
+    "AlreadyDiscardedError", "CardNotInHandError", "GameOverError", "IllegalActionError",
+    "InvalidCardError", "InvalidOptionError", "MustPlayError", "NoddyError",
+    "NotYourTurnError", "PlayerCountError", "RulesError", "UnknownPresetError",
+    "WouldPassThirtyOneError", "WrongDiscardError", "WrongPhaseError", "EVENT_TYPES",
+    "CardsDealt", "CountReset", "CutForDeal", "DealEnded", "DealStarted", "Discarded",
+    "Event", "GameOver", "GameStarted", "HandsRevealed", "Played", "SaidGo", "Scored",
+    "TurnedUp", "Game", "Observation", "DEFAULT_PRESET", "PRESETS", "Rules", "configure",
+    "find_preset", "Score", "ScoreItem", "number_words", "score_play", "score_show",
+    "show_total",
+]

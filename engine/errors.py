@@ -1,0 +1,91 @@
+"""The engine's errors, one class for each kind of wrong, in the manner of python-chess.
+
+Every error is a :class:`ValueError` and carries a stable ``code`` (``"not_your_turn"``,
+``"would_pass_31"``...) that the server passes on to clients unchanged, so the protocol's
+error codes and the engine's refusals can never drift apart.  An action that raises has
+changed nothing: the engine validates everything before it touches any state.
+"""
+
+from __future__ import annotations
+
+
+class NoddyError(ValueError):
+    """Base class of every error the engine raises."""
+
+    code = "invalid"
+
+
+class InvalidCardError(NoddyError):
+    """Text that is not a card, such as ``"1H"`` or ``"TX"``."""
+
+    code = "invalid_card"
+
+
+class RulesError(NoddyError):
+    """A table set-up the rules do not allow: unknown preset, bad option, player count."""
+
+    code = "invalid_rules"
+
+
+class UnknownPresetError(RulesError):
+    code = "unknown_preset"
+
+
+class InvalidOptionError(RulesError):
+    """An option the preset does not take, or a value outside what it allows."""
+
+    code = "invalid_option"
+
+    def __init__(self, message: str, *, option: str, value: object, allowed: str) -> None:
+        super().__init__(message)
+        self.option = option
+        self.value = value
+        self.allowed = allowed
+
+
+class PlayerCountError(RulesError):
+    code = "invalid_player_count"
+
+
+class IllegalActionError(NoddyError):
+    """An action the game refuses in its present state (base class)."""
+
+    code = "illegal_action"
+
+
+class GameOverError(IllegalActionError):
+    code = "game_over"
+
+
+class WrongPhaseError(IllegalActionError):
+    """For instance a card played while the crib is still being laid away."""
+
+    code = "wrong_phase"
+
+
+class NotYourTurnError(IllegalActionError):
+    code = "not_your_turn"
+
+
+class CardNotInHandError(IllegalActionError):
+    code = "card_not_in_hand"
+
+
+class WouldPassThirtyOneError(IllegalActionError):
+    code = "would_pass_31"
+
+
+class MustPlayError(IllegalActionError):
+    """``go`` said by a player who holds a card that can be played."""
+
+    code = "must_play"
+
+
+class WrongDiscardError(IllegalActionError):
+    """The wrong number of cards laid to the crib, or the same card twice."""
+
+    code = "wrong_discard"
+
+
+class AlreadyDiscardedError(IllegalActionError):
+    code = "already_discarded"

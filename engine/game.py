@@ -1,0 +1,496 @@
+"""The game as a sans-IO state machine.
+
+Theory of operation
+===================
+
+A :class:`Game` holds one whole game: seats, scores, the dealer, the cards of the current
+deal and whose decision it is.  Nothing in it reads a clock, a socket or a global random
+generator: chance comes only from ``random.Random(seed)``, so the same preset, options,
+player count and seed replay the same game event for event.
+
+The caller asks two questions and makes one call:
+
+* ``to_move`` / ``awaiting``: who must decide now (``None`` / ``()`` once the game is over).
+  While the crib is laid away every seat that still owes cards may act, in any order;
+  ``to_move`` is then the first of them from the dealer's left.  In the play one seat
+  acts at a time.
+* ``legal_actions(seat)``: exactly the actions ``apply`` will accept from that seat.
+* ``apply(action)``: either raises a precise :class:`~noddy.engine.errors.IllegalActionError`
+  subclass and changes nothing (every check runs before any state is touched), or performs
+  the action and then runs the game forward through everything that needs no decision --
+  scoring the play, resetting the count, the show, the end of the deal, the next deal's
+  cut, deal and turn-up -- until a seat must decide again or someone has won.  It returns
+  the events of all that, in order.  The constructor runs the opening the same way; its
+  events, like every later one, are in ``log``.
+
+A deal moves through these phases (the rules object decides which are used)::
+
+    deal -> discard (crib presets) -> turn-up -> [show, Noddy presets] -> play
+         -> [show and crib, Cribbage presets] -> deal over -> next deal
+
+Points are pegged the moment they are made (:meth:`Game._peg`); the first seat or team to
+reach the target wins at once and nothing after that is scored.  A seat that holds cards
+but cannot play says go (an explicit action); seats with no cards left are passed over.
+
+Scores are kept per seat, or per team when ``partnerships`` (team 0 is seats 0 and 2).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, Mapping
+
+from .actions import Action, Discard, Go, Play
+from .cards import JACK, Card, shuffled_deck
+from .errors import (
+    AlreadyDiscardedError,
+    CardNotInHandError,
+    GameOverError,
+    IllegalActionError,
+    MustPlayError,
+    NotYourTurnError,
+    WouldPassThirtyOneError,
+    WrongDiscardError,
+    WrongPhaseError,
+)
+from .events import (
+    CardsDealt,
+    CountReset,
+    CutForDeal,
+    DealEnded,
+    DealStarted,
+    Discarded,
+    Event,
+    GameOver,
+    GameStarted,
+    HandsRevealed,
+    Played,
+    SaidGo,
+    Scored,
+    TurnedUp,
+)
+from .rules import Rules, configure
+from .scoring import ScoreItem, score_play, score_show
+
+DISCARD = "discard"
+PLAY = "play"
+OVER = "over"
+
+
+@dataclass(frozen=True)
+class Observation:
+    """The game as one seat (or a spectator, ``seat=None``) may see it right now."""
+
+    seat: int | None
+    preset: str
+    players: int
+    partnerships: bool
+    target: int
+    phase: str
+    deal: int
+    dealer: int | None
+    hand: tuple[Card, ...] | None
+    hand_sizes: tuple[int, ...]
+    crib_size: int
+    turn_up: Card | None
+    pile: tuple[Card, ...]
+    count: int
+    played: tuple[tuple[int, Card], ...]
+    passed: tuple[int, ...]
+    discarded: tuple[int, ...]
+    scores: tuple[int, ...]
+    to_move: int | None
+    legal_actions: tuple[Action, ...] = field(default=())
+    winner: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "preset": self.preset, "players": self.players,
+            "partnerships": self.partnerships, "target": self.target, "phase": self.phase,
+            "deal": self.deal, "dealer": self.dealer,
+            "hand": None if self.hand is None else [str(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes), "crib_size": self.crib_size,
+            "turn_up": None if self.turn_up is None else str(self.turn_up),
+            "pile": [str(c) for c in self.pile], "count": self.count,
+            "played": [{"seat": s, "card": str(c)} for s, c in self.played],
+            "passed": list(self.passed), "discarded": list(self.discarded),
+            "scores": list(self.scores), "to_move": self.to_move,
+            "legal_actions": [a.to_dict() for a in self.legal_actions],
+            "winner": self.winner,
+        }
+
+
+class Game:
+    """One game of a preset; see the module docstring for how to drive it.
+
+    >>> game = Game("noddy", seed=7)
+    >>> game.to_move in (0, 1), game.phase
+    (True, 'play')
+    """
+
+    def __init__(
+        self,
+        preset: str | Rules = "noddy",
+        players: int = 2,
+        *,
+        partnerships: bool = False,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.rules: Rules = configure(preset, players, partnerships=partnerships, options=options)
+        self.players = players
+        self.partnerships = partnerships
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self.phase = DISCARD
+        self.deal = 0
+        self.dealer: int | None = None
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.kept: list[tuple[Card, ...]] = [() for _ in range(players)]
+        self.crib: list[Card] = []
+        self.turn_up: Card | None = None
+        self._deck: list[Card] = []
+        self.pile: list[Card] = []
+        self.count = 0
+        self.played: list[tuple[int, Card]] = []
+        self.passed: set[int] = set()
+        self._last_player: int | None = None
+        self._pending_discards: list[int] = []
+        self.to_move: int | None = None
+        self.scores: list[int] = [0] * (2 if partnerships else players)
+        self.winner: int | None = None
+        self.log: list[Event] = []
+        events: list[Event] = [GameStarted(self.rules.name, players, partnerships, self.rules.target)]
+        self._cut_for_deal(events)
+        self._start_deal(events)
+        self.log.extend(events)
+
+    # -- questions ------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def awaiting(self) -> tuple[int, ...]:
+        """Every seat that may act now (several while the crib is laid away)."""
+        if self.phase == DISCARD:
+            return tuple(self._pending_discards)
+        return () if self.to_move is None else (self.to_move,)
+
+    def team_of(self, seat: int) -> int:
+        """The index into ``scores`` that ``seat``'s points go to."""
+        return seat % 2 if self.partnerships else seat
+
+    @property
+    def winning_seats(self) -> tuple[int, ...]:
+        if self.winner is None:
+            return ()
+        return tuple(s for s in range(self.players) if self.team_of(s) == self.winner)
+
+    def _can_play(self, seat: int) -> bool:
+        room = 31 - self.count
+        return any(card.value <= room for card in self.hands[seat])
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Exactly the actions :meth:`apply` accepts from ``seat`` (default: ``to_move``)."""
+        if seat is None:
+            seat = self.to_move
+        if seat is None or self.is_over:
+            return []
+        if self.phase == DISCARD:
+            if seat not in self._pending_discards:
+                return []
+            size = self.rules.discards(self.players)
+            return [Discard(seat, combo) for combo in combinations(sorted(self.hands[seat]), size)]
+        if seat != self.to_move:
+            return []
+        room = 31 - self.count
+        plays: list[Action] = [Play(seat, card) for card in self.hands[seat] if card.value <= room]
+        return plays or [Go(seat)]
+
+    # -- the one mutating call ------------------------------------------------------------
+    def apply(self, action: Action) -> list[Event]:
+        """Perform ``action``; see the module docstring.  Raises and changes nothing if illegal."""
+        if self.is_over:
+            raise GameOverError("the game is over")
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"not an action: {action!r}")
+        seat = action.seat
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise NotYourTurnError(f"there is no seat {seat!r} in a {self.players}-player game")
+        events: list[Event] = []
+        if isinstance(action, Discard):
+            self._check_discard(action)
+            self._discard(action, events)
+        elif isinstance(action, Play):
+            self._check_turn(action)
+            self._play(action, events)
+        elif isinstance(action, Go):
+            self._check_turn(action)
+            if self._can_play(seat):
+                playable = " ".join(str(c) for c in self.hands[seat] if c.value <= 31 - self.count)
+                raise MustPlayError(f"seat {seat} can play ({playable}) and may not say go")
+            self._go(seat, events)
+        else:
+            raise IllegalActionError(f"not an action: {action!r}")
+        self.log.extend(events)
+        return events
+
+    def _check_discard(self, action: Discard) -> None:
+        if self.phase != DISCARD:
+            raise WrongPhaseError(f"nothing is laid away to the crib now (phase: {self.phase})")
+        seat = action.seat
+        if seat not in self._pending_discards:
+            raise AlreadyDiscardedError(f"seat {seat} has already laid away to the crib")
+        size = self.rules.discards(self.players)
+        if len(action.cards) != size or len(set(action.cards)) != size:
+            given = " ".join(str(c) for c in action.cards) or "nothing"
+            raise WrongDiscardError(f"lay away exactly {size} different card(s), not {given}")
+        for card in action.cards:
+            if card not in self.hands[seat]:
+                raise CardNotInHandError(f"seat {seat} does not hold {card}")
+
+    def _check_turn(self, action: Play | Go) -> None:
+        if self.phase != PLAY:
+            raise WrongPhaseError(f"the play has not begun (phase: {self.phase})")
+        if action.seat != self.to_move:
+            raise NotYourTurnError(f"it is seat {self.to_move}'s turn, not seat {action.seat}'s")
+        if isinstance(action, Play):
+            if action.card not in self.hands[action.seat]:
+                raise CardNotInHandError(f"seat {action.seat} does not hold {action.card}")
+            if self.count + action.card.value > 31:
+                raise WouldPassThirtyOneError(
+                    f"{action.card} would take the count from {self.count} "
+                    f"to {self.count + action.card.value}, past 31"
+                )
+
+    # -- scoring --------------------------------------------------------------------------
+    def _peg(self, events: list[Event], seat: int, items: tuple[ScoreItem, ...], reason: str,
+             cards: tuple[Card, ...] | None = None, concealed: bool = False) -> bool:
+        """Peg ``items`` for ``seat``; True (and the game over) if that reaches the target."""
+        points = sum(item.points for item in items)
+        team = self.team_of(seat)
+        self.scores[team] += points
+        events.append(Scored(seat, points, reason, items, tuple(self.scores), cards, concealed))
+        if self.scores[team] >= self.rules.target:
+            self.winner = team
+            self.phase = OVER
+            self.to_move = None
+            self._pending_discards = []
+            events.append(GameOver(team, self.winning_seats, tuple(self.scores)))
+            return True
+        return False
+
+    # -- the course of a deal -------------------------------------------------------------
+    def _cut_for_deal(self, events: list[Event]) -> None:
+        contenders = list(range(self.players))
+        while True:
+            deck = shuffled_deck(self._rng)
+            cuts = tuple(zip(contenders, deck))
+            low = min(card.rank for _, card in cuts)
+            lowest = [seat for seat, card in cuts if card.rank == low]
+            if len(lowest) == 1:
+                self.dealer = lowest[0]
+                events.append(CutForDeal(cuts, lowest[0]))
+                return
+            events.append(CutForDeal(cuts, None))
+            contenders = lowest
+
+    def _seats_from_left(self) -> list[int]:
+        """Every seat clockwise from the dealer's left, the dealer last."""
+        assert self.dealer is not None
+        return [(self.dealer + i) % self.players for i in range(1, self.players + 1)]
+
+    def _start_deal(self, events: list[Event]) -> None:
+        rules = self.rules
+        assert self.dealer is not None
+        self.deal += 1
+        events.append(DealStarted(self.deal, self.dealer))
+        order = self._seats_from_left()
+        if self.deal == 1 and rules.first_deal_bonus:
+            item = ScoreItem("first deal", rules.first_deal_bonus)
+            if self._peg(events, order[0], (item,), "first deal"):
+                return
+        deck = shuffled_deck(self._rng)
+        size = rules.hand_size(self.players)
+        hands: list[list[Card]] = [[] for _ in range(self.players)]
+        position = 0
+        for _ in range(size):
+            for seat in order:
+                hands[seat].append(deck[position])
+                position += 1
+        self.hands = hands
+        self.crib = []
+        self.pile = []
+        self.count = 0
+        self.played = []
+        self.passed = set()
+        self._last_player = None
+        self.turn_up = None
+        for seat in order:
+            events.append(CardsDealt(seat, size, tuple(hands[seat])))
+        for _ in range(rules.pack_to_crib(self.players)):
+            self.crib.append(deck[position])
+            events.append(Discarded(None, 1, (deck[position],)))
+            position += 1
+        self._deck = deck[position:]
+        if rules.discards(self.players):
+            self.phase = DISCARD
+            self._pending_discards = order
+            self.to_move = order[0]
+        else:
+            self.kept = [tuple(hand) for hand in hands]
+            self._turn_up(events)
+
+    def _discard(self, action: Discard, events: list[Event]) -> None:
+        seat = action.seat
+        hand = self.hands[seat]
+        for card in action.cards:
+            hand.remove(card)
+            self.crib.append(card)
+        events.append(Discarded(seat, len(action.cards), action.cards))
+        self._pending_discards = [s for s in self._pending_discards if s != seat]
+        if self._pending_discards:
+            self.to_move = self._pending_discards[0]
+            return
+        self.kept = [tuple(hand) for hand in self.hands]
+        self._turn_up(events)
+
+    def _turn_up(self, events: list[Event]) -> None:
+        rules = self.rules
+        assert self.dealer is not None
+        card = self._deck[0]
+        self.turn_up = card
+        events.append(TurnedUp(card))
+        if card.rank == JACK and rules.turned_jack_points:
+            seat = self.dealer if rules.turned_jack_to_dealer else (self.dealer + 1) % self.players
+            item = ScoreItem(rules.turned_jack_name, rules.turned_jack_points, (card,))
+            if self._peg(events, seat, (item,), "turn-up"):
+                return
+        if rules.show_before_play and self._show(events):
+            return
+        self.phase = PLAY
+        self._next_turn(events, self.dealer)
+
+    def _show(self, events: list[Event]) -> bool:
+        """Every hand in turn from the dealer's left, then the crib.  True if someone won."""
+        rules = self.rules
+        concealed = rules.show_before_play
+        for seat in self._seats_from_left():
+            score = score_show(self.kept[seat], self.turn_up, rules)
+            if self._peg(events, seat, score.items, "show", self.kept[seat], concealed):
+                return True
+        if rules.has_crib:
+            assert self.dealer is not None
+            crib = tuple(sorted(self.crib))
+            score = score_show(crib, self.turn_up, rules, crib=True)
+            if self._peg(events, self.dealer, score.items, "crib", crib):
+                return True
+        return False
+
+    def _play(self, action: Play, events: list[Event]) -> None:
+        seat, card = action.seat, action.card
+        self.hands[seat].remove(card)
+        self.pile.append(card)
+        self.count += card.value
+        self.played.append((seat, card))
+        self._last_player = seat
+        events.append(Played(seat, card, self.count))
+        score = score_play(self.pile, self.rules)
+        if score.items and self._peg(events, seat, score.items, "play"):
+            return
+        if self.count == 31:
+            self._end_count(events, last_card_point=False)
+        else:
+            self._next_turn(events, seat)
+
+    def _go(self, seat: int, events: list[Event]) -> None:
+        self.passed.add(seat)
+        events.append(SaidGo(seat))
+        self._next_turn(events, seat)
+
+    def _next_turn(self, events: list[Event], after: int) -> None:
+        """Hand the turn to the next seat clockwise after ``after`` that holds cards and has
+        not said go; if there is none, the count is over."""
+        for step in range(1, self.players + 1):
+            seat = (after + step) % self.players
+            if self.hands[seat] and seat not in self.passed:
+                self.to_move = seat
+                return
+        self._end_count(events, last_card_point=True)
+
+    def _end_count(self, events: list[Event], *, last_card_point: bool) -> None:
+        """Nobody can play on: the last card's point, then a new count or the play's end."""
+        rules = self.rules
+        last = self._last_player
+        if last_card_point and last is not None and rules.last_card_points:
+            item = ScoreItem(rules.last_card_name, rules.last_card_points, (self.pile[-1],))
+            if self._peg(events, last, (item,), "play"):
+                return
+        if rules.play_restarts and any(self.hands):
+            self.pile = []
+            self.count = 0
+            self.passed = set()
+            events.append(CountReset())
+            assert last is not None
+            self._next_turn(events, last)
+            return
+        self._end_play(events)
+
+    def _end_play(self, events: list[Event]) -> None:
+        self.to_move = None
+        if not self.rules.show_before_play and self._show(events):
+            return
+        crib = tuple(sorted(self.crib)) if self.rules.has_crib else None
+        events.append(HandsRevealed(tuple(self.kept), crib))
+        events.append(DealEnded(self.deal, tuple(self.scores)))
+        assert self.dealer is not None
+        self.dealer = (self.dealer + 1) % self.players
+        self._start_deal(events)
+
+    # -- views and copies -----------------------------------------------------------------
+    def observation(self, seat: int | None) -> Observation:
+        """What ``seat`` may see now (``None``: a spectator): never another seat's cards."""
+        own = None if seat is None else tuple(self.hands[seat])
+        legal: tuple[Action, ...] = ()
+        if seat is not None and seat in self.awaiting:
+            legal = tuple(self.legal_actions(seat))
+        return Observation(
+            seat=seat, preset=self.rules.name, players=self.players,
+            partnerships=self.partnerships, target=self.rules.target, phase=self.phase,
+            deal=self.deal, dealer=self.dealer, hand=own,
+            hand_sizes=tuple(len(h) for h in self.hands), crib_size=len(self.crib),
+            turn_up=self.turn_up, pile=tuple(self.pile), count=self.count,
+            played=tuple(self.played), passed=tuple(sorted(self.passed)),
+            discarded=tuple(s for s in range(self.players)
+                            if self.phase == DISCARD and s not in self._pending_discards),
+            scores=tuple(self.scores), to_move=self.to_move, legal_actions=legal,
+            winner=self.winner,
+        )
+
+    def copy(self, *, with_log: bool = False) -> "Game":
+        """An independent copy, cheap enough for bots that search (the log is left behind
+        unless ``with_log``)."""
+        other = object.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other._rng = random.Random()
+        other._rng.setstate(self._rng.getstate())
+        other.hands = [list(hand) for hand in self.hands]
+        other.kept = list(self.kept)
+        other.crib = list(self.crib)
+        other._deck = list(self._deck)
+        other.pile = list(self.pile)
+        other.played = list(self.played)
+        other.passed = set(self.passed)
+        other._pending_discards = list(self._pending_discards)
+        other.scores = list(self.scores)
+        other.log = list(self.log) if with_log else []
+        return other
+
+    def __repr__(self) -> str:
+        return (f"<Game {self.rules.name} players={self.players} seed={self.seed} "
+                f"deal={self.deal} phase={self.phase} scores={self.scores}>")

@@ -1,0 +1,336 @@
+"""The presets: each game the server offers, written down as data.
+
+A :class:`Rules` object holds every parameter that differs between Noddy, its historical
+variants and Cribbage (``../shared/RULES.md`` is the ruling).  The engine reads these
+parameters and never asks which preset it is playing, so a new variant is a new entry in
+:data:`PRESETS`, not a new branch in the code.
+
+Table options (``target``, ``knave_noddy``, ``hitter_counts_thirty_one``, ``four_card``) are
+applied with :func:`configure`, which checks them against what the preset allows and
+returns a new frozen :class:`Rules` for that one table:
+
+>>> rules = configure("noddy", players=2, options={"target": 61})
+>>> rules.target, rules.hand_size(2), rules.show_before_play
+(61, 3, True)
+>>> configure("cribbage", players=4)
+Traceback (most recent call last):
+...
+noddy.engine.errors.PlayerCountError: cribbage is played by 2 or 3 players each alone, or by 4 in partnerships; 4 players each alone is not allowed
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Mapping
+
+from .errors import InvalidOptionError, PlayerCountError, UnknownPresetError
+
+TARGET_RANGE = (15, 500)
+
+#: How a run of a given length scores: "noddy" is 2 for three, 4 for four, then one a
+#: card; "per_card" is one a card throughout (Cribbage).
+RUN_SCALES = ("noddy", "per_card")
+#: "three_of_a_suit": any 3+ cards of one suit among hand and turn-up, one a card (Noddy).
+#: "whole_hand": every hand card of one suit, one a card, +1 if the turn-up matches; a crib
+#: counts only together with the turn-up (Cribbage and noddy-modern).
+FLUSH_RULES = ("three_of_a_suit", "whole_hand")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every parameter of one game.  Per-player-count tables are tuples of pairs."""
+
+    name: str
+    title: str
+    source: str
+    solo_counts: tuple[int, ...]
+    partnership_counts: tuple[int, ...]
+    hand_sizes: tuple[tuple[int, int], ...]
+    crib_discards: tuple[tuple[int, int], ...] = ()
+    crib_from_pack: tuple[tuple[int, int], ...] = ()
+    target: int = 31
+    # The turned-up Jack, scored at the deal.
+    turned_jack_points: int = 2
+    turned_jack_to_dealer: bool = False
+    turned_jack_name: str = "knave noddy"
+    first_deal_bonus: int = 0
+    # Order of a deal.
+    show_before_play: bool = True
+    play_restarts: bool = False
+    # The show.
+    fifteen_points: int = 2
+    show_twenty_five: str | None = "per_card"  # "per_card", "fixed" or None
+    twenty_five_fixed_points: int = 2
+    show_thirty_one: bool = True
+    pair_points: tuple[int, int, int] = (2, 6, 12)
+    run_scale: str = "noddy"
+    flush_rule: str = "three_of_a_suit"
+    held_jack_points: int = 1
+    held_jack_name: str = "knave noddy"
+    picture_points: tuple[tuple[str, int], ...] = ()
+    # The play.
+    play_twenty_five: str | None = "per_card"
+    play_flush: bool = False
+    last_card_points: int = 1
+    last_card_name: str = "last card"
+    thirty_one_points: int = 2
+    thirty_one_name: str = "hitter"
+    hitter_counts_thirty_one: bool = False
+    # Which table options this preset takes (besides target and knave_noddy, always taken).
+    extra_options: tuple[str, ...] = ()
+    option_values: tuple[tuple[str, Any], ...] = field(default=())
+
+    # -- per-player-count look-ups -------------------------------------------------------
+    def hand_size(self, players: int) -> int:
+        return dict(self.hand_sizes)[players]
+
+    def discards(self, players: int) -> int:
+        """Cards each player lays away to the crib (0 where there is no crib)."""
+        return dict(self.crib_discards).get(players, 0)
+
+    def pack_to_crib(self, players: int) -> int:
+        return dict(self.crib_from_pack).get(players, 0)
+
+    @property
+    def has_crib(self) -> bool:
+        return bool(self.crib_discards)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The table options this object was configured with."""
+        return dict(self.option_values)
+
+    @cached_property
+    def pictures(self) -> dict[int, int]:
+        """Points for picture cards held, by card index (Holme's K♠ Q♥ J♥)."""
+        from .cards import Card
+
+        return {Card.parse(text).index: points for text, points in self.picture_points}
+
+    def run_points(self, length: int) -> int:
+        if self.run_scale == "noddy" and length == 3:
+            return 2
+        return length
+
+    def allowed_options(self) -> tuple[str, ...]:
+        return ("target", "knave_noddy") + self.extra_options
+
+    def describe(self) -> dict[str, Any]:
+        """What a lobby shows of a preset: name, title, player counts and options."""
+        options: dict[str, Any] = {
+            "target": {"type": "int", "min": TARGET_RANGE[0], "max": TARGET_RANGE[1],
+                       "default": self.target},
+            "knave_noddy": {"type": "bool", "default": True},
+        }
+        if "hitter_counts_thirty_one" in self.extra_options:
+            options["hitter_counts_thirty_one"] = {"type": "bool", "default": False}
+        if "four_card" in self.extra_options:
+            options["four_card"] = {"type": "bool", "default": False}
+        return {
+            "name": self.name,
+            "title": self.title,
+            "players": list(self.solo_counts),
+            "partnership_players": list(self.partnership_counts),
+            "options": options,
+        }
+
+
+_NODDY = Rules(
+    name="noddy",
+    title="Noddy (Parlett's reconstruction)",
+    source="004 + 002",
+    solo_counts=(2,),
+    partnership_counts=(4,),
+    hand_sizes=((2, 3), (4, 3)),
+    play_flush=True,
+    extra_options=("hitter_counts_thirty_one",),
+)
+
+PRESETS: dict[str, Rules] = {
+    "noddy": _NODDY,
+    "noddy-ducoeur": dataclasses.replace(
+        _NODDY,
+        name="noddy-ducoeur",
+        title="Noddy (du Coeur's reconstruction)",
+        source="004, Variants",
+        turned_jack_to_dealer=True,
+        show_twenty_five="fixed",
+        play_twenty_five="fixed",
+    ),
+    "noddy-holme": dataclasses.replace(
+        _NODDY,
+        name="noddy-holme",
+        title="Noddy (Randle Holme's scores)",
+        source="004, Variants",
+        target=61,
+        show_twenty_five="fixed",
+        play_twenty_five="fixed",
+        pair_points=(4, 12, 24),
+        held_jack_points=2,
+        picture_points=(("KS", 6), ("QH", 4), ("JH", 5)),
+    ),
+    "noddy-modern": Rules(
+        name="noddy-modern",
+        title="Noddy (modern German rules)",
+        source="000",
+        solo_counts=(2, 3, 4),
+        partnership_counts=(4,),
+        hand_sizes=((2, 3), (3, 3), (4, 3)),
+        target=31,
+        turned_jack_points=1,
+        turned_jack_to_dealer=True,
+        turned_jack_name="his heels",
+        show_before_play=False,
+        play_restarts=True,
+        show_twenty_five=None,
+        show_thirty_one=False,
+        run_scale="per_card",
+        flush_rule="whole_hand",
+        held_jack_name="his nob",
+        play_twenty_five=None,
+        last_card_name="go",
+        thirty_one_name="thirty-one",
+        extra_options=("four_card",),
+    ),
+    "five-card-cribbage": Rules(
+        name="five-card-cribbage",
+        title="Five-card Cribbage",
+        source="004 Early Cribbage; Hoyle",
+        solo_counts=(2,),
+        partnership_counts=(),
+        hand_sizes=((2, 5),),
+        crib_discards=((2, 2),),
+        target=61,
+        turned_jack_points=2,
+        turned_jack_to_dealer=True,
+        turned_jack_name="his heels",
+        first_deal_bonus=3,
+        show_before_play=False,
+        play_restarts=False,
+        show_twenty_five=None,
+        show_thirty_one=False,
+        run_scale="per_card",
+        flush_rule="whole_hand",
+        held_jack_name="his nob",
+        play_twenty_five=None,
+        last_card_name="go",
+        thirty_one_name="thirty-one",
+    ),
+    "cribbage": Rules(
+        name="cribbage",
+        title="Cribbage",
+        source="003",
+        solo_counts=(2, 3),
+        partnership_counts=(4,),
+        hand_sizes=((2, 6), (3, 5), (4, 5)),
+        crib_discards=((2, 2), (3, 1), (4, 1)),
+        crib_from_pack=((3, 1),),
+        target=121,
+        turned_jack_points=2,
+        turned_jack_to_dealer=True,
+        turned_jack_name="his heels",
+        show_before_play=False,
+        play_restarts=True,
+        show_twenty_five=None,
+        show_thirty_one=False,
+        run_scale="per_card",
+        flush_rule="whole_hand",
+        held_jack_name="his nob",
+        play_twenty_five=None,
+        last_card_name="go",
+        thirty_one_name="thirty-one",
+    ),
+}
+
+DEFAULT_PRESET = "noddy"
+
+
+def find_preset(name: str | Rules) -> Rules:
+    """The preset called ``name`` (a :class:`Rules` passes through unchanged)."""
+    if isinstance(name, Rules):
+        return name
+    try:
+        return PRESETS[name]
+    except (KeyError, TypeError):
+        known = ", ".join(PRESETS)
+        raise UnknownPresetError(f"unknown preset {name!r}; the presets are: {known}") from None
+
+
+def _player_text(rules: Rules) -> str:
+    parts = []
+    if rules.solo_counts:
+        parts.append(" or ".join(map(str, rules.solo_counts)) + " players each alone")
+    if rules.partnership_counts:
+        parts.append(" or ".join(map(str, rules.partnership_counts)) + " in partnerships")
+    return ", or by ".join(parts)
+
+
+def check_players(rules: Rules, players: int, partnerships: bool) -> None:
+    """Raise :class:`PlayerCountError` unless the preset is played by this many players."""
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise PlayerCountError(f"players must be a whole number, not {players!r}")
+    allowed = rules.partnership_counts if partnerships else rules.solo_counts
+    if players in allowed:
+        return
+    how = "in partnerships" if partnerships else "each alone"
+    raise PlayerCountError(
+        f"{rules.name} is played by {_player_text(rules)}; "
+        f"{players} players {how} is not allowed"
+    )
+
+
+def _bool_option(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidOptionError(
+            f"option {name!r} must be true or false, not {value!r}",
+            option=name, value=value, allowed="true or false",
+        )
+    return value
+
+
+def configure(
+    preset: str | Rules,
+    players: int = 2,
+    *,
+    partnerships: bool = False,
+    options: Mapping[str, Any] | None = None,
+) -> Rules:
+    """Check a table's set-up and return the rules with its options applied.
+
+    Raises :class:`~noddy.engine.errors.UnknownPresetError`,
+    :class:`~noddy.engine.errors.PlayerCountError` or
+    :class:`~noddy.engine.errors.InvalidOptionError`; each message names the offending value
+    and what is allowed.
+    """
+    rules = find_preset(preset)
+    check_players(rules, players, partnerships)
+    options = dict(options or {})
+    changes: dict[str, Any] = {}
+    allowed = rules.allowed_options()
+    for name, value in options.items():
+        if name not in allowed:
+            raise InvalidOptionError(
+                f"option {name!r} does not apply to {rules.name}; "
+                f"its options are: {', '.join(allowed)}",
+                option=name, value=value, allowed=", ".join(allowed),
+            )
+        if name == "target":
+            low, high = TARGET_RANGE
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise InvalidOptionError(
+                    f"option 'target' must be a whole number from {low} to {high}, not {value!r}",
+                    option=name, value=value, allowed=f"{low} to {high}",
+                )
+            changes["target"] = value
+        elif name == "knave_noddy":
+            if not _bool_option(name, value):
+                changes["turned_jack_points"] = 0
+        elif name == "hitter_counts_thirty_one":
+            changes["hitter_counts_thirty_one"] = _bool_option(name, value)
+        elif name == "four_card":
+            if _bool_option(name, value):
+                changes["hand_sizes"] = tuple((n, 4) for n, _ in rules.hand_sizes)
+    changes["option_values"] = tuple(sorted(options.items()))
+    return dataclasses.replace(rules, **changes)
