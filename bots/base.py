@@ -1,0 +1,43 @@
+"""The computer player interface and the simplest player, ``random``."""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Protocol
+
+from noddy.engine import Action, Observation, Rules
+
+
+class Player(Protocol):
+    """Anything that picks an action for a seat from what that seat can see."""
+
+    level: str
+
+    def choose(self, view: Observation, rules: Rules) -> Action:
+        """Return one of ``view.legal_actions`` (which is never empty when asked)."""
+        ...
+
+
+class RandomPlayer:
+    """Any legal move, uniformly at random: the floor every other level must beat."""
+
+    level = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, view: Observation, rules: Rules) -> Action:
+        return self._rng.choice(view.legal_actions)
+
+
+#: Computer levels by name; each factory takes an optional seed.
+LEVELS: dict[str, Callable[..., Player]] = {"random": RandomPlayer}
+
+
+def get_player(level: str = "random", seed: int | None = None) -> Player:
+    """A new computer player of ``level``; raises ``ValueError`` naming the known levels."""
+    try:
+        factory = LEVELS[level]
+    except KeyError:
+        raise ValueError(f"unknown computer level {level!r}; the levels are: {', '.join(LEVELS)}") from None
+    return factory(seed=seed)
