@@ -5,6 +5,11 @@ A computer player sees exactly what a seat may see -- an
 returns one of the observation's ``legal_actions``.  It never looks at the :class:`Game`
 itself, so it cannot peek at hidden cards, and the server can run it on any seat.
 
+The levels, weakest first: ``random`` (any legal move), ``greedy`` (most points now,
+without leaving gifts; :mod:`noddy.bots.greedy`) and ``expert`` (expected-value discards
+and determinized search of the play; :mod:`noddy.bots.expert`).
+``python -m noddy.bots.match`` plays two of them against each other.
+
 >>> from noddy.engine import Game
 >>> game = Game("noddy", seed=1)
 >>> player = get_player("random", seed=1)
@@ -16,5 +21,10 @@ True
 from __future__ import annotations
 
 from .base import LEVELS, Player, RandomPlayer, get_player
+from .expert import ExpertPlayer
+from .greedy import GreedyPlayer
 
-__all__ = ["LEVELS", "Player", "RandomPlayer", "get_player"]
+LEVELS["greedy"] = GreedyPlayer
+LEVELS["expert"] = ExpertPlayer
+
+__all__ = ["LEVELS", "Player", "RandomPlayer", "GreedyPlayer", "ExpertPlayer", "get_player"]

@@ -143,8 +143,8 @@ def format_cards(cards: Sequence[Card]) -> str:
     return " ".join(str(card) for card in cards)
 
 
-def shuffled_deck(rng: random.Random) -> list[Card]:
-    """A fresh 52-card deck shuffled by ``rng``: the only source of chance in a game."""
-    deck = list(FULL_DECK)
-    rng.shuffle(deck)
-    return deck
+def draw(rng: random.Random, count: int) -> list[Card]:
+    """The top ``count`` cards of a freshly shuffled pack: the only source of chance in a
+    game.  Only the cards a deal uses are drawn, which is the same as shuffling all 52 and
+    dealing from the top, at a fraction of the cost."""
+    return rng.sample(FULL_DECK, count)

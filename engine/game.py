@@ -43,7 +43,7 @@ from itertools import combinations
 from typing import Any, Mapping
 
 from .actions import Action, Discard, Go, Play
-from .cards import JACK, Card, shuffled_deck
+from .cards import JACK, Card, draw
 from .errors import (
     AlreadyDiscardedError,
     CardNotInHandError,
@@ -289,8 +289,7 @@ class Game:
     def _cut_for_deal(self, events: list[Event]) -> None:
         contenders = list(range(self.players))
         while True:
-            deck = shuffled_deck(self._rng)
-            cuts = tuple(zip(contenders, deck))
+            cuts = tuple(zip(contenders, draw(self._rng, len(contenders))))
             low = min(card.rank for _, card in cuts)
             lowest = [seat for seat, card in cuts if card.rank == low]
             if len(lowest) == 1:
@@ -315,8 +314,9 @@ class Game:
             item = ScoreItem("first deal", rules.first_deal_bonus)
             if self._peg(events, order[0], (item,), "first deal"):
                 return
-        deck = shuffled_deck(self._rng)
         size = rules.hand_size(self.players)
+        from_pack = rules.pack_to_crib(self.players)
+        deck = draw(self._rng, size * self.players + from_pack + 1)
         hands: list[list[Card]] = [[] for _ in range(self.players)]
         position = 0
         for _ in range(size):
@@ -333,7 +333,7 @@ class Game:
         self.turn_up = None
         for seat in order:
             events.append(CardsDealt(seat, size, tuple(hands[seat])))
-        for _ in range(rules.pack_to_crib(self.players)):
+        for _ in range(from_pack):
             self.crib.append(deck[position])
             events.append(Discarded(None, 1, (deck[position],)))
             position += 1

@@ -1,0 +1,94 @@
+"""Error codes: the stable names of everything that can go wrong, and the error message shape.
+
+A client branches on ``code``, never on ``message`` (which is for people and may be
+reworded).  Codes are never renamed or reused; new ones may be added.  Engine refusals
+(``not_your_turn``, ``would_pass_31``...) are passed through with the engine's own code.
+
+>>> error_message("table_full", "table 3 has no free seat", request_id=7)
+{'type': 'error', 'code': 'table_full', 'message': 'table 3 has no free seat', 'id': 7}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Every code the server may send, with when it is sent.  docs/PROTOCOL.md has the same list
+#: (a test keeps them equal).
+ERROR_CODES: dict[str, str] = {
+    # framing and message shape
+    "bad_json": "the line is not UTF-8 JSON, or not a JSON object",
+    "line_too_long": "the line is longer than the limit; the connection is then closed",
+    "unknown_type": "the message's type is not a request the server knows",
+    "missing_field": "a required field is absent (the error names it in `field`)",
+    "bad_field": "a field has the wrong type or an impossible value (named in `field`)",
+    "unknown_command": "text mode only: the line is not a text command",
+    # handshake
+    "hello_required": "a request other than hello or ping before the handshake",
+    "already_hello": "a second hello on a connection that has completed the handshake",
+    "unsupported_version": "the client's protocol version is not one the server speaks",
+    "bad_token": "the resume token is unknown or its seat is no longer held",
+    # lobby and seating
+    "no_such_table": "no open table has this id",
+    "no_such_seat": "the seat number is outside the table",
+    "seat_taken": "someone (or a held, disconnected player) sits there",
+    "table_full": "no free seat is left at the table",
+    "wrong_password": "the table is private and the password is missing or wrong",
+    "already_at_table": "leave your table first",
+    "not_at_table": "the request needs you to be at a table",
+    "not_seated": "the request needs you to be seated (spectators cannot do it)",
+    "game_in_progress": "seats cannot change while a game is being played",
+    "no_game": "there is no game being played at your table",
+    "not_a_computer": "remove_computer on a seat that no computer player holds",
+    "unknown_level": "no computer player of that level",
+    # rules (from the engine)
+    "unknown_preset": "no preset of that name",
+    "invalid_player_count": "the preset is not played by that many players (or not in partnerships)",
+    "invalid_option": "an option the preset does not take, or a value outside its range",
+    # the game (from the engine)
+    "invalid_card": "text that is not a card",
+    "not_your_turn": "your seat may not act now",
+    "wrong_phase": "that kind of action is not possible in this phase of the deal",
+    "card_not_in_hand": "you do not hold that card",
+    "would_pass_31": "the card would take the count past 31",
+    "must_play": "go said while holding a card that can be played",
+    "wrong_discard": "the wrong number of cards laid away, or the same card twice",
+    "already_discarded": "you have already laid away to the crib",
+    "game_over": "the game has ended",
+    "illegal_action": "any other action the rules refuse",
+    # flow control
+    "rate_limited": "too many requests; wait `retry_after` seconds (the request was ignored)",
+    "flood": "far too many requests; the connection is then closed",
+}
+
+#: Codes after which the server closes the connection.
+CLOSING_CODES: frozenset[str] = frozenset({"line_too_long", "flood"})
+
+
+class ProtocolError(ValueError):
+    """A request the server refuses: ``code`` is one of :data:`ERROR_CODES`.
+
+    ``field`` names the offending field where there is one; ``extra`` holds further
+    machine-readable details (``retry_after``, ``supported``...) that go into the error message.
+    """
+
+    def __init__(self, code: str, message: str, *, field: str | None = None, **extra: Any) -> None:
+        if code not in ERROR_CODES:
+            raise AssertionError(f"undocumented error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+        self.extra = extra
+
+    def to_message(self, request_id: Any = None) -> dict[str, Any]:
+        extra = dict(self.extra)
+        if self.field is not None:
+            extra["field"] = self.field
+        return error_message(self.code, self.message, request_id=request_id, **extra)
+
+
+def error_message(code: str, message: str, *, request_id: Any = None, **extra: Any) -> dict[str, Any]:
+    """The wire form of an error; ``id`` is the request's id, or null if it had none."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message, "id": request_id}
+    out.update(extra)
+    return out

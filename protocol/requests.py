@@ -1,0 +1,183 @@
+"""What a client may send: every request type and its fields, checked before anything acts on it.
+
+:data:`REQUESTS` is the schema (a table, as in h11: a missing entry is a precise error);
+:func:`validate_request` checks one decoded message against it and returns the request's
+type and its fields with defaults filled in, or raises a
+:class:`~noddy.protocol.errors.ProtocolError` (``unknown_type``, ``missing_field`` or
+``bad_field``, naming the field).  Fields the schema does not name are ignored, so a newer
+client can talk to an older server.  Whether a request makes sense *now* (your turn, a free
+seat...) is for the server to decide, not this module.
+
+>>> validate_request({"type": "sit", "table": 1, "id": "a"})
+('sit', {'table': 1, 'seat': None, 'password': None})
+>>> validate_request({"type": "sit", "table": "one"})
+Traceback (most recent call last):
+...
+noddy.protocol.errors.ProtocolError: field 'table' must be a whole number, not 'one'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ProtocolError
+
+_KIND_WORDS = {
+    "str": "a string", "int": "a whole number", "bool": "true or false",
+    "number": "a number", "object": "a JSON object", "str_list": "a list of strings",
+}
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One field of a request: its JSON kind, whether it is required, and its limits."""
+
+    name: str
+    kind: str
+    required: bool = False
+    default: Any = None
+    nullable: bool = True
+    choices: tuple[Any, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+    max_length: int | None = None
+
+    def check(self, value: Any) -> Any:
+        if value is None:
+            if self.nullable:
+                return None
+            raise ProtocolError("bad_field", f"field {self.name!r} may not be null", field=self.name)
+        if not _is_kind(value, self.kind):
+            raise ProtocolError(
+                "bad_field", f"field {self.name!r} must be {_KIND_WORDS[self.kind]}, not {value!r}",
+                field=self.name)
+        if self.choices and value not in self.choices:
+            allowed = ", ".join(map(str, self.choices))
+            raise ProtocolError(
+                "bad_field", f"field {self.name!r} must be one of {allowed}, not {value!r}",
+                field=self.name)
+        if self.minimum is not None and value < self.minimum:
+            raise ProtocolError(
+                "bad_field", f"field {self.name!r} must be at least {self.minimum}, not {value!r}",
+                field=self.name)
+        if self.maximum is not None and value > self.maximum:
+            raise ProtocolError(
+                "bad_field", f"field {self.name!r} must be at most {self.maximum}, not {value!r}",
+                field=self.name)
+        if self.max_length is not None and len(value) > self.max_length:
+            raise ProtocolError(
+                "bad_field", f"field {self.name!r} is longer than {self.max_length}", field=self.name)
+        if self.kind == "str" and not self.choices and value.strip() == "" and self.required:
+            raise ProtocolError("bad_field", f"field {self.name!r} may not be empty", field=self.name)
+        return value
+
+
+def _is_kind(value: Any, kind: str) -> bool:
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == "object":
+        return isinstance(value, dict)
+    if kind == "str_list":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    raise AssertionError(kind)
+
+
+def _f(name: str, kind: str, **kw: Any) -> FieldSpec:
+    return FieldSpec(name, kind, **kw)
+
+
+#: Every request type and its fields (``type`` and ``id`` are common to all and not listed).
+REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
+    "hello": (
+        _f("name", "str", required=True, nullable=False, max_length=32),
+        _f("bot", "bool", default=False, nullable=False),
+        _f("version", "int", required=True, nullable=False),
+        _f("resume", "str", max_length=64),
+    ),
+    "ping": (),
+    "pong": (),
+    "list_tables": (),
+    "create_table": (
+        _f("preset", "str", default="noddy", nullable=False),
+        _f("players", "int", default=2, nullable=False),
+        _f("partnerships", "bool", default=False, nullable=False),
+        _f("options", "object", default=None),
+        _f("private", "bool", default=False, nullable=False),
+        _f("password", "str", max_length=64),
+        _f("seat", "int", default=0, minimum=0),
+        _f("turn_timer", "number", minimum=1, maximum=3600),
+    ),
+    "sit": (
+        _f("table", "int"),
+        _f("seat", "int"),
+        _f("password", "str", max_length=64),
+    ),
+    "spectate": (
+        _f("table", "int", required=True, nullable=False),
+        _f("password", "str", max_length=64),
+    ),
+    "stand": (),
+    "leave": (),
+    "add_computer": (
+        _f("seat", "int"),
+        _f("level", "str", max_length=32),
+    ),
+    "remove_computer": (
+        _f("seat", "int", required=True, nullable=False),
+    ),
+    "ready": (
+        _f("ready", "bool", default=True, nullable=False),
+    ),
+    "action": (
+        _f("action", "str", required=True, nullable=False, choices=("play", "go", "discard")),
+        _f("card", "str", max_length=8),
+        _f("cards", "str_list"),
+        _f("seat", "int"),
+    ),
+    "chat": (
+        _f("text", "str", required=True, nullable=False, max_length=500),
+        _f("to", "str", choices=("table", "lobby")),
+    ),
+    "snapshot": (),
+    "bye": (),
+}
+
+
+def validate_request(message: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """Check ``message`` against :data:`REQUESTS`; return ``(type, fields)`` or raise."""
+    kind = message.get("type")
+    if "type" not in message:
+        raise ProtocolError("missing_field", "every message needs a 'type'", field="type")
+    if not isinstance(kind, str) or kind not in REQUESTS:
+        known = ", ".join(REQUESTS)
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}; the requests are: {known}",
+                            field="type")
+    request_id = message.get("id")
+    if request_id is not None and (not isinstance(request_id, (str, int)) or isinstance(request_id, bool)):
+        raise ProtocolError("bad_field", f"field 'id' must be a string or a whole number, not {request_id!r}",
+                            field="id")
+    fields: dict[str, Any] = {}
+    for spec in REQUESTS[kind]:
+        if spec.name not in message:
+            if spec.required:
+                raise ProtocolError("missing_field", f"{kind} needs the field {spec.name!r}", field=spec.name)
+            fields[spec.name] = spec.default
+            continue
+        fields[spec.name] = spec.check(message[spec.name])
+    return kind, fields
+
+
+def request_id_of(message: Any) -> Any:
+    """The ``id`` to echo in a reply: the request's own, if it is a usable one."""
+    if isinstance(message, dict):
+        value = message.get("id")
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            return value
+    return None

@@ -1,0 +1,66 @@
+"""The server's tunable numbers, in one frozen object so tests can shrink every period."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from noddy.bots import LEVELS
+from noddy.protocol import DEFAULT_PORT, MAX_LINE_BYTES
+
+
+def default_level() -> str:
+    """The computer level used when a request names none: the best of the cheap ones."""
+    for level in ("greedy", "random"):
+        if level in LEVELS:
+            return level
+    return next(iter(LEVELS))
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything that shapes the server's behaviour besides the rules.
+
+    ``seed`` makes every table's deals and every computer player reproducible (tests and the
+    PROTOCOL.md transcript); without it each game is shuffled from the operating system's
+    entropy, so nobody can predict the cards.
+    """
+
+    host: str = "0.0.0.0"
+    port: int = DEFAULT_PORT
+    seed: int | None = None
+    #: Seconds a disconnected player's seat is held for a resume.
+    grace_period: float = 60.0
+    #: Seconds of silence from a JSON client after which the server sends it a ping.
+    ping_interval: float = 30.0
+    #: Seconds of silence after which a JSON client is taken for dead and dropped.
+    idle_timeout: float = 90.0
+    #: Requests a second a connection may sustain, and the burst it may send at once.
+    rate: float = 20.0
+    burst: int = 40
+    #: Rate-limited requests in a row after which the connection is closed (a flood).
+    flood_strikes: int = 40
+    max_line: int = MAX_LINE_BYTES
+    #: Messages queued for one connection before it is taken for a dead, slow peer.
+    send_queue: int = 2000
+    #: Seconds the shutdown waits for goodbyes to be written.
+    shutdown_timeout: float = 2.0
+    #: How often timers (grace periods, turn timers, keepalive) are checked.
+    tick_interval: float = 0.1
+    default_level: str = ""
+
+    @property
+    def computer_level(self) -> str:
+        return self.default_level or default_level()
+
+    def game_seed(self, table_id: int, game_number: int) -> int | None:
+        """The seed of a table's n-th game: derived from ``seed``, or None (unpredictable)."""
+        if self.seed is None:
+            return None
+        return random.Random(f"{self.seed}:game:{table_id}:{game_number}").getrandbits(63)
+
+    def bot_seed(self, table_id: int, seat: int, serial: int) -> int | None:
+        """The seed of a computer player, likewise reproducible only under ``seed``."""
+        if self.seed is None:
+            return None
+        return random.Random(f"{self.seed}:bot:{table_id}:{seat}:{serial}").getrandbits(63)

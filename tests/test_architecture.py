@@ -1,0 +1,96 @@
+"""The layers point one way.  Parsing every module's imports keeps these arrows true:
+
+    engine (pure rules)  <-  server  ->  protocol  <-  client
+    bots -> engine, protocol
+
+The engine has no I/O at all (no asyncio, json, sockets); the protocol is standard library
+only; the client speaks only the protocol and never reaches into the server or engine.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_DIRS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
+
+# For each package: the noddy packages it may import, and standard-library modules it may not.
+ALLOWED_NODDY = {
+    "noddy.engine": {"noddy.engine"},
+    "noddy.protocol": {"noddy.protocol"},
+    "noddy.bots": {"noddy.bots", "noddy.engine", "noddy.protocol"},
+    "noddy.server": {"noddy.server", "noddy.engine", "noddy.protocol", "noddy.bots", "noddy"},
+    "noddy.client": {"noddy.client", "noddy.protocol", "noddy"},
+}
+FORBIDDEN_STDLIB = {
+    "noddy.engine": {"asyncio", "json", "socket", "socketserver", "selectors", "ssl", "threading"},
+}
+THIRD_PARTY_ALLOWED = {
+    "noddy.engine": set(),
+    "noddy.protocol": set(),
+    "noddy.bots": set(),
+    "noddy.server": set(),
+    "noddy.client": {"prompt_toolkit"},
+}
+
+
+def _modules(package: str) -> list[tuple[str, Path]]:
+    folder = ROOT / PACKAGE_DIRS[package]
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        relative = path.relative_to(folder).with_suffix("")
+        parts = [p for p in relative.parts if p != "__init__"]
+        found.append((".".join([package, *parts]), path))
+    return found
+
+
+def _imports(module: str, path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), str(path))
+    is_package = path.name == "__init__.py"
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".")
+                base = base if is_package else base[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            names.add(target)
+    return names
+
+
+def _noddy_package(name: str) -> str:
+    parts = name.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 else "noddy"
+
+
+@pytest.mark.parametrize("package", sorted(ALLOWED_NODDY))
+def test_imports_follow_the_layers(package: str) -> None:
+    problems = []
+    for module, path in _modules(package):
+        for name in sorted(_imports(module, path)):
+            top = name.split(".")[0]
+            if top == "noddy":
+                if _noddy_package(name) not in ALLOWED_NODDY[package]:
+                    problems.append(f"{module} imports {name}")
+            elif top in sys.stdlib_module_names or top == "__future__":
+                if top in FORBIDDEN_STDLIB.get(package, set()):
+                    problems.append(f"{module} imports {name}")
+            elif top not in THIRD_PARTY_ALLOWED[package]:
+                problems.append(f"{module} imports third-party {name}")
+    assert problems == []
+
+
+def test_the_checker_sees_a_forbidden_import(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("import asyncio\nfrom ..server import net\nfrom . import cards\n")
+    assert _imports("noddy.engine.bad", bad) == {"asyncio", "noddy.server", "noddy.engine"}
