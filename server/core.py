@@ -1,0 +1,756 @@
+"""The server core: lobby, tables and games as a sans-IO state machine.
+
+Theory of operation
+===================
+
+The core never touches a socket, a clock it was not given, or a thread.  The network layer
+(:mod:`noddy.server.network`) tells it what happened and carries out what it returns:
+
+* ``connect()`` -> a new connection id (and the greeting to send);
+* ``receive(conn, line)`` -> one line from a connection;
+* ``line_too_long(conn)`` / ``disconnect(conn)`` -> the connection broke its limit / went away;
+* ``tick()`` -> time passed: grace periods, turn timers and keepalive are checked;
+* ``take_bot_jobs()`` / ``bot_moved(job, action)`` -> computer players are asked to decide
+  off the event loop and their decisions come back (ignored if the game moved on meanwhile);
+* ``shutdown()`` -> goodbye to everyone.
+
+Each call returns a list of :class:`Send` and :class:`Close` instructions.  Every request is
+validated completely before anything changes (the engine does the same for actions), so a
+refused request changes nothing and the connection stays open; only ``line_too_long`` and
+``flood`` close a connection.
+
+Who hears what: a request gets exactly one direct reply (its result or an ``error``, with the
+request's ``id``).  Changes are pushed: a table's summary to its members and to everyone in
+the lobby; game ``event`` and ``turn`` messages to the table's members, each redacted for the
+member's own seat (:mod:`noddy.server.table`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import noddy
+from noddy.bots import LEVELS, Player, get_player
+from noddy.engine import (
+    PRESETS,
+    Action,
+    Discard,
+    Event,
+    Go,
+    IllegalActionError,
+    NoddyError,
+    Observation,
+    Play,
+    Rules,
+    Game,
+    configure,
+)
+from noddy.protocol import (
+    PROTOCOL_VERSION,
+    SUPPORTED_VERSIONS,
+    ProtocolError,
+    decode_line,
+    validate_request,
+)
+from noddy.protocol.errors import ERROR_CODES
+from noddy.protocol.requests import request_id_of
+
+from . import text_mode
+from .config import ServerConfig
+from .ratelimit import TokenBucket
+from .session import Connection, Session
+from .table import FINISHED, PLAYING, Seat, Table
+
+log = logging.getLogger("noddy.server")
+
+SERVER_NAME = f"noddy-server/{noddy.__version__}"
+
+
+@dataclass(frozen=True)
+class Send:
+    """Write ``message`` to connection ``conn`` (as readable text if ``text``)."""
+
+    conn: int
+    message: dict[str, Any]
+    text: bool = False
+
+
+@dataclass(frozen=True)
+class Close:
+    """Close connection ``conn`` once what was sent before has been written."""
+
+    conn: int
+    reason: str
+
+
+Out = Send | Close
+
+
+@dataclass(frozen=True)
+class BotJob:
+    """A computer player's decision to be made off the event loop."""
+
+    table_id: int
+    game_number: int
+    seat: int
+    player: Player
+    view: Observation
+    rules: Rules
+
+    def run(self) -> Action:
+        return self.player.choose(self.view, self.rules)
+
+
+class ServerCore:
+    """Every connection, session and table of one server; see the module docstring."""
+
+    def __init__(self, config: ServerConfig | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.config = config or ServerConfig()
+        self.clock = clock
+        self.connections: dict[int, Connection] = {}
+        self.sessions: dict[str, Session] = {}
+        self.tables: dict[int, Table] = {}
+        self._next_conn = 1
+        self._next_table = 1
+        self._guests = 0
+        self._out: list[Out] = []
+        self.closed = False
+
+    # == entry points ======================================================================
+    def connect(self) -> tuple[int, list[Out]]:
+        now = self.clock()
+        conn = Connection(self._next_conn, TokenBucket(self.config.rate, self.config.burst, now), now)
+        self._next_conn += 1
+        self.connections[conn.id] = conn
+        log.info("connection %d opened", conn.id)
+        self._send(conn.id, {
+            "type": "greeting", "server": SERVER_NAME, "version": PROTOCOL_VERSION,
+            "help": "Type help and press Enter to play by text; "
+                    "programs send a JSON hello (see docs/PROTOCOL.md).",
+        })
+        return conn.id, self._flush()
+
+    def receive(self, conn_id: int, line: bytes) -> list[Out]:
+        conn = self.connections.get(conn_id)
+        if conn is None or conn.closing:
+            return []
+        stripped = line.strip()
+        if not stripped:
+            return []
+        now = self.clock()
+        conn.last_seen = now
+        conn.pinged = False
+        if conn.text is None:
+            conn.text = not stripped.startswith(b"{")
+        wait = conn.bucket.take(now)
+        if wait > 0:
+            request_id = None if conn.text else _quiet_id(stripped)
+            if conn.bucket.strikes > self.config.flood_strikes:
+                self._error(conn, ProtocolError("flood", "too many requests; closing the connection"),
+                            request_id)
+                self._close(conn, "flood")
+            else:
+                self._error(conn, ProtocolError(
+                    "rate_limited", f"too many requests; wait {wait:.2f} s",
+                    retry_after=round(wait, 2)), request_id)
+            return self._flush()
+        if conn.text:
+            self._receive_text(conn, stripped.decode("utf-8", errors="replace"))
+        else:
+            try:
+                message = decode_line(stripped)
+            except ProtocolError as exc:
+                self._error(conn, exc, None)
+            else:
+                self._dispatch(conn, message)
+        return self._flush()
+
+    def line_too_long(self, conn_id: int) -> list[Out]:
+        conn = self.connections.get(conn_id)
+        if conn is not None and not conn.closing:
+            self._error(conn, ProtocolError(
+                "line_too_long", f"a line may hold at most {self.config.max_line} bytes; closing"), None)
+            self._close(conn, "line too long")
+        return self._flush()
+
+    def disconnect(self, conn_id: int) -> list[Out]:
+        """The connection is gone (closed by either side); hold its seat if it had one."""
+        conn = self.connections.pop(conn_id, None)
+        if conn is None:
+            return []
+        log.info("connection %d closed", conn_id)
+        session = conn.session
+        if session is None or session.conn != conn_id:
+            return self._flush()
+        session.conn = None
+        table = session.table
+        if table is None:
+            self.sessions.pop(session.token, None)
+        elif session.seat is None:
+            self._remove_spectator(table, session)
+        else:
+            session.held_until = self.clock() + self.config.grace_period
+            log.info("seat %d at table %d held for %s", session.seat, table.id, session.name)
+            self._to_table(table, {"type": "player_away", "table": table.id, "seat": session.seat,
+                                   "name": session.name, "grace": self.config.grace_period})
+            self._table_changed(table)
+        return self._flush()
+
+    def tick(self) -> list[Out]:
+        now = self.clock()
+        for session in list(self.sessions.values()):
+            if session.held_until is not None and session.held_until <= now:
+                self._expire(session)
+        for table in list(self.tables.values()):
+            self._check_turn_timer(table, now)
+        for conn in list(self.connections.values()):
+            if conn.session is None or conn.text or conn.closing:
+                continue
+            idle = now - conn.last_seen
+            if idle >= self.config.idle_timeout:
+                log.info("connection %d silent for %.0f s; dropping it", conn.id, idle)
+                self._close(conn, "idle")
+            elif idle >= self.config.ping_interval and not conn.pinged:
+                conn.pinged = True
+                self._send(conn.id, {"type": "ping"})
+        return self._flush()
+
+    def take_bot_jobs(self) -> list[BotJob]:
+        """Decisions computer players owe now; each is handed out once."""
+        jobs = []
+        for table in self.tables.values():
+            game = table.game
+            if table.status != PLAYING or game is None:
+                continue
+            for seat in game.awaiting:
+                occupant = table.seats[seat]
+                if occupant is None or occupant.player is None or seat in table.thinking:
+                    continue
+                table.thinking.add(seat)
+                jobs.append(BotJob(table.id, table.games_played, seat, occupant.player,
+                                   game.observation(seat), game.rules))
+        return jobs
+
+    def bot_moved(self, job: BotJob, action: Action | None) -> list[Out]:
+        """A computer player decided (``None``: it failed).  Stale decisions are dropped."""
+        table = self.tables.get(job.table_id)
+        if table is None or table.games_played != job.game_number:
+            return []
+        table.thinking.discard(job.seat)
+        game = table.game
+        occupant = table.seats[job.seat]
+        if (table.status != PLAYING or game is None or occupant is None
+                or occupant.player is not job.player or job.seat not in game.awaiting):
+            return self._flush()
+        legal = game.legal_actions(job.seat)
+        if action not in legal:
+            log.error("computer player %s at table %d seat %d chose %r; playing %s instead",
+                      occupant.level, table.id, job.seat, action, legal[0])
+            action = legal[0]
+        self._stream(table, game.apply(action))
+        return self._flush()
+
+    def shutdown(self) -> list[Out]:
+        """Tell everyone the server is going, close every table and connection."""
+        self.closed = True
+        for table in list(self.tables.values()):
+            self._close_table(table, "the server is shutting down", tell_lobby=False)
+        for conn in list(self.connections.values()):
+            if not conn.closing:
+                self._send(conn.id, {"type": "shutdown", "message": "the server is shutting down"})
+                self._close(conn, "shutdown")
+        return self._flush()
+
+    # == plumbing ==========================================================================
+    def _flush(self) -> list[Out]:
+        out, self._out = self._out, []
+        return out
+
+    def _send(self, conn_id: int | None, message: dict[str, Any]) -> None:
+        if conn_id is None:
+            return
+        conn = self.connections.get(conn_id)
+        if conn is None or conn.closing:
+            return
+        self._out.append(Send(conn_id, message, bool(conn.text)))
+
+    def _close(self, conn: Connection, reason: str) -> None:
+        conn.closing = True
+        self._out.append(Close(conn.id, reason))
+
+    def _reply(self, conn: Connection, request_id: Any, message: dict[str, Any]) -> None:
+        if request_id is not None:
+            message = {**message, "id": request_id}
+        self._send(conn.id, message)
+
+    def _error(self, conn: Connection, exc: ProtocolError, request_id: Any) -> None:
+        log.debug("connection %d: %s: %s", conn.id, exc.code, exc.message)
+        self._send(conn.id, exc.to_message(request_id))
+
+    def _to_table(self, table: Table, message: dict[str, Any], exclude: Session | None = None) -> None:
+        for session, _seat in table.members():
+            if session is not exclude:
+                self._send(session.conn, message)
+
+    def _lobby_sessions(self) -> list[Session]:
+        return [s for s in self.sessions.values() if s.table is None and s.conn is not None]
+
+    def _to_lobby(self, message: dict[str, Any], exclude: Session | None = None) -> None:
+        for session in self._lobby_sessions():
+            if session is not exclude:
+                self._send(session.conn, message)
+
+    def _table_changed(self, table: Table, exclude: Session | None = None) -> None:
+        """Push the table's summary to its members and the lobby (not to ``exclude``)."""
+        message = {"type": "table", "table": table.summary()}
+        self._to_table(table, message, exclude)
+        self._to_lobby(message, exclude)
+
+    # == requests ==========================================================================
+    def _dispatch(self, conn: Connection, message: dict[str, Any]) -> None:
+        request_id = request_id_of(message)
+        try:
+            kind, fields = validate_request(message)
+            if conn.session is None and kind not in ("hello", "ping", "pong"):
+                raise ProtocolError("hello_required", f"say hello before {kind}")
+            getattr(self, f"_on_{kind}")(conn, fields, request_id)
+        except ProtocolError as exc:
+            self._error(conn, exc, request_id)
+        except NoddyError as exc:
+            code = exc.code if exc.code in ERROR_CODES else "illegal_action"
+            self._error(conn, ProtocolError(code, str(exc)), request_id)
+
+    def _receive_text(self, conn: Connection, line: str) -> None:
+        try:
+            request = text_mode.parse_command(line)
+        except ProtocolError as exc:
+            self._error(conn, exc, None)
+            return
+        if request is None:
+            self._send(conn.id, {"type": "help", "text": text_mode.HELP})
+            return
+        if conn.session is None and request["type"] != "hello":
+            self._guests += 1
+            self._dispatch(conn, {"type": "hello", "name": f"guest-{self._guests}",
+                                  "version": PROTOCOL_VERSION})
+        self._dispatch(conn, request)
+
+    def _session(self, conn: Connection) -> Session:
+        assert conn.session is not None
+        return conn.session
+
+    def _find_table(self, table_id: int) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise ProtocolError("no_such_table", f"there is no table {table_id}", field="table")
+        return table
+
+    def _my_table(self, session: Session) -> Table:
+        if session.table is None:
+            raise ProtocolError("not_at_table", "you are not at a table")
+        return session.table
+
+    def _my_seat(self, session: Session) -> tuple[Table, int]:
+        table = self._my_table(session)
+        if session.seat is None:
+            raise ProtocolError("not_seated", f"you are watching table {table.id}, not seated at it")
+        return table, session.seat
+
+    def _check_seating_open(self, table: Table) -> None:
+        if table.status == PLAYING:
+            raise ProtocolError("game_in_progress", f"a game is being played at table {table.id}")
+
+    def _check_password(self, table: Table, session: Session, password: str | None) -> None:
+        if table.private and session.table is not table and password != table.password:
+            raise ProtocolError("wrong_password", f"table {table.id} is private: the password is wrong"
+                                if password is not None else
+                                f"table {table.id} is private: give its password", field="password")
+
+    def _choose_seat(self, table: Table, seat: int | None) -> int:
+        free = table.free_seats()
+        if seat is not None and not 0 <= seat < table.players:
+            raise ProtocolError("no_such_seat", f"table {table.id} has seats 0 to {table.players - 1}, "
+                                f"not {seat}", field="seat")
+        if not free:
+            raise ProtocolError("table_full", f"table {table.id} has no free seat")
+        if seat is None:
+            return free[0]
+        if table.seats[seat] is not None:
+            raise ProtocolError("seat_taken", f"seat {seat} at table {table.id} is taken", field="seat")
+        return seat
+
+    def _welcome(self, session: Session, resumed: bool) -> dict[str, Any]:
+        config = self.config
+        return {
+            "type": "welcome", "version": PROTOCOL_VERSION, "server": SERVER_NAME,
+            "name": session.name, "token": session.token, "resumed": resumed,
+            "table": None if session.table is None else session.table.id, "seat": session.seat,
+            "presets": [rules.describe() for rules in PRESETS.values()],
+            "levels": list(LEVELS), "default_level": config.computer_level,
+            "limits": {"max_line": config.max_line, "grace_period": config.grace_period,
+                       "ping_interval": config.ping_interval, "idle_timeout": config.idle_timeout,
+                       "rate": config.rate, "burst": config.burst},
+        }
+
+    def _on_hello(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        if conn.session is not None:
+            raise ProtocolError("already_hello", "this connection has already said hello")
+        if f["version"] not in SUPPORTED_VERSIONS:
+            raise ProtocolError("unsupported_version",
+                                f"protocol version {f['version']} is not spoken here",
+                                field="version", supported=list(SUPPORTED_VERSIONS))
+        if f["resume"] is not None:
+            session = self.sessions.get(f["resume"])
+            if session is None:
+                raise ProtocolError("bad_token", "no seat is held for that resume token", field="resume")
+            old = self.connections.get(session.conn) if session.conn is not None else None
+            if old is not None:
+                self._send(old.id, {"type": "bye", "reason": "resumed on another connection"})
+                old.session = None
+                self._close(old, "replaced")
+            session.conn = conn.id
+            session.held_until = None
+            conn.session = session
+            log.info("connection %d resumed %r", conn.id, session)
+            self._reply(conn, rid, self._welcome(session, resumed=True))
+            table = session.table
+            if table is not None:
+                if session.seat is not None:
+                    self._to_table(table, {"type": "player_back", "table": table.id,
+                                           "seat": session.seat, "name": session.name}, exclude=session)
+                    self._table_changed(table, exclude=session)
+                self._send(conn.id, table.snapshot(session.seat, self.clock()))
+            return
+        session = Session(f["name"].strip(), f["bot"], conn.id)
+        self.sessions[session.token] = session
+        conn.session = session
+        log.info("connection %d is %s%s", conn.id, session.name, " (bot)" if session.bot else "")
+        self._reply(conn, rid, self._welcome(session, resumed=False))
+
+    def _on_ping(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        self._reply(conn, rid, {"type": "pong"})
+
+    def _on_pong(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        """An answer to the server's ping: receiving it already refreshed ``last_seen``."""
+
+    def _on_list_tables(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        tables = [table.summary() for _, table in sorted(self.tables.items())]
+        self._reply(conn, rid, {"type": "tables", "tables": tables})
+
+    def _on_create_table(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = self._session(conn)
+        if session.table is not None:
+            raise ProtocolError("already_at_table", f"you are already at table {session.table.id}")
+        options = dict(f["options"] or {})
+        rules = configure(f["preset"], f["players"], partnerships=f["partnerships"], options=options)
+        if f["private"] and not f["password"]:
+            raise ProtocolError("missing_field", "a private table needs a password", field="password")
+        seat = f["seat"]
+        if seat is not None and seat >= f["players"]:
+            raise ProtocolError("no_such_seat", f"a {f['players']}-player table has seats 0 to "
+                                f"{f['players'] - 1}, not {seat}", field="seat")
+        table = Table(self._next_table, rules, rules.name, f["players"], f["partnerships"], options,
+                      password=f["password"] if f["private"] else None, turn_timer=f["turn_timer"])
+        self._next_table += 1
+        self.tables[table.id] = table
+        if seat is None:
+            table.spectators.append(session)
+        else:
+            table.seats[seat] = Seat(session.name, session=session)
+        session.table, session.seat = table, seat
+        log.info("%s created table %d (%s, %d players)", session.name, table.id, table.preset, table.players)
+        self._reply(conn, rid, {"type": "table", "table": table.summary()})
+        self._table_changed(table, exclude=session)
+
+    def _on_sit(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = self._session(conn)
+        if f["table"] is None:
+            if session.table is None:
+                raise ProtocolError("missing_field", "say which table to sit at", field="table")
+            table = session.table
+        else:
+            table = self._find_table(f["table"])
+        if session.table is not None and session.table is not table:
+            raise ProtocolError("already_at_table", f"you are already at table {session.table.id}")
+        self._check_seating_open(table)
+        self._check_password(table, session, f["password"])
+        if session.seat is not None and session.seat == f["seat"]:
+            self._reply(conn, rid, {"type": "table", "table": table.summary()})
+            return
+        seat = self._choose_seat(table, f["seat"])
+        if session.seat is not None:
+            table.seats[session.seat] = None
+        if session in table.spectators:
+            table.spectators.remove(session)
+        table.seats[seat] = Seat(session.name, session=session)
+        session.table, session.seat = table, seat
+        self._reply(conn, rid, {"type": "table", "table": table.summary()})
+        self._table_changed(table, exclude=session)
+
+    def _on_spectate(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = self._session(conn)
+        table = self._find_table(f["table"])
+        if session.table is not None:
+            raise ProtocolError("already_at_table", f"you are already at table {session.table.id}")
+        self._check_password(table, session, f["password"])
+        table.spectators.append(session)
+        session.table, session.seat = table, None
+        self._reply(conn, rid, {"type": "table", "table": table.summary()})
+        self._table_changed(table, exclude=session)
+        if table.game is not None:
+            self._send(conn.id, table.snapshot(None, self.clock()))
+
+    def _on_stand(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = self._session(conn)
+        table, seat = self._my_seat(session)
+        self._check_seating_open(table)
+        table.seats[seat] = None
+        table.spectators.append(session)
+        session.seat = None
+        self._reply(conn, rid, {"type": "table", "table": table.summary()})
+        self._table_changed(table, exclude=session)
+
+    def _on_leave(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = self._session(conn)
+        table = self._my_table(session)
+        self._reply(conn, rid, {"type": "ok"})
+        self._leave(table, session)
+
+    def _on_add_computer(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = self._session(conn)
+        table = self._my_table(session)
+        self._check_seating_open(table)
+        level = f["level"] or self.config.computer_level
+        if level not in LEVELS:
+            raise ProtocolError("unknown_level", f"no computer level {level!r}; the levels are: "
+                                f"{', '.join(LEVELS)}", field="level")
+        seat = self._choose_seat(table, f["seat"])
+        table.seats[seat] = self._computer(table, seat, level)
+        events = self._start_game(table) if table.can_start() else None
+        self._reply(conn, rid, {"type": "table", "table": table.summary()})
+        self._table_changed(table, exclude=session)
+        if events is not None:
+            self._publish(table, events)
+
+    def _on_remove_computer(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = self._session(conn)
+        table = self._my_table(session)
+        self._check_seating_open(table)
+        seat = f["seat"]
+        if not 0 <= seat < table.players:
+            raise ProtocolError("no_such_seat", f"table {table.id} has seats 0 to {table.players - 1}, "
+                                f"not {seat}", field="seat")
+        occupant = table.seats[seat]
+        if occupant is None or not occupant.is_computer:
+            raise ProtocolError("not_a_computer", f"no computer player sits in seat {seat}", field="seat")
+        table.seats[seat] = None
+        self._reply(conn, rid, {"type": "table", "table": table.summary()})
+        self._table_changed(table, exclude=session)
+
+    def _on_ready(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = self._session(conn)
+        table, seat = self._my_seat(session)
+        self._check_seating_open(table)
+        occupant = table.seats[seat]
+        assert occupant is not None
+        occupant.ready = f["ready"]
+        events = self._start_game(table) if table.can_start() else None
+        self._reply(conn, rid, {"type": "table", "table": table.summary()})
+        self._table_changed(table, exclude=session)
+        if events is not None:
+            self._publish(table, events)
+
+    def _on_action(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = self._session(conn)
+        table, seat = self._my_seat(session)
+        game = table.game
+        if game is None or table.status != PLAYING:
+            raise ProtocolError("no_game", f"no game is being played at table {table.id}")
+        if f["seat"] is not None and f["seat"] != seat:
+            raise ProtocolError("bad_field", f"you sit in seat {seat}, not {f['seat']}", field="seat")
+        action: Action
+        if f["action"] == "play":
+            if f["card"] is None:
+                raise ProtocolError("missing_field", "play needs the field 'card'", field="card")
+            action = Play(seat, f["card"])
+        elif f["action"] == "discard":
+            if f["cards"] is None:
+                raise ProtocolError("missing_field", "discard needs the field 'cards'", field="cards")
+            action = Discard(seat, f["cards"])
+        else:
+            action = Go(seat)
+        events = game.apply(action)
+        table.deadlines.pop(seat, None)
+        self._reply(conn, rid, {"type": "ok"})
+        self._stream(table, events)
+
+    def _on_chat(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = self._session(conn)
+        to = f["to"] or ("table" if session.table is not None else "lobby")
+        table = self._my_table(session) if to == "table" else None
+        message = {"type": "chat", "to": to, "table": None if table is None else table.id,
+                   "from": session.name, "seat": session.seat if table is not None else None,
+                   "text": f["text"]}
+        self._reply(conn, rid, {"type": "ok"})
+        if table is not None:
+            self._to_table(table, message)
+        else:
+            self._to_lobby(message, exclude=session)
+            self._send(conn.id, message)
+
+    def _on_snapshot(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = self._session(conn)
+        table = self._my_table(session)
+        self._reply(conn, rid, table.snapshot(session.seat, self.clock()))
+
+    def _on_bye(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = self._session(conn)
+        self._reply(conn, rid, {"type": "bye", "reason": "goodbye"})
+        if session.table is not None:
+            self._leave(session.table, session)
+        self.sessions.pop(session.token, None)
+        conn.session = None
+        self._close(conn, "bye")
+
+    # == tables and games ==================================================================
+    def _computer(self, table: Table, seat: int, level: str) -> Seat:
+        table.computers_made += 1
+        player = get_player(level, seed=self.config.bot_seed(table.id, seat, table.computers_made))
+        return Seat(f"{level} computer", player=player, level=level)
+
+    def _leave(self, table: Table, session: Session) -> None:
+        """``session`` goes back to the lobby; mid-game a computer player takes its seat."""
+        seat = session.seat
+        session.table, session.seat = None, None
+        if session in table.spectators:
+            table.spectators.remove(session)
+        if seat is not None:
+            self._vacate(table, seat, session.name)
+        if not table.humans():
+            self._close_table(table, "everyone has left")
+        else:
+            self._table_changed(table)
+
+    def _vacate(self, table: Table, seat: int, name: str) -> None:
+        """A person has gone from ``seat`` for good: free it, or hand it to a computer mid-game."""
+        if table.status == PLAYING:
+            level = self.config.computer_level
+            table.seats[seat] = self._computer(table, seat, level)
+            table.deadlines.pop(seat, None)
+            self._to_table(table, {"type": "player_replaced", "table": table.id, "seat": seat,
+                                   "name": name, "level": level})
+        else:
+            table.seats[seat] = None
+
+    def _remove_spectator(self, table: Table, session: Session) -> None:
+        table.spectators.remove(session)
+        session.table = None
+        self.sessions.pop(session.token, None)
+        if not table.humans():
+            self._close_table(table, "everyone has left")
+        else:
+            self._table_changed(table)
+
+    def _expire(self, session: Session) -> None:
+        """A held seat's grace period is over."""
+        session.held_until = None
+        self.sessions.pop(session.token, None)
+        table, seat = session.table, session.seat
+        session.table, session.seat = None, None
+        if table is None or seat is None:
+            return
+        log.info("%s did not come back to table %d", session.name, table.id)
+        self._vacate(table, seat, session.name)
+        if not table.humans():
+            self._close_table(table, "everyone has left")
+        else:
+            self._table_changed(table)
+
+    def _close_table(self, table: Table, reason: str, tell_lobby: bool = True) -> None:
+        log.info("table %d closed: %s", table.id, reason)
+        self.tables.pop(table.id, None)
+        message = {"type": "table_closed", "table": table.id, "reason": reason}
+        self._to_table(table, message)
+        for session in table.humans():
+            session.table, session.seat = None, None
+            if session.conn is None:
+                self.sessions.pop(session.token, None)
+        table.status = FINISHED if table.status == PLAYING else table.status
+        if tell_lobby:
+            self._to_lobby(message)
+
+    def _start_game(self, table: Table) -> list[tuple[int, Event]]:
+        """Deal a new game at a full, ready table; the caller streams the returned events."""
+        table.games_played += 1
+        seed = self.config.game_seed(table.id, table.games_played)
+        game = Game(table.preset, table.players, partnerships=table.partnerships,
+                    options=table.options, seed=seed)
+        table.game = game
+        table.status = PLAYING
+        table.game_start = len(table.log)
+        table.deadlines.clear()
+        table.thinking.clear()
+        for occupant in table.seats:
+            if occupant is not None:
+                occupant.ready = False
+        log.info("table %d: game %d of %s begins", table.id, table.games_played, table.preset)
+        return table.record(game.log)
+
+    def _stream(self, table: Table, events: list[Event]) -> None:
+        """Number and send new game events (see :meth:`_publish`)."""
+        self._publish(table, table.record(events))
+
+    def _publish(self, table: Table, numbered: list[tuple[int, Event]]) -> None:
+        """Send numbered game events to every member, redacted for its seat, then whose turn it is."""
+        game = table.game
+        assert game is not None
+        now = self.clock()
+        members = table.members()
+        for session, seat in members:
+            for seq, event in numbered:
+                self._send(session.conn, table.event_message(seq, event, seat))
+        if game.is_over:
+            table.status = FINISHED
+            table.deadlines.clear()
+            log.info("table %d: game %d won by %s, scores %s", table.id, table.games_played,
+                     game.winner, game.scores)
+            self._table_changed(table)
+            return
+        if table.turn_timer is not None:
+            awaiting = set(game.awaiting)
+            for seat in list(table.deadlines):
+                if seat not in awaiting:
+                    del table.deadlines[seat]
+            for seat in awaiting:
+                occupant = table.seats[seat]
+                if occupant is not None and not occupant.is_computer and seat not in table.deadlines:
+                    table.deadlines[seat] = now + table.turn_timer
+        for session, seat in members:
+            self._send(session.conn, table.turn_message(seat, now))
+
+    def _check_turn_timer(self, table: Table, now: float) -> None:
+        game = table.game
+        if table.status != PLAYING or game is None or not table.deadlines:
+            return
+        for seat, deadline in sorted(table.deadlines.items()):
+            if deadline > now or seat not in game.awaiting or game.is_over:
+                continue
+            del table.deadlines[seat]
+            player = get_player("random", seed=self.config.bot_seed(table.id, seat, -game.deal))
+            action = player.choose(game.observation(seat), game.rules)
+            wire = dict(action.to_dict())
+            wire.pop("seat", None)
+            self._to_table(table, {"type": "timed_out", "table": table.id, "seat": seat, "action": wire})
+            self._stream(table, game.apply(action))
+
+
+def _quiet_id(line: bytes) -> Any:
+    """The id of a request that is refused before it is read properly (rate limiting)."""
+    try:
+        return request_id_of(decode_line(line))
+    except ProtocolError:
+        return None

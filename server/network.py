@@ -1,0 +1,197 @@
+"""The network layer: asyncio streams in, bytes out; every decision is the core's.
+
+One small :class:`_Link` per connection, in the manner of hypercorn: a reader loop that
+feeds lines to :class:`~noddy.server.core.ServerCore`, and a writer task draining a bounded
+queue, so a slow or stuck peer fills only its own queue (and is dropped when it is full)
+instead of stalling its table.  Computer players think in worker threads
+(``asyncio.to_thread``) so an expensive level never blocks the loop.  Handler tasks are
+tracked here because Python 3.11's ``Server.wait_closed`` does not wait for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+
+from noddy.protocol import encode_line
+
+from . import text_mode
+from .config import ServerConfig
+from .core import BotJob, Close, Out, Send, ServerCore
+
+log = logging.getLogger("noddy.server.network")
+
+
+@dataclass(eq=False)
+class _Link:
+    conn: int
+    writer: asyncio.StreamWriter
+    queue: asyncio.Queue[bytes | None]
+    writer_task: asyncio.Task[None] | None = None
+    closing: bool = False
+
+
+@dataclass(eq=False)
+class NoddyServer:
+    """A listening server; ``start()``, then ``shutdown()`` (or ``async with``)."""
+
+    config: ServerConfig = field(default_factory=ServerConfig)
+    core: ServerCore | None = None
+
+    def __post_init__(self) -> None:
+        if self.core is None:
+            self.core = ServerCore(self.config)
+        self._server: asyncio.Server | None = None
+        self._links: dict[int, _Link] = {}
+        self._handlers: set[asyncio.Task[None]] = set()
+        self._bots: set[asyncio.Task[None]] = set()
+        self._ticker: asyncio.Task[None] | None = None
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None and self._server.sockets
+        return int(self._server.sockets[0].getsockname()[1])
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(
+            self._handle, self.config.host, self.config.port, limit=self.config.max_line)
+        self._ticker = asyncio.create_task(self._tick_loop())
+        log.info("listening on %s:%d", self.config.host, self.port)
+
+    async def __aenter__(self) -> "NoddyServer":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.shutdown()
+
+    async def shutdown(self) -> None:
+        """Stop accepting, say goodbye to every client, close tables, wait for handlers."""
+        assert self.core is not None
+        log.info("shutting down")
+        if self._server is not None:
+            self._server.close()
+        if self._ticker is not None:
+            self._ticker.cancel()
+        self._apply(self.core.shutdown())
+        if self._handlers:
+            done, pending = await asyncio.wait(set(self._handlers), timeout=self.config.shutdown_timeout)
+            for task in pending:
+                link = next((l for l in self._links.values() if l.writer_task is not None), None)
+                task.cancel()
+            for link in list(self._links.values()):
+                link.writer.transport.abort()
+            if pending:
+                await asyncio.wait(pending, timeout=1.0)
+        for task in list(self._bots):
+            task.cancel()
+        if self._server is not None:
+            await self._server.wait_closed()
+        log.info("shut down")
+
+    # -- per connection -----------------------------------------------------------------------
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        assert self.core is not None
+        task = asyncio.current_task()
+        assert task is not None
+        self._handlers.add(task)
+        conn, outs = self.core.connect()
+        link = _Link(conn, writer, asyncio.Queue(self.config.send_queue))
+        link.writer_task = asyncio.create_task(self._write_loop(link))
+        self._links[conn] = link
+        peer = writer.get_extra_info("peername")
+        log.debug("connection %d from %s", conn, peer)
+        try:
+            self._apply(outs)
+            while not link.closing:
+                try:
+                    line = await reader.readline()
+                except (ValueError, asyncio.LimitOverrunError):
+                    self._apply(self.core.line_too_long(conn))
+                    break
+                except (ConnectionError, OSError):
+                    break
+                if not line:
+                    break
+                self._apply(self.core.receive(conn, line))
+                self._run_bots()
+        finally:
+            self._apply(self.core.disconnect(conn))
+            self._run_bots()
+            self._end(link)
+            try:
+                await asyncio.wait_for(asyncio.shield(link.writer_task), self.config.shutdown_timeout)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                writer.transport.abort()
+            self._links.pop(conn, None)
+            self._handlers.discard(task)
+
+    async def _write_loop(self, link: _Link) -> None:
+        try:
+            while True:
+                data = await link.queue.get()
+                if data is None:
+                    break
+                link.writer.write(data)
+                await link.writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            link.writer.close()
+
+    def _end(self, link: _Link) -> None:
+        """No more writes: the writer task finishes what is queued and closes the socket."""
+        if link.closing:
+            return
+        link.closing = True
+        try:
+            link.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            link.writer.transport.abort()
+            if link.writer_task is not None:
+                link.writer_task.cancel()
+
+    def _apply(self, outs: list[Out]) -> None:
+        for out in outs:
+            link = self._links.get(out.conn)
+            if link is None or link.closing:
+                continue
+            if isinstance(out, Send):
+                data = text_mode.render(out.message).encode("utf-8") if out.text else encode_line(out.message)
+                try:
+                    link.queue.put_nowait(data)
+                except asyncio.QueueFull:
+                    log.warning("connection %d is not reading; dropping it", out.conn)
+                    link.closing = True
+                    link.writer.transport.abort()
+                    if link.writer_task is not None:
+                        link.writer_task.cancel()
+            elif isinstance(out, Close):
+                log.debug("closing connection %d: %s", out.conn, out.reason)
+                self._end(link)
+
+    # -- timers and computer players ------------------------------------------------------------
+    async def _tick_loop(self) -> None:
+        assert self.core is not None
+        while True:
+            await asyncio.sleep(self.config.tick_interval)
+            self._apply(self.core.tick())
+            self._run_bots()
+
+    def _run_bots(self) -> None:
+        assert self.core is not None
+        for job in self.core.take_bot_jobs():
+            task = asyncio.create_task(self._bot(job))
+            self._bots.add(task)
+            task.add_done_callback(self._bots.discard)
+
+    async def _bot(self, job: BotJob) -> None:
+        assert self.core is not None
+        try:
+            action = await asyncio.to_thread(job.run)
+        except Exception:
+            log.exception("computer player at table %d seat %d failed", job.table_id, job.seat)
+            action = None
+        self._apply(self.core.bot_moved(job, action))
+        self._run_bots()

@@ -1,0 +1,53 @@
+"""Who is on the other end: a connection's state, and the player identity that outlives it.
+
+A :class:`Connection` is one TCP connection as the core sees it (its mode, its rate limit,
+when it last spoke).  A :class:`Session` is the player behind it after ``hello``: name,
+resume token, table and seat.  The two are separate because a session survives its
+connection: when the connection drops mid-game the session is *held* (``held_until``) and a
+new connection that presents the token takes it over.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .ratelimit import TokenBucket
+
+if TYPE_CHECKING:
+    from .table import Table
+
+
+@dataclass(eq=False)
+class Session:
+    """A player who has said hello; ``conn`` is None while the player is disconnected."""
+
+    name: str
+    bot: bool
+    conn: int | None
+    token: str = field(default_factory=lambda: secrets.token_hex(16))
+    table: "Table | None" = None
+    seat: int | None = None
+    held_until: float | None = None
+
+    @property
+    def spectating(self) -> bool:
+        return self.table is not None and self.seat is None
+
+    def __repr__(self) -> str:
+        where = "" if self.table is None else f" table={self.table.id} seat={self.seat}"
+        return f"<Session {self.name!r} conn={self.conn}{where}>"
+
+
+@dataclass(eq=False)
+class Connection:
+    """One connection: ``text`` is None until its first line decides JSON or text mode."""
+
+    id: int
+    bucket: TokenBucket
+    last_seen: float
+    text: bool | None = None
+    session: Session | None = None
+    pinged: bool = False
+    closing: bool = False

@@ -1,0 +1,160 @@
+"""One table: its seats, its spectators, its game, and the per-seat stream of game messages.
+
+The table is plain state plus the rules for changing it; it knows nothing of sockets.  Its
+``seq`` numbers every game message (``event`` and ``turn``) that members receive, across all
+the games played at the table, so a client can tell that it missed nothing and a snapshot can
+say where it stands.  Redaction happens here and only here: a member is sent
+``event.for_seat(seat)`` for its own seat, a spectator ``event.for_seat(None)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from noddy.bots import Player
+from noddy.engine import Event, Game, Rules
+
+from .session import Session
+
+WAITING = "waiting"
+PLAYING = "playing"
+FINISHED = "finished"
+
+
+@dataclass(eq=False)
+class Seat:
+    """Who sits in a seat: a person (``session``) or a computer player (``player``)."""
+
+    name: str
+    session: Session | None = None
+    player: Player | None = None
+    level: str | None = None
+    ready: bool = False
+
+    @property
+    def is_computer(self) -> bool:
+        return self.player is not None
+
+    def to_dict(self, index: int) -> dict[str, Any]:
+        return {
+            "seat": index, "name": self.name,
+            "kind": "computer" if self.is_computer else "human",
+            "level": self.level, "ready": self.ready or self.is_computer,
+            "connected": self.is_computer or (self.session is not None and self.session.conn is not None),
+        }
+
+
+@dataclass(eq=False)
+class Table:
+    """A table of ``players`` seats playing one preset; see the module docstring."""
+
+    id: int
+    rules: Rules
+    preset: str
+    players: int
+    partnerships: bool
+    options: dict[str, Any]
+    password: str | None = None
+    turn_timer: float | None = None
+    seats: list[Seat | None] = field(default_factory=list)
+    spectators: list[Session] = field(default_factory=list)
+    status: str = WAITING
+    game: Game | None = None
+    games_played: int = 0
+    seq: int = 0
+    #: Every game event ever sent at this table, with its seq (the server's true record).
+    log: list[tuple[int, Event]] = field(default_factory=list)
+    #: Index into ``log`` where the current game began.
+    game_start: int = 0
+    #: When each awaiting human seat's turn timer runs out.
+    deadlines: dict[int, float] = field(default_factory=dict)
+    #: Seats whose computer player is thinking now.
+    thinking: set[int] = field(default_factory=set)
+    computers_made: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.seats:
+            self.seats = [None] * self.players
+
+    @property
+    def private(self) -> bool:
+        return self.password is not None
+
+    def free_seats(self) -> list[int]:
+        return [i for i, seat in enumerate(self.seats) if seat is None]
+
+    def humans(self) -> list[Session]:
+        """Everyone at the table who is a person: seated (held or not) and spectators."""
+        seated = [s.session for s in self.seats if s is not None and s.session is not None]
+        return seated + list(self.spectators)
+
+    def members(self) -> list[tuple[Session, int | None]]:
+        """Connected people at the table with the seat whose view they get (None: spectator)."""
+        out: list[tuple[Session, int | None]] = []
+        for index, seat in enumerate(self.seats):
+            if seat is not None and seat.session is not None and seat.session.conn is not None:
+                out.append((seat.session, index))
+        out += [(s, None) for s in self.spectators if s.conn is not None]
+        return out
+
+    def can_start(self) -> bool:
+        return (self.status in (WAITING, FINISHED)
+                and all(seat is not None and (seat.ready or seat.is_computer) for seat in self.seats))
+
+    def summary(self) -> dict[str, Any]:
+        """What the lobby shows of the table: never any card."""
+        return {
+            "id": self.id, "preset": self.preset, "players": self.players,
+            "partnerships": self.partnerships, "options": dict(self.options),
+            "private": self.private, "turn_timer": self.turn_timer, "status": self.status,
+            "seats": [None if seat is None else seat.to_dict(i) for i, seat in enumerate(self.seats)],
+            "spectators": [s.name for s in self.spectators],
+            "games_played": self.games_played,
+        }
+
+    # -- the game stream ------------------------------------------------------------------
+    def record(self, events: list[Event]) -> list[tuple[int, Event]]:
+        """Number ``events`` and keep them in the table's log."""
+        numbered = []
+        for event in events:
+            self.seq += 1
+            numbered.append((self.seq, event))
+        self.log.extend(numbered)
+        return numbered
+
+    def event_message(self, seq: int, event: Event, seat: int | None) -> dict[str, Any]:
+        return {"type": "event", "table": self.id, "seq": seq, "event": event.for_seat(seat).to_dict()}
+
+    def turn_message(self, seat: int | None, now: float) -> dict[str, Any]:
+        """Whose move it is; the seat itself also gets its legal actions."""
+        game = self.game
+        assert game is not None
+        awaiting = list(game.awaiting)
+        legal = [_action_dict(a) for a in game.legal_actions(seat)] if seat in awaiting else []
+        time_left = None
+        if self.deadlines:
+            time_left = round(max(0.0, min(self.deadlines.values()) - now), 1)
+        return {"type": "turn", "table": self.id, "seq": self.seq, "to_move": game.to_move,
+                "awaiting": awaiting, "count": game.count, "legal_actions": legal, "time_left": time_left}
+
+    def snapshot(self, seat: int | None, now: float) -> dict[str, Any]:
+        """Everything ``seat`` may know about the table and its game, for a (re)joining member."""
+        message: dict[str, Any] = {"type": "snapshot", "table": self.summary(), "seat": seat,
+                                   "seq": self.seq, "game": None, "events": []}
+        if self.game is not None:
+            message["game"] = self.game.observation(seat).to_dict()
+            message["game"]["legal_actions"] = [
+                _action_dict(a) for a in self.game.observation(seat).legal_actions]
+            message["events"] = [{"seq": seq, "event": event.for_seat(seat).to_dict()}
+                                 for seq, event in self.log[self.game_start:]]
+            if self.status == PLAYING:
+                message["turn"] = self.turn_message(seat, now)
+        return message
+
+
+def _action_dict(action: Any) -> dict[str, Any]:
+    """An action as the client sends it back: without the seat, which the server knows."""
+    data = dict(action.to_dict())
+    data.pop("seat", None)
+    return data
