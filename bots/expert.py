@@ -6,9 +6,10 @@ How it decides
 * **Laying away to the crib** (crib presets).  Every legal discard is valued by its
   expected points: the kept hand's show averaged *exactly* over every card that could be
   turned up, plus (own or partner's crib) or minus (an opponent's) the crib's show,
-  averaged over sampled turn-ups and sampled cards from the other players (the same
-  samples for every candidate, so the comparison is fair and cheap).  ``show_total`` makes
-  this a few thousand table look-ups.
+  averaged over turn-ups and the other players' cards drawn at random (see
+  :func:`crib_value`, which caches it by the pattern of cards laid away, so it is precise
+  and, after the first deals, free).  ``show_total`` makes all this a few hundred table
+  look-ups.
 * **The play.**  Determinized search ("perfect-information Monte Carlo"): draw
   ``samples`` deals of the unseen cards to the other hands (and to the crib) that agree
   with everything this seat has seen -- hand sizes, the cards played, and that a seat which
@@ -36,7 +37,7 @@ import random
 import time
 from typing import Sequence
 
-from noddy.engine import Action, Card, Discard, Go, Observation, Play, Rules, show_total
+from noddy.engine import FULL_DECK, Action, Card, Discard, Go, Observation, Play, Rules, show_total
 
 from .pegging import PlayRules, team_of, unseen_cards
 
@@ -50,7 +51,7 @@ class ExpertPlayer:
 
     level = "expert"
 
-    def __init__(self, seed: int | None = None, *, samples: int = 24, crib_samples: int = 120,
+    def __init__(self, seed: int | None = None, *, samples: int = 24, crib_samples: int = 3000,
                  max_depth: int = 9, time_limit: float = 0.5) -> None:
         self._seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.samples = samples
@@ -79,25 +80,17 @@ class ExpertPlayer:
                        rng: random.Random | None = None) -> dict[Discard, float]:
         """Each legal discard's expected hand-plus-crib points (crib negative if not ours)."""
         assert view.hand is not None and view.seat is not None and view.dealer is not None
-        if rng is None:
-            rng = random.Random(f"{self._seed}|{_position_key(view)}")
         options = [a for a in view.legal_actions if isinstance(a, Discard)]
         unseen = unseen_cards(view)
         own_crib = team_of(view, view.dealer) == team_of(view, view.seat)
         sign = 1.0 if own_crib else -1.0
-        mine = rules.discards(view.players)
-        crib_size = mine * view.players + rules.pack_to_crib(view.players)
-        others = crib_size - mine
-        draws = [rng.sample(unseen, others + 1) for _ in range(self.crib_samples)]
         values: dict[Discard, float] = {}
         for option in options:
             laid = option.cards
             kept = tuple(card for card in view.hand if card not in laid)
             hand_ev = sum(show_total(kept, t, rules) for t in unseen) / len(unseen)
-            crib_ev = 0.0
-            for draw in draws:
-                crib_ev += show_total(laid + tuple(draw[:others]), draw[others], rules, crib=True)
-            values[option] = hand_ev + sign * crib_ev / len(draws)
+            values[option] = hand_ev + sign * crib_value(laid, rules, view.players,
+                                                         self.crib_samples)
         return values
 
     def _discard(self, view: Observation, rules: Rules, rng: random.Random) -> Discard:
@@ -156,6 +149,34 @@ class ExpertPlayer:
     def _play(self, view: Observation, rules: Rules, plays: list[Play], rng: random.Random) -> Play:
         values = self.play_values(view, rules, plays, rng)
         return max(values, key=lambda play: values[play])
+
+
+_CRIB_VALUES: dict[tuple[object, ...], float] = {}
+
+
+def crib_value(laid: tuple[Card, ...], rules: Rules, players: int, samples: int) -> float:
+    """The average show of a crib holding ``laid``, the rest of it and the turn-up drawn at
+    random from the other cards.
+
+    It depends on the laid-away ranks, whether they share a suit and which Jack could be
+    "his nob", not on the rest of the hand, so it is estimated once per pattern (with a
+    fixed seed, ``samples`` draws) and cached for the life of the process: precise,
+    deterministic, and nearly free after the first few deals.
+    """
+    suited = len({card.suit for card in laid}) == 1
+    key = (rules, players, tuple(sorted(card.rank for card in laid)), suited, samples)
+    value = _CRIB_VALUES.get(key)
+    if value is None:
+        others = rules.discards(players) * players + rules.pack_to_crib(players) - len(laid)
+        rest = [card for card in FULL_DECK if card not in laid]
+        rng = random.Random(f"crib|{rules.name}|{key[1:]}")
+        total = 0
+        for _ in range(samples):
+            draw = rng.sample(rest, others + 1)
+            total += show_total(laid + tuple(draw[:others]), draw[others], rules, crib=True)
+        value = total / samples
+        _CRIB_VALUES[key] = value
+    return value
 
 
 def _position_key(view: Observation) -> str:

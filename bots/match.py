@@ -1,0 +1,289 @@
+"""Matches between computer players: the command a bot author runs to measure a change.
+
+::
+
+    python -m noddy.bots.match greedy expert --preset cribbage --games 200 --seed 1
+    noddy-match random greedy --preset noddy --players 4 --partnerships --record games.jsonl
+
+Two players, A and B, play ``--games`` games.  Games go in pairs that share one game
+seed -- so the same cut and the same cards in every deal -- with the seats swapped in the
+second game of the pair: luck of the deal evens out and so does the seat (and with it who
+deals first).  With more than two seats, A and B alternate around the table (A B A B, then
+B A B A); with three, A holds two seats in one game of a pair and B in the other.
+
+Printed: each player's win rate with a 95% (Wilson) confidence interval, A's average
+margin (its best score minus B's best, in points), the mean thinking time per decision
+where the player had a choice, and games per second.  ``--record FILE`` writes one JSON
+object a line per game -- preset, players, partnerships, options, seed, the seats'
+players, every action and the result -- from which :func:`replay` (or any program with
+the engine) reproduces the game event for event.
+
+A player is named by a built-in level (``random``, ``greedy``, ``expert``).  The runner
+only needs a :class:`~noddy.bots.base.Player`: an object with ``choose(observation,
+rules)``.  A bot that runs as its own program and speaks the server protocol will plug in
+through :func:`resolve_player` as an adapter that sends it each observation and reads
+back its action; until the protocol exists such names are refused with a clear error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import IO, Any, Callable, Sequence
+
+from noddy.engine import Action, Game, PRESETS
+
+from .base import LEVELS, Player, get_player
+
+#: A factory for a player: given a seed, a fresh player.
+PlayerFactory = Callable[[int], Player]
+
+
+def resolve_player(spec: str) -> PlayerFactory:
+    """The factory for a player named on the command line.
+
+    Built-in levels are looked up in :data:`~noddy.bots.base.LEVELS`.  ``cmd:PROGRAM``
+    is reserved for an external bot that speaks the server protocol over stdin/stdout or
+    TCP; it is refused until that protocol exists.
+    """
+    if spec in LEVELS:
+        return lambda seed: get_player(spec, seed=seed)
+    if spec.startswith("cmd:"):
+        raise ValueError(f"external bot commands ({spec!r}) need the server protocol, "
+                         f"which is not available yet; use one of: {', '.join(LEVELS)}")
+    raise ValueError(f"unknown player {spec!r}; the built-in levels are: {', '.join(LEVELS)}")
+
+
+def seat_labels(game_index: int, players: int) -> list[str]:
+    """Which of "A" and "B" sits in each seat in game ``game_index`` (pairs swap seats)."""
+    first, second = ("A", "B") if game_index % 2 == 0 else ("B", "A")
+    return [first if seat % 2 == 0 else second for seat in range(players)]
+
+
+def game_seeds(seed: int, games: int) -> list[int]:
+    """The game seed of each game: one per pair of games, shared by both games of it."""
+    rng = random.Random(seed)
+    pair_seeds = [rng.randrange(2**63) for _ in range((games + 1) // 2)]
+    return [pair_seeds[i // 2] for i in range(games)]
+
+
+@dataclass
+class GameResult:
+    """One finished game: the record to write, who won and each label's thinking times."""
+
+    record: dict[str, Any]
+    winner_label: str
+    margin: int
+    think: dict[str, list[float]] = field(default_factory=dict)
+    game: Game | None = None  # the finished game itself, event log included
+
+
+def play_game(preset: str, players: int, partnerships: bool, options: dict[str, Any],
+              seed: int, labels: Sequence[str], factories: dict[str, PlayerFactory],
+              names: dict[str, str], bot_seed: int) -> GameResult:
+    """Play one game with ``factories[labels[seat]]`` in each seat; see the module doc."""
+    game = Game(preset, players, partnerships=partnerships, options=options, seed=seed)
+    seats = [factories[label](bot_seed * 16 + seat) for seat, label in enumerate(labels)]
+    actions: list[list[Any]] = []
+    think: dict[str, list[float]] = {"A": [], "B": []}
+    while not game.is_over:
+        seat = game.awaiting[0]
+        view = game.observation(seat)
+        started = time.perf_counter()
+        action = seats[seat].choose(view, game.rules)
+        elapsed = time.perf_counter() - started
+        if len(view.legal_actions) > 1:
+            think[labels[seat]].append(elapsed)
+        game.apply(action)
+        actions.append([action.seat, str(action)])
+    assert game.winner is not None
+    winner_label = labels[game.winning_seats[0]]
+    best = {label: max(game.scores[game.team_of(s)] for s in range(players) if labels[s] == label)
+            for label in ("A", "B")}
+    record = {
+        "preset": preset, "players": players, "partnerships": partnerships,
+        "options": options, "seed": seed,
+        "seats": [names[label] for label in labels],
+        "actions": actions,
+        "result": {"winner": game.winner, "winning_seats": list(game.winning_seats),
+                   "scores": list(game.scores), "winner_player": winner_label},
+    }
+    return GameResult(record, winner_label, best["A"] - best["B"], think, game)
+
+
+def replay(record: dict[str, Any]) -> Game:
+    """The game a record describes, replayed through the engine (raises if it diverges)."""
+    game = Game(record["preset"], record["players"], partnerships=record["partnerships"],
+                options=record["options"], seed=record["seed"])
+    for seat, text in record["actions"]:
+        game.apply(Action.parse(seat, text))
+    result = record["result"]
+    if game.winner != result["winner"] or list(game.scores) != result["scores"]:
+        raise ValueError(f"replay ended {game.scores} (winner {game.winner}), "
+                         f"the record says {result['scores']} (winner {result['winner']})")
+    return game
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval for a win rate of ``wins`` out of ``n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class MatchSummary:
+    """What a match adds up to; :meth:`lines` is what the command prints."""
+
+    names: dict[str, str]
+    games: int = 0
+    wins: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    margins: list[int] = field(default_factory=list)
+    think: dict[str, list[float]] = field(default_factory=lambda: {"A": [], "B": []})
+    seconds: float = 0.0
+
+    def add(self, result: GameResult) -> None:
+        self.games += 1
+        self.wins[result.winner_label] += 1
+        self.margins.append(result.margin)
+        for label, times in result.think.items():
+            self.think[label].extend(times)
+
+    def merge(self, other: "MatchSummary") -> None:
+        self.games += other.games
+        for label in ("A", "B"):
+            self.wins[label] += other.wins[label]
+            self.think[label].extend(other.think[label])
+        self.margins.extend(other.margins)
+
+    def win_rate(self, label: str) -> tuple[float, float, float]:
+        low, high = wilson(self.wins[label], self.games)
+        return (self.wins[label] / self.games if self.games else 0.0, low, high)
+
+    def lines(self) -> list[str]:
+        out = []
+        for label in ("A", "B"):
+            rate, low, high = self.win_rate(label)
+            out.append(f"{label} {self.names[label]}: won {self.wins[label]} of {self.games} "
+                       f"= {rate:.1%} (95% CI {low:.1%} to {high:.1%})")
+        margin = statistics.mean(self.margins) if self.margins else 0.0
+        out.append(f"average margin (A minus B): {margin:+.2f} points")
+        for label in ("A", "B"):
+            times = self.think[label]
+            if times:
+                out.append(f"thinking time {self.names[label]} ({label}): mean "
+                           f"{statistics.mean(times) * 1e3:.2f} ms, median "
+                           f"{statistics.median(times) * 1e3:.2f} ms, max "
+                           f"{max(times) * 1e3:.1f} ms over {len(times)} decisions")
+        rate = self.games / self.seconds if self.seconds else 0.0
+        out.append(f"{self.games} games in {self.seconds:.1f} s: {rate:.1f} games/s")
+        return out
+
+
+def run_match(a: str, b: str, *, preset: str = "noddy", players: int = 2,
+              partnerships: bool = False, options: dict[str, Any] | None = None,
+              games: int = 100, seed: int = 1, record: IO[str] | None = None,
+              first_game: int = 0, total_games: int | None = None) -> MatchSummary:
+    """Play games ``first_game`` .. ``first_game + games - 1`` of a match of
+    ``total_games`` (default ``games``) between ``a`` and ``b``; see the module doc.
+
+    Splitting one match into ranges (as ``bench/bots.py`` does across processes) plays
+    exactly the games the whole match would.
+    """
+    options = dict(options or {})
+    names = {"A": a, "B": b}
+    factories = {"A": resolve_player(a), "B": resolve_player(b)}
+    seeds = game_seeds(seed, total_games if total_games is not None else first_game + games)
+    summary = MatchSummary(names)
+    started = time.perf_counter()
+    for index in range(first_game, first_game + games):
+        labels = seat_labels(index, players)
+        result = play_game(preset, players, partnerships, options, seeds[index], labels,
+                           factories, names, bot_seed=seed * 1_000_003 + index)
+        summary.add(result)
+        if record is not None:
+            record.write(json.dumps(result.record) + "\n")
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _option(text: str) -> tuple[str, Any]:
+    """``target=61`` -> ("target", 61); values are read as JSON, else kept as text."""
+    name, sep, value = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"an option is NAME=VALUE, not {text!r}")
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError:
+        return name, value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="noddy-match",
+        description="Play games between two computer players and print their win rates.",
+        epilog="Games go in pairs on the same cards with the seats swapped.  Players: "
+               + ", ".join(LEVELS) + ".",
+    )
+    parser.add_argument("a", metavar="A", help="player A: a built-in level")
+    parser.add_argument("b", metavar="B", help="player B: a built-in level")
+    parser.add_argument("--preset", default="noddy", choices=sorted(PRESETS))
+    parser.add_argument("--players", type=int, default=2, help="seats at the table (default 2)")
+    parser.add_argument("--partnerships", action="store_true",
+                        help="4 players as two teams, partners opposite")
+    parser.add_argument("--option", "-o", action="append", type=_option, default=[],
+                        metavar="NAME=VALUE", help="a table option, e.g. target=61 (repeatable)")
+    parser.add_argument("--target", type=int, help="shorthand for --option target=N")
+    parser.add_argument("--games", "-n", type=int, default=100, help="games to play (default 100)")
+    parser.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
+    parser.add_argument("--record", metavar="FILE",
+                        help="write every game's record to FILE, one JSON object a line")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the match the command line describes and print its summary."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    options = dict(args.option)
+    if args.target is not None:
+        options["target"] = args.target
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    try:
+        for spec in (args.a, args.b):
+            resolve_player(spec)
+        Game(args.preset, args.players, partnerships=args.partnerships, options=options, seed=0)
+    except ValueError as error:
+        parser.error(str(error))
+    table = f"{args.players} players" + (" in partnerships" if args.partnerships else "")
+    opts = "".join(f", {k}={v}" for k, v in sorted(options.items()))
+    print(f"{args.preset}, {table}{opts}: {args.a} (A) vs {args.b} (B), "
+          f"{args.games} games, seed {args.seed}")
+    record: IO[str] | None = open(args.record, "w", encoding="utf-8") if args.record else None
+    try:
+        summary = run_match(args.a, args.b, preset=args.preset, players=args.players,
+                            partnerships=args.partnerships, options=options, games=args.games,
+                            seed=args.seed, record=record)
+    finally:
+        if record is not None:
+            record.close()
+    for line in summary.lines():
+        print(line)
+    if args.record:
+        print(f"records written to {args.record}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

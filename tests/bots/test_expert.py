@@ -1,0 +1,113 @@
+"""Expert: discards on expected value, legal and deterministic play, and taking a win."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from noddy.bots import ExpertPlayer
+from noddy.bots.expert import WIN, crib_value
+from noddy.engine import FULL_DECK, Discard, Game, Play, configure, parse_cards, score_show
+
+from .helpers import discard_view, play_view
+
+
+def test_hand_expectation_is_exact_over_every_turn_up() -> None:
+    """A discard's value is the kept hand's average show over the 46 possible turn-ups
+    (checked against the engine's itemised ``score_show``), minus the opponent's crib."""
+    view = discard_view("cribbage", "5C 5D JH JS 2C 9D", dealer=1)
+    rules = configure("cribbage")
+    player = ExpertPlayer(seed=1, crib_samples=200)
+    hand = parse_cards("5C 5D JH JS 2C 9D")
+    for option, value in player.discard_values(view, rules).items():
+        kept = [c for c in hand if c not in option.cards]
+        turn_ups = [c for c in FULL_DECK if c not in hand]
+        exact = sum(score_show(kept, t, rules).total for t in turn_ups) / len(turn_ups)
+        assert value == pytest.approx(exact - crib_value(option.cards, rules, 2, 200)), option
+
+
+def test_keeps_three_fives_and_the_jack_out_of_the_opponents_crib() -> None:
+    """5-5-5-J is the best four there is (29 with the last five turned up); K-8 make
+    nothing together, and a Jack is worth more in a crib than a King (more runs, and a
+    chance of his nob), so the non-dealer keeps 5-5-5-J..."""
+    view = discard_view("cribbage", "5C 5D 5H JS KD 8C", dealer=1)
+    assert ExpertPlayer(seed=2).choose(view, configure("cribbage")) == Discard(0, ("KD", "8C"))
+
+
+def test_dealer_keeps_the_three_fives_and_may_give_itself_the_jack() -> None:
+    """...while the dealer, whose crib it is, loses nothing by laying the Jack away (its
+    his-nob chance is the same in hand or crib) and gains its extra runs in the crib."""
+    view = discard_view("cribbage", "5C 5D 5H JS KD 8C", dealer=0)
+    choice = ExpertPlayer(seed=2).choose(view, configure("cribbage"))
+    assert isinstance(choice, Discard) and "8C" in {str(c) for c in choice.cards}
+    assert not {"5C", "5D", "5H"} & {str(c) for c in choice.cards}
+
+
+def test_discard_is_the_best_by_its_own_values() -> None:
+    rules = configure("cribbage")
+    view = discard_view("cribbage", "2C 3D 4H 7S 8C 9D", dealer=0)
+    player = ExpertPlayer(seed=3)
+    values = player.discard_values(view, rules)
+    assert len(values) == 15
+    assert player.choose(view, rules) == max(values, key=values.__getitem__)
+
+
+def test_an_own_crib_is_worth_more_than_an_opponents() -> None:
+    """The same hand: laying 5-5 away scores for the dealer, against the non-dealer."""
+    rules = configure("cribbage")
+    hand = "5C 5D 2S 9H KC QD"
+    five_five = Discard(0, ("5C", "5D"))
+    as_dealer = ExpertPlayer(seed=4).discard_values(discard_view("cribbage", hand, dealer=0), rules)
+    as_pone = ExpertPlayer(seed=4).discard_values(discard_view("cribbage", hand, dealer=1), rules)
+    assert as_dealer[five_five] > as_pone[five_five] + 10  # the crib of 5-5 is worth 6+ twice
+
+
+def test_takes_the_thirty_one_that_wins_the_game() -> None:
+    view = play_view("cribbage", "TS 4C", "TH 6C 5D", scores=(119, 100))
+    assert ExpertPlayer(seed=5).choose(view, configure("cribbage")) == Play(0, "TS")
+
+
+def test_prefers_the_run_over_the_thirty_one_early_in_the_game() -> None:
+    """TH 6C 5D = 21: the 4 makes a run of three (3) and leaves 25, the ten makes 31 (2)."""
+    view = play_view("cribbage", "TS 4C", "TH 6C 5D", played_before="", hand_sizes=(2, 1))
+    values = ExpertPlayer(seed=6).play_values(view, configure("cribbage"), list(view.legal_actions))
+    assert values[Play(0, "4C")] > values[Play(0, "TS")] - 1
+
+
+def test_a_win_is_worth_win() -> None:
+    view = play_view("noddy", "5S 9C", "TH", scores=(29, 0))
+    values = ExpertPlayer(seed=7).play_values(view, configure("noddy"), list(view.legal_actions))
+    assert values[Play(0, "5S")] == WIN
+
+
+def test_deterministic_given_a_seed() -> None:
+    rng = random.Random(8)
+    for _ in range(10):
+        game = Game("cribbage", seed=rng.randrange(10**6))
+        while True:
+            seat = game.awaiting[0]
+            view = game.observation(seat)
+            a = ExpertPlayer(seed=42, samples=6).choose(view, game.rules)
+            b = ExpertPlayer(seed=42, samples=6).choose(view, game.rules)
+            assert a == b
+            game.apply(a)
+            if game.is_over or game.deal > 1:
+                break
+
+
+def test_never_illegal_on_many_positions() -> None:
+    """Random positions from random play: the expert's answer is always legal."""
+    rng = random.Random(9)
+    expert = ExpertPlayer(seed=9, samples=3, crib_samples=10, max_depth=5)
+    for preset, players, partnerships in [("cribbage", 2, False), ("cribbage", 3, False),
+                                          ("noddy-modern", 3, False), ("noddy", 4, True)]:
+        game = Game(preset, players, partnerships=partnerships, seed=rng.randrange(10**6))
+        for _ in range(60):
+            if game.is_over:
+                break
+            seat = rng.choice(game.awaiting)
+            view = game.observation(seat)
+            action = expert.choose(view, game.rules)
+            assert action in view.legal_actions
+            game.apply(rng.choice(view.legal_actions))

@@ -1,0 +1,92 @@
+"""The match runner: what it prints, and records that replay exactly through the engine."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from noddy.bots.match import (game_seeds, main, play_game, replay, resolve_player, run_match,
+                              seat_labels, wilson)
+
+
+def test_small_match_prints_the_summary_and_writes_replayable_records(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "games.jsonl"
+    assert main(["random", "greedy", "--preset", "noddy", "--games", "20", "--seed", "5",
+                 "--record", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("noddy, 2 players: random (A) vs greedy (B), 20 games, seed 5\n")
+    wins = re.findall(r"^([AB]) (\w+): won (\d+) of 20 = [\d.]+% \(95% CI [\d.]+% to [\d.]+%\)$",
+                      out, re.M)
+    assert [(label, name) for label, name, _ in wins] == [("A", "random"), ("B", "greedy")]
+    assert sum(int(n) for _, _, n in wins) == 20
+    assert re.search(r"^average margin \(A minus B\): [+-]\d+\.\d\d points$", out, re.M)
+    assert re.search(r"^20 games in [\d.]+ s: [\d.]+ games/s$", out, re.M)
+    assert re.search(r"^thinking time greedy \(B\): mean", out, re.M)
+
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(records) == 20
+    for index, record in enumerate(records):
+        assert set(record) == {"preset", "players", "partnerships", "options", "seed",
+                               "seats", "actions", "result"}
+        assert record["seats"] == (["random", "greedy"] if index % 2 == 0 else ["greedy", "random"])
+        game = replay(record)  # raises if the result differs
+        assert game.is_over
+    # Both games of a pair are dealt the same cards.
+    assert records[0]["seed"] == records[1]["seed"] != records[2]["seed"]
+
+
+@pytest.mark.parametrize(("preset", "players", "partnerships", "options"), [
+    ("cribbage", 2, False, {"target": 61}),
+    ("cribbage", 4, True, {"target": 31}),
+    ("noddy-modern", 3, False, {}),
+    ("noddy", 4, True, {"hitter_counts_thirty_one": True}),
+])
+def test_a_record_replays_to_the_same_events(
+        preset: str, players: int, partnerships: bool, options: dict) -> None:
+    factories = {"A": resolve_player("greedy"), "B": resolve_player("random")}
+    result = play_game(preset, players, partnerships, options, seed=77,
+                       labels=seat_labels(0, players), factories=factories,
+                       names={"A": "greedy", "B": "random"}, bot_seed=3)
+    record = json.loads(json.dumps(result.record))  # through the file format
+    assert result.game is not None
+    assert replay(record).log == result.game.log
+
+
+def test_seats_alternate_and_pairs_share_a_seed() -> None:
+    assert seat_labels(0, 2) == ["A", "B"] and seat_labels(1, 2) == ["B", "A"]
+    assert seat_labels(0, 4) == ["A", "B", "A", "B"] and seat_labels(3, 3) == ["B", "A", "B"]
+    seeds = game_seeds(9, 5)
+    assert seeds[0] == seeds[1] and seeds[2] == seeds[3] and len(set(seeds)) == 3
+
+
+def test_split_matches_add_up_to_the_whole() -> None:
+    whole = run_match("greedy", "random", preset="noddy", games=8, seed=2)
+    first = run_match("greedy", "random", preset="noddy", games=4, seed=2, total_games=8)
+    second = run_match("greedy", "random", preset="noddy", games=4, seed=2, first_game=4,
+                       total_games=8)
+    first.merge(second)
+    assert first.wins == whole.wins and first.margins == whole.margins
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_unknown_and_external_players_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["random", "grandmaster"])
+    assert "unknown player 'grandmaster'" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="server protocol"):
+        resolve_player("cmd:python mybot.py")
+
+
+def test_bad_table_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["random", "greedy", "--preset", "cribbage", "--players", "4"])
+    assert "4 players each alone is not allowed" in capsys.readouterr().err
