@@ -1,0 +1,96 @@
+"""The hidden-information audit: which cards each recipient was entitled to see, and when.
+
+Entitlement is computed from the server's own true record of the game (``Table.log``, the
+unredacted events with their seq numbers), never from what the clients received: at the
+moment of event ``seq`` a seat may see the cards made public so far *in the current deal*
+(cuts, the turn-up, played cards, shows not concealed, revealed hands) and the cards it was
+dealt in that deal; a spectator only the public ones.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator
+
+from noddy.engine import CardsDealt, CutForDeal, DealStarted, Event, HandsRevealed, Played, Scored, TurnedUp
+
+CARD = re.compile(r"^(10|[A2-9TJQK])[CDHS]$")
+
+
+def cards_in(value: Any) -> Iterator[str]:
+    """Every string in a JSON value that is a card."""
+    if isinstance(value, str):
+        if CARD.match(value):
+            yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from cards_in(item)
+
+
+class Entitlement:
+    """``allowed(seq, seat)``: the cards ``seat`` (None: spectator) may see at event ``seq``."""
+
+    def __init__(self, log: list[tuple[int, Event]], players: int) -> None:
+        self._public: dict[int, frozenset[str]] = {}
+        self._own: dict[int, tuple[frozenset[str], ...]] = {}
+        public: set[str] = set()
+        own: list[set[str]] = [set() for _ in range(players)]
+        for seq, event in log:
+            if isinstance(event, DealStarted):
+                public = set()
+                own = [set() for _ in range(players)]
+            elif isinstance(event, CardsDealt):
+                own[event.seat] |= {str(c) for c in event.cards or ()}
+            elif isinstance(event, CutForDeal):
+                public |= {str(card) for _, card in event.cuts}
+            elif isinstance(event, (TurnedUp, Played)):
+                public.add(str(event.card))
+            elif isinstance(event, HandsRevealed):
+                public |= {str(c) for hand in event.hands for c in hand}
+                public |= {str(c) for c in event.crib or ()}
+            elif isinstance(event, Scored) and not event.concealed:
+                public |= {str(c) for c in event.cards or ()}
+                public |= {str(c) for item in event.items for c in item.cards}
+            self._public[seq] = frozenset(public)
+            self._own[seq] = tuple(frozenset(s) for s in own)
+        self.last_seq = log[-1][0] if log else 0
+
+    def allowed(self, seq: int, seat: int | None) -> frozenset[str]:
+        if seq == 0:
+            return frozenset()
+        public = self._public[seq]
+        return public if seat is None else public | self._own[seq][seat]
+
+
+def audit(messages: list[dict[str, Any]], seat_of: list[int | None], ent: Entitlement,
+          table_id: int) -> int:
+    """Check every message; ``seat_of[i]`` is the recipient's seat when message i arrived.
+    Returns how many cards were checked (so a test can tell the audit saw something)."""
+    checked = 0
+    for message, seat in zip(messages, seat_of):
+        kind = message["type"]
+        if kind == "chat":
+            continue
+        if kind in ("event", "turn") and message["table"] == table_id:
+            found = set(cards_in(message))
+            extra = found - ent.allowed(message["seq"], seat)
+            assert not extra, f"seat {seat} saw {sorted(extra)} in {message}"
+            checked += len(found)
+        elif kind == "snapshot" and message["table"]["id"] == table_id:
+            for entry in message["events"]:
+                found = set(cards_in(entry["event"]))
+                extra = found - ent.allowed(entry["seq"], seat)
+                assert not extra, f"seat {seat} saw {sorted(extra)} in a snapshot event {entry}"
+                checked += len(found)
+            rest = {k: v for k, v in message.items() if k != "events"}
+            found = set(cards_in(rest))
+            extra = found - ent.allowed(message["seq"], seat)
+            assert not extra, f"seat {seat} saw {sorted(extra)} in a snapshot {rest}"
+            checked += len(found)
+        else:
+            found = set(cards_in(message))
+            assert not found, f"cards {sorted(found)} in a {kind} message: {message}"
+    return checked
