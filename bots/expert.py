@@ -281,7 +281,6 @@ class _Search:
         passed = 0
         for seat in view.passed:
             passed |= 1 << seat
-        last = view.played[-1][0] if view.pile else None
         return self._after_play(self.hands, view.pile, view.count, passed, self.me, card,
                                 gains, 0, -_INF, _INF)
 

@@ -71,7 +71,7 @@ def play_value(view: Observation, rules: Rules, card: Card) -> float:
     replier = next_seat(view, view.seat, sizes, view.passed)
     if replier is None or replier == view.seat:
         return float(now)
-    unseen = [c for c in unseen_cards(view) if c not in view.hand]
+    unseen = unseen_cards(view)
     if not unseen:
         return float(now)
     room = 31 - count

@@ -111,3 +111,22 @@ def test_never_illegal_on_many_positions() -> None:
             action = expert.choose(view, game.rules)
             assert action in view.legal_actions
             game.apply(rng.choice(view.legal_actions))
+
+
+def test_remembers_what_it_laid_away_and_never_deals_it_to_an_opponent() -> None:
+    """The Observation does not say what a seat laid away; the expert remembers it, so the
+    hands it imagines for the others never hold those cards."""
+    game = Game("cribbage", seed=12)
+    expert = ExpertPlayer(seed=12, samples=4)
+    laid = {}
+    for seat in list(game.awaiting):
+        action = expert.choose(game.observation(seat), game.rules)
+        laid[seat] = set(action.cards)
+        game.apply(action)
+    seat = game.to_move
+    view = game.observation(seat)
+    assert set(expert._remembered_discards(view)) == laid[seat]
+    from noddy.bots.pegging import unseen_cards
+    assert not laid[seat] & set(unseen_cards(view, expert._remembered_discards(view)))
+    # A fresh player, which did not lay these cards away, cannot know them.
+    assert ExpertPlayer(seed=12)._remembered_discards(view) == ()
