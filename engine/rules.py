@@ -258,12 +258,18 @@ def find_preset(name: str | Rules) -> Rules:
         raise UnknownPresetError(f"unknown preset {name!r}; the presets are: {known}") from None
 
 
+def _either(counts: tuple[int, ...]) -> str:
+    """``(2, 3, 4)`` -> ``"2, 3 or 4"``."""
+    words = [str(n) for n in counts]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
 def _player_text(rules: Rules) -> str:
     parts = []
     if rules.solo_counts:
-        parts.append(" or ".join(map(str, rules.solo_counts)) + " players each alone")
+        parts.append(_either(rules.solo_counts) + " players each alone")
     if rules.partnership_counts:
-        parts.append(" or ".join(map(str, rules.partnership_counts)) + " in partnerships")
+        parts.append(_either(rules.partnership_counts) + " in partnerships")
     return ", or by ".join(parts)
 
 
@@ -275,9 +281,10 @@ def check_players(rules: Rules, players: int, partnerships: bool) -> None:
     if players in allowed:
         return
     how = "in partnerships" if partnerships else "each alone"
+    noun = "player" if players == 1 else "players"
     raise PlayerCountError(
         f"{rules.name} is played by {_player_text(rules)}; "
-        f"{players} players {how} is not allowed"
+        f"{players} {noun} {how} is not allowed"
     )
 
 
@@ -312,7 +319,7 @@ def configure(
     for name, value in options.items():
         if name not in allowed:
             raise InvalidOptionError(
-                f"option {name!r} does not apply to {rules.name}; "
+                f"option {name!r} (given {value!r}) does not apply to {rules.name}; "
                 f"its options are: {', '.join(allowed)}",
                 option=name, value=value, allowed=", ".join(allowed),
             )

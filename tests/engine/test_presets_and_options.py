@@ -365,7 +365,8 @@ def test_each_option_is_taken_or_refused_by_name(preset, option):
         with pytest.raises(InvalidOptionError) as info:
             configure(preset, options={option: value})
         assert str(info.value) == (
-            f"option {option!r} does not apply to {preset}; its options are: {allowed}")
+            f"option {option!r} (given {value!r}) does not apply to {preset}; "
+            f"its options are: {allowed}")
         assert info.value.option == option and info.value.value == value
 
 
@@ -423,7 +424,7 @@ def test_options_leave_the_preset_itself_unchanged():
      "noddy-holme is played by 2 players each alone, or by 4 in partnerships; "
      "2 players in partnerships is not allowed"),
     (MODERN, 5, False,
-     "noddy-modern is played by 2 or 3 or 4 players each alone, or by 4 in partnerships; "
+     "noddy-modern is played by 2, 3 or 4 players each alone, or by 4 in partnerships; "
      "5 players each alone is not allowed"),
     (FIVE, 3, False,
      "five-card-cribbage is played by 2 players each alone; 3 players each alone is not allowed"),
@@ -435,7 +436,7 @@ def test_options_leave_the_preset_itself_unchanged():
      "4 players each alone is not allowed"),
     (CRIB, 1, False,
      "cribbage is played by 2 or 3 players each alone, or by 4 in partnerships; "
-     "1 players each alone is not allowed"),
+     "1 player each alone is not allowed"),
 ])
 def test_player_count_error_names_the_count_and_what_is_allowed(preset, players, partnerships,
                                                                 message):
