@@ -53,8 +53,7 @@ ERROR_CODES: dict[str, str] = {
     "must_play": "go said while holding a card that can be played",
     "wrong_discard": "the wrong number of cards laid away, or the same card twice",
     "already_discarded": "you have already laid away to the crib",
-    "game_over": "the game has ended",
-    "illegal_action": "any other action the rules refuse",
+    "illegal_action": "a refusal of the rules engine with no more precise code (not expected)",
     # flow control
     "rate_limited": "too many requests; wait `retry_after` seconds (the request was ignored)",
     "flood": "far too many requests; the connection is then closed",

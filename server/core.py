@@ -476,12 +476,12 @@ class ServerCore:
             table = self._find_table(f["table"])
         if session.table is not None and session.table is not table:
             raise ProtocolError("already_at_table", f"you are already at table {session.table.id}")
-        self._check_seating_open(table)
         self._check_password(table, session, f["password"])
         if session.seat is not None and session.seat == f["seat"]:
             self._reply(conn, rid, {"type": "table", "table": table.summary()})
             return
         seat = self._choose_seat(table, f["seat"])
+        self._check_seating_open(table)
         if session.seat is not None:
             table.seats[session.seat] = None
         if session in table.spectators:

@@ -1,0 +1,222 @@
+"""Every error code, provoked over a real socket; after each, nothing has changed and the
+connection still answers."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from noddy.engine import Card, IllegalActionError
+from noddy.protocol import ERROR_CODES
+
+from .harness import Client, running_server
+
+PROVOKED: set[str] = set()
+
+
+async def refused(client: Client, request: dict[str, Any], code: str, field: str | None = None,
+                  state: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Send ``request``; the reply must be error ``code`` with the request's id, and ``state``
+    (a snapshot or tables request) must answer the same afterwards as before."""
+    before = await client.request(state) if state else None
+    reply = await client.request(request)
+    assert reply["type"] == "error", reply
+    assert reply["code"] == code, reply
+    assert isinstance(reply["message"], str) and reply["message"]
+    if field is not None:
+        assert reply["field"] == field
+    if state:
+        after = await client.request(state)
+        before.pop("id"), after.pop("id")
+        assert after == before
+    PROVOKED.add(code)
+    return reply
+
+
+SNAPSHOT = {"type": "snapshot"}
+TABLES = {"type": "list_tables"}
+
+
+async def test_every_error_code() -> None:
+    async with running_server() as server:
+        ann, ben, cat = [await Client.connect(server.port) for _ in range(3)]
+
+        # -- before and at the handshake --
+        await refused(cat, TABLES, "hello_required")
+        reply = await refused(cat, {"type": "hello", "name": "cat", "version": 99}, "unsupported_version",
+                              field="version")
+        assert reply["supported"] == [1]
+        await refused(cat, {"type": "hello", "name": "cat", "version": 1, "resume": "nope"}, "bad_token")
+        await refused(cat, {"type": "hello", "version": 1}, "missing_field", field="name")
+        await refused(cat, {"type": "hello", "name": 5, "version": 1}, "bad_field", field="name")
+        await refused(cat, {"type": "dance"}, "unknown_type", field="type")
+        await cat.send_raw(b"{not json\n")
+        assert (await cat.recv()) == {"type": "error", "code": "bad_json", "id": None,
+                                      "message": (await_msg := cat.received[-1]["message"])}
+        assert await_msg.startswith("the line is not valid JSON")
+        await cat.send_raw(b"[1, 2]\n")
+        assert (await cat.recv())["code"] == "bad_json"
+        PROVOKED.add("bad_json")
+        await ann.hello("ann")
+        await ben.hello("ben")
+        await cat.hello("cat")
+        await refused(ann, {"type": "hello", "name": "ann", "version": 1}, "already_hello")
+
+        # -- the lobby: nothing changes --
+        await refused(ben, {"type": "sit", "table": 99}, "no_such_table", state=TABLES)
+        await refused(ben, {"type": "create_table", "preset": "whist"}, "unknown_preset", state=TABLES)
+        await refused(ben, {"type": "create_table", "preset": "cribbage", "players": 4},
+                      "invalid_player_count", state=TABLES)
+        await refused(ben, {"type": "create_table", "preset": "noddy", "options": {"four_card": True}},
+                      "invalid_option", state=TABLES)
+        await refused(ben, {"type": "create_table", "preset": "noddy", "private": True},
+                      "missing_field", field="password", state=TABLES)
+        await refused(ben, {"type": "create_table", "players": 2, "seat": 2}, "no_such_seat", state=TABLES)
+        await refused(ben, {"type": "stand"}, "not_at_table", state=TABLES)
+        await refused(ben, {"type": "chat", "text": "hi", "to": "table"}, "not_at_table", state=TABLES)
+
+        created = await ann.request({"type": "create_table", "preset": "noddy", "private": True,
+                                     "password": "pw"})
+        table_id = created["table"]["id"]
+        assert created["table"]["private"] is True
+        await refused(ben, {"type": "sit", "table": table_id, "password": "x"}, "wrong_password",
+                      field="password", state=TABLES)
+        await refused(ben, {"type": "spectate", "table": table_id}, "wrong_password", state=TABLES)
+        await refused(ben, {"type": "sit", "table": table_id, "seat": 5, "password": "pw"},
+                      "no_such_seat", state=TABLES)
+        await refused(ben, {"type": "sit", "table": table_id, "seat": 0, "password": "pw"},
+                      "seat_taken", state=TABLES)
+        await refused(ann, {"type": "add_computer", "seat": 1, "level": "genius"}, "unknown_level",
+                      state=TABLES)
+        await refused(ann, {"type": "remove_computer", "seat": 1}, "not_a_computer", state=TABLES)
+        await refused(ann, {"type": "action", "action": "go"}, "no_game", state=TABLES)
+        assert (await ben.request({"type": "spectate", "table": table_id, "password": "pw"}))["type"] == "table"
+        await refused(ben, {"type": "ready"}, "not_seated", state=TABLES)
+        await refused(ben, {"type": "create_table"}, "already_at_table", state=TABLES)
+        seated = await ben.request({"type": "sit", "seat": 1})
+        assert [s["name"] for s in seated["table"]["seats"]] == ["ann", "ben"]
+        await ann.request({"type": "ready"})
+        started = await ben.request({"type": "ready"})
+        assert started["table"]["status"] == "playing"
+        await refused(cat, {"type": "sit", "table": table_id, "password": "pw"}, "table_full", state=TABLES)
+        await refused(ann, {"type": "stand"}, "game_in_progress", state=TABLES)
+
+        # -- the game: the state (a full snapshot) is the same after every refusal --
+        clients = {0: ann, 1: ben}
+        snap = await ann.request(SNAPSHOT)
+        mover = snap["game"]["to_move"]
+        other = 1 - mover
+        mine = (await clients[mover].request(SNAPSHOT))["game"]["hand"]
+        theirs = (await clients[other].request(SNAPSHOT))["game"]["hand"]
+        absent = next(str(c) for c in map(Card.parse, ["AC", "AD", "AH", "AS", "2C"])
+                      if str(c) not in mine)
+        await refused(clients[other], {"type": "action", "action": "play", "card": theirs[0]},
+                      "not_your_turn", state=SNAPSHOT)
+        await refused(clients[mover], {"type": "action", "action": "play", "card": absent},
+                      "card_not_in_hand", state=SNAPSHOT)
+        await refused(clients[mover], {"type": "action", "action": "play", "card": "ZZ"},
+                      "invalid_card", state=SNAPSHOT)
+        await refused(clients[mover], {"type": "action", "action": "play"}, "missing_field",
+                      field="card", state=SNAPSHOT)
+        await refused(clients[mover], {"type": "action", "action": "jump"}, "bad_field",
+                      field="action", state=SNAPSHOT)
+        await refused(clients[mover], {"type": "action", "action": "play", "card": mine[0], "seat": other},
+                      "bad_field", field="seat", state=SNAPSHOT)
+        await refused(clients[mover], {"type": "action", "action": "go"}, "must_play", state=SNAPSHOT)
+        await refused(clients[mover], {"type": "action", "action": "discard", "cards": mine[:1]},
+                      "wrong_phase", state=SNAPSHOT)
+
+        # Play the highest card each turn until someone holds a card that would pass 31.
+        for _ in range(200):
+            snap = await ann.request(SNAPSHOT)
+            game = snap["game"]
+            if game["winner"] is not None:
+                break
+            if game["to_move"] is None:
+                await asyncio.sleep(0.01)
+                continue
+            client = clients[game["to_move"]]
+            view = (await client.request(SNAPSHOT))["game"]
+            room = 31 - view["count"]
+            too_big = [c for c in view["hand"] if Card.parse(c).value > room]
+            if too_big and "would_pass_31" not in PROVOKED:
+                await refused(client, {"type": "action", "action": "play", "card": too_big[0]},
+                              "would_pass_31", state=SNAPSHOT)
+            legal = view["legal_actions"]
+            best = max(legal, key=lambda a: Card.parse(a["card"]).value if a["action"] == "play" else -1)
+            assert (await client.request({"type": "action", **best}))["type"] == "ok"
+            if "would_pass_31" in PROVOKED:
+                break
+        assert "would_pass_31" in PROVOKED
+
+        # -- the crib: discards --
+        dan = await Client.connect(server.port)
+        await dan.hello("dan")
+        crib = await cat.request({"type": "create_table", "preset": "cribbage"})
+        await dan.request({"type": "sit", "table": crib["table"]["id"]})
+        await cat.request({"type": "ready"})
+        await dan.request({"type": "ready"})
+        hand = (await cat.request(SNAPSHOT))["game"]["hand"]
+        assert len(hand) == 6
+        await refused(cat, {"type": "action", "action": "discard", "cards": hand[:1]}, "wrong_discard",
+                      state=SNAPSHOT)
+        await refused(cat, {"type": "action", "action": "play", "card": hand[0]}, "wrong_phase",
+                      state=SNAPSHOT)
+        assert (await cat.request({"type": "action", "action": "discard", "cards": hand[:2]}))["type"] == "ok"
+        await refused(cat, {"type": "action", "action": "discard", "cards": hand[2:4]}, "already_discarded",
+                      state=SNAPSHOT)
+
+        # -- the engine's catch-all, passed on unchanged (cannot happen with today's engine) --
+        table = server.core.tables[crib["table"]["id"]]
+
+        def refuse(action: object) -> list:
+            raise IllegalActionError("a refusal without a code of its own")
+        table.game.apply = refuse  # type: ignore[method-assign]
+        await refused(dan, {"type": "action", "action": "discard", "cards": ["AC", "2C"]}, "illegal_action")
+        del table.game.apply
+
+        # -- text mode --
+        eve = await Client.connect(server.port)
+        await eve.send_raw(b"dance wildly\n")
+        line = await asyncio.wait_for(eve.reader.readline(), 5)
+        assert line == b"Error (unknown_command): not a command: 'dance wildly'; type help for the list\n"
+        PROVOKED.add("unknown_command")
+
+        # every connection is still open and answering
+        for client in (ann, ben, cat, dan):
+            assert (await client.request({"type": "ping"}))["type"] == "pong"
+
+        # -- an over-long line closes only that connection --
+        long = await Client.connect(server.port)
+        await long.send_raw(b'{"type":"ping","pad":"' + b"x" * 9000 + b'"}\n')
+        reply = await long.recv()
+        assert reply == {"type": "error", "code": "line_too_long", "id": None,
+                         "message": "a line may hold at most 8192 bytes; closing"}
+        assert await long.closed()
+        PROVOKED.add("line_too_long")
+        assert (await ann.request({"type": "ping"}))["type"] == "pong"
+        for client in (ann, ben, cat, dan, eve, long):
+            await client.close()
+
+
+async def test_rate_limit_then_flood() -> None:
+    async with running_server(rate=0.5, burst=2, flood_strikes=3) as server:
+        client = await Client.connect(server.port)
+        await client.send_raw(b"".join(b'{"type":"ping","id":%d}\n' % i for i in range(1, 7)))
+        replies = [await client.recv() for _ in range(6)]
+        assert [(r["type"], r.get("code"), r["id"]) for r in replies] == [
+            ("pong", None, 1), ("pong", None, 2),
+            ("error", "rate_limited", 3), ("error", "rate_limited", 4), ("error", "rate_limited", 5),
+            ("error", "flood", 6)]
+        assert all(0 < r["retry_after"] <= 2 for r in replies[2:5])
+        assert await client.closed()
+        PROVOKED.update({"rate_limited", "flood"})
+        # the server itself is fine
+        other = await Client.connect(server.port)
+        assert (await other.request({"type": "ping"}))["type"] == "pong"
+        await other.close()
+
+
+def test_every_code_was_provoked() -> None:
+    """Runs after the two tests above (pytest keeps file order)."""
+    assert PROVOKED == set(ERROR_CODES)

@@ -1,0 +1,170 @@
+"""Reconnecting with the resume token, grace periods, the turn timer, keepalive, chat and
+lobby pushes, over real sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from .harness import Client, play_out, running_server
+
+
+async def two_player_table(port: int, preset: str = "noddy", **create: object) -> tuple[Client, Client, int]:
+    ann, ben = await Client.connect(port), await Client.connect(port)
+    await ann.hello("ann")
+    await ben.hello("ben")
+    created = await ann.request({"type": "create_table", "preset": preset, **create})
+    table_id = created["table"]["id"]
+    await ben.request({"type": "sit", "table": table_id})
+    await ann.request({"type": "ready"})
+    await ben.request({"type": "ready"})
+    return ann, ben, table_id
+
+
+async def test_reconnect_mid_deal_with_the_token() -> None:
+    async with running_server(grace_period=30.0) as server:
+        ann, ben, table_id = await two_player_table(server.port)
+        game = server.core.tables[table_id].game
+        assert game is not None
+        # Play one card so that the deal is under way, then ann's connection drops.
+        mover = {0: ann, 1: ben}[game.to_move]
+        snap = await mover.request({"type": "snapshot"})
+        assert (await mover.request({"type": "action", **snap["game"]["legal_actions"][0]}))["type"] == "ok"
+        assert len(game.played) == 1
+        await ann.close()
+        away = await ben.recv_until(lambda m: m["type"] == "player_away")
+        assert away == {"type": "player_away", "table": table_id, "seat": 0, "name": "ann", "grace": 30.0}
+
+        # A stranger can neither sit down nor claim the seat with a wrong token.
+        intruder = await Client.connect(server.port)
+        await intruder.hello("mallory")
+        refused = await intruder.request({"type": "sit", "table": table_id, "seat": 0})
+        assert refused["code"] == "table_full"
+        again = await Client.connect(server.port)
+        bad = await again.request({"type": "hello", "name": "x", "version": 1, "resume": "0" * 32})
+        assert bad["code"] == "bad_token"
+
+        # The token brings back the seat, with a snapshot of everything seat 0 may see.
+        back = await Client.connect(server.port)
+        welcome = await back.hello("ann again", resume=ann.token)
+        assert (welcome["resumed"], welcome["table"], welcome["seat"], welcome["name"]) == (True, table_id, 0, "ann")
+        snapshot = await back.recv()
+        assert snapshot["type"] == "snapshot"
+        assert snapshot["seat"] == 0
+        assert snapshot["game"] == {**game.observation(0).to_dict(),
+                                    "legal_actions": snapshot["game"]["legal_actions"]}
+        assert snapshot["game"]["hand"] == [str(c) for c in game.hands[0]]
+        assert snapshot["seq"] == server.core.tables[table_id].seq
+        assert [e["seq"] for e in snapshot["events"]] == list(range(1, snapshot["seq"] + 1))
+        assert snapshot["table"]["seats"][0]["connected"] is True
+        assert (await ben.recv_until(lambda m: m["type"] == "player_back")) == {
+            "type": "player_back", "table": table_id, "seat": 0, "name": "ann"}
+        # ... and carries on to the end of the game (a snapshot says whose turn it is now).
+        await back.send({"type": "snapshot"})
+        await ben.send({"type": "snapshot"})
+        results = await asyncio.gather(play_out(back, random.Random(1)), play_out(ben, random.Random(2)))
+        assert results[0] == results[1] and results[0]["winner"] == game.winner
+        # The token of a finished session is no longer any use to anyone else.
+        for client in (back, ben, intruder, again):
+            await client.close()
+
+
+async def test_seat_goes_to_a_computer_when_the_grace_period_ends() -> None:
+    async with running_server(grace_period=0.2) as server:
+        ann, ben, table_id = await two_player_table(server.port)
+        await ann.close()
+        await ben.recv_until(lambda m: m["type"] == "player_away")
+        replaced = await ben.recv_until(lambda m: m["type"] == "player_replaced")
+        assert replaced == {"type": "player_replaced", "table": table_id, "seat": 0, "name": "ann",
+                            "level": server.config.computer_level}
+        await ben.send({"type": "snapshot"})
+        result = await play_out(ben, random.Random(3))
+        assert result["winner"] == server.core.tables[table_id].game.winner
+        late = await Client.connect(server.port)
+        reply = await late.request({"type": "hello", "name": "ann", "version": 1, "resume": ann.token})
+        assert reply["code"] == "bad_token"
+        await ben.close()
+        await late.close()
+
+
+async def test_turn_timer_plays_for_an_absent_seat() -> None:
+    async with running_server() as server:
+        ann, ben, table_id = await two_player_table(server.port, turn_timer=1)
+        turn = await ann.recv_until(lambda m: m["type"] == "turn")
+        assert turn["time_left"] is not None and 0 < turn["time_left"] <= 1
+        game = server.core.tables[table_id].game
+        mover = game.to_move
+        timed_out = await ann.recv_until(lambda m: m["type"] == "timed_out", timeout=5)
+        assert timed_out["seat"] == mover and timed_out["table"] == table_id
+        played = await ann.recv_until(lambda m: m["type"] == "event")
+        assert played["event"]["kind"] == "played"
+        assert {"action": "play", "card": played["event"]["card"]} == timed_out["action"]
+        assert played["event"]["seat"] == mover
+        await ann.close()
+        await ben.close()
+
+
+async def test_keepalive_ping_then_idle_drop() -> None:
+    async with running_server(ping_interval=0.2, idle_timeout=0.6, grace_period=10) as server:
+        ann, ben, table_id = await two_player_table(server.port)
+        ping = await ann.recv_until(lambda m: m["type"] == "ping", timeout=5)
+        assert ping == {"type": "ping"}
+        await ann.send({"type": "pong"})
+        # ben stays silent too, but answers the pings; ann stops answering and is dropped.
+        async def answer() -> None:
+            while True:
+                message = await ben.recv(timeout=5)
+                if message["type"] == "ping":
+                    await ben.send({"type": "pong"})
+                if message["type"] == "player_away":
+                    return
+        await asyncio.wait_for(answer(), 5)
+        assert await ann.closed(timeout=5)
+        assert server.core.tables[table_id].seats[0].session.held_until is not None
+        await ben.close()
+
+
+async def test_chat_and_lobby_pushes() -> None:
+    async with running_server() as server:
+        ann, ben, cat = [await Client.connect(server.port) for _ in range(3)]
+        for client, name in ((ann, "ann"), (ben, "ben"), (cat, "cat")):
+            await client.hello(name)
+        created = await ann.request({"type": "create_table", "preset": "cribbage", "players": 3})
+        table_id = created["table"]["id"]
+        pushed = await cat.recv_until(lambda m: m["type"] == "table")
+        assert pushed == {"type": "table", "table": created["table"]}
+        await ben.request({"type": "sit", "table": table_id, "seat": 2})
+        seen = await ann.recv_until(lambda m: m["type"] == "table")
+        assert [s and s["name"] for s in seen["table"]["seats"]] == ["ann", None, "ben"]
+        assert (await ann.request({"type": "chat", "text": "hello table"}))["type"] == "ok"
+        chat = {"type": "chat", "to": "table", "table": table_id, "from": "ann", "seat": 0, "text": "hello table"}
+        assert await ben.recv_until(lambda m: m["type"] == "chat") == chat
+        assert await ann.recv_until(lambda m: m["type"] == "chat") == chat
+        assert (await cat.request({"type": "chat", "text": "hello lobby"}))["type"] == "ok"
+        assert await cat.recv_until(lambda m: m["type"] == "chat") == {
+            "type": "chat", "to": "lobby", "table": None, "from": "cat", "seat": None, "text": "hello lobby"}
+        assert (await ann.request({"type": "add_computer", "level": "random"}))["table"]["seats"][1]["kind"] == "computer"
+        listed = await cat.request({"type": "list_tables"})
+        assert [t["id"] for t in listed["tables"]] == [table_id]
+        assert listed["tables"][0]["seats"][1] == {"seat": 1, "name": "random computer", "kind": "computer",
+                                                   "level": "random", "ready": True, "connected": True}
+        # everyone leaves: the table closes and the lobby hears so
+        await ann.request({"type": "leave"})
+        await ben.request({"type": "leave"})
+        closed = await cat.recv_until(lambda m: m["type"] == "table_closed")
+        assert closed == {"type": "table_closed", "table": table_id, "reason": "everyone has left"}
+        assert (await cat.request({"type": "list_tables"}))["tables"] == []
+        for client in (ann, ben, cat):
+            await client.close()
+
+
+async def test_shutdown_tells_clients_and_closes_tables() -> None:
+    async with running_server() as server:
+        ann, ben, table_id = await two_player_table(server.port)
+        await server.shutdown()
+        assert await ann.closed() and await ben.closed()
+        tail = [m["type"] for m in ann.received[-2:]]
+        assert tail == ["table_closed", "shutdown"]
+        assert ann.received[-2] == {"type": "table_closed", "table": table_id,
+                                    "reason": "the server is shutting down"}
+        assert server.core.tables == {}
