@@ -106,7 +106,7 @@ def _illegal_candidates(game: Game, seat: int, rng: random.Random) -> list:
                          ids=[f"{p}-{n}{'p' if t else ''}" for p, n, t in CONFIGS])
 def test_random_games_keep_every_invariant(preset: str, players: int, partnerships: bool) -> None:
     rng = random.Random(f"{preset}{players}{partnerships}")
-    games = 1000 if players == 2 else 400
+    games = 2000 if players == 2 else 1000
     for seed in range(games):
         game = Game(preset, players, partnerships=partnerships, seed=seed)
         last_scores = list(game.scores)
