@@ -609,11 +609,11 @@ class ServerCore:
 
     def _on_bye(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = self._session(conn)
-        self._reply(conn, rid, {"type": "bye", "reason": "goodbye"})
+        session.conn, conn.session = None, None
+        self.sessions.pop(session.token, None)
         if session.table is not None:
             self._leave(session.table, session)
-        self.sessions.pop(session.token, None)
-        conn.session = None
+        self._reply(conn, rid, {"type": "bye", "reason": "goodbye"})
         self._close(conn, "bye")
 
     # == tables and games ==================================================================

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from noddy.bots import Player
-from noddy.engine import Event, Game, Rules
+from noddy.engine import Event, Game, Rules, Scored
 
 from .session import Session
 
@@ -124,7 +124,7 @@ class Table:
         return numbered
 
     def event_message(self, seq: int, event: Event, seat: int | None) -> dict[str, Any]:
-        return {"type": "event", "table": self.id, "seq": seq, "event": event.for_seat(seat).to_dict()}
+        return {"type": "event", "table": self.id, "seq": seq, "event": redacted(event, seat)}
 
     def turn_message(self, seat: int | None, now: float) -> dict[str, Any]:
         """Whose move it is; the seat itself also gets its legal actions."""
@@ -146,11 +146,25 @@ class Table:
             message["game"] = self.game.observation(seat).to_dict()
             message["game"]["legal_actions"] = [
                 _action_dict(a) for a in self.game.observation(seat).legal_actions]
-            message["events"] = [{"seq": seq, "event": event.for_seat(seat).to_dict()}
+            message["events"] = [{"seq": seq, "event": redacted(event, seat)}
                                  for seq, event in self.log[self.game_start:]]
             if self.status == PLAYING:
                 message["turn"] = self.turn_message(seat, now)
         return message
+
+
+def redacted(event: Event, seat: int | None) -> dict[str, Any]:
+    """``event`` as ``seat`` may see it, on the wire.
+
+    Works around an engine slip: a concealed show's announcement is worded from the redacted
+    items, whose run cards are gone, so it says "a run of zero".  The full announcement names
+    no card except for Holme's picture cards, so it is used whenever there are none.
+    """
+    data = event.for_seat(seat).to_dict()
+    if (isinstance(event, Scored) and data.get("cards") is None and event.concealed
+            and not any(item.kind == "picture card" for item in event.items)):
+        data["announcement"] = event.announcement
+    return data
 
 
 def _action_dict(action: Any) -> dict[str, Any]:
