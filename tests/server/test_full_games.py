@@ -22,7 +22,7 @@ def test_every_preset_has_a_config() -> None:
     assert ("cribbage", 3, False) in CONFIGS and ("noddy", 4, True) in CONFIGS
 
 
-@pytest.mark.parametrize("seed", [11, 12, 13])
+@pytest.mark.parametrize("seed", [11, 12, 13, 14, 15])
 @pytest.mark.parametrize("preset,players,partnerships", CONFIGS,
                          ids=[f"{p}-{n}{'p' if t else ''}" for p, n, t in CONFIGS])
 async def test_complete_game_with_spectators(preset: str, players: int, partnerships: bool,

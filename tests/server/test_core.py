@@ -1,0 +1,103 @@
+"""The server core without sockets: a fake clock, computer players run in line, and a
+rematch at the same table.  This is how the sans-IO core is meant to be driven."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from noddy.server import Close, Send, ServerConfig, ServerCore
+
+
+class Harness:
+    def __init__(self, **config: Any) -> None:
+        self.now = 0.0
+        self.core = ServerCore(ServerConfig(seed=7, **config), clock=lambda: self.now)
+        self.inbox: dict[int, list[dict[str, Any]]] = {}
+        self.closed: set[int] = set()
+
+    def take(self, outs: list[Send | Close]) -> None:
+        for out in outs:
+            if isinstance(out, Send):
+                self.inbox.setdefault(out.conn, []).append(out.message)
+            else:
+                self.closed.add(out.conn)
+        for job in self.core.take_bot_jobs():  # computer players decide at once
+            self.take(self.core.bot_moved(job, job.run()))
+
+    def connect(self, name: str) -> int:
+        conn, outs = self.core.connect()
+        self.take(outs)
+        self.send(conn, {"type": "hello", "name": name, "version": 1})
+        return conn
+
+    def send(self, conn: int, message: dict[str, Any]) -> dict[str, Any]:
+        before = len(self.inbox.get(conn, []))
+        self.take(self.core.receive(conn, json.dumps(message).encode() + b"\n"))
+        return self.inbox[conn][before]
+
+    def tick(self, seconds: float) -> None:
+        self.now += seconds
+        self.take(self.core.tick())
+
+
+def test_computer_players_finish_a_game_and_a_rematch_follows() -> None:
+    h = Harness()
+    ann = h.connect("ann")
+    assert h.send(ann, {"type": "create_table", "preset": "cribbage", "players": 3})["type"] == "table"
+    h.send(ann, {"type": "add_computer", "seat": 1, "level": "random"})
+    h.send(ann, {"type": "add_computer", "seat": 2, "level": "random"})
+    h.send(ann, {"type": "stand"})
+    reply = h.send(ann, {"type": "add_computer", "seat": 0, "level": "random"})
+    # three computers and a spectator: the game plays itself to the end at once
+    table = h.core.tables[1]
+    assert reply["table"]["status"] == "playing"
+    assert table.status == "finished"
+    assert h.inbox[ann][-1] == {"type": "table", "table": table.summary()}
+    assert table.game is not None and table.game.is_over
+    events = [m for m in h.inbox[ann] if m["type"] == "event"]
+    assert events[-1]["event"] == {"kind": "game_over", "winner": table.game.winner,
+                                   "winning_seats": [table.game.winner], "scores": list(table.game.scores)}
+    assert all(e["event"].get("cards") is None for e in events if e["event"]["kind"] == "cards_dealt")
+    first_log = len(table.log)
+    # a rematch: seats may change again, and ready (here: a full table of computers) deals anew
+    h.send(ann, {"type": "remove_computer", "seat": 0})
+    h.send(ann, {"type": "sit", "seat": 0})
+    reply = h.send(ann, {"type": "ready"})
+    assert reply["table"]["games_played"] == 2
+    assert table.log[first_log][0] == first_log + 1 and table.log[first_log][1].kind == "game_started"
+
+
+def test_a_held_seat_expires_by_the_clock() -> None:
+    h = Harness(grace_period=10.0)
+    ann, ben = h.connect("ann"), h.connect("ben")
+    h.send(ann, {"type": "create_table"})
+    h.send(ben, {"type": "sit", "table": 1})
+    h.take(h.core.disconnect(ben))
+    assert h.inbox[ann][-2] == {"type": "player_away", "table": 1, "seat": 1, "name": "ben", "grace": 10.0}
+    h.tick(9.9)
+    assert h.core.tables[1].seats[1] is not None
+    h.tick(0.2)
+    assert h.core.tables[1].seats[1] is None  # no game yet: the seat is simply freed
+    assert h.inbox[ann][-1]["table"]["seats"] == [
+        {"seat": 0, "name": "ann", "kind": "human", "level": None, "ready": False, "connected": True}, None]
+
+
+def test_stale_computer_decisions_are_dropped() -> None:
+    h = Harness()
+    ann = h.connect("ann")
+    h.send(ann, {"type": "create_table", "preset": "noddy"})
+    h.send(ann, {"type": "add_computer", "seat": 1, "level": "random"})
+    outs = h.core.receive(ann, b'{"type":"ready"}\n')
+    jobs = h.core.take_bot_jobs()
+    game = h.core.tables[1].game
+    if not jobs:  # ann moves first: play, and the computer's job appears
+        action = game.legal_actions(0)[0]
+        h.core.receive(ann, json.dumps({"type": "action", **action.to_dict()}).encode())
+        jobs = h.core.take_bot_jobs()
+    assert [job.seat for job in jobs] == [1]
+    assert h.core.take_bot_jobs() == []  # handed out once
+    h.core.receive(ann, b'{"type":"leave"}\n')  # the table closes while the computer thinks
+    assert h.core.tables == {}
+    assert h.core.bot_moved(jobs[0], jobs[0].run()) == []
+    assert outs
