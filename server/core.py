@@ -40,7 +40,6 @@ from noddy.engine import (
     Discard,
     Event,
     Go,
-    IllegalActionError,
     NoddyError,
     Observation,
     Play,

@@ -77,11 +77,10 @@ class NoddyServer:
         self._apply(self.core.shutdown())
         if self._handlers:
             done, pending = await asyncio.wait(set(self._handlers), timeout=self.config.shutdown_timeout)
-            for task in pending:
-                link = next((l for l in self._links.values() if l.writer_task is not None), None)
-                task.cancel()
             for link in list(self._links.values()):
                 link.writer.transport.abort()
+            for task in pending:
+                task.cancel()
             if pending:
                 await asyncio.wait(pending, timeout=1.0)
         for task in list(self._bots):

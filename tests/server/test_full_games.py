@@ -28,6 +28,8 @@ def test_every_preset_has_a_config() -> None:
 async def test_complete_game_with_spectators(preset: str, players: int, partnerships: bool,
                                              seed: int) -> None:
     async with running_server(seed=seed) as server:
+        lobby = await Client.connect(server.port)
+        await lobby.hello("lobby watcher")
         clients = [await Client.connect(server.port) for _ in range(players)]
         for i, client in enumerate(clients):
             await client.hello(f"p{i}", bot=True)
@@ -83,5 +85,10 @@ async def test_complete_game_with_spectators(preset: str, players: int, partners
         for spectator in (watcher, late):
             checked += audit(spectator.received, [None] * len(spectator.received), entitlement, table_id)
         assert checked > 0
-        for client in clients + [watcher, late]:
+        # Someone in the lobby hears about the table (seats, status) and never sees a card.
+        await lobby.request({"type": "list_tables"})
+        pushes = [m for m in lobby.received if m["type"] == "table"]
+        assert pushes[-1]["table"]["status"] == "finished"
+        assert audit(lobby.received, [None] * len(lobby.received), entitlement, table_id) == 0
+        for client in clients + [watcher, late, lobby]:
             await client.close()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import pathlib
-import re
 from typing import Any
 
 from noddy.protocol import encode_line
