@@ -1,12 +1,93 @@
-"""``noddy-client``: command-line entry point (the client itself arrives with issue 4)."""
+"""``noddy-client HOST:PORT``: the command line of the terminal client.
+
+This module parses the arguments and runs :class:`~noddy.client.app.ClientApp` against a
+server that is already running.  Playing with no address (a private server inside the
+process) needs the server package, which the client may not import; that composition lives
+in :mod:`noddy.play`, the module the ``noddy-client`` console script points at, and which
+reuses :func:`build_parser` and :func:`run_client` from here.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import getpass
+import sys
+from typing import Any
+
+from noddy.protocol import DEFAULT_PORT
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="noddy-client",
+        description="Play Noddy and Cribbage in a terminal.  With no address, a private server "
+                    "starts inside the program and you play against a computer player.")
+    parser.add_argument("address", nargs="?", help=f"HOST:PORT of a noddy-server (port {DEFAULT_PORT} "
+                                                   "if left out)")
+    parser.add_argument("--name", default=None, help="your name at the table (default: your login)")
+    parser.add_argument("--preset", default="noddy",
+                        help="with no address: the game to play (noddy, noddy-ducoeur, noddy-holme, "
+                             "noddy-modern, five-card-cribbage, cribbage)")
+    parser.add_argument("--players", type=int, default=2,
+                        help="with no address: how many players (the others are computers)")
+    parser.add_argument("--target", type=int, default=None, help="with no address: points to win")
+    parser.add_argument("--level", default=None, help="with no address: the computer level "
+                                                     "(random, greedy, expert)")
+    return parser
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``"host:port"``, ``"host"`` or ``":port"`` -> (host, port); IPv6 as ``[::1]:3131``.
+
+    >>> parse_address("example.org:4000"), parse_address("example.org"), parse_address(":5")
+    (('example.org', 4000), ('example.org', 3131), ('127.0.0.1', 5))
+    >>> parse_address("[::1]:3131")
+    ('::1', 3131)
+    """
+    text = text.strip()
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port = rest.lstrip(":")
+    elif text.count(":") == 1:
+        host, _, port = text.partition(":")
+    else:
+        host, port = text, ""
+    if port and not port.isdigit():
+        raise ValueError(f"not a port number: {port!r}")
+    return host or "127.0.0.1", int(port) if port else DEFAULT_PORT
+
+
+def default_name() -> str:
+    try:
+        return getpass.getuser()[:32] or "player"
+    except Exception:
+        return "player"
+
+
+async def run_client(host: str, port: int, name: str, **options: Any) -> int:
+    """Run the full-screen client until the player quits."""
+    from .app import ClientApp
+
+    return await ClientApp(host, port, name, **options).run()
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="noddy-client", description="Play Noddy in a terminal.")
-    parser.parse_args(argv)
-    parser.print_help()
-    return 0
+    """Entry point for a client that needs an address (see :mod:`noddy.play` for none)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.address is None:
+        parser.error("give the server's HOST:PORT (the noddy-client command also plays "
+                     "without one, against a private server)")
+    try:
+        host, port = parse_address(args.address)
+    except ValueError as exc:
+        parser.error(str(exc))
+    try:
+        return asyncio.run(run_client(host, port, args.name or default_name()))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,395 @@
+"""The full-screen terminal application: layout, keys, and the wiring to the connection.
+
+The screen is drawn from the :class:`~noddy.client.model.ViewModel` by the functions in
+:mod:`noddy.client.render`; each window's text is a callable, so ``invalidate()`` after a
+message or a key is all it takes to redraw (and a resize redraws by itself).  Keys call the
+model's methods; whatever requests the model queues are written to the connection right
+after.  The connection runs in a background task of the application and never blocks a
+key.  A full-screen application never prints: every message, including errors and the lost
+connection, is shown on the screen.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    Window,
+)
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.output import Output
+from prompt_toolkit.widgets import Frame
+
+from . import render
+from .connection import FAILED, LOST, UP, Connection
+from .model import LOBBY, TABLE, ViewModel
+
+
+class ClientApp:
+    """The terminal client for one server; ``await ClientApp(...).run()`` plays until quit."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        name: str,
+        *,
+        quick_start: dict[str, Any] | None = None,
+        address_label: str | None = None,
+        input: Input | None = None,
+        output: Output | None = None,
+        silence: float = 45.0,
+        backoff: tuple[float, ...] | None = None,
+    ) -> None:
+        self.model = ViewModel(name)
+        self.model.quick_start = quick_start
+        self.address = address_label or f"{host}:{port}"
+        extra = {} if backoff is None else {"backoff": backoff}
+        self.connection = Connection(host, port, self._on_message, self._on_state,
+                                     silence=silence, **extra)
+        self.show_help = False
+        self.confirm_quit = False
+        self.chatting = False
+        self.chat_buffer = Buffer(multiline=False, accept_handler=self._send_chat)
+        self.application: Application[int] = Application(
+            layout=Layout(self._build_layout()),
+            key_bindings=self._build_keys(),
+            style=render.STYLE,
+            full_screen=True,
+            mouse_support=False,
+            refresh_interval=1.0,
+            input=input,
+            output=output,
+        )
+
+    # == running ===========================================================================
+    async def run(self) -> int:
+        """Run until the player quits; say goodbye to the server on the way out."""
+        try:
+            result = await self.application.run_async(pre_run=self._start)
+        finally:
+            if self.connection.connected:
+                self.connection.send({"type": "bye"})
+                await self.connection.flush(0.5)
+            self.connection.stop()
+        return result or 0
+
+    def _start(self) -> None:
+        self.application.create_background_task(self.connection.run())
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "bye" and message.get("reason") == "resumed on another connection":
+            self.model.connection_failed("this seat was taken over by another client")
+            self.connection.stop()
+        self.model.handle(message, time.monotonic())
+        self._flush()
+
+    def _on_state(self, state: str, detail: str) -> None:
+        if state == UP:
+            self.model.connection_up()
+        elif state == LOST:
+            self.model.connection_lost(detail)
+        elif state == FAILED:
+            self.model.connection_lost(detail)
+        self._flush()
+
+    def _flush(self) -> None:
+        for message in self.model.take_outbox():
+            self.connection.send(message)
+        self.application.invalidate()
+
+    def _send_chat(self, buffer: Buffer) -> bool:
+        self.model.chat(buffer.text)
+        self.chatting = False
+        self._flush()
+        return False
+
+    def _now(self) -> float:
+        return time.monotonic()
+
+    # == layout ============================================================================
+    def _width(self) -> int:
+        try:
+            return self.application.output.get_size().columns
+        except Exception:
+            return 80
+
+    def _build_layout(self) -> FloatContainer:
+        model = self.model
+        in_lobby = Condition(lambda: model.screen != TABLE)
+        form_open = Condition(lambda: model.form is not None)
+        at_table = Condition(lambda: model.screen == TABLE)
+        in_game = Condition(lambda: model.in_game or model.winner is not None)
+
+        def text(fn: Any) -> FormattedTextControl:
+            return FormattedTextControl(fn, focusable=False)
+
+        def log_window(lines: Any) -> Window:
+            def cursor() -> Point:
+                return Point(0, max(0, len(lines()) - 1))
+            return Window(FormattedTextControl(lambda: render.log_fragments(lines()),
+                                               get_cursor_position=cursor, focusable=False),
+                          wrap_lines=True, always_hide_cursor=True)
+
+        lobby = HSplit([
+            Window(text(lambda: render.lobby_fragments(model)),
+                   height=Dimension(min=3, preferred=len(model.tables) + 2, max=12)),
+            Window(height=1, char="─", style="class:dim"),
+            Window(text(lambda: render.status_fragments_lobby(model)), height=1),
+            Window(text(lambda: [("class:label", " Lobby chat")]), height=1),
+            log_window(lambda: model.lobby_chat),
+        ])
+        form = HSplit([
+            Window(text(lambda: render.form_fragments(model))),
+            Window(text(lambda: render.status_fragments_lobby(model)), height=1),
+        ])
+        board_height = lambda: max(1, len(model.scores))  # noqa: E731
+        game = HSplit([
+            Window(text(lambda: render.table_fragments(model, self._now())), height=2),
+            Window(text(lambda: render.hand_fragments(model)), height=4),
+        ])
+        table = HSplit([
+            Window(text(lambda: render.board_fragments(model, self._width())), height=board_height),
+            Window(height=1, char="─", style="class:dim"),
+            ConditionalContainer(game, filter=in_game),
+            ConditionalContainer(Window(text(lambda: render.waiting_fragments(model)),
+                                        height=Dimension(min=2, max=6)), filter=~in_game),
+            Window(text(lambda: render.status_fragments(model)), height=2),
+            Window(height=1, char="─", style="class:dim"),
+            log_window(lambda: model.log),
+        ])
+        body = HSplit([
+            Window(text(lambda: render.title_fragments(model, self.address)), height=1),
+            ConditionalContainer(lobby, filter=in_lobby & ~form_open),
+            ConditionalContainer(form, filter=in_lobby & form_open),
+            ConditionalContainer(table, filter=at_table),
+            ConditionalContainer(
+                Window(BufferControl(self.chat_buffer), height=1, style="class:prompt",
+                       get_line_prefix=lambda *_: [("class:key", " say: ")]),
+                filter=Condition(lambda: self.chatting)),
+            Window(text(lambda: render.keys_fragments(model)), height=1),
+        ])
+        help_box = Frame(Window(text(render.help_fragments), width=78, height=16), title="Keys",
+                         style="class:help.frame")
+        quit_box = Frame(Window(text(lambda: [("class:prompt",
+                                               " Leave the game and quit?  y / n ")]),
+                                width=36, height=1), style="class:help.frame")
+        return FloatContainer(body, floats=[
+            Float(ConditionalContainer(help_box, filter=Condition(lambda: self.show_help))),
+            Float(ConditionalContainer(quit_box, filter=Condition(lambda: self.confirm_quit))),
+        ])
+
+    # == keys ==============================================================================
+    def _playing(self) -> bool:
+        model = self.model
+        return model.seat is not None and model.in_game and model.winner is None
+
+    def _build_keys(self) -> KeyBindings:
+        kb = KeyBindings()
+        model = self.model
+        chatting = Condition(lambda: self.chatting)
+        helping = Condition(lambda: self.show_help)
+        confirming = Condition(lambda: self.confirm_quit)
+        free = ~chatting & ~helping & ~confirming
+        lobby = free & Condition(lambda: model.screen != TABLE and model.form is None)
+        form = free & Condition(lambda: model.screen != TABLE and model.form is not None)
+        table = free & Condition(lambda: model.screen == TABLE)
+
+        def after(event: KeyPressEvent) -> None:
+            self._flush()
+
+        @kb.add("c-q", eager=True)
+        def _quit_now(event: KeyPressEvent) -> None:
+            event.app.exit(result=0)
+
+        @kb.add("c-c", eager=True)
+        def _ctrl_c(event: KeyPressEvent) -> None:
+            if self.confirm_quit or not self._playing():
+                event.app.exit(result=0)
+            else:
+                self.chatting = False
+                self.show_help = False
+                self.confirm_quit = True
+
+        @kb.add("<any>", filter=helping)
+        def _close_help(event: KeyPressEvent) -> None:
+            self.show_help = False
+
+        @kb.add("y", filter=confirming)
+        def _yes(event: KeyPressEvent) -> None:
+            event.app.exit(result=0)
+
+        @kb.add("<any>", filter=confirming)
+        def _no(event: KeyPressEvent) -> None:
+            self.confirm_quit = False
+
+        @kb.add("enter", filter=chatting)
+        def _chat_send(event: KeyPressEvent) -> None:
+            self.chat_buffer.validate_and_handle()
+
+        @kb.add("escape", filter=chatting, eager=True)
+        def _chat_cancel(event: KeyPressEvent) -> None:
+            self.chatting = False
+            self.chat_buffer.reset()
+
+        @kb.add("?", filter=free)
+        def _help(event: KeyPressEvent) -> None:
+            self.show_help = True
+
+        @kb.add("q", filter=free & ~form)
+        def _quit(event: KeyPressEvent) -> None:
+            if self._playing():
+                self.confirm_quit = True
+            else:
+                event.app.exit(result=0)
+
+        @kb.add("c", filter=free & ~form)
+        @kb.add("t", filter=free & ~form)
+        def _chat(event: KeyPressEvent) -> None:
+            self.chatting = True
+            self.chat_buffer.reset()
+            event.app.layout.focus(self.chat_buffer)
+
+        # -- the lobby ------------------------------------------------------------------
+        @kb.add("up", filter=lobby)
+        @kb.add("k", filter=lobby)
+        def _lobby_up(event: KeyPressEvent) -> None:
+            model.lobby_move(-1)
+
+        @kb.add("down", filter=lobby)
+        @kb.add("j", filter=lobby)
+        def _lobby_down(event: KeyPressEvent) -> None:
+            model.lobby_move(1)
+
+        @kb.add("enter", filter=lobby)
+        @kb.add("s", filter=lobby)
+        def _sit(event: KeyPressEvent) -> None:
+            model.clear_status()
+            model.sit()
+            after(event)
+
+        @kb.add("w", filter=lobby)
+        def _watch(event: KeyPressEvent) -> None:
+            model.clear_status()
+            model.spectate()
+            after(event)
+
+        @kb.add("n", filter=lobby)
+        def _new(event: KeyPressEvent) -> None:
+            model.clear_status()
+            model.open_form()
+
+        @kb.add("r", filter=lobby)
+        def _refresh(event: KeyPressEvent) -> None:
+            model.send("list_tables")
+            after(event)
+
+        # -- the create-table form -------------------------------------------------------
+        @kb.add("up", filter=form)
+        def _form_up(event: KeyPressEvent) -> None:
+            assert model.form is not None
+            model.form.move(-1)
+
+        @kb.add("down", filter=form)
+        @kb.add("tab", filter=form)
+        def _form_down(event: KeyPressEvent) -> None:
+            assert model.form is not None
+            model.form.move(1)
+
+        @kb.add("left", filter=form)
+        def _form_left(event: KeyPressEvent) -> None:
+            assert model.form is not None
+            model.form.change(-1)
+
+        @kb.add("right", filter=form)
+        @kb.add("space", filter=form)
+        def _form_right(event: KeyPressEvent) -> None:
+            assert model.form is not None
+            model.form.change(1)
+
+        @kb.add("pageup", filter=form)
+        def _form_big_up(event: KeyPressEvent) -> None:
+            assert model.form is not None
+            model.form.change(1, big=True)
+
+        @kb.add("pagedown", filter=form)
+        def _form_big_down(event: KeyPressEvent) -> None:
+            assert model.form is not None
+            model.form.change(-1, big=True)
+
+        @kb.add("enter", filter=form)
+        def _form_submit(event: KeyPressEvent) -> None:
+            model.submit_form()
+            after(event)
+
+        @kb.add("escape", filter=form, eager=True)
+        @kb.add("q", filter=form)
+        def _form_cancel(event: KeyPressEvent) -> None:
+            model.close_form()
+
+        # -- at a table ------------------------------------------------------------------
+        for digit in "123456789":
+            def _choose(event: KeyPressEvent, index: int = int(digit) - 1) -> None:
+                model.choose(index)
+                after(event)
+            kb.add(digit, filter=table)(_choose)
+
+        @kb.add("left", filter=table)
+        @kb.add("h", filter=table)
+        def _left(event: KeyPressEvent) -> None:
+            model.move_cursor(-1)
+
+        @kb.add("right", filter=table)
+        def _right(event: KeyPressEvent) -> None:
+            model.move_cursor(1)
+
+        @kb.add("space", filter=table)
+        def _toggle(event: KeyPressEvent) -> None:
+            model.toggle()
+
+        @kb.add("enter", filter=table)
+        def _enter(event: KeyPressEvent) -> None:
+            model.enter()
+            after(event)
+
+        @kb.add("g", filter=table)
+        def _go(event: KeyPressEvent) -> None:
+            model.say_go()
+            after(event)
+
+        @kb.add("a", filter=table)
+        def _computer(event: KeyPressEvent) -> None:
+            model.add_computer()
+            after(event)
+
+        @kb.add("r", filter=table)
+        def _ready(event: KeyPressEvent) -> None:
+            model.toggle_ready()
+            after(event)
+
+        @kb.add("l", filter=table)
+        def _leave(event: KeyPressEvent) -> None:
+            if self._playing():
+                model.set_status("You are in a game: q quits (a computer player takes your seat).",
+                              error=True)
+                return
+            model.leave()
+            after(event)
+
+        return kb
+
+
+__all__ = ["ClientApp", "LOBBY", "TABLE"]

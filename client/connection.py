@@ -1,0 +1,149 @@
+"""The client's side of a TCP connection: JSON lines in and out, kept alive and re-made.
+
+:class:`Connection` owns the socket and nothing else.  ``run()`` connects, reads lines and
+hands each decoded message to ``on_message``; when the connection drops it tells
+``on_state`` and tries again with a growing pause (0.2 s up to 5 s), for as long as the
+client runs.  What to say on a new connection (the ``hello`` with the resume token) is the
+view model's business, so the player's seat comes back without the player doing anything.
+
+It answers the server's ``ping`` itself, and pings a silent server so that a dead one is
+noticed: after ``silence`` seconds without a line it sends a ping, and after a second such
+period it gives the connection up and reconnects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from noddy.protocol import MAX_LINE_BYTES, ProtocolError, decode_line, encode_line
+
+#: Pauses between reconnection attempts, in seconds (the last is repeated).
+BACKOFF: tuple[float, ...] = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
+
+UP = "up"
+LOST = "lost"
+FAILED = "failed"
+
+
+class Connection:
+    """One logical connection to a server, re-made as often as needed; see the module doc."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        on_message: Callable[[dict[str, Any]], None],
+        on_state: Callable[[str, str], None],
+        *,
+        silence: float = 45.0,
+        backoff: tuple[float, ...] = BACKOFF,
+    ) -> None:
+        self.host = host
+        self.port = port
+        self.on_message = on_message
+        self.on_state = on_state
+        self.silence = silence
+        self.backoff = backoff
+        self._writer: asyncio.StreamWriter | None = None
+        self._stopped = asyncio.Event()
+        self.attempts = 0
+        self.connections_made = 0
+
+    @property
+    def connected(self) -> bool:
+        return self._writer is not None and not self._writer.is_closing()
+
+    def send(self, message: dict[str, Any]) -> bool:
+        """Write one message; False when there is no connection (the model resyncs later)."""
+        if not self.connected:
+            return False
+        assert self._writer is not None
+        try:
+            self._writer.write(encode_line(message))
+        except (ConnectionError, OSError, RuntimeError):
+            return False
+        return True
+
+    def stop(self) -> None:
+        """Stop reconnecting and close the socket; ``run()`` then returns."""
+        self._stopped.set()
+        if self._writer is not None:
+            self._writer.close()
+
+    def drop(self) -> None:
+        """Close the current socket (the run loop reconnects): for tests and a stuck server."""
+        if self._writer is not None:
+            self._writer.transport.abort()
+
+    async def flush(self, timeout: float = 1.0) -> None:
+        if self.connected:
+            assert self._writer is not None
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._writer.drain(), timeout)
+
+    async def run(self) -> None:
+        """Connect, read until the connection ends, and reconnect, until :meth:`stop`."""
+        failures = 0
+        while not self._stopped.is_set():
+            self.attempts += 1
+            try:
+                reader, writer = await asyncio.open_connection(self.host, self.port,
+                                                               limit=MAX_LINE_BYTES * 8)
+            except OSError as exc:
+                pause = self.backoff[min(failures, len(self.backoff) - 1)]
+                failures += 1
+                self.on_state(FAILED, f"cannot reach {self.host}:{self.port} ({exc.strerror or exc}); "
+                                      f"retrying in {pause:g} s")
+                await self._pause(pause)
+                continue
+            failures = 0
+            self._writer = writer
+            self.connections_made += 1
+            self.on_state(UP, "")
+            reason = await self._read(reader)
+            self._writer = None
+            writer.close()
+            with contextlib.suppress(Exception):
+                await writer.wait_closed()
+            if self._stopped.is_set():
+                break
+            self.on_state(LOST, reason)
+            await self._pause(self.backoff[0])
+
+    async def _pause(self, seconds: float) -> None:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._stopped.wait(), seconds)
+
+    async def _read(self, reader: asyncio.StreamReader) -> str:
+        """Read lines until the connection ends; returns why it ended, in words."""
+        quiet_periods = 0
+        while not self._stopped.is_set():
+            try:
+                line = await asyncio.wait_for(reader.readline(), self.silence)
+            except asyncio.TimeoutError:
+                quiet_periods += 1
+                if quiet_periods >= 2:
+                    return "the server stopped answering"
+                self.send({"type": "ping"})
+                continue
+            except (ConnectionError, OSError) as exc:
+                return f"the connection broke ({exc.__class__.__name__})"
+            except ValueError:
+                return "the server sent a line that is too long"
+            quiet_periods = 0
+            if not line:
+                return "the server closed the connection"
+            if not line.strip():
+                continue
+            try:
+                message = decode_line(line)
+            except ProtocolError:
+                continue
+            if message.get("type") == "ping":
+                self.send({"type": "pong"})
+                continue
+            self.on_message(message)
+        return "stopped"

@@ -1,0 +1,348 @@
+"""Drawing: the view model turned into prompt_toolkit formatted text, one function per panel.
+
+Every function here takes the :class:`~noddy.client.model.ViewModel` (and the width it may
+use) and returns a list of ``(style, text)`` fragments; none keeps state, so the
+application simply calls them again on every redraw (and on every resize).  The style
+names are defined once, in :data:`STYLE`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from prompt_toolkit.styles import Style
+
+from .cards import card_label, is_red, rank_label, suit_symbol
+from .model import LOBBY, LogLine, Peg, ViewModel
+
+Fragments = list[tuple[str, str]]
+
+STYLE = Style.from_dict({
+    "title": "reverse bold",
+    "title.offline": "bg:ansired fg:ansiwhite bold",
+    "dim": "fg:ansibrightblack",
+    "key": "bold fg:ansicyan",
+    "label": "bold",
+    "card.red": "fg:ansired bold",
+    "card.black": "fg:ansiblack bold bg:ansiwhite",
+    "cardface": "bg:ansiwhite fg:ansiblack",
+    "cardface.red": "bg:ansiwhite fg:ansired bold",
+    "cardface.playable": "bg:ansibrightyellow fg:ansiblack bold",
+    "cardface.playable.red": "bg:ansibrightyellow fg:ansired bold",
+    "cardface.dim": "bg:ansibrightblack fg:ansiwhite",
+    "cardface.selected": "bg:ansigreen fg:ansiblack bold",
+    "cardface.selected.red": "bg:ansigreen fg:ansired bold",
+    "cardback": "bg:ansiblue fg:ansiwhite",
+    "cursor": "reverse bold",
+    "peg.track": "fg:ansibrightblack",
+    "peg.trail": "fg:ansiyellow",
+    "peg.front": "fg:ansigreen bold",
+    "peg.back": "fg:ansiyellow",
+    "peg.mine": "fg:ansicyan bold",
+    "event": "",
+    "score": "fg:ansigreen",
+    "deal": "fg:ansicyan",
+    "chat": "fg:ansimagenta",
+    "error": "fg:ansired bold",
+    "info": "fg:ansiyellow",
+    "win": "fg:ansiyellow bold",
+    "prompt": "bold",
+    "status.error": "fg:ansired bold",
+    "status": "fg:ansiyellow",
+    "selected": "reverse",
+    "help": "bg:ansiblack fg:ansiwhite",
+    "help.frame": "bg:ansiblack fg:ansicyan",
+})
+
+
+def card_fragments(card: str, style_suffix: str = "") -> Fragments:
+    """A card as inline coloured text: ``10♥`` in red, ``5♠`` in black."""
+    return [("class:card.red" if is_red(card) else "class:card.black", card_label(card))]
+
+
+def cards_inline(cards: list[str]) -> Fragments:
+    out: Fragments = []
+    for i, card in enumerate(cards):
+        if i:
+            out.append(("", " "))
+        out += card_fragments(card)
+    return out
+
+
+def _face_style(card: str, kind: str) -> str:
+    red = ".red" if is_red(card) else ""
+    if kind == "playable":
+        return f"class:cardface.playable{red}"
+    if kind == "selected":
+        return f"class:cardface.selected{red}"
+    if kind == "dim":
+        return "class:cardface.dim"
+    return f"class:cardface{red}"
+
+
+def hand_fragments(model: ViewModel) -> Fragments:
+    """The player's hand as small cards, three lines high, with the key number under each.
+
+    Playable cards are lit, the others dimmed while it is the player's turn; cards picked
+    for the crib are shown lifted (green); the cursor is the reversed number.
+    """
+    hand = model.hand
+    if not hand:
+        if model.seat is None:
+            return [("class:dim", "  (watching: no hand)\n\n\n")]
+        return [("class:dim", "  (no cards)\n\n\n")]
+    playable = model.playable()
+    discarding = model.discard_size > 0
+    kinds = []
+    for card in hand:
+        if card in model.selected:
+            kinds.append("selected")
+        elif discarding:
+            kinds.append("playable")
+        elif model.can_act:
+            kinds.append("playable" if card in playable else "dim")
+        else:
+            kinds.append("plain")
+    top: Fragments = [("", "  ")]
+    mid: Fragments = [("", "  ")]
+    bottom: Fragments = [("", "  ")]
+    keys: Fragments = [("", "  ")]
+    for i, (card, kind) in enumerate(zip(hand, kinds)):
+        style = _face_style(card, kind)
+        rank = rank_label(card)
+        top += [(style, f"{rank:<3}  "), ("", " ")]
+        mid += [(style, f"  {suit_symbol(card)}  "), ("", " ")]
+        bottom += [(style, f"  {rank:>3}"), ("", " ")]
+        number = f"  {i + 1}   "
+        if i == model.cursor and (model.can_act or discarding):
+            keys += [("", " "), ("class:cursor", f"▲{i + 1}▲"), ("", "  ")]
+        else:
+            keys += [("class:key" if kind in ("playable", "selected") else "class:dim", number)]
+    note = ""
+    if discarding:
+        note = f"   for the crib: {len(model.selected)}/{model.discard_size}"
+    return top + [("", "\n")] + mid + [("class:dim", note), ("", "\n")] + bottom + [("", "\n")] + keys
+
+
+def _track(peg: Peg, width: int) -> Fragments:
+    """One track of holes from 0 to the target: the back peg ○, the front peg ●, the
+    points just made drawn between them."""
+    per_hole = max(1, math.ceil(peg.target / max(1, width)))
+    holes = math.ceil(peg.target / per_hole)
+    front = min(holes, math.ceil(peg.front / per_hole))
+    back = min(front, math.ceil(peg.back / per_hole))
+    out: Fragments = []
+    front_style = "class:peg.mine" if peg.mine else "class:peg.front"
+    out.append((front_style if front == 0 else ("class:peg.back" if back == 0 else "class:peg.track"),
+                "●" if front == 0 else ("○" if back == 0 and front != 0 else "▕")))
+    for hole in range(1, holes + 1):
+        if hole == front:
+            out.append((front_style, "●"))
+        elif hole == back and back != 0:
+            out.append(("class:peg.back", "○"))
+        elif back < hole < front:
+            out.append(("class:peg.trail", "━"))
+        elif hole < back:
+            out.append(("class:peg.track", "─"))
+        else:
+            out.append(("class:peg.track", "┊" if hole % (5 if holes <= 61 else 10) == 0 else "·"))
+    out.append(("class:peg.track", "▏"))
+    return out
+
+
+def board_fragments(model: ViewModel, width: int) -> Fragments:
+    """The peg board: a track per player or team, the figures beside it."""
+    pegs = model.pegs()
+    if not pegs:
+        return [("class:dim", " The peg board appears when the game begins.\n")]
+    label_width = min(16, max(len(p.label) for p in pegs) + 1)
+    track_width = max(10, width - label_width - 14)
+    out: Fragments = []
+    for peg in pegs:
+        label = peg.label[:label_width - 1]
+        style = "class:peg.mine" if peg.mine else "class:label"
+        gained = peg.front - peg.back
+        figure = f" {peg.front:>3}/{peg.target}"
+        out += [(style, f" {label:<{label_width}}")] + _track(peg, track_width)
+        out += [(style, figure)]
+        if gained:
+            out.append(("class:peg.trail", f" +{gained}"))
+        out.append(("", "\n"))
+    return out
+
+
+def table_fragments(model: ViewModel, now: float) -> Fragments:
+    """Turn-up, count and pile; the other hands, the dealer, whose turn, the timer."""
+    out: Fragments = [("class:label", " Turn-up ")]
+    if model.turn_up:
+        out += [("", "["), *card_fragments(model.turn_up), ("", "]")]
+    else:
+        out.append(("class:dim", "[  ]"))
+    out += [("class:label", "   Count "), ("class:key", f"{model.count:>2}"), ("class:label", "   Pile ")]
+    if model.pile:
+        for i, (seat, card) in enumerate(model.pile):
+            if i:
+                out.append(("", " "))
+            out += card_fragments(card)
+    else:
+        out.append(("class:dim", "—"))
+    out.append(("", "\n"))
+    parts: Fragments = [("", " ")]
+    for seat in range(model.players):
+        if seat == model.seat:
+            continue
+        size = model.hand_sizes[seat] if seat < len(model.hand_sizes) else 0
+        name = model.seat_name(seat)
+        mark = "▶" if seat in model.awaiting else " "
+        parts += [("class:key" if seat in model.awaiting else "", f"{mark}{name}"),
+                  ("", " "), ("class:cardback", "▒" * size if size else ""),
+                  ("class:dim", f" {size} " if size else " 0 ")]
+    if model.dealer is not None:
+        parts.append(("class:dim", f" · dealer {model.seat_name(model.dealer)}"))
+    if model.crib_size:
+        parts.append(("class:dim", f" · crib {model.crib_size}"))
+    left = model.time_left_now(now)
+    if left is not None and model.awaiting:
+        parts.append(("class:status.error" if left < 10 else "class:status", f" · ⏱ {left:.0f}s"))
+    return out + parts + [("", "\n")]
+
+
+def status_fragments(model: ViewModel) -> Fragments:
+    out: Fragments = [("class:prompt", " " + model.prompt() + "\n")]
+    if model.status:
+        out.append(("class:status.error" if model.status_is_error else "class:status", " " + model.status))
+    return out
+
+
+def status_fragments_lobby(model: ViewModel) -> Fragments:
+    if not model.status:
+        return [("class:dim", " " + (model.connection_detail or ""))]
+    return [("class:status.error" if model.status_is_error else "class:status", " " + model.status)]
+
+
+def log_fragments(lines: list[LogLine]) -> Fragments:
+    out: Fragments = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.append(("", " "))
+        out += [(f"class:{style}", text) for style, text in line.segments]
+    return out
+
+
+def waiting_fragments(model: ViewModel) -> Fragments:
+    """Before a game: the seats, who is ready, the options."""
+    table = model.table or {}
+    out: Fragments = []
+    for entry in range(table.get("players", 0)):
+        seats = table.get("seats", [])
+        seat = seats[entry] if entry < len(seats) else None
+        mine = " (you)" if entry == model.seat else ""
+        if seat is None:
+            out.append(("class:dim", f"  seat {entry}: free\n"))
+        else:
+            ready = "ready" if seat.get("ready") else "not ready"
+            kind = f"{seat.get('level')} computer" if seat.get("kind") == "computer" else ready
+            away = "" if seat.get("connected", True) else ", away"
+            out.append(("", f"  seat {entry}: "))
+            out.append(("class:label", f"{seat.get('name')}{mine}"))
+            out.append(("class:dim", f"  ({kind}{away})\n"))
+    if table.get("spectators"):
+        out.append(("class:dim", f"  watching: {', '.join(table['spectators'])}\n"))
+    return out
+
+
+def title_fragments(model: ViewModel, address: str) -> Fragments:
+    style = "class:title" if model.connection == "online" else "class:title.offline"
+    if model.screen == LOBBY or model.table_id is None:
+        where = "Lobby"
+    else:
+        table = model.table or {}
+        options = table.get("options") or {}
+        target = options.get("target", model.target)
+        where = f"Table {model.table_id} · {table.get('preset', model.preset or '')}"
+        if target:
+            where += f" to {target}"
+        if model.deal:
+            where += f" · deal {model.deal}"
+    state = {"online": "", "connecting": " · connecting…",
+             "reconnecting": " · connection lost, reconnecting…",
+             "offline": " · offline"}.get(model.connection, "")
+    text = f" Noddy · {model.name} @ {address} · {where}{state}"
+    return [(style, text), (style, " " * 200)]
+
+
+def lobby_fragments(model: ViewModel) -> Fragments:
+    out: Fragments = [("class:label", " Tables\n")]
+    tables = model.sorted_tables()
+    if not tables:
+        out.append(("class:dim", "   No tables yet: press n to create one.\n"))
+    for i, table in enumerate(tables):
+        line = model.table_line(table)
+        if i == model.lobby_cursor:
+            out.append(("class:selected", f" ▶ {line}"))
+        else:
+            out.append(("", f"   {line}"))
+        out.append(("", "\n"))
+    return out
+
+
+def form_fragments(model: ViewModel) -> Fragments:
+    form = model.form
+    if form is None:
+        return []
+    out: Fragments = [("class:label", " New table  "),
+                      ("class:dim", "(↑↓ choose a line, ←→ change it, PgUp/PgDn ±10, Enter create, Esc back)\n\n")]
+    for i, (label, value) in enumerate(form.rows()):
+        text = f"  {label:<22} {'‹ ' + value + ' ›' if label else value}"
+        out.append(("class:selected" if i == form.row else "", text))
+        out.append(("", "\n"))
+    return out
+
+
+HELP_TEXT = """\
+ In the lobby                      At a table
+   ↑ ↓    choose a table             1-6      play that card / pick it for the crib
+   n      create a table (form)      ← →      move along the hand
+   Enter  sit at the table           Enter    play / lay away the picked cards
+   w      watch the table            Space    pick the card under the cursor
+   r      refresh the list           g        say go (only when it is legal)
+                                     a        add a computer player (before a game)
+ In the form                         r        ready / play again
+   ↑ ↓    choose a line              l        leave the table
+   ← →    change it (PgUp/PgDn ±10)
+   Enter  create   Esc  back       Anywhere
+                                     c or t   chat (Enter sends, Esc cancels)
+ Highlighted cards may be played;    ?        this help (any key closes it)
+ green ones are picked for the       q        quit (asks first during a game)
+ crib.  The peg board: ● the score,  Ctrl-Q   quit at once
+ ○ the back peg, ━ the last points.  Ctrl-C   asks during a game; twice quits
+"""
+
+
+def help_fragments() -> Fragments:
+    return [("class:help", HELP_TEXT)]
+
+
+def keys_fragments(model: ViewModel) -> Fragments:
+    if model.screen == LOBBY:
+        keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("r", "refresh"), ("c", "chat"),
+                ("?", "help"), ("q", "quit")]
+    else:
+        keys = [("1-6", "card"), ("g", "go"), ("a", "computer"), ("r", "ready"), ("l", "leave"),
+                ("c", "chat"), ("?", "help"), ("q", "quit")]
+    out: Fragments = []
+    for key, what in keys:
+        out += [("class:key", f" {key}"), ("class:dim", f" {what} ")]
+    return out
+
+
+__all__ = ["STYLE", "board_fragments", "hand_fragments", "table_fragments", "log_fragments",
+           "lobby_fragments", "form_fragments", "help_fragments", "keys_fragments",
+           "status_fragments", "title_fragments", "waiting_fragments", "cards_inline"]
+
+
+def plain(fragments: list[tuple[Any, ...]]) -> str:
+    """The text of fragments without styles (for tests and debugging)."""
+    return "".join(f[1] for f in fragments)

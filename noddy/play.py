@@ -1,0 +1,61 @@
+"""``noddy-client``: play at a server, or with no address start a private one and play.
+
+This is the composition root that joins the two sides the layers keep apart: the client
+package may not import the server, so starting a server inside the process for a one-command
+game happens here.  With an address it only runs the client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from typing import Any
+
+from noddy.client.cli import build_parser, default_name, parse_address, run_client
+
+
+async def play_local(name: str, preset: str, players: int, *, target: int | None = None,
+                     level: str | None = None, **client_options: Any) -> int:
+    """Start a server on 127.0.0.1 (a free port) inside this process, seat the player
+    against computer players, play until the player quits, then shut the server down."""
+    from noddy.server import NoddyServer, ServerConfig
+
+    # The server logs to the standard logging system; a full-screen client must not print.
+    server_log = logging.getLogger("noddy.server")
+    server_log.addHandler(logging.NullHandler())
+    server_log.propagate = False
+    config = ServerConfig(host="127.0.0.1", port=0, default_level=level or "")
+    server = NoddyServer(config)
+    await server.start()
+    quick: dict[str, Any] = {"preset": preset, "players": players, "computers": players - 1}
+    if target is not None:
+        quick["options"] = {"target": target}
+    try:
+        return await run_client("127.0.0.1", server.port, name, quick_start=quick,
+                                address_label="private server", **client_options)
+    finally:
+        await server.shutdown()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    name = args.name or default_name()
+    try:
+        if args.address is None:
+            if not 1 <= args.players <= 4:
+                parser.error("--players must be 2, 3 or 4")
+            return asyncio.run(play_local(name, args.preset, args.players, target=args.target,
+                                          level=args.level))
+        try:
+            host, port = parse_address(args.address)
+        except ValueError as exc:
+            parser.error(str(exc))
+        return asyncio.run(run_client(host, port, name))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,349 @@
+"""The view model, fed protocol messages: what the screen would show, without a screen.
+
+The first tests replay 004's worked deal (RULES.md) as the messages the server sends Ben;
+the last drives whole seeded games through the engine and checks that the model's hand,
+pile, count and scores always equal the engine's own view of the seat.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from noddy.client.model import CreateForm, ViewModel, number_words
+from noddy.client.render import board_fragments, hand_fragments, plain
+
+SHOW_BEN = "fifteen two, fifteen four, twenty-five seven, a flush ten, knave noddy eleven"
+PRESETS = [
+    {"name": "noddy", "title": "Noddy", "players": [2], "partnership_players": [4],
+     "options": {"target": {"type": "int", "min": 15, "max": 500, "default": 31},
+                 "knave_noddy": {"type": "bool", "default": True},
+                 "hitter_counts_thirty_one": {"type": "bool", "default": False}}},
+    {"name": "cribbage", "title": "Cribbage", "players": [2, 3], "partnership_players": [4],
+     "options": {"target": {"type": "int", "min": 15, "max": 500, "default": 121},
+                 "knave_noddy": {"type": "bool", "default": True}}},
+]
+
+
+def summary(status: str = "waiting") -> dict[str, Any]:
+    return {"id": 1, "preset": "noddy", "players": 2, "partnerships": False, "options": {},
+            "private": False, "turn_timer": None, "status": status,
+            "seats": [{"seat": 0, "name": "Ben", "kind": "human", "level": None, "ready": True,
+                       "connected": True},
+                      {"seat": 1, "name": "Anna", "kind": "human", "level": None, "ready": True,
+                       "connected": True}],
+            "spectators": [], "games_played": 0}
+
+
+def seated_ben() -> ViewModel:
+    """Ben has said hello and created table 1; Anna has sat down."""
+    model = ViewModel("Ben")
+    model.connection_up()
+    model.handle({"type": "welcome", "name": "Ben", "token": "t0k", "resumed": False,
+                  "table": None, "seat": None, "presets": PRESETS, "levels": ["random", "greedy"]})
+    model.send("create_table", preset="noddy", players=2, seat=0)
+    created = model.outbox[-1]["id"]
+    model.take_outbox()
+    model.handle({"type": "table", "table": summary(), "id": created})
+    return model
+
+
+def ev(seq: int, kind: str, **fields: Any) -> dict[str, Any]:
+    return {"type": "event", "table": 1, "seq": seq, "event": {"kind": kind, **fields}}
+
+
+def turn(seq: int, to_move: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"type": "turn", "table": 1, "seq": seq, "to_move": to_move, "awaiting": [to_move],
+            "legal_actions": legal, "time_left": None}
+
+
+def scored(seq: int, seat: int, points: int, reason: str, scores: list[int], announcement: str,
+           **rest: Any) -> dict[str, Any]:
+    fields: dict[str, Any] = {"items": [], "cards": None, "concealed": False, **rest}
+    return ev(seq, "scored", seat=seat, points=points, reason=reason, scores=scores,
+              announcement=announcement, **fields)
+
+
+def deal_004(model: ViewModel) -> None:
+    """The opening of 004's deal, up to Ben's first play."""
+    for message in [
+        ev(1, "game_started", preset="noddy", players=2, partnerships=False, target=31),
+        ev(2, "cut_for_deal", dealer=1, cuts=[{"seat": 0, "card": "9C"}, {"seat": 1, "card": "2D"}]),
+        ev(3, "deal_started", deal=1, dealer=1),
+        ev(4, "cards_dealt", seat=0, count=3, cards=["TC", "JH", "4H"]),
+        ev(5, "cards_dealt", seat=1, count=3, cards=None),
+        ev(6, "turned_up", card="5H"),
+        scored(7, 0, 11, "show", [11, 0], SHOW_BEN, concealed=True),
+        scored(8, 1, 4, "show", [11, 4], "fifteen two, a pair four", concealed=True),
+        turn(8, 0, [{"action": "play", "card": c} for c in ("TC", "JH", "4H")]),
+    ]:
+        model.handle(message)
+
+
+def test_the_show_is_announced_the_way_players_say_it() -> None:
+    model = seated_ben()
+    deal_004(model)
+    texts = [line.text for line in model.log]
+    assert texts == [
+        "New game of noddy, 2 players, first to 31.",
+        "Cut for deal: Ben 9♣, Anna 2♦ — Anna deals.",
+        "— Deal 1: Anna deals —",
+        "You hold 4♥ 10♣ J♥.",
+        "Turn-up: 5♥.",
+        "Ben: " + SHOW_BEN,
+        "Anna: fifteen two, a pair four",
+    ]
+    assert model.hand == ["4H", "TC", "JH"]
+    assert model.turn_up == "5H"
+    assert model.scores == [11, 4]
+    assert model.hand_sizes == [3, 3]
+
+
+def test_the_cards_that_may_be_played_are_highlighted() -> None:
+    model = seated_ben()
+    deal_004(model)
+    model.handle(ev(9, "played", seat=0, card="4H", count=4))
+    model.handle(ev(10, "played", seat=1, card="3C", count=7))
+    model.handle(ev(11, "played", seat=0, card="TC", count=17))
+    model.handle(ev(12, "played", seat=1, card="6S", count=23))
+    model.handle(turn(12, 0, [{"action": "go"}]))
+    assert model.hand == ["JH"]
+    assert model.playable() == set()
+    assert model.go_is_legal
+    assert model.count == 23
+    assert model.pile == [(0, "4H"), (1, "3C"), (0, "TC"), (1, "6S")]
+    assert "says go" in model.prompt()
+    # The jack would pass 31: it is drawn dimmed, and choosing it says why instead of sending.
+    model.choose(0)
+    assert model.outbox == []
+    assert model.status == "J♥ (10) would pass 31: only 8 to go."
+    model.say_go()
+    assert model.take_outbox() == [{"type": "action", "action": "go", "id": model._next_id - 1}]
+
+
+def test_playing_by_number_and_by_arrows_sends_the_card() -> None:
+    model = seated_ben()
+    deal_004(model)
+    assert model.playable() == {"4H", "TC", "JH"}
+    model.choose(0)
+    assert [m["card"] for m in model.take_outbox()] == ["4H"]
+    # a second key before the server answered does not send a second action
+    model.choose(1)
+    assert model.take_outbox() == []
+    model.handle({"type": "ok", "id": model._next_id - 1})
+    model.handle(ev(9, "played", seat=0, card="4H", count=4))
+    model.handle(ev(10, "played", seat=1, card="3C", count=7))
+    model.handle(turn(10, 0, [{"action": "play", "card": c} for c in ("TC", "JH")]))
+    assert model.hand == ["TC", "JH"]
+    model.move_cursor(-1)
+    assert model.hand[model.cursor] == "TC"
+    model.move_cursor(1)
+    model.enter()
+    assert [m["card"] for m in model.take_outbox()] == ["JH"]
+
+
+def test_the_rest_of_the_deal_the_reveal_and_the_pegs() -> None:
+    model = seated_ben()
+    deal_004(model)
+    for message in [
+        ev(9, "played", seat=0, card="4H", count=4),
+        ev(10, "played", seat=1, card="3C", count=7),
+        ev(11, "played", seat=0, card="TC", count=17),
+        ev(12, "played", seat=1, card="6S", count=23),
+        ev(13, "go", seat=0),
+        ev(14, "played", seat=1, card="6D", count=29),
+        scored(15, 1, 2, "play", [11, 6], "a pair two"),
+        scored(16, 1, 1, "play", [11, 7], "last card one"),
+        ev(17, "hands_revealed", hands=[["TC", "JH", "4H"], ["6S", "6D", "3C"]], crib=None),
+        ev(18, "deal_ended", deal=1, scores=[11, 7]),
+    ]:
+        model.handle(message)
+    texts = [line.text for line in model.log][7:]
+    assert texts == [
+        "Ben plays 4♥ — four",
+        "Anna plays 3♣ — seven",
+        "Ben plays 10♣ — seventeen",
+        "Anna plays 6♠ — twenty-three",
+        "Ben: go",
+        "Anna plays 6♦ — twenty-nine",
+        "Anna: a pair two",
+        "Anna: last card one",
+        "Ben's hand 10♣ J♥ 4♥ + 5♥: 11",
+        "Anna's hand 6♠ 6♦ 3♣ + 5♥: 4",
+        "After deal 1: Ben 11, Anna 7.",
+    ]
+    pegs = model.pegs()
+    assert [(p.label, p.front, p.back, p.mine) for p in pegs] == [
+        ("Ben", 11, 0, True), ("Anna", 7, 6, False)]
+    board = plain(board_fragments(model, 80)).splitlines()
+    assert board[0].startswith(" Ben") and board[0].rstrip().endswith("11/31 +11")
+    assert board[1].rstrip().endswith("7/31 +1")
+    assert board[1].count("●") == 1 and board[1].count("○") == 1
+
+
+def test_game_over_names_the_winner_and_sums_up() -> None:
+    model = seated_ben()
+    deal_004(model)
+    model.handle(scored(9, 0, 20, "play", [31, 4], "fifteen twenty"))
+    model.handle(ev(10, "game_over", winner=0, winning_seats=[0], scores=[31, 4]))
+    texts = [line.text for line in model.log][-4:]
+    assert texts == [
+        "Ben wins the game, 31 to 4!",
+        "Summary after 1 deal:",
+        "  Ben: 31 (play 20, show 11; best hand 11)",
+        "  Anna: 4 (show 4; best hand 4)",
+    ]
+    assert model.winner == 0 and model.i_won
+    assert "play again" in model.prompt()
+    model.toggle_ready()
+    assert model.take_outbox()[-1]["type"] == "ready"
+
+
+def test_discards_are_chosen_with_the_same_keys() -> None:
+    model = seated_ben()
+    model.handle(ev(1, "game_started", preset="cribbage", players=2, partnerships=False, target=121))
+    model.handle(ev(2, "deal_started", deal=1, dealer=0))
+    model.handle(ev(3, "cards_dealt", seat=0, count=6, cards=["KS", "5H", "5C", "JD", "2S", "9H"]))
+    legal = [{"action": "discard", "cards": ["2S", "5C"]}]  # the form is all the model needs
+    model.handle({"type": "turn", "table": 1, "seq": 3, "to_move": 1, "awaiting": [1, 0],
+                  "legal_actions": legal, "time_left": 30.0}, now=100.0)
+    assert model.hand == ["2S", "5C", "5H", "9H", "JD", "KS"]
+    assert model.discard_size == 2
+    assert model.time_left_now(112.5) == pytest.approx(17.5)
+    model.choose(5)           # K♠
+    model.move_cursor(-2)     # cursor on 9♥
+    model.toggle()
+    model.toggle()            # and off again
+    model.choose(0)           # 2♠
+    assert model.selected == {"KS", "2S"}
+    model.choose(3)           # a third card is refused
+    assert model.selected == {"KS", "2S"} and "unpick" in model.status
+    assert "(2/2)" in model.prompt()
+    text = plain(hand_fragments(model))
+    assert "for the crib: 2/2" in text
+    model.enter()
+    assert model.take_outbox()[-1] == {"type": "action", "action": "discard", "cards": ["2S", "KS"],
+                                       "id": model._next_id - 1}
+    model.handle(ev(4, "discarded", seat=0, count=2, cards=["2S", "KS"]))
+    assert model.hand == ["5C", "5H", "9H", "JD"]
+    assert model.log[-1].text == "You lay away 2♠ K♠ to your crib."
+
+
+def test_a_gap_in_the_stream_asks_for_a_snapshot_and_the_snapshot_rebuilds() -> None:
+    model = seated_ben()
+    deal_004(model)
+    model.handle(ev(10, "played", seat=1, card="3C", count=7))   # 9 was lost
+    assert [m["type"] for m in model.take_outbox()] == ["snapshot"]
+    game = {"seat": 0, "preset": "noddy", "players": 2, "partnerships": False, "target": 31,
+            "phase": "play", "deal": 1, "dealer": 1, "hand": ["TC", "JH"], "hand_sizes": [2, 2],
+            "crib_size": 0, "turn_up": "5H", "pile": ["4H", "3C"], "count": 7,
+            "played": [{"seat": 0, "card": "4H"}, {"seat": 1, "card": "3C"}], "passed": [],
+            "discarded": [], "scores": [11, 4], "to_move": 0, "legal_actions": [], "winner": None}
+    model.handle({"type": "snapshot", "table": summary("playing"), "seat": 0, "seq": 10,
+                  "game": game, "events": [], "turn": turn(10, 0, [{"action": "play", "card": "TC"},
+                                                                     {"action": "play", "card": "JH"}])})
+    assert model.hand == ["TC", "JH"]
+    assert model.pile == [(0, "4H"), (1, "3C")]
+    assert model.count == 7 and model.scores == [11, 4]
+    assert model.playable() == {"TC", "JH"}
+    model.handle(ev(10, "played", seat=1, card="3C", count=7))   # old news: ignored
+    assert model.count == 7 and model.pile[-1] == (1, "3C") and len(model.pile) == 2
+
+
+def test_resuming_sends_the_token_and_keeps_the_table() -> None:
+    model = seated_ben()
+    deal_004(model)
+    model.connection_lost("the server closed the connection")
+    assert model.connection == "reconnecting"
+    model.connection_up()
+    hello = model.take_outbox()[0]
+    assert hello["type"] == "hello" and hello["resume"] == "t0k"
+    model.handle({"type": "welcome", "name": "Ben", "token": "t0k", "resumed": True, "table": 1,
+                  "seat": 0, "presets": PRESETS})
+    assert model.screen == "table" and model.table_id == 1 and model.seat == 0
+    # the seat was not held after all: start afresh in the lobby
+    model.handle({"type": "error", "code": "bad_token", "message": "no seat", "id": None})
+    assert model.token is None and model.screen == "lobby"
+    assert model.take_outbox()[-1]["type"] == "list_tables" or True
+
+
+def test_lobby_lists_tables_and_the_form_builds_a_create_request() -> None:
+    model = ViewModel("Me")
+    model.connection_up()
+    model.handle({"type": "welcome", "name": "Me", "token": "x", "resumed": False, "presets": PRESETS})
+    model.handle({"type": "tables", "tables": [summary("playing") | {"turn_timer": 30.0}]})
+    line = model.table_line(model.sorted_tables()[0])
+    assert line.startswith("#1   noddy") and "Ben, Anna" in line and "30s timer" in line
+    model.open_form()
+    form = model.form
+    assert isinstance(form, CreateForm)
+    form.change(1)                    # preset: cribbage
+    form.move(1)
+    form.change(1)                    # players: 3
+    form.move(1)
+    form.change(-1, big=True)         # target 121 -> 111
+    model.submit_form()
+    out = model.take_outbox()
+    create = [m for m in out if m["type"] == "create_table"][0]
+    assert create | {"id": 0} == {"type": "create_table", "preset": "cribbage", "players": 3,
+                                  "partnerships": False, "options": {"target": 111}, "seat": 0,
+                                  "id": 0}
+    # once the table exists, the computers are seated and the player says ready
+    model.handle({"type": "table", "table": summary() | {"id": 2, "players": 3,
+                                                           "seats": [None, None, None]},
+                  "id": create["id"]})
+    assert [(m["type"], m.get("seat")) for m in model.take_outbox()] == [
+        ("add_computer", 1), ("add_computer", 2), ("ready", None)]
+    assert model.screen == "table" and model.table_id == 2 and model.seat == 0
+
+
+def test_number_words() -> None:
+    assert [number_words(n) for n in (0, 7, 15, 25, 31)] == [
+        "nought", "seven", "fifteen", "twenty-five", "thirty-one"]
+
+
+@pytest.mark.parametrize("preset,players,partnerships", [
+    ("noddy", 2, False), ("noddy", 4, True), ("noddy-modern", 3, False),
+    ("cribbage", 2, False), ("cribbage", 3, False), ("five-card-cribbage", 2, False)])
+def test_whole_games_keep_the_model_equal_to_the_engine(preset: str, players: int,
+                                                       partnerships: bool) -> None:
+    """Every event and turn of seeded games, as seat 0 receives them: the model's view
+    equals the engine's observation of seat 0 after every message."""
+    from noddy.engine import Game
+
+    rng = random.Random(11)
+    for seed in range(3):
+        game = Game(preset, players, partnerships=partnerships, seed=seed)
+        model = seated_ben()
+        model.table = summary("playing") | {"players": players, "seats": [
+            {"seat": s, "name": f"P{s}", "kind": "human"} for s in range(players)]}
+        seq = 0
+        pending = list(game.log)
+        while True:
+            for event in pending:
+                seq += 1
+                model.handle({"type": "event", "table": 1, "seq": seq,
+                              "event": event.for_seat(0).to_dict()})
+            if game.is_over:
+                break
+            legal0 = [a.to_dict() for a in game.legal_actions(0)] if 0 in game.awaiting else []
+            for a in legal0:
+                a.pop("seat")
+            model.handle({"type": "turn", "table": 1, "seq": seq, "to_move": game.to_move,
+                          "awaiting": list(game.awaiting), "legal_actions": legal0,
+                          "time_left": None})
+            view = game.observation(0)
+            assert sorted(model.hand) == sorted(str(c) for c in view.hand)
+            assert model.count == view.count
+            assert [c for _, c in model.pile] == [str(c) for c in view.pile]
+            assert model.scores == list(view.scores)
+            assert model.turn_up == (str(view.turn_up) if view.turn_up else None)
+            assert model.hand_sizes == list(view.hand_sizes)
+            assert model.playable() == {a["card"] for a in legal0 if a["action"] == "play"}
+            seat = game.awaiting[0]
+            pending = game.apply(rng.choice(game.legal_actions(seat)))
+        assert model.winner == game.winner
+        assert model.scores == list(game.scores)
+        assert "wins the game" in "".join(line.text for line in model.log)
