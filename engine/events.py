@@ -124,21 +124,24 @@ class Scored(Event):
     scores: tuple[int, ...]
     cards: tuple[Card, ...] | None = None
     concealed: bool = False
+    spoken: str | None = None
     kind: ClassVar[str] = "scored"
 
     def for_seat(self, seat: int | None) -> Event:
         if not self.concealed or seat == self.seat:
             return self
-        return replace(self, cards=None,
+        # What the others hear is the announcement, which names combinations, not cards.
+        return replace(self, cards=None, spoken=announce(self.items, concealed=True),
                        items=tuple(ScoreItem(i.kind, i.points, ()) for i in self.items))
 
     @property
     def announcement(self) -> str:
         """``"fifteen two, a pair four"``: how the player calls it."""
-        return announce(self.items)
+        return self.spoken if self.spoken is not None else announce(self.items)
 
     def to_dict(self) -> dict[str, Any]:
         data = Event.to_dict(self)
+        del data["spoken"]
         data["announcement"] = self.announcement
         return data
 

@@ -313,6 +313,12 @@ def configure(
     """
     rules = find_preset(preset)
     check_players(rules, players, partnerships)
+    if isinstance(preset, Rules) and rules.option_values:
+        # Already configured for a table: start again from the preset with its options kept,
+        # so configuring twice never loses (or doubly applies) an option.
+        merged = dict(rules.option_values)
+        merged.update(options or {})
+        rules, options = PRESETS.get(rules.name, rules), merged
     options = dict(options or {})
     changes: dict[str, Any] = {}
     allowed = rules.allowed_options()

@@ -68,16 +68,18 @@ class Score:
         return announce(self.items, start)
 
 
-def announce(items: Iterable[ScoreItem], start: int = 0) -> str:
+def announce(items: Iterable[ScoreItem], start: int = 0, *, concealed: bool = False) -> str:
+    """Call ``items`` with a running total.  ``concealed`` words it for players who may not
+    know the cards: combinations are named ("a run of three"), cards are not."""
     running = start
     phrases = []
     for item in items:
         running += item.points
-        phrases.append(f"{_phrase(item)} {number_words(running)}")
+        phrases.append(f"{_phrase(item, concealed)} {number_words(running)}")
     return ", ".join(phrases) if phrases else "nothing"
 
 
-def _phrase(item: ScoreItem) -> str:
+def _phrase(item: ScoreItem, concealed: bool = False) -> str:
     if item.kind in ("fifteen", "twenty-five", "thirty-one", "hitter", "last card", "go"):
         return item.kind
     if item.kind in PAIR_KINDS:
@@ -86,8 +88,8 @@ def _phrase(item: ScoreItem) -> str:
         return f"a run of {number_words(len(item.cards))}"
     if item.kind == "flush":
         return "a flush"
-    if item.kind == "picture card" and item.cards:
-        return f"the {item.cards[0].name}"
+    if item.kind == "picture card":
+        return f"the {item.cards[0].name}" if item.cards and not concealed else "a picture card"
     return item.kind
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from noddy.bots import Player
-from noddy.engine import Event, Game, Rules, Scored
+from noddy.engine import Event, Game, Rules
 
 from .session import Session
 
@@ -154,17 +154,8 @@ class Table:
 
 
 def redacted(event: Event, seat: int | None) -> dict[str, Any]:
-    """``event`` as ``seat`` may see it, on the wire.
-
-    Works around an engine slip: a concealed show's announcement is worded from the redacted
-    items, whose run cards are gone, so it says "a run of zero".  The full announcement names
-    no card except for Holme's picture cards, so it is used whenever there are none.
-    """
-    data = event.for_seat(seat).to_dict()
-    if (isinstance(event, Scored) and data.get("cards") is None and event.concealed
-            and not any(item.kind == "picture card" for item in event.items)):
-        data["announcement"] = event.announcement
-    return data
+    """``event`` as ``seat`` may see it, on the wire."""
+    return event.for_seat(seat).to_dict()
 
 
 def _action_dict(action: Any) -> dict[str, Any]:

@@ -226,3 +226,37 @@ def test_card_text_round_trip() -> None:
     for bad in ("1H", "TX", "", "10", "JJ", "QSS"):
         with pytest.raises(ValueError, match="not a card"):
             Card.parse(bad)
+
+
+def test_a_concealed_show_is_announced_in_full_without_its_cards(stacked) -> None:
+    # Ben's 9C TD TS with JH turned: "a pair two, a run of three four, a run of three six".
+    stacked("AC KC", "9C 2S TD 3S TS 4S JH")
+    game = Game("noddy", seed=0)
+    show = next(e for e in game.log if isinstance(e, Scored) and e.reason == "show" and e.seat == 1)
+    heard = show.for_seat(0).to_dict()
+    assert heard["announcement"] == "a pair two, a run of three four, a run of three six"
+    assert heard["cards"] is None and all(item["cards"] == [] for item in heard["items"])
+    assert "spoken" not in heard and show.to_dict()["cards"] == ["9C", "TD", "TS"]
+
+
+def test_configuring_configured_rules_keeps_their_options() -> None:
+    from noddy.engine import configure
+
+    rules = configure("noddy", options={"target": 61, "knave_noddy": False})
+    again = configure(rules, 4, partnerships=True)
+    assert (again.target, again.turned_jack_points, again.options) == (
+        61, 0, {"target": 61, "knave_noddy": False})
+    changed = configure(rules, options={"knave_noddy": True})
+    assert (changed.target, changed.turned_jack_points) == (61, 2)
+    assert Game(rules, seed=1).rules.options == {"target": 61, "knave_noddy": False}
+
+
+def test_a_concealed_holme_show_does_not_name_picture_cards(stacked) -> None:
+    stacked("AC KC", "KS 2S QH 3S JH 4C 5H")
+    game = Game("noddy-holme", seed=0)
+    show = next(e for e in game.log if isinstance(e, Scored) and e.reason == "show" and e.seat == 1)
+    assert show.announcement.endswith("the king of spades twenty-five, the queen of hearts "
+                                      "twenty-nine, the jack of hearts thirty-four")
+    heard = show.for_seat(0).announcement
+    assert heard.endswith("a picture card twenty-five, a picture card twenty-nine, "
+                          "a picture card thirty-four") and "spades" not in heard
