@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from prompt_toolkit.application import Application
+from prompt_toolkit.application import Application, create_app_session
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
@@ -60,6 +60,8 @@ class ClientApp:
         extra = {} if backoff is None else {"backoff": backoff}
         self.connection = Connection(host, port, self._on_message, self._on_state,
                                      silence=silence, **extra)
+        self._input = input
+        self._output = output
         self.show_help = False
         self.confirm_quit = False
         self.chatting = False
@@ -79,7 +81,10 @@ class ClientApp:
     async def run(self) -> int:
         """Run until the player quits; say goodbye to the server on the way out."""
         try:
-            result = await self.application.run_async(pre_run=self._start)
+            # Each application gets its own session, so that two clients can run in one
+            # event loop (the tests do) without sharing "the current application".
+            with create_app_session(input=self._input, output=self._output):
+                result = await self.application.run_async(pre_run=self._start)
         finally:
             if self.connection.connected:
                 self.connection.send({"type": "bye"})
@@ -213,12 +218,12 @@ class ClientApp:
 
         @kb.add("c-q", eager=True)
         def _quit_now(event: KeyPressEvent) -> None:
-            event.app.exit(result=0)
+            self.application.exit(result=0)
 
         @kb.add("c-c", eager=True)
         def _ctrl_c(event: KeyPressEvent) -> None:
             if self.confirm_quit or not self._playing():
-                event.app.exit(result=0)
+                self.application.exit(result=0)
             else:
                 self.chatting = False
                 self.show_help = False
@@ -230,7 +235,7 @@ class ClientApp:
 
         @kb.add("y", filter=confirming)
         def _yes(event: KeyPressEvent) -> None:
-            event.app.exit(result=0)
+            self.application.exit(result=0)
 
         @kb.add("<any>", filter=confirming)
         def _no(event: KeyPressEvent) -> None:
@@ -254,14 +259,14 @@ class ClientApp:
             if self._playing():
                 self.confirm_quit = True
             else:
-                event.app.exit(result=0)
+                self.application.exit(result=0)
 
         @kb.add("c", filter=free & ~form)
         @kb.add("t", filter=free & ~form)
         def _chat(event: KeyPressEvent) -> None:
             self.chatting = True
             self.chat_buffer.reset()
-            event.app.layout.focus(self.chat_buffer)
+            self.application.layout.focus(self.chat_buffer)
 
         # -- the lobby ------------------------------------------------------------------
         @kb.add("up", filter=lobby)

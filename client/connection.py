@@ -82,7 +82,8 @@ class Connection:
         if self.connected:
             assert self._writer is not None
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._writer.drain(), timeout)
+                async with asyncio.timeout(timeout):
+                    await self._writer.drain()
 
     async def run(self) -> None:
         """Connect, read until the connection ends, and reconnect, until :meth:`stop`."""
@@ -114,16 +115,20 @@ class Connection:
             await self._pause(self.backoff[0])
 
     async def _pause(self, seconds: float) -> None:
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._stopped.wait(), seconds)
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
+        # that arrives as the awaited thing completes, and the application could not exit.
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                await self._stopped.wait()
 
     async def _read(self, reader: asyncio.StreamReader) -> str:
         """Read lines until the connection ends; returns why it ended, in words."""
         quiet_periods = 0
         while not self._stopped.is_set():
             try:
-                line = await asyncio.wait_for(reader.readline(), self.silence)
-            except asyncio.TimeoutError:
+                async with asyncio.timeout(self.silence):
+                    line = await reader.readline()
+            except TimeoutError:
                 quiet_periods += 1
                 if quiet_periods >= 2:
                     return "the server stopped answering"

@@ -317,6 +317,8 @@ class ViewModel:
         self._pending.clear()
         self.outbox.clear()
         self._sending_action = False
+        # Nothing can be played until the server has said again whose turn it is.
+        self.awaiting, self.legal = [], []
 
     def connection_failed(self, detail: str) -> None:
         self.connection = "offline"

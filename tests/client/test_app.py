@@ -1,0 +1,218 @@
+"""The full-screen client driven by keys (prompt_toolkit's pipe input, ``DummyOutput``)
+against a real server on 127.0.0.1, started in the test.
+
+Every wait is bounded; nothing asserts how long anything took.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+
+import pytest
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from noddy.client.app import ClientApp
+from noddy.client.model import ViewModel
+from noddy.client.render import board_fragments, plain
+from noddy.server import NoddyServer, ServerConfig
+
+ENTER = "\r"
+
+
+async def wait_for(condition: Callable[[], object], what: str, timeout: float = 10.0) -> None:
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.01)
+    try:
+        await asyncio.wait_for(poll(), timeout)
+    except asyncio.TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}") from None
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[NoddyServer]:
+    config = ServerConfig(host="127.0.0.1", port=0, seed=2024, tick_interval=0.05,
+                          default_level="random")
+    async with NoddyServer(config) as running:
+        yield running
+
+
+@contextlib.asynccontextmanager
+async def running_client(port: int, name: str = "Me", **options: object) -> AsyncIterator[
+        tuple[ClientApp, PipeInput]]:
+    with create_pipe_input() as keys:
+        app = ClientApp("127.0.0.1", port, name, input=keys, output=DummyOutput(),
+                        backoff=(0.05, 0.1), **options)  # type: ignore[arg-type]
+        task = asyncio.create_task(app.run())
+        try:
+            yield app, keys
+        finally:
+            if not task.done():
+                app.application.exit(result=0)
+            await asyncio.wait_for(task, 5)
+
+
+async def play_one_move(model: ViewModel, keys: PipeInput) -> None:
+    """Press the keys a player would for the move the model offers."""
+    if model.discard_size:
+        for i in range(model.discard_size):
+            keys.send_text(str(i + 1))
+        await wait_for(lambda: len(model.selected) == model.discard_size, "the crib cards picked")
+        keys.send_text(ENTER)
+    elif model.go_is_legal:
+        keys.send_text("g")
+    else:
+        playable = model.playable()
+        index = next(i for i, card in enumerate(model.hand) if card in playable)
+        keys.send_text(str(index + 1))
+
+
+async def play_until(model: ViewModel, keys: PipeInput, done: Callable[[], bool]) -> None:
+    while not done():
+        await wait_for(lambda: done() or (model.can_act and not model._sending_action),
+                       "my turn or the end")
+        if done():
+            break
+        before = model.seq, len(model.hand), len(model.selected)
+        await play_one_move(model, keys)
+        await wait_for(lambda: (model.seq, len(model.hand)) != before[:2] or done(),
+                       "the move to be made")
+
+
+async def test_start_a_game_from_the_lobby_and_play_a_deal_by_keys(server: NoddyServer) -> None:
+    async with running_client(server.port) as (app, keys):
+        model = app.model
+        await wait_for(lambda: model.screen == "lobby" and model.presets, "the lobby")
+        keys.send_text("n")
+        await wait_for(lambda: model.form is not None, "the create-table form")
+        assert model.form is not None and model.form.preset["name"] == "noddy"
+        keys.send_text(ENTER)
+        await wait_for(lambda: model.in_game and model.hand, "the first deal")
+        assert model.table is not None and model.table["status"] == "playing"
+        assert model.seat == 0
+        start = list(model.scores)
+        deal_over = lambda: any(line.text.startswith("After deal 1") for line in model.log) \
+            or model.winner is not None  # noqa: E731
+        await play_until(model, keys, deal_over)
+        assert model.scores != start and sum(model.scores) > 0
+        board = plain(board_fragments(model, 80))
+        for score in model.scores:
+            assert f"{score:>3}/31" in board
+        revealed = [line.text for line in model.log if "'s hand " in line.text]
+        assert len(revealed) == 2 or model.winner is not None
+
+
+async def test_a_whole_cribbage_game_with_discards(server: NoddyServer) -> None:
+    async with running_client(server.port, quick_start={
+            "preset": "cribbage", "players": 2, "computers": 1, "options": {"target": 31}}) as (app, keys):
+        model = app.model
+        await wait_for(lambda: model.in_game, "the game to start")
+        await play_until(model, keys, lambda: model.winner is not None)
+        assert max(model.scores) >= 31
+        assert any("wins the game" in line.text for line in model.log)
+        # play again: r, and a new game begins at the same table
+        games = sum(1 for line in model.log if line.text.startswith("New game"))
+        keys.send_text("r")
+        await wait_for(lambda: sum(1 for line in model.log if line.text.startswith("New game")) > games,
+                       "a second game")
+        assert model.winner is None
+
+
+class Proxy:
+    """A TCP relay between the client and the server that can cut every connection."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.writers: list[asyncio.StreamWriter] = []
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        self.writers += [writer, up_writer]
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(Exception):
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
+            dst.close()
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    def cut(self) -> None:
+        for writer in self.writers:
+            writer.transport.abort()
+        self.writers.clear()
+
+    async def close(self) -> None:
+        self.cut()
+        if self.server is not None:
+            self.server.close()
+
+
+async def test_reconnects_and_resumes_after_the_connection_drops(server: NoddyServer) -> None:
+    proxy = Proxy(server.port)
+    port = await proxy.start()
+    try:
+        async with running_client(port, quick_start={"preset": "noddy", "players": 2,
+                                                     "computers": 1}) as (app, keys):
+            model = app.model
+            await wait_for(lambda: model.can_act, "my first turn")
+            table, hand, scores = model.table_id, list(model.hand), list(model.scores)
+            token = model.token
+            proxy.cut()
+            await wait_for(lambda: app.connection.connections_made >= 2 and model.connection == "online"
+                           and "Connection restored" in model.status and model.can_act,
+                           "the client to come back by itself")
+            assert model.token == token
+            assert model.table_id == table and model.screen == "table"
+            assert model.hand == hand and model.scores == scores
+            assert "Connection restored" in model.status
+            # and the game goes on from where it was
+            seq = model.seq
+            await play_one_move(model, keys)
+            await wait_for(lambda: model.seq > seq, "the move after the reconnection")
+    finally:
+        await proxy.close()
+
+
+async def test_q_asks_during_a_game_and_help_opens_and_closes(server: NoddyServer) -> None:
+    async with running_client(server.port, quick_start={"preset": "noddy", "players": 2}) as (app, keys):
+        model = app.model
+        await wait_for(lambda: model.in_game, "the game to start")
+        keys.send_text("?")
+        await wait_for(lambda: app.show_help, "the help")
+        keys.send_text("x")
+        await wait_for(lambda: not app.show_help, "the help to close")
+        keys.send_text("q")
+        await wait_for(lambda: app.confirm_quit, "the question")
+        keys.send_text("n")
+        await wait_for(lambda: not app.confirm_quit, "the question to go")
+        assert app.application.is_running
+        keys.send_text("q")
+        await wait_for(lambda: app.confirm_quit, "the question again")
+        keys.send_text("y")
+        await wait_for(lambda: not app.application.is_running, "the client to quit")
+
+
+async def test_table_chat_and_a_second_player_watching(server: NoddyServer) -> None:
+    async with running_client(server.port, quick_start={"preset": "noddy", "players": 2}) as (app, keys):
+        await wait_for(lambda: app.model.in_game, "the game to start")
+        async with running_client(server.port, name="Watcher") as (watcher, wkeys):
+            await wait_for(lambda: watcher.model.screen == "lobby" and watcher.model.tables,
+                           "the watcher's lobby")
+            wkeys.send_text("w")
+            await wait_for(lambda: watcher.model.in_game and watcher.model.screen == "table",
+                           "the watcher at the table")
+            assert watcher.model.seat is None and watcher.model.hand == []
+            keys.send_text("c")
+            await wait_for(lambda: app.chatting, "the chat line")
+            keys.send_text("good luck" + ENTER)
+            await wait_for(lambda: any("<Me> good luck" in line.text for line in watcher.model.log),
+                           "the chat at the watcher's")
