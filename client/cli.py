@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import getpass
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from noddy.protocol import DEFAULT_PORT
@@ -65,11 +66,16 @@ def default_name() -> str:
         return "player"
 
 
-async def run_client(host: str, port: int, name: str, **options: Any) -> int:
-    """Run the full-screen client until the player quits."""
+async def run_client(host: str, port: int, name: str,
+                     on_app: Callable[[Any], None] | None = None, **options: Any) -> int:
+    """Run the full-screen client until the player quits (``on_app`` is shown the
+    application before it starts: tests drive it with keys)."""
     from .app import ClientApp
 
-    return await ClientApp(host, port, name, **options).run()
+    app = ClientApp(host, port, name, **options)
+    if on_app is not None:
+        on_app(app)
+    return await app.run()
 
 
 def main(argv: list[str] | None = None) -> int:

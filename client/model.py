@@ -779,6 +779,9 @@ class ViewModel:
 
     def prompt(self) -> str:
         """The line that says what happens now, and what the player may do."""
+        if self.connection in ("reconnecting", "offline"):
+            detail = f" ({self.connection_detail})" if self.connection_detail else ""
+            return f"Connection lost, reconnecting by itself{detail}."
         if self.winner is not None:
             if self.seat is None:
                 return "The game is over: l goes back to the lobby."

@@ -243,7 +243,7 @@ def waiting_fragments(model: ViewModel) -> Fragments:
             out.append(("class:dim", f"  seat {entry}: free\n"))
         else:
             ready = "ready" if seat.get("ready") else "not ready"
-            kind = f"{seat.get('level')} computer" if seat.get("kind") == "computer" else ready
+            kind = "computer" if seat.get("kind") == "computer" else ready
             away = "" if seat.get("connected", True) else ", away"
             out.append(("", f"  seat {entry}: "))
             out.append(("class:label", f"{seat.get('name')}{mine}"))
@@ -293,7 +293,7 @@ def form_fragments(model: ViewModel) -> Fragments:
     if form is None:
         return []
     out: Fragments = [("class:label", " New table  "),
-                      ("class:dim", "(↑↓ choose a line, ←→ change it, PgUp/PgDn ±10, Enter create, Esc back)\n\n")]
+                      ("class:dim", "↑↓ line  ←→ change  PgUp/PgDn ±10  Enter create  Esc back\n\n")]
     for i, (label, value) in enumerate(form.rows()):
         text = f"  {label:<22} {'‹ ' + value + ' ›' if label else value}"
         out.append(("class:selected" if i == form.row else "", text))
@@ -302,22 +302,22 @@ def form_fragments(model: ViewModel) -> Fragments:
 
 
 HELP_TEXT = """\
- In the lobby                      At a table
-   ↑ ↓    choose a table             1-6      play that card / pick it for the crib
-   n      create a table (form)      ← →      move along the hand
-   Enter  sit at the table           Enter    play / lay away the picked cards
-   w      watch the table            Space    pick the card under the cursor
-   r      refresh the list           g        say go (only when it is legal)
-                                     a        add a computer player (before a game)
- In the form                         r        ready / play again
-   ↑ ↓    choose a line              l        leave the table
+ In the lobby                    At a table
+   ↑ ↓    choose a table           1-6     play that card / pick it for crib
+   n      create a table (form)    ← →     move along the hand
+   Enter  sit at the table         Enter   play / lay away the picked cards
+   w      watch the table          Space   pick the card under the cursor
+   r      refresh the list         g       say go (only when it is legal)
+                                   a       add a computer (before a game)
+ In the form                       r       ready / play again
+   ↑ ↓    choose a line            l       leave the table
    ← →    change it (PgUp/PgDn ±10)
-   Enter  create   Esc  back       Anywhere
-                                     c or t   chat (Enter sends, Esc cancels)
- Highlighted cards may be played;    ?        this help (any key closes it)
- green ones are picked for the       q        quit (asks first during a game)
- crib.  The peg board: ● the score,  Ctrl-Q   quit at once
- ○ the back peg, ━ the last points.  Ctrl-C   asks during a game; twice quits
+   Enter  create   Esc  back     Anywhere
+                                   c or t  chat (Enter sends, Esc cancels)
+ Lit cards may be played; green    ?       this help (any key closes it)
+ ones are picked for the crib.     q       quit (asks first during a game)
+ Peg board: ● the score, ○ the     Ctrl-Q  quit at once
+ back peg, ━ the last points.      Ctrl-C  asks during a game; twice quits
 """
 
 
@@ -326,7 +326,9 @@ def help_fragments() -> Fragments:
 
 
 def keys_fragments(model: ViewModel) -> Fragments:
-    if model.screen == LOBBY:
+    if model.screen == LOBBY and model.form is not None:
+        keys = [("↑↓", "line"), ("←→", "change"), ("↵", "create"), ("Esc", "back"), ("?", "help")]
+    elif model.screen == LOBBY:
         keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("r", "refresh"), ("c", "chat"),
                 ("?", "help"), ("q", "quit")]
     else:

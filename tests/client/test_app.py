@@ -216,3 +216,23 @@ async def test_table_chat_and_a_second_player_watching(server: NoddyServer) -> N
             keys.send_text("good luck" + ENTER)
             await wait_for(lambda: any("<Me> good luck" in line.text for line in watcher.model.log),
                            "the chat at the watcher's")
+
+
+async def test_no_address_starts_a_private_server_and_seats_you_against_computers() -> None:
+    """``noddy-client --preset cribbage --players 3``: one command gives a game."""
+    from noddy.play import play_local
+
+    apps: list[ClientApp] = []
+    with create_pipe_input() as keys:
+        task = asyncio.create_task(play_local("Me", "cribbage", 3, target=31, level="random",
+                                              on_app=apps.append, input=keys,
+                                              output=DummyOutput()))
+        await wait_for(lambda: apps and apps[0].model.in_game, "the private game to start")
+        model = apps[0].model
+        assert model.players == 3 and model.target == 31 and model.seat == 0
+        assert [model.seat_name(s) for s in (1, 2)] == ["random computer", "random computer"]
+        await wait_for(lambda: model.discard_size == 1, "my discard")
+        keys.send_text("1" + ENTER)
+        await wait_for(lambda: len(model.hand) == 4, "the discard to be made")
+        keys.send_text("\x11")   # Ctrl-Q quits at once, even in a game
+        assert await asyncio.wait_for(task, 10) == 0

@@ -347,3 +347,20 @@ def test_whole_games_keep_the_model_equal_to_the_engine(preset: str, players: in
         assert model.winner == game.winner
         assert model.scores == list(game.scores)
         assert "wins the game" in "".join(line.text for line in model.log)
+
+
+def test_quick_start_with_four_players_plays_in_partnerships_where_the_preset_must() -> None:
+    model = ViewModel("Me")
+    model.quick_start = {"preset": "noddy", "players": 4, "computers": 3}
+    model.connection_up()
+    model.handle({"type": "welcome", "name": "Me", "token": "x", "resumed": False, "presets": PRESETS})
+    create = [m for m in model.take_outbox() if m["type"] == "create_table"][0]
+    assert (create["preset"], create["players"], create["partnerships"]) == ("noddy", 4, True)
+    model.handle({"type": "table", "id": create["id"], "table": summary() | {
+        "players": 4, "partnerships": True, "seats": [{"seat": 0, "name": "Me"}, None, None, None]}})
+    assert [(m["type"], m.get("seat")) for m in model.take_outbox()] == [
+        ("add_computer", 1), ("add_computer", 2), ("add_computer", 3), ("ready", None)]
+    model.table = model.tables[1] | {"seats": [{"name": n} for n in ("Me", "Bo", "Cy", "Di")]}
+    model.handle(ev(1, "game_started", preset="noddy", players=4, partnerships=True, target=31))
+    assert model.team_labels() == ["Me & Cy", "Bo & Di"]
+    assert [p.mine for p in model.pegs()] == [True, False]
