@@ -36,6 +36,10 @@ def decode_line(line: bytes | str) -> dict[str, Any]:
         value = json.loads(text)
     except ValueError as exc:
         raise ProtocolError("bad_json", f"the line is not valid JSON: {exc}") from None
+    except RecursionError:
+        # json's C decoder recurses per nesting level: 8192 bytes of "[" would otherwise
+        # escape as a RecursionError, which is not a ValueError.
+        raise ProtocolError("bad_json", "the line is nested too deeply to read") from None
     if not isinstance(value, dict):
         raise ProtocolError("bad_json", f"a message must be a JSON object, not {type(value).__name__}")
     return value

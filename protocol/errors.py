@@ -57,10 +57,13 @@ ERROR_CODES: dict[str, str] = {
     # flow control
     "rate_limited": "too many requests; wait `retry_after` seconds (the request was ignored)",
     "flood": "far too many requests; the connection is then closed",
+    # resource limits
+    "too_many_connections": "the client's address has too many connections open; this one is then closed",
+    "too_many_tables": "this connection has created too many tables that are still open",
 }
 
 #: Codes after which the server closes the connection.
-CLOSING_CODES: frozenset[str] = frozenset({"line_too_long", "flood"})
+CLOSING_CODES: frozenset[str] = frozenset({"line_too_long", "flood", "too_many_connections"})
 
 
 class ProtocolError(ValueError):

@@ -18,6 +18,7 @@ noddy.protocol.errors.ProtocolError: field 'table' must be a whole number, not '
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,7 +82,9 @@ def _is_kind(value: Any, kind: str) -> bool:
     if kind == "bool":
         return isinstance(value, bool)
     if kind == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
+        # NaN and infinity (which Python's json reads) pass every range check and cannot be
+        # sent back as JSON, so they are not numbers here.
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     if kind == "object":
         return isinstance(value, dict)
     if kind == "str_list":

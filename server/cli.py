@@ -38,6 +38,14 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"requests a second each connection may sustain (default {defaults.rate:g})")
     parser.add_argument("--burst", type=int, default=defaults.burst,
                         help=f"requests a connection may send at once (default {defaults.burst})")
+    parser.add_argument("--max-connections-per-address", type=int,
+                        default=defaults.max_connections_per_address, metavar="N",
+                        help=f"connections one address may hold open (default "
+                             f"{defaults.max_connections_per_address}; 0: no limit)")
+    parser.add_argument("--max-tables-per-connection", type=int,
+                        default=defaults.max_tables_per_connection, metavar="N",
+                        help=f"open tables one connection may have created (default "
+                             f"{defaults.max_tables_per_connection}; 0: no limit)")
     parser.add_argument("--seed", type=int, default=None,
                         help="make every deal and computer player reproducible (for testing only: "
                              "anyone who knows the seed knows the cards)")
@@ -47,7 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(host=args.host, port=args.port, seed=args.seed, grace_period=args.grace,
                         ping_interval=args.ping_interval, idle_timeout=args.idle_timeout,
-                        rate=args.rate, burst=args.burst)
+                        rate=args.rate, burst=args.burst,
+                        max_connections_per_address=args.max_connections_per_address,
+                        max_tables_per_connection=args.max_tables_per_connection)
 
 
 async def serve(config: ServerConfig) -> int:

@@ -43,6 +43,12 @@ class ServerConfig:
     max_line: int = MAX_LINE_BYTES
     #: Messages queued for one connection before it is taken for a dead, slow peer.
     send_queue: int = 2000
+    #: Connections one address may hold open at once (0: no limit).  Without it one host
+    #: could take every file descriptor, and silent or half-open connections with it.
+    max_connections_per_address: int = 64
+    #: Tables one connection may have created that are still open (0: no limit): a table
+    #: stays open while someone else is at it after its creator has left.
+    max_tables_per_connection: int = 4
     #: Seconds the shutdown waits for goodbyes to be written.
     shutdown_timeout: float = 2.0
     #: How often timers (grace periods, turn timers, keepalive) are checked.

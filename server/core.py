@@ -6,18 +6,26 @@ Theory of operation
 The core never touches a socket, a clock it was not given, or a thread.  The network layer
 (:mod:`noddy.server.network`) tells it what happened and carries out what it returns:
 
-* ``connect()`` -> a new connection id (and the greeting to send);
+* ``connect(address)`` -> a new connection id (and the greeting to send, or a
+  ``too_many_connections`` error and a close when the address holds too many already);
 * ``receive(conn, line)`` -> one line from a connection;
 * ``line_too_long(conn)`` / ``disconnect(conn)`` -> the connection broke its limit / went away;
 * ``tick()`` -> time passed: grace periods, turn timers and keepalive are checked;
 * ``take_bot_jobs()`` / ``bot_moved(job, action)`` -> computer players are asked to decide
   off the event loop and their decisions come back (ignored if the game moved on meanwhile);
-* ``shutdown()`` -> goodbye to everyone.
+* ``shutdown()`` -> goodbye to everyone (the tables stay stored, to be restored);
+* ``restore(state)`` -> once, before any connection: the open tables, games and ratings that
+  storage kept (:mod:`noddy.server.storage`), rebuilt by replaying each game's actions.
 
-Each call returns a list of :class:`Send` and :class:`Close` instructions.  Every request is
+Each call returns a list of :class:`Send` and :class:`Close` instructions, and may return
+:class:`Query` instructions: a reply that needs stored data, which the network layer reads
+and gives back to ``answer(query, result)``.  Each call may also leave *storage records*
+(:mod:`noddy.server.records`: tables, games, actions, ratings) for ``take_records()``; the
+network layer must have them written before it carries out that call's instructions, so what
+anyone was told has happened is always on disk first.  Every request is
 validated completely before anything changes (the engine does the same for actions), so a
-refused request changes nothing and the connection stays open; only ``line_too_long`` and
-``flood`` close a connection.
+refused request changes nothing and the connection stays open; only ``line_too_long``,
+``flood`` and ``too_many_connections`` close a connection.
 
 Who hears what: a request gets exactly one direct reply (its result or an ``error``, with the
 request's ``id``).  Changes are pushed: a table's summary to its members and to everyone in
@@ -85,7 +93,29 @@ class Close:
     reason: str
 
 
-Out = Send | Close
+@dataclass(frozen=True)
+class Query:
+    """Read ``kind`` (``list_games``, ``get_game``) from storage; pass the result to
+    :meth:`ServerCore.answer`, which replies to request ``request_id`` on ``conn``."""
+
+    conn: int
+    request_id: Any
+    kind: str
+    args: dict[str, Any]
+
+
+Out = Send | Close | Query
+
+
+@dataclass
+class LiveGame:
+    """What storage needs to know of a table's current game: its id, the table's seq when it
+    began, who sat where when it was dealt (they are the ones rated), and how many actions."""
+
+    game_id: int
+    seq_start: int
+    seats: list[dict[str, Any]]
+    actions: int = 0
 
 
 @dataclass(frozen=True)
@@ -107,9 +137,20 @@ class ServerCore:
     """Every connection, session and table of one server; see the module docstring."""
 
     def __init__(self, config: ServerConfig | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 wall_clock: Callable[[], float] = time.time) -> None:
         self.config = config or ServerConfig()
         self.clock = clock
+        #: Seconds since the epoch, for the times kept in game records.
+        self.wall_clock = wall_clock
+        self.ratings = RatingBook()
+        #: Storage records not yet taken by the network layer (see ``take_records``).
+        self._records: list[Record] = []
+        #: Tables whose stored state must be written again at the end of this call.
+        self._dirty: dict[int, Table] = {}
+        #: The current game of each table that has one (its storage bookkeeping).
+        self._live: dict[int, LiveGame] = {}
+        self._next_game = 1
         self.connections: dict[int, Connection] = {}
         self.sessions: dict[str, Session] = {}
         self.tables: dict[int, Table] = {}
@@ -117,14 +158,31 @@ class ServerCore:
         self._next_table = 1
         self._guests = 0
         self._out: list[Out] = []
+        #: Open, admitted connections per peer address (the ``max_connections_per_address`` limit).
+        self._per_address: dict[str, int] = {}
         self.closed = False
 
     # == entry points ======================================================================
-    def connect(self) -> tuple[int, list[Out]]:
+    def connect(self, address: str | None = None) -> tuple[int, list[Out]]:
+        """A new connection from ``address`` (an IP; None: unknown, never limited)."""
         now = self.clock()
         conn = Connection(self._next_conn, TokenBucket(self.config.rate, self.config.burst, now), now)
         self._next_conn += 1
         self.connections[conn.id] = conn
+        limit = self.config.max_connections_per_address
+        if address is not None:
+            open_here = self._per_address.get(address, 0)
+            if limit and open_here >= limit:
+                log.warning("connection %d refused: %s already has %d connections open",
+                            conn.id, address, open_here)
+                conn.text = False
+                self._error(conn, ProtocolError(
+                    "too_many_connections",
+                    f"your address already has {open_here} connections open (the limit); closing"), None)
+                self._close(conn, "too many connections")
+                return conn.id, self._flush()
+            conn.address = address
+            self._per_address[address] = open_here + 1
         log.info("connection %d opened", conn.id)
         self._send(conn.id, {
             "type": "greeting", "server": SERVER_NAME, "version": PROTOCOL_VERSION,
@@ -181,6 +239,10 @@ class ServerCore:
         conn = self.connections.pop(conn_id, None)
         if conn is None:
             return []
+        if conn.address is not None:
+            left = self._per_address.pop(conn.address) - 1
+            if left:
+                self._per_address[conn.address] = left
         log.info("connection %d closed", conn_id)
         session = conn.session
         if session is None or session.conn != conn_id:
@@ -207,9 +269,16 @@ class ServerCore:
         for table in list(self.tables.values()):
             self._check_turn_timer(table, now)
         for conn in list(self.connections.values()):
-            if conn.session is None or conn.text or conn.closing:
+            if conn.text or conn.closing:
                 continue
             idle = now - conn.last_seen
+            if conn.session is None:
+                # Before hello nobody is pinged, but a connection that says nothing (or stops
+                # in the middle of a line) must not hold its socket for ever.
+                if idle >= self.config.idle_timeout:
+                    log.info("connection %d silent for %.0f s before hello; dropping it", conn.id, idle)
+                    self._close(conn, "idle")
+                continue
             if idle >= self.config.idle_timeout:
                 log.info("connection %d silent for %.0f s; dropping it", conn.id, idle)
                 self._close(conn, "idle")
@@ -253,8 +322,104 @@ class ServerCore:
         self._stream(table, game.apply(action))
         return self._flush()
 
+    def take_records(self) -> list[Record]:
+        """The storage records of the calls since the last take, in order (see the module doc)."""
+        records, self._records = self._records, []
+        return records
+
+    def answer(self, query: Query, result: Any, failed: bool = False) -> list[Out]:
+        """Reply to a :class:`Query` with what storage returned (``failed``: it could not read)."""
+        conn = self.connections.get(query.conn)
+        if conn is None or conn.closing:
+            return []
+        if failed:
+            self._error(conn, ProtocolError("storage_unavailable",
+                                            "the server could not read its records; try again"),
+                        query.request_id)
+        elif query.kind == "list_games":
+            self._reply(conn, query.request_id, {"type": "games", "name": query.args["name"],
+                                                 "games": result})
+        elif result is None:
+            self._error(conn, ProtocolError("no_such_game", f"there is no finished game {query.args['game']}",
+                                            field="game"), query.request_id)
+        else:
+            self._reply(conn, query.request_id, {"type": "game_record", "record": result})
+        return self._flush()
+
+    def restore(self, state: StoredState) -> list[Out]:
+        """Bring back what storage kept: ratings, ids, and every open table with its game.
+
+        Each game is dealt again from its seed and its stored actions are applied, so it is
+        exactly where it was.  Seated people are disconnected now, so their seats are held
+        for a fresh grace period: they come back with their resume tokens.  A table with no
+        person seated at it is closed, as it would have been when its last person left.
+        """
+        self.ratings.load(state.ratings)
+        self._next_table = max(self._next_table, state.next_table)
+        self._next_game = max(self._next_game, state.next_game)
+        now = self.clock()
+        for saved, record in state.tables:
+            try:
+                table = self._restore_table(saved, record, now)
+            except (NoddyError, ValueError, KeyError, TypeError) as exc:
+                log.error("table %s cannot be restored (%s); closing it", saved.get("id"), exc)
+                self._records.append(TableClosed(saved["id"]))
+                continue
+            if not any(s is not None and s.session is not None for s in table.seats):
+                self._close_table(table, "nobody came back")
+            else:
+                log.info("table %d restored (%s, %s)", table.id, table.preset, table.status)
+        self._dirty.clear()
+        return self._flush()
+
+    def _restore_table(self, saved: dict[str, Any], record: dict[str, Any] | None, now: float) -> Table:
+        rules = configure(saved["preset"], saved["players"], partnerships=saved["partnerships"],
+                          options=saved["options"])
+        table = Table(saved["id"], rules, rules.name, saved["players"], saved["partnerships"],
+                      dict(saved["options"]), password=saved["password"], turn_timer=saved["turn_timer"])
+        table.rate = self._rater(table)
+        table.games_played = saved["games_played"]
+        table.computers_made = saved["computers_made"]
+        for index, seat in enumerate(saved["seats"]):
+            if seat is None:
+                continue
+            if seat["kind"] == "computer":
+                table.seats[index] = self._computer(table, index, seat["level"])
+                continue
+            session = Session(seat["name"], seat["bot"], None, token=seat["token"])
+            session.table, session.seat = table, index
+            session.held_until = now + self.config.grace_period
+            self.sessions[session.token] = session
+            table.seats[index] = Seat(session.name, session=session, ready=seat["ready"])
+            if seat["token"] == saved.get("creator"):
+                table.creator = session
+        table.status = saved["status"]
+        game_info = saved.get("game")
+        if game_info is not None and record is not None:
+            game = replay(record)
+            table.game = game
+            table.seq = game_info["seq_start"]
+            table.record(game.log)
+            self._live[table.id] = LiveGame(record["id"], game_info["seq_start"], record["seats"],
+                                            len(record["steps"]))
+            if game.is_over:
+                table.status = FINISHED
+            elif table.status == PLAYING and table.turn_timer is not None:
+                for seat_index in game.awaiting:
+                    occupant = table.seats[seat_index]
+                    if occupant is not None and not occupant.is_computer:
+                        table.deadlines[seat_index] = now + table.turn_timer
+        elif table.status == PLAYING:
+            raise ValueError("a playing table without its game")
+        self.tables[table.id] = table
+        return table
+
     def shutdown(self) -> list[Out]:
-        """Tell everyone the server is going, close every table and connection."""
+        """Tell everyone the server is going, close every table and connection.
+
+        Nothing of this is stored: the tables stay open in storage and come back at the
+        next start, exactly as after a crash.
+        """
         self.closed = True
         for table in list(self.tables.values()):
             self._close_table(table, "the server is shutting down", tell_lobby=False)
@@ -266,8 +431,38 @@ class ServerCore:
 
     # == plumbing ==========================================================================
     def _flush(self) -> list[Out]:
+        if self.closed:
+            self._records.clear()
+        else:
+            for table in self._dirty.values():
+                if table.id in self.tables:
+                    self._records.append(TableSaved(table.id, self._table_state(table)))
+        self._dirty.clear()
         out, self._out = self._out, []
         return out
+
+    def _table_state(self, table: Table) -> dict[str, Any]:
+        """What storage keeps of a table to restore it (spectators are not kept)."""
+        seats: list[dict[str, Any] | None] = []
+        for seat in table.seats:
+            if seat is None:
+                seats.append(None)
+            elif seat.is_computer:
+                seats.append({"kind": "computer", "name": seat.name, "level": seat.level})
+            else:
+                assert seat.session is not None
+                seats.append({"kind": "human", "name": seat.name, "token": seat.session.token,
+                              "bot": seat.session.bot, "ready": seat.ready})
+        live = self._live.get(table.id)
+        creator = table.creator
+        return {
+            "id": table.id, "preset": table.preset, "players": table.players,
+            "partnerships": table.partnerships, "options": dict(table.options),
+            "password": table.password, "turn_timer": table.turn_timer, "status": table.status,
+            "games_played": table.games_played, "computers_made": table.computers_made,
+            "creator": None if creator is None else creator.token, "seats": seats,
+            "game": None if live is None else {"id": live.game_id, "seq_start": live.seq_start},
+        }
 
     def _send(self, conn_id: int | None, message: dict[str, Any]) -> None:
         if conn_id is None:
@@ -304,7 +499,9 @@ class ServerCore:
                 self._send(session.conn, message)
 
     def _table_changed(self, table: Table, exclude: Session | None = None) -> None:
-        """Push the table's summary to its members and the lobby (not to ``exclude``)."""
+        """Push the table's summary to its members and the lobby (not to ``exclude``), and
+        have its state stored again at the end of this call."""
+        self._dirty[table.id] = table
         message = {"type": "table", "table": table.summary()}
         self._to_table(table, message, exclude)
         self._to_lobby(message, exclude)
@@ -448,6 +645,12 @@ class ServerCore:
         rules = configure(f["preset"], f["players"], partnerships=f["partnerships"], options=options)
         if f["private"] and not f["password"]:
             raise ProtocolError("missing_field", "a private table needs a password", field="password")
+        conn.tables_created &= self.tables.keys()
+        limit = self.config.max_tables_per_connection
+        if limit and len(conn.tables_created) >= limit:
+            raise ProtocolError("too_many_tables", f"tables you created are still open "
+                                f"({', '.join(map(str, sorted(conn.tables_created)))}); "
+                                f"a connection may have {limit} open at once")
         seat = f["seat"]
         if seat is not None and seat >= f["players"]:
             raise ProtocolError("no_such_seat", f"a {f['players']}-player table has seats 0 to "
@@ -456,6 +659,7 @@ class ServerCore:
                       password=f["password"] if f["private"] else None, turn_timer=f["turn_timer"])
         self._next_table += 1
         self.tables[table.id] = table
+        conn.tables_created.add(table.id)
         if seat is None:
             table.spectators.append(session)
         else:

@@ -95,11 +95,12 @@ class NoddyServer:
         task = asyncio.current_task()
         assert task is not None
         self._handlers.add(task)
-        conn, outs = self.core.connect()
+        peer = writer.get_extra_info("peername")
+        address = peer[0] if isinstance(peer, tuple) and peer else None
+        conn, outs = self.core.connect(address)
         link = _Link(conn, writer, asyncio.Queue(self.config.send_queue))
         link.writer_task = asyncio.create_task(self._write_loop(link))
         self._links[conn] = link
-        peer = writer.get_extra_info("peername")
         log.debug("connection %d from %s", conn, peer)
         try:
             self._apply(outs)

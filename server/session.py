@@ -51,3 +51,7 @@ class Connection:
     session: Session | None = None
     pinged: bool = False
     closing: bool = False
+    #: The peer's IP address (None when unknown), for the per-address connection limit.
+    address: str | None = None
+    #: Ids of the tables this connection created (the open ones count against its limit).
+    tables_created: set[int] = field(default_factory=set)

@@ -217,6 +217,28 @@ async def test_rate_limit_then_flood() -> None:
         await other.close()
 
 
+async def test_resource_limits() -> None:
+    """The per-address connection limit and the per-connection table limit (more in
+    tests/robustness/test_limits.py)."""
+    async with running_server(max_connections_per_address=2, max_tables_per_connection=1) as server:
+        ann, ben = [await Client.connect(server.port) for _ in range(2)]
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        refusal = await asyncio.wait_for(reader.readline(), 10)
+        assert b'"code":"too_many_connections"' in refusal
+        assert await asyncio.wait_for(reader.read(), 10) == b""
+        writer.close()
+        PROVOKED.add("too_many_connections")
+        await ann.hello("ann")
+        await ben.hello("ben")
+        table = (await ann.request({"type": "create_table"}))["table"]["id"]
+        await ben.request({"type": "sit", "table": table})
+        await ann.request({"type": "leave"})
+        await refused(ann, {"type": "create_table"}, "too_many_tables", state=TABLES)
+        PROVOKED.add("too_many_tables")
+        await ann.close()
+        await ben.close()
+
+
 def test_every_code_was_provoked() -> None:
     """Runs after the two tests above (pytest keeps file order)."""
     assert PROVOKED == set(ERROR_CODES)
