@@ -13,16 +13,9 @@ The core never touches a socket, a clock it was not given, or a thread.  The net
 * ``tick()`` -> time passed: grace periods, turn timers and keepalive are checked;
 * ``take_bot_jobs()`` / ``bot_moved(job, action)`` -> computer players are asked to decide
   off the event loop and their decisions come back (ignored if the game moved on meanwhile);
-* ``shutdown()`` -> goodbye to everyone (the tables stay stored, to be restored);
-* ``restore(state)`` -> once, before any connection: the open tables, games and ratings that
-  storage kept (:mod:`noddy.server.storage`), rebuilt by replaying each game's actions.
+* ``shutdown()`` -> goodbye to everyone.
 
-Each call returns a list of :class:`Send` and :class:`Close` instructions, and may return
-:class:`Query` instructions: a reply that needs stored data, which the network layer reads
-and gives back to ``answer(query, result)``.  Each call may also leave *storage records*
-(:mod:`noddy.server.records`: tables, games, actions, ratings) for ``take_records()``; the
-network layer must have them written before it carries out that call's instructions, so what
-anyone was told has happened is always on disk first.  Every request is
+Each call returns a list of :class:`Send` and :class:`Close` instructions.  Every request is
 validated completely before anything changes (the engine does the same for actions), so a
 refused request changes nothing and the connection stays open; only ``line_too_long``,
 ``flood`` and ``too_many_connections`` close a connection.
@@ -93,29 +86,7 @@ class Close:
     reason: str
 
 
-@dataclass(frozen=True)
-class Query:
-    """Read ``kind`` (``list_games``, ``get_game``) from storage; pass the result to
-    :meth:`ServerCore.answer`, which replies to request ``request_id`` on ``conn``."""
-
-    conn: int
-    request_id: Any
-    kind: str
-    args: dict[str, Any]
-
-
-Out = Send | Close | Query
-
-
-@dataclass
-class LiveGame:
-    """What storage needs to know of a table's current game: its id, the table's seq when it
-    began, who sat where when it was dealt (they are the ones rated), and how many actions."""
-
-    game_id: int
-    seq_start: int
-    seats: list[dict[str, Any]]
-    actions: int = 0
+Out = Send | Close
 
 
 @dataclass(frozen=True)
@@ -137,20 +108,9 @@ class ServerCore:
     """Every connection, session and table of one server; see the module docstring."""
 
     def __init__(self, config: ServerConfig | None = None,
-                 clock: Callable[[], float] = time.monotonic,
-                 wall_clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.config = config or ServerConfig()
         self.clock = clock
-        #: Seconds since the epoch, for the times kept in game records.
-        self.wall_clock = wall_clock
-        self.ratings = RatingBook()
-        #: Storage records not yet taken by the network layer (see ``take_records``).
-        self._records: list[Record] = []
-        #: Tables whose stored state must be written again at the end of this call.
-        self._dirty: dict[int, Table] = {}
-        #: The current game of each table that has one (its storage bookkeeping).
-        self._live: dict[int, LiveGame] = {}
-        self._next_game = 1
         self.connections: dict[int, Connection] = {}
         self.sessions: dict[str, Session] = {}
         self.tables: dict[int, Table] = {}
@@ -322,104 +282,8 @@ class ServerCore:
         self._stream(table, game.apply(action))
         return self._flush()
 
-    def take_records(self) -> list[Record]:
-        """The storage records of the calls since the last take, in order (see the module doc)."""
-        records, self._records = self._records, []
-        return records
-
-    def answer(self, query: Query, result: Any, failed: bool = False) -> list[Out]:
-        """Reply to a :class:`Query` with what storage returned (``failed``: it could not read)."""
-        conn = self.connections.get(query.conn)
-        if conn is None or conn.closing:
-            return []
-        if failed:
-            self._error(conn, ProtocolError("storage_unavailable",
-                                            "the server could not read its records; try again"),
-                        query.request_id)
-        elif query.kind == "list_games":
-            self._reply(conn, query.request_id, {"type": "games", "name": query.args["name"],
-                                                 "games": result})
-        elif result is None:
-            self._error(conn, ProtocolError("no_such_game", f"there is no finished game {query.args['game']}",
-                                            field="game"), query.request_id)
-        else:
-            self._reply(conn, query.request_id, {"type": "game_record", "record": result})
-        return self._flush()
-
-    def restore(self, state: StoredState) -> list[Out]:
-        """Bring back what storage kept: ratings, ids, and every open table with its game.
-
-        Each game is dealt again from its seed and its stored actions are applied, so it is
-        exactly where it was.  Seated people are disconnected now, so their seats are held
-        for a fresh grace period: they come back with their resume tokens.  A table with no
-        person seated at it is closed, as it would have been when its last person left.
-        """
-        self.ratings.load(state.ratings)
-        self._next_table = max(self._next_table, state.next_table)
-        self._next_game = max(self._next_game, state.next_game)
-        now = self.clock()
-        for saved, record in state.tables:
-            try:
-                table = self._restore_table(saved, record, now)
-            except (NoddyError, ValueError, KeyError, TypeError) as exc:
-                log.error("table %s cannot be restored (%s); closing it", saved.get("id"), exc)
-                self._records.append(TableClosed(saved["id"]))
-                continue
-            if not any(s is not None and s.session is not None for s in table.seats):
-                self._close_table(table, "nobody came back")
-            else:
-                log.info("table %d restored (%s, %s)", table.id, table.preset, table.status)
-        self._dirty.clear()
-        return self._flush()
-
-    def _restore_table(self, saved: dict[str, Any], record: dict[str, Any] | None, now: float) -> Table:
-        rules = configure(saved["preset"], saved["players"], partnerships=saved["partnerships"],
-                          options=saved["options"])
-        table = Table(saved["id"], rules, rules.name, saved["players"], saved["partnerships"],
-                      dict(saved["options"]), password=saved["password"], turn_timer=saved["turn_timer"])
-        table.rate = self._rater(table)
-        table.games_played = saved["games_played"]
-        table.computers_made = saved["computers_made"]
-        for index, seat in enumerate(saved["seats"]):
-            if seat is None:
-                continue
-            if seat["kind"] == "computer":
-                table.seats[index] = self._computer(table, index, seat["level"])
-                continue
-            session = Session(seat["name"], seat["bot"], None, token=seat["token"])
-            session.table, session.seat = table, index
-            session.held_until = now + self.config.grace_period
-            self.sessions[session.token] = session
-            table.seats[index] = Seat(session.name, session=session, ready=seat["ready"])
-            if seat["token"] == saved.get("creator"):
-                table.creator = session
-        table.status = saved["status"]
-        game_info = saved.get("game")
-        if game_info is not None and record is not None:
-            game = replay(record)
-            table.game = game
-            table.seq = game_info["seq_start"]
-            table.record(game.log)
-            self._live[table.id] = LiveGame(record["id"], game_info["seq_start"], record["seats"],
-                                            len(record["steps"]))
-            if game.is_over:
-                table.status = FINISHED
-            elif table.status == PLAYING and table.turn_timer is not None:
-                for seat_index in game.awaiting:
-                    occupant = table.seats[seat_index]
-                    if occupant is not None and not occupant.is_computer:
-                        table.deadlines[seat_index] = now + table.turn_timer
-        elif table.status == PLAYING:
-            raise ValueError("a playing table without its game")
-        self.tables[table.id] = table
-        return table
-
     def shutdown(self) -> list[Out]:
-        """Tell everyone the server is going, close every table and connection.
-
-        Nothing of this is stored: the tables stay open in storage and come back at the
-        next start, exactly as after a crash.
-        """
+        """Tell everyone the server is going, close every table and connection."""
         self.closed = True
         for table in list(self.tables.values()):
             self._close_table(table, "the server is shutting down", tell_lobby=False)
@@ -431,38 +295,8 @@ class ServerCore:
 
     # == plumbing ==========================================================================
     def _flush(self) -> list[Out]:
-        if self.closed:
-            self._records.clear()
-        else:
-            for table in self._dirty.values():
-                if table.id in self.tables:
-                    self._records.append(TableSaved(table.id, self._table_state(table)))
-        self._dirty.clear()
         out, self._out = self._out, []
         return out
-
-    def _table_state(self, table: Table) -> dict[str, Any]:
-        """What storage keeps of a table to restore it (spectators are not kept)."""
-        seats: list[dict[str, Any] | None] = []
-        for seat in table.seats:
-            if seat is None:
-                seats.append(None)
-            elif seat.is_computer:
-                seats.append({"kind": "computer", "name": seat.name, "level": seat.level})
-            else:
-                assert seat.session is not None
-                seats.append({"kind": "human", "name": seat.name, "token": seat.session.token,
-                              "bot": seat.session.bot, "ready": seat.ready})
-        live = self._live.get(table.id)
-        creator = table.creator
-        return {
-            "id": table.id, "preset": table.preset, "players": table.players,
-            "partnerships": table.partnerships, "options": dict(table.options),
-            "password": table.password, "turn_timer": table.turn_timer, "status": table.status,
-            "games_played": table.games_played, "computers_made": table.computers_made,
-            "creator": None if creator is None else creator.token, "seats": seats,
-            "game": None if live is None else {"id": live.game_id, "seq_start": live.seq_start},
-        }
 
     def _send(self, conn_id: int | None, message: dict[str, Any]) -> None:
         if conn_id is None:
@@ -499,9 +333,7 @@ class ServerCore:
                 self._send(session.conn, message)
 
     def _table_changed(self, table: Table, exclude: Session | None = None) -> None:
-        """Push the table's summary to its members and the lobby (not to ``exclude``), and
-        have its state stored again at the end of this call."""
-        self._dirty[table.id] = table
+        """Push the table's summary to its members and the lobby (not to ``exclude``)."""
         message = {"type": "table", "table": table.summary()}
         self._to_table(table, message, exclude)
         self._to_lobby(message, exclude)
