@@ -794,8 +794,8 @@ class ViewModel:
         if size:
             crib = "your" if self.dealer == self.seat else f"{self.seat_name(self.dealer)}'s"
             chosen = len(self.selected)
-            return (f"Lay away {size} card{'s' * (size != 1)} to {crib} crib: 1-{len(self.hand)} or "
-                    f"←→ Space to choose ({chosen}/{size}), Enter to lay away.")
+            return (f"Lay away {size} for {crib} crib ({chosen}/{size}): keys 1-{len(self.hand)} "
+                    "or ←→ Space, then Enter.")
         if self.can_act:
             if self.go_is_legal:
                 return "You cannot play without passing 31: g (or Enter) says go."

@@ -195,8 +195,12 @@ async def test_q_asks_during_a_game_and_help_opens_and_closes(server: NoddyServe
         keys.send_text("n")
         await wait_for(lambda: not app.confirm_quit, "the question to go")
         assert app.application.is_running
-        keys.send_text("q")
+        keys.send_text("\x03")          # Ctrl-C asks too ...
         await wait_for(lambda: app.confirm_quit, "the question again")
+        keys.send_text("n")
+        await wait_for(lambda: not app.confirm_quit, "the question to go again")
+        keys.send_text("q")
+        await wait_for(lambda: app.confirm_quit, "the question once more")
         keys.send_text("y")
         await wait_for(lambda: not app.application.is_running, "the client to quit")
 
