@@ -7,6 +7,18 @@ model's methods; whatever requests the model queues are written to the connectio
 after.  The connection runs in a background task of the application and never blocks a
 key.  A full-screen application never prints: every message, including errors and the lost
 connection, is shown on the screen.
+
+Screens are chosen by ``model.screen`` (``connecting``/``lobby``, ``table``), each a
+``ConditionalContainer`` in :meth:`ClientApp._build_layout` with its keys filtered on the
+same condition in :meth:`ClientApp._build_keys`.  Another screen (the replay viewer is
+planned as ``client/replay.py``) hooks in the same way: its own ``model.screen`` value, one
+container and its keys; the lobby and table filters name their screens, so they stay out of
+its way.
+
+Two one-line inputs share the bottom of the screen: the chat line and the password line of
+a private table.  The model says when a password is wanted (``model.password_prompt``, which
+a ``wrong_password`` error opens again); :meth:`ClientApp._sync_focus` gives that line the
+keyboard whenever it appears.
 """
 
 from __future__ import annotations
@@ -30,12 +42,18 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.layout.processors import PasswordProcessor
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame
 
 from . import render
 from .connection import FAILED, LOST, UP, Connection
-from .model import LOBBY, TABLE, ViewModel
+from .model import CONNECTING, LOBBY, TABLE, ViewModel
+
+#: The screens that show the lobby (before the welcome, the lobby is drawn empty).
+LOBBY_SCREENS = (LOBBY, CONNECTING)
+#: Log lines a PgUp/PgDn moves when the log window has not been drawn yet.
+DEFAULT_LOG_PAGE = 8
 
 
 class ClientApp:
@@ -66,6 +84,9 @@ class ClientApp:
         self.confirm_quit = False
         self.chatting = False
         self.chat_buffer = Buffer(multiline=False, accept_handler=self._send_chat)
+        self.password_buffer = Buffer(multiline=False)
+        self._password_shown = False
+        self.log_window: Window | None = None
         self.application: Application[int] = Application(
             layout=Layout(self._build_layout()),
             key_bindings=self._build_keys(),
@@ -114,7 +135,18 @@ class ClientApp:
     def _flush(self) -> None:
         for message in self.model.take_outbox():
             self.connection.send(message)
+        self._sync_focus()
         self.application.invalidate()
+
+    def _sync_focus(self) -> None:
+        """Give the password line the keyboard when the model asks for a password (after a
+        key, or after a ``wrong_password`` reply), with nothing left over from last time."""
+        wanted = self.model.password_prompt is not None
+        if wanted and not self._password_shown:
+            self.chatting = False
+            self.password_buffer.reset()
+            self.application.layout.focus(self.password_buffer)
+        self._password_shown = wanted
 
     def _send_chat(self, buffer: Buffer) -> bool:
         self.model.chat(buffer.text)
@@ -132,9 +164,18 @@ class ClientApp:
         except Exception:
             return 80
 
+    def _log_height(self) -> int:
+        info = self.log_window.render_info if self.log_window is not None else None
+        return info.window_height if info is not None else DEFAULT_LOG_PAGE + 1
+
+    def _scroll_log(self, pages: float) -> None:
+        """PgUp/PgDn by the log window's height less one line, so a line stays in view."""
+        height = self._log_height()
+        self.model.scroll_log(round(pages * max(1, height - 1)), view_height=height)
+
     def _build_layout(self) -> FloatContainer:
         model = self.model
-        in_lobby = Condition(lambda: model.screen != TABLE)
+        in_lobby = Condition(lambda: model.screen in LOBBY_SCREENS)
         form_open = Condition(lambda: model.form is not None)
         at_table = Condition(lambda: model.screen == TABLE)
         in_game = Condition(lambda: model.in_game or model.winner is not None)
@@ -162,8 +203,9 @@ class ClientApp:
             Window(text(lambda: render.status_fragments_lobby(model)), height=1),
         ])
         board_height = lambda: max(1, len(model.scores))  # noqa: E731
+        table_log = self.log_window = log_window(model.visible_log)
         game = HSplit([
-            Window(text(lambda: render.table_fragments(model, self._now())), height=2),
+            Window(text(lambda: render.table_fragments(model, self._now(), self._width())), height=2),
             Window(text(lambda: render.hand_fragments(model)), height=4),
         ])
         table = HSplit([
@@ -173,8 +215,8 @@ class ClientApp:
             ConditionalContainer(Window(text(lambda: render.waiting_fragments(model)),
                                         height=Dimension(min=2, max=6)), filter=~in_game),
             Window(text(lambda: render.status_fragments(model)), height=2),
-            Window(height=1, char="─", style="class:dim"),
-            log_window(lambda: model.log),
+            Window(text(lambda: render.log_rule_fragments(model, self._width())), height=1),
+            table_log,
         ])
         body = HSplit([
             Window(text(lambda: render.title_fragments(model, self.address)), height=1),
@@ -185,9 +227,14 @@ class ClientApp:
                 Window(BufferControl(self.chat_buffer), height=1, style="class:prompt",
                        get_line_prefix=lambda *_: [("class:key", " say: ")]),
                 filter=Condition(lambda: self.chatting)),
+            ConditionalContainer(
+                Window(BufferControl(self.password_buffer, input_processors=[PasswordProcessor()]),
+                       height=1, style="class:prompt",
+                       get_line_prefix=lambda *_: render.password_prefix(model)),
+                filter=Condition(lambda: model.password_prompt is not None)),
             Window(text(lambda: render.keys_fragments(model)), height=1),
         ])
-        help_box = Frame(Window(text(render.help_fragments), width=78, height=16), title="Keys",
+        help_box = Frame(Window(text(render.help_fragments), width=78, height=17), title="Keys",
                          style="class:help.frame")
         quit_box = Frame(Window(text(lambda: [("class:prompt",
                                                " Leave the game and quit?  y / n ")]),
@@ -208,10 +255,13 @@ class ClientApp:
         chatting = Condition(lambda: self.chatting)
         helping = Condition(lambda: self.show_help)
         confirming = Condition(lambda: self.confirm_quit)
-        free = ~chatting & ~helping & ~confirming
-        lobby = free & Condition(lambda: model.screen != TABLE and model.form is None)
-        form = free & Condition(lambda: model.screen != TABLE and model.form is not None)
+        asking = Condition(lambda: model.password_prompt is not None)
+        free = ~chatting & ~helping & ~confirming & ~asking
+        lobby = free & Condition(lambda: model.screen in LOBBY_SCREENS and model.form is None)
+        form = free & Condition(lambda: model.screen in LOBBY_SCREENS and model.form is not None)
+        typing = form & Condition(lambda: model.form is not None and model.form.on_password)
         table = free & Condition(lambda: model.screen == TABLE)
+        picking = table & Condition(lambda: model.picking is not None)
 
         def after(event: KeyPressEvent) -> None:
             self._flush()
@@ -250,7 +300,20 @@ class ClientApp:
             self.chatting = False
             self.chat_buffer.reset()
 
-        @kb.add("?", filter=free)
+        # -- the password line of a private table ---------------------------------------
+        @kb.add("enter", filter=asking & ~helping & ~confirming)
+        def _password_send(event: KeyPressEvent) -> None:
+            model.submit_password(self.password_buffer.text)
+            self.password_buffer.reset()
+            after(event)
+
+        @kb.add("escape", filter=asking & ~helping & ~confirming, eager=True)
+        def _password_cancel(event: KeyPressEvent) -> None:
+            model.cancel_password()
+            self.password_buffer.reset()
+            after(event)
+
+        @kb.add("?", filter=free & ~typing)
         def _help(event: KeyPressEvent) -> None:
             self.show_help = True
 
@@ -292,6 +355,13 @@ class ClientApp:
             model.spectate()
             after(event)
 
+        for digit in "1234":
+            def _sit_in(event: KeyPressEvent, seat: int = int(digit) - 1) -> None:
+                model.clear_status()
+                model.sit(seat)
+                after(event)
+            kb.add(digit, filter=lobby)(_sit_in)
+
         @kb.add("n", filter=lobby)
         def _new(event: KeyPressEvent) -> None:
             model.clear_status()
@@ -320,7 +390,7 @@ class ClientApp:
             model.form.change(-1)
 
         @kb.add("right", filter=form)
-        @kb.add("space", filter=form)
+        @kb.add("space", filter=form & ~typing)
         def _form_right(event: KeyPressEvent) -> None:
             assert model.form is not None
             model.form.change(1)
@@ -341,16 +411,65 @@ class ClientApp:
             after(event)
 
         @kb.add("escape", filter=form, eager=True)
-        @kb.add("q", filter=form)
+        @kb.add("q", filter=form & ~typing)
         def _form_cancel(event: KeyPressEvent) -> None:
             model.close_form()
+
+        @kb.add("<any>", filter=typing)
+        def _form_type(event: KeyPressEvent) -> None:
+            assert model.form is not None
+            if len(event.data) == 1 and event.data.isprintable():
+                model.form.type_text(event.data)
+
+        @kb.add("backspace", filter=typing)
+        def _form_backspace(event: KeyPressEvent) -> None:
+            assert model.form is not None
+            model.form.backspace()
 
         # -- at a table ------------------------------------------------------------------
         for digit in "123456789":
             def _choose(event: KeyPressEvent, index: int = int(digit) - 1) -> None:
-                model.choose(index)
+                # A number is a card in a game, a seat before one (or when picking a computer).
+                if model.picking is not None or (model.seats_open and not model.can_act):
+                    model.pick_seat(index)
+                else:
+                    model.choose(index)
                 after(event)
             kb.add(digit, filter=table)(_choose)
+
+        @kb.add("escape", filter=picking, eager=True)
+        def _cancel_pick(event: KeyPressEvent) -> None:
+            model.cancel_pick()
+
+        @kb.add("s", filter=table)
+        def _stand_or_sit(event: KeyPressEvent) -> None:
+            model.stand_or_sit()
+            after(event)
+
+        @kb.add("x", filter=table)
+        def _remove_computer(event: KeyPressEvent) -> None:
+            model.remove_computer()
+            after(event)
+
+        @kb.add("v", filter=table)
+        def _level(event: KeyPressEvent) -> None:
+            model.cycle_level()
+
+        @kb.add("pageup", filter=table)
+        def _log_back(event: KeyPressEvent) -> None:
+            self._scroll_log(1)
+
+        @kb.add("pagedown", filter=table)
+        def _log_forward(event: KeyPressEvent) -> None:
+            self._scroll_log(-1)
+
+        @kb.add("end", filter=table)
+        def _log_end(event: KeyPressEvent) -> None:
+            model.scroll_log_to_end()
+
+        @kb.add("home", filter=table)
+        def _log_start(event: KeyPressEvent) -> None:
+            model.scroll_log(len(model.log), self._log_height())
 
         @kb.add("left", filter=table)
         @kb.add("h", filter=table)

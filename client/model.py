@@ -39,8 +39,10 @@ CONNECTING = "connecting"
 
 #: Turn-timer choices offered by the create-table form (seconds; None: no timer).
 TIMER_CHOICES: tuple[float | None, ...] = (None, 15, 30, 60, 120)
-#: How many log lines are kept (the screen shows the last few).
+#: How many log lines are kept (the screen shows the last few; PgUp scrolls back).
 LOG_LIMIT = 500
+#: The longest table password the protocol accepts (``password`` of create_table/sit).
+PASSWORD_LIMIT = 64
 
 
 # -- small values ------------------------------------------------------------------------
@@ -86,15 +88,35 @@ class Peg:
     mine: bool
 
 
+@dataclass(frozen=True)
+class PasswordPrompt:
+    """A private table asked for its password: what to send once it is typed.
+
+    ``verb`` is ``sit`` or ``spectate``; ``seat`` is the seat asked for (sit only);
+    ``retry`` says the last password was refused, so the screen can say so.
+    """
+
+    table: int
+    verb: str
+    seat: int | None = None
+    retry: bool = False
+
+
 @dataclass
 class CreateForm:
     """The create-table form: a list of fields moved through with ↑↓ and changed with ←→.
 
-    The choices come from the ``presets`` the server describes in its ``welcome``, so the
-    form offers exactly what the server accepts (player counts, options and their ranges).
+    The choices come from the ``presets`` and ``levels`` the server describes in its
+    ``welcome``, so the form offers exactly what the server accepts (player counts, options
+    and their ranges, computer levels).  The password row is a text field: while it is the
+    current row, typed characters go into it (:meth:`type_text`), and a table with a
+    password is created private.
     """
 
     presets: list[dict[str, Any]]
+    levels: list[str] = field(default_factory=list)
+    level_index: int = 0
+    password: str = ""
     preset_index: int = 0
     players_index: int = 0
     target: int = 31
@@ -150,13 +172,42 @@ class CreateForm:
         out += [
             ("Turn timer", "off" if timer is None else f"{timer:g} s"),
             ("Computer players", str(self.computers)),
-            ("", "[ Create table ]"),
+        ]
+        if self.levels:
+            out.append(("Computer level", self.level or ""))
+        out += [
+            ("Password", self.password or "none: a public table"),
+            ("", "[ Create private table ]" if self.password else "[ Create table ]"),
         ]
         return out
 
+    def _row_keys(self) -> list[str]:
+        levels = ["level"] if self.levels else []
+        return ["preset", "players", "target", *self.flags, "timer", "computers", *levels,
+                "password", "create"]
+
     def _row_key(self) -> str:
-        keys = ["preset", "players", "target", *self.flags, "timer", "computers", "create"]
-        return keys[self.row]
+        return self._row_keys()[self.row]
+
+    @property
+    def level(self) -> str | None:
+        """The level of the computer players the form seats (None: the server's default)."""
+        return self.levels[self.level_index] if self.levels else None
+
+    @property
+    def on_password(self) -> bool:
+        """The password row is current: printable keys type into it."""
+        return self._row_key() == "password"
+
+    def type_text(self, text: str) -> None:
+        """Typed characters on the password row (anything printable, spaces too)."""
+        if self.on_password:
+            typed = "".join(ch for ch in text if ch.isprintable())
+            self.password = (self.password + typed)[:PASSWORD_LIMIT]
+
+    def backspace(self) -> None:
+        if self.on_password:
+            self.password = self.password[:-1]
 
     def move(self, delta: int) -> None:
         self.row = (self.row + delta) % len(self.rows())
@@ -179,6 +230,8 @@ class CreateForm:
             self.timer_index = (self.timer_index + delta) % len(TIMER_CHOICES)
         elif key == "computers":
             self.computers = min(self.players - 1, max(0, self.computers + delta))
+        elif key == "level":
+            self.level_index = (self.level_index + delta) % len(self.levels)
         elif key in self.flags:
             self.flags[key] = not self.flags[key]
 
@@ -200,6 +253,9 @@ class CreateForm:
         timer = TIMER_CHOICES[self.timer_index]
         if timer is not None:
             message["turn_timer"] = timer
+        if self.password:
+            message["private"] = True
+            message["password"] = self.password
         return message
 
 
@@ -232,6 +288,12 @@ class ViewModel:
         self.presets: list[dict[str, Any]] = []
         self.levels: list[str] = []
         self.default_level: str | None = None
+        #: The level of the next computer player added at the table (v cycles it).
+        self.computer_level: str | None = None
+        #: Set while the password of a private table is being asked for.
+        self.password_prompt: PasswordPrompt | None = None
+        #: "remove" while the player is picking which computer to remove with a seat key.
+        self.picking: str | None = None
         self.tables: dict[int, dict[str, Any]] = {}
         self.lobby_cursor = 0
         self.lobby_chat: list[LogLine] = []
@@ -278,6 +340,8 @@ class ViewModel:
         self.cursor = 0
         self.selected: set[str] = set()
         self.log: list[LogLine] = []
+        #: How many of the newest log lines are scrolled out of view (0: following the log).
+        self.log_scroll = 0
         self._show_points: dict[int, int] = {}
         self._crib_points: int | None = None
         self._points_by_reason: dict[int, dict[str, int]] = {}
@@ -342,6 +406,9 @@ class ViewModel:
         self.presets = list(m.get("presets") or FALLBACK_PRESETS)
         self.levels = list(m.get("levels") or [])
         self.default_level = m.get("default_level")
+        if self.computer_level not in self.levels:
+            self.computer_level = (self.default_level if self.default_level in self.levels
+                                   else (self.levels[0] if self.levels else None))
         if m.get("resumed") and m.get("table") is not None:
             self.set_status("Connection restored; back at the table.")
             self.table_id = m["table"]
@@ -371,12 +438,16 @@ class ViewModel:
         summary = m["table"]
         self.tables[summary["id"]] = summary
         if request is not None and request["type"] in ("create_table", "sit", "spectate", "stand"):
-            if request["type"] == "create_table":
+            if "seat" in m:
+                # A server that says where we now are is the truth (docs/PROTOCOL.md).
+                self.seat = m["seat"]
+            elif request["type"] == "create_table":
                 self.seat = request.get("seat", 0)
             elif request["type"] == "sit":
                 self.seat = request.get("seat")
             else:
                 self.seat = None
+            self.picking = None
             if self.table_id != summary["id"]:
                 self._enter_table(summary["id"])
             follow, self._after_create = self._after_create, []
@@ -415,6 +486,14 @@ class ViewModel:
             self._sending_action = False
         if request is not None and request["type"] == "create_table":
             self._after_create = []
+        if (code == "wrong_password" and request is not None
+                and request["type"] in ("sit", "spectate") and isinstance(request.get("table"), int)):
+            # Ask again: a mistyped password should cost one more try, not a trip back.
+            self.password_prompt = PasswordPrompt(request["table"], request["type"],
+                                                  request.get("seat"), retry=True)
+            self.set_status(f"Wrong password for table {request['table']}: type it again, "
+                            "or Esc.", error=True)
+            return
         self.set_status(f"{m.get('message', code)} ({code})", error=True)
 
     def _on_chat(self, m: dict[str, Any], request: Any, now: float) -> None:
@@ -716,6 +795,14 @@ class ViewModel:
             return str(seats[seat].get("name") or f"seat {seat}")
         return f"seat {seat}"
 
+    def seat_marks(self) -> list[str]:
+        """One character per seat, to mark who played each card of the pile: the players'
+        initials, or their seat numbers (1, 2...) when two share an initial."""
+        initials = [(self.seat_name(s)[:1] or "?").upper() for s in range(self.players)]
+        if len(set(initials)) == len(initials):
+            return initials
+        return [str(s + 1) for s in range(self.players)]
+
     def team_of(self, seat: int) -> int:
         return seat % 2 if self.partnerships else seat
 
@@ -786,9 +873,14 @@ class ViewModel:
             if self.seat is None:
                 return "The game is over: l goes back to the lobby."
             return "The game is over: r to play again, l to leave the table."
+        if self.picking == "remove":
+            return "Remove which computer? Press its seat number; Esc keeps them all."
         if not self.in_game:
             if self.table is not None and self.seat is not None:
-                return "Waiting for players: a adds a computer, r says you are ready, l leaves."
+                level = f" ({self.computer_level})" if self.computer_level else ""
+                return f"Waiting for players: a adds a computer{level}, r says you are ready."
+            if self.seats_open:
+                return "Watching: s or a seat number sits you down, l goes back to the lobby."
             return "Watching: l goes back to the lobby."
         size = self.discard_size
         if size:
@@ -847,7 +939,24 @@ class ViewModel:
 
     def _log(self, line: LogLine) -> None:
         self.log.append(line)
+        if self.log_scroll:
+            # Scrolled back: keep the lines being read in place while new ones arrive.
+            self.log_scroll += 1
         del self.log[:-LOG_LIMIT]
+        self.log_scroll = min(self.log_scroll, max(0, len(self.log) - 1))
+
+    def scroll_log(self, lines: int, view_height: int = 1) -> None:
+        """PgUp (positive) / PgDn (negative): scroll the log back or forward by ``lines``,
+        no further back than a window of ``view_height`` lines full of the oldest ones."""
+        furthest = max(0, len(self.log) - max(1, view_height))
+        self.log_scroll = max(0, min(self.log_scroll + lines, furthest))
+
+    def scroll_log_to_end(self) -> None:
+        self.log_scroll = 0
+
+    def visible_log(self) -> list[LogLine]:
+        """The log up to the line scrolled to; the screen shows its last lines."""
+        return self.log[:len(self.log) - self.log_scroll]
 
     def _enter_table(self, table_id: int) -> None:
         self.table_id = table_id
@@ -882,28 +991,67 @@ class ViewModel:
         return tables[self.lobby_cursor] if tables else None
 
     def sit(self, seat: int | None = None) -> None:
-        """Sit at the table under the cursor: in ``seat``, or the first free one."""
+        """Sit at the table under the cursor: in ``seat`` (0-based; the screen and the keys
+        say 1, 2...), or in the first free one.  A private table asks for its password first."""
         table = self.selected_table()
         if table is None:
             self.set_status("There is no table yet: n creates one.", error=True)
             return
-        free = [i for i, s in enumerate(table.get("seats", [])) if s is None]
+        seats = table.get("seats", [])
+        free = [i for i, s in enumerate(seats) if s is None]
         if seat is None:
             if not free:
                 self.set_status(f"Table {table['id']} has no free seat; w watches it.", error=True)
                 return
             seat = free[0]
+        elif not 0 <= seat < len(seats):
+            self.set_status(f"Table {table['id']} has seats 1 to {len(seats)}.", error=True)
+            return
+        elif seats[seat] is not None:
+            self.set_status(f"{seats[seat].get('name', 'Someone')} sits in seat {seat + 1} "
+                            f"of table {table['id']}.", error=True)
+            return
+        if table.get("private"):
+            self.password_prompt = PasswordPrompt(table["id"], "sit", seat)
+            return
         self.send("sit", table=table["id"], seat=seat)
 
     def spectate(self) -> None:
+        """Watch the table under the cursor (a private one asks for its password first)."""
         table = self.selected_table()
         if table is None:
             self.set_status("There is no table to watch.", error=True)
             return
+        if table.get("private"):
+            self.password_prompt = PasswordPrompt(table["id"], "spectate")
+            return
         self.send("spectate", table=table["id"])
 
+    def submit_password(self, password: str) -> None:
+        """Enter on the password line: send the sit or spectate it was asked for."""
+        prompt = self.password_prompt
+        if prompt is None:
+            return
+        if not password:
+            self.set_status(f"Table {prompt.table} is private: type its password, or Esc.",
+                            error=True)
+            return
+        self.password_prompt = None
+        self.clear_status()
+        fields: dict[str, Any] = {"table": prompt.table, "password": password[:PASSWORD_LIMIT]}
+        if prompt.verb == "sit":
+            fields["seat"] = prompt.seat
+        self.send(prompt.verb, **fields)
+
+    def cancel_password(self) -> None:
+        self.password_prompt = None
+        self.clear_status()
+
     def open_form(self) -> None:
-        self.form = CreateForm(self.presets or FALLBACK_PRESETS)
+        levels = list(self.levels)
+        level_index = levels.index(self.computer_level) if self.computer_level in levels else 0
+        self.form = CreateForm(self.presets or FALLBACK_PRESETS, levels=levels,
+                               level_index=level_index)
 
     def close_form(self) -> None:
         self.form = None
@@ -914,9 +1062,13 @@ class ViewModel:
         form, self.form = self.form, None
         request = form.request()
         request.pop("type")
-        self._create(request, computers=form.computers, ready=form.computers == form.players - 1)
+        if form.level is not None:
+            self.computer_level = form.level
+        self._create(request, computers=form.computers, ready=form.computers == form.players - 1,
+                     level=form.level)
 
-    def _create(self, settings: dict[str, Any], computers: int, ready: bool) -> None:
+    def _create(self, settings: dict[str, Any], computers: int, ready: bool,
+                level: str | None = None) -> None:
         """Create a table, then (once it exists) fill seats with computers and say ready."""
         settings = dict(settings)
         settings.setdefault("seat", 0)
@@ -924,21 +1076,121 @@ class ViewModel:
         follow: list[dict[str, Any]] = []
         for seat in range(players):
             if seat != settings["seat"] and len(follow) < computers:
-                follow.append({"type": "add_computer", "seat": seat})
+                follow.append({"type": "add_computer", "seat": seat}
+                              | ({"level": level} if level else {}))
         if ready:
             follow.append({"type": "ready", "ready": True})
         self._after_create = follow
         self.send("create_table", **settings)
 
     # at a table
+    @property
+    def seats_open(self) -> bool:
+        """At a table whose seats may change now: before a game or after one, as the server
+        has it (``game_in_progress`` otherwise)."""
+        return (self.table is not None and self.table.get("status") != "playing"
+                and (not self.in_game or self.winner is not None))
+
+    def _seats_closed(self) -> bool:
+        if self.table is not None and self.seats_open:
+            return False
+        if self.table is not None:
+            self.set_status("Seats cannot change during a game.", error=True)
+        return True
+
     def add_computer(self) -> None:
+        """Seat a computer player of :attr:`computer_level` in the first free seat."""
         if self.table is None:
             return
         free = [i for i, s in enumerate(self.table.get("seats", [])) if s is None]
         if not free:
             self.set_status("Every seat is taken.", error=True)
             return
-        self.send("add_computer", seat=free[0])
+        fields: dict[str, Any] = {"seat": free[0]}
+        if self.computer_level:
+            fields["level"] = self.computer_level
+        self.send("add_computer", **fields)
+
+    def cycle_level(self, delta: int = 1) -> None:
+        """v: the next computer level the server offers (the ``levels`` of its welcome)."""
+        if not self.levels:
+            self.set_status("This server names no computer levels.", error=True)
+            return
+        index = self.levels.index(self.computer_level) if self.computer_level in self.levels else -1
+        self.computer_level = self.levels[(index + delta) % len(self.levels)]
+        self.set_status(f"Computer players you add will be {self.computer_level}.")
+
+    def computer_seats(self) -> list[int]:
+        seats = (self.table or {}).get("seats", [])
+        return [i for i, s in enumerate(seats) if s is not None and s.get("kind") == "computer"]
+
+    def remove_computer(self, seat: int | None = None) -> None:
+        """x: take a computer player away -- the only one at once, else ask which seat."""
+        if self._seats_closed():
+            return
+        computers = self.computer_seats()
+        if seat is None:
+            if not computers:
+                self.set_status("No computer player sits at this table.", error=True)
+            elif len(computers) == 1:
+                self.send("remove_computer", seat=computers[0])
+            else:
+                self.picking = "remove"
+                listed = ", ".join(str(s + 1) for s in computers)
+                self.set_status(f"Remove the computer in which seat? {listed} (Esc: none)")
+            return
+        self.picking = None
+        if seat not in computers:
+            self.set_status(f"No computer player sits in seat {seat + 1}.", error=True)
+            return
+        self.clear_status()
+        self.send("remove_computer", seat=seat)
+
+    def take_seat(self, seat: int) -> None:
+        """A seat key at a waiting table: move there (or sit there, when watching)."""
+        if self._seats_closed():
+            return
+        assert self.table is not None
+        seats = self.table.get("seats", [])
+        if not 0 <= seat < len(seats):
+            self.set_status(f"This table has seats 1 to {len(seats)}.", error=True)
+            return
+        if seat == self.seat:
+            self.set_status(f"You already sit in seat {seat + 1}.")
+            return
+        if seats[seat] is not None:
+            self.set_status(f"{seats[seat].get('name', 'Someone')} sits in seat {seat + 1}.",
+                            error=True)
+            return
+        self.clear_status()
+        self.send("sit", table=self.table_id, seat=seat)
+
+    def pick_seat(self, seat: int) -> None:
+        """A seat key (1 is seat 0): the computer to remove when picking one, else a seat."""
+        if self.picking == "remove":
+            self.remove_computer(seat)
+        else:
+            self.take_seat(seat)
+
+    def cancel_pick(self) -> None:
+        if self.picking is not None:
+            self.picking = None
+            self.clear_status()
+
+    def stand_or_sit(self) -> None:
+        """s at a table: a player stands up to watch; a spectator sits in the first free seat."""
+        if self._seats_closed():
+            return
+        assert self.table is not None
+        if self.seat is not None:
+            self.clear_status()
+            self.send("stand")
+            return
+        free = [i for i, s in enumerate(self.table.get("seats", [])) if s is None]
+        if not free:
+            self.set_status("Every seat is taken.", error=True)
+            return
+        self.take_seat(free[0])
 
     def toggle_ready(self) -> None:
         if self.table is None or self.seat is None:
@@ -1050,4 +1302,5 @@ def number_words(n: int) -> str:
     return _TENS[tens] + ("-" + _SMALL[ones] if ones else "")
 
 
-__all__ = ["ViewModel", "LogLine", "Peg", "CreateForm", "number_words", "cards_label"]
+__all__ = ["ViewModel", "LogLine", "Peg", "CreateForm", "PasswordPrompt", "number_words",
+           "cards_label"]

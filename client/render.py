@@ -172,28 +172,55 @@ def board_fragments(model: ViewModel, width: int) -> Fragments:
     return out
 
 
-def table_fragments(model: ViewModel, now: float) -> Fragments:
-    """Turn-up, count and pile; the other hands, the dealer, whose turn, the timer."""
+def pile_fragments(model: ViewModel, width: int) -> Fragments:
+    """The cards of the current count, each after a dim mark of who played it (``A:4♥``;
+    see :meth:`ViewModel.seat_marks`).  When the pile is longer than ``width`` allows, its
+    oldest cards give way to ``…``, so the line never wraps."""
+    if not model.pile:
+        return [("class:dim", "—")]
+    marks = model.seat_marks()
+    entries: list[Fragments] = []
+    for seat, card in model.pile:
+        mark = marks[seat] if 0 <= seat < len(marks) else "?"
+        mine = seat == model.seat
+        entries.append([("class:peg.mine" if mine else "class:dim", f"{mark}:"),
+                        *card_fragments(card)])
+    shown: list[Fragments] = []
+    used = 0
+    for entry in reversed(entries):
+        size = len(plain(entry)) + 1
+        if used + size > width - (2 if len(shown) + 1 < len(entries) else 0):
+            break
+        shown.insert(0, entry)
+        used += size
+    out: Fragments = [("class:dim", "… ")] if len(shown) < len(entries) else []
+    for i, entry in enumerate(shown):
+        if i:
+            out.append(("", " "))
+        out += entry
+    return out
+
+
+def table_fragments(model: ViewModel, now: float, width: int = 80) -> Fragments:
+    """Turn-up, count and pile (who played each card); the other hands, the dealer, whose
+    turn, the timer."""
     out: Fragments = [("class:label", " Turn-up ")]
     if model.turn_up:
         out += [("", "["), *card_fragments(model.turn_up), ("", "]")]
     else:
         out.append(("class:dim", "[  ]"))
     out += [("class:label", "   Count "), ("class:key", f"{model.count:>2}"), ("class:label", "   Pile ")]
-    if model.pile:
-        for i, (seat, card) in enumerate(model.pile):
-            if i:
-                out.append(("", " "))
-            out += card_fragments(card)
-    else:
-        out.append(("class:dim", "—"))
+    out += pile_fragments(model, width - len(plain(out)) - 1)
     out.append(("", "\n"))
     parts: Fragments = [("", " ")]
+    marks = model.seat_marks()
     for seat in range(model.players):
         if seat == model.seat:
             continue
         size = model.hand_sizes[seat] if seat < len(model.hand_sizes) else 0
         name = model.seat_name(seat)
+        if seat < len(marks) and marks[seat].isdigit():
+            name = f"{marks[seat]}:{name}"     # the pile's marks are seat numbers: say whose
         mark = "▶" if seat in model.awaiting else " "
         parts += [("class:key" if seat in model.awaiting else "", f"{mark}{name}"),
                   ("", " "), ("class:cardback", "▒" * size if size else ""),
@@ -221,6 +248,14 @@ def status_fragments_lobby(model: ViewModel) -> Fragments:
     return [("class:status.error" if model.status_is_error else "class:status", " " + model.status)]
 
 
+def log_rule_fragments(model: ViewModel, width: int) -> Fragments:
+    """The rule above the table's log; while scrolled back, it says how far and how to return."""
+    if not model.log_scroll:
+        return [("class:dim", "─" * width)]
+    note = f" ↓ {model.log_scroll} newer line{'s' * (model.log_scroll != 1)} · PgDn / End return "
+    return [("class:dim", "──"), ("class:status", note), ("class:dim", "─" * max(0, width - len(note) - 2))]
+
+
 def log_fragments(lines: list[LogLine]) -> Fragments:
     out: Fragments = []
     for i, line in enumerate(lines):
@@ -232,24 +267,27 @@ def log_fragments(lines: list[LogLine]) -> Fragments:
 
 
 def waiting_fragments(model: ViewModel) -> Fragments:
-    """Before a game: the seats, who is ready, the options."""
+    """Before a game: the seats by the number that picks them, who is ready, who watches."""
     table = model.table or {}
     out: Fragments = []
+    seats = table.get("seats", [])
     for entry in range(table.get("players", 0)):
-        seats = table.get("seats", [])
         seat = seats[entry] if entry < len(seats) else None
         mine = " (you)" if entry == model.seat else ""
+        out.append(("class:key", f"  {entry + 1} "))
         if seat is None:
-            out.append(("class:dim", f"  seat {entry}: free\n"))
+            out.append(("class:dim", " ·free·\n"))
         else:
             ready = "ready" if seat.get("ready") else "not ready"
-            kind = "computer" if seat.get("kind") == "computer" else ready
+            kind = f"computer, {seat.get('level')}" if seat.get("kind") == "computer" else ready
+            if seat.get("kind") == "computer" and not seat.get("level"):
+                kind = "computer"
             away = "" if seat.get("connected", True) else ", away"
-            out.append(("", f"  seat {entry}: "))
-            out.append(("class:label", f"{seat.get('name')}{mine}"))
+            out.append(("class:label", f" {seat.get('name')}{mine}"))
             out.append(("class:dim", f"  ({kind}{away})\n"))
-    if table.get("spectators"):
-        out.append(("class:dim", f"  watching: {', '.join(table['spectators'])}\n"))
+    watchers = list(table.get("spectators") or [])
+    if watchers:
+        out.append(("class:dim", f"  watching: {', '.join(watchers)}\n"))
     return out
 
 
@@ -292,32 +330,51 @@ def form_fragments(model: ViewModel) -> Fragments:
     form = model.form
     if form is None:
         return []
-    out: Fragments = [("class:label", " New table  "),
-                      ("class:dim", "↑↓ line  ←→ change  PgUp/PgDn ±10  Enter create  Esc back\n\n")]
+    if form.on_password:
+        hint = "↑↓ line  type a password (none: public)  ⌫ delete  Enter create"
+    else:
+        hint = "↑↓ line  ←→ change  PgUp/PgDn ±10  Enter create  Esc back"
+    out: Fragments = [("class:label", " New table  "), ("class:dim", hint + "\n\n")]
     for i, (label, value) in enumerate(form.rows()):
-        text = f"  {label:<22} {'‹ ' + value + ' ›' if label else value}"
-        out.append(("class:selected" if i == form.row else "", text))
+        current = i == form.row
+        if label == "Password":
+            shown = form.password + ("▏" if current else "") if form.password or current else value
+            text = f"  {label:<22} {shown}"
+        else:
+            text = f"  {label:<22} {'‹ ' + value + ' ›' if label else value}"
+        out.append(("class:selected" if current else "", text))
         out.append(("", "\n"))
     return out
 
 
+def password_prefix(model: ViewModel) -> Fragments:
+    """What the password line asks, before the (masked) typing."""
+    prompt = model.password_prompt
+    if prompt is None:
+        return []
+    verb = "sit at" if prompt.verb == "sit" else "watch"
+    again = "again " if prompt.retry else ""
+    return [("class:key", f" Password {again}to {verb} table {prompt.table} (Esc cancels): ")]
+
+
 HELP_TEXT = """\
- In the lobby                    At a table
-   ↑ ↓    choose a table           1-6     play that card / pick it for crib
-   n      create a table (form)    ← →     move along the hand
-   Enter  sit at the table         Enter   play / lay away the picked cards
-   w      watch the table          Space   pick the card under the cursor
-   r      refresh the list         g       say go (only when it is legal)
-                                   a       add a computer (before a game)
- In the form                       r       ready / play again
-   ↑ ↓    choose a line            l       leave the table
-   ← →    change it (PgUp/PgDn ±10)
-   Enter  create   Esc  back     Anywhere
-                                   c or t  chat (Enter sends, Esc cancels)
- Lit cards may be played; green    ?       this help (any key closes it)
- ones are picked for the crib.     q       quit (asks first during a game)
- Peg board: ● the score, ○ the     Ctrl-Q  quit at once
- back peg, ━ the last points.      Ctrl-C  asks during a game; twice quits
+ In the lobby                     In a game
+   ↑ ↓    choose a table            1-6    play that card / pick it for crib
+   Enter  sit (first free seat)     ← →    move along the hand
+   1-4    sit in that seat          Enter  play / lay away the picked cards
+   w      watch the table           Space  pick the card under the cursor
+   n      new table (form)          g      say go (only when it is legal)
+   r      refresh the list          PgUp PgDn End  scroll the log
+ A private table asks for its     Before a game
+ password (Esc cancels).            1-4    move to that seat   s  stand/sit
+ In the form                        a      add a computer  v  its level
+   ↑ ↓ ← →  choose and change       x      remove a computer
+   Password: type one for a         r      ready / play again  l  leave
+   private table; Enter creates.  Anywhere
+ Lit cards may be played; green     c or t  chat (Enter sends, Esc cancels)
+ ones are picked for the crib.      ?       this help (any key closes it)
+ Pile: A:4♥ is Ann's 4♥.            q       quit (asks first during a game)
+ Board: ● score, ○ back peg.        Ctrl-Q  quit at once
 """
 
 
@@ -326,13 +383,29 @@ def help_fragments() -> Fragments:
 
 
 def keys_fragments(model: ViewModel) -> Fragments:
-    if model.screen == LOBBY and model.form is not None:
-        keys = [("↑↓", "line"), ("←→", "change"), ("↵", "create"), ("Esc", "back"), ("?", "help")]
+    if model.password_prompt is not None:
+        keys = [("↵", "send"), ("Esc", "cancel")]
+    elif model.screen == LOBBY and model.form is not None:
+        if model.form.on_password:
+            keys = [("↑↓", "line"), ("type", "password"), ("⌫", "delete"), ("↵", "create"),
+                    ("Esc", "back")]
+        else:
+            keys = [("↑↓", "line"), ("←→", "change"), ("↵", "create"), ("Esc", "back"),
+                    ("?", "help")]
     elif model.screen == LOBBY:
-        keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("r", "refresh"), ("c", "chat"),
-                ("?", "help"), ("q", "quit")]
+        keys = [("n", "new"), ("↵", "sit"), ("1-4", "seat"), ("w", "watch"), ("r", "refresh"),
+                ("c", "chat"), ("?", "help"), ("q", "quit")]
+    elif model.picking == "remove":
+        keys = [("1-4", "that seat's computer"), ("Esc", "none")]
+    elif model.seats_open and (not model.in_game or model.seat is None):
+        if model.seat is None:
+            keys = [("1-4", "sit"), ("s", "sit"), ("l", "leave"), ("c", "chat"), ("?", "help"),
+                    ("q", "quit")]
+        else:
+            keys = [("1-4", "seat"), ("a/x", "computer"), ("v", "level"), ("s", "stand"),
+                    ("r", "ready"), ("l", "leave"), ("c", "chat"), ("?", "help")]
     else:
-        keys = [("1-6", "card"), ("g", "go"), ("a", "computer"), ("r", "ready"), ("l", "leave"),
+        keys = [("1-6", "card"), ("g", "go"), ("r", "ready"), ("l", "leave"), ("PgUp", "log"),
                 ("c", "chat"), ("?", "help"), ("q", "quit")]
     out: Fragments = []
     for key, what in keys:
@@ -341,6 +414,7 @@ def keys_fragments(model: ViewModel) -> Fragments:
 
 
 __all__ = ["STYLE", "board_fragments", "hand_fragments", "table_fragments", "log_fragments",
+           "pile_fragments", "log_rule_fragments", "password_prefix",
            "lobby_fragments", "form_fragments", "help_fragments", "keys_fragments",
            "status_fragments", "title_fragments", "waiting_fragments", "cards_inline"]
 

@@ -240,3 +240,114 @@ async def test_no_address_starts_a_private_server_and_seats_you_against_computer
         await wait_for(lambda: len(model.hand) == 4, "the discard to be made")
         keys.send_text("\x11")   # Ctrl-Q quits at once, even in a game
         assert await asyncio.wait_for(task, 10) == 0
+
+
+PAGE_UP, END, ESC, BACKSPACE = "\x1b[5~", "\x1b[F", "\x1b", "\x7f"
+
+
+async def open_form_for(app: ClientApp, keys: PipeInput, *, preset_steps: int = 0,
+                        players_steps: int = 0) -> None:
+    """n, then the preset and player count; no computer players, the Password row current."""
+    model = app.model
+    keys.send_text("n")
+    await wait_for(lambda: model.form is not None, "the create-table form")
+    form = model.form
+    assert form is not None
+    keys.send_text("\x1b[C" * preset_steps + "\x1b[B" + "\x1b[C" * players_steps)
+    await wait_for(lambda: form.preset_index == preset_steps and form.row == 1
+                   and form.players_index == players_steps, "the preset and players")
+    while form._row_key() != "computers":
+        keys.send_text("\t")
+        row = form.row
+        await wait_for(lambda: form.row != row, "the next row")
+    keys.send_text("\x1b[D" * 3)
+    await wait_for(lambda: form.computers == 0, "no computer players")
+    while not form.on_password:
+        keys.send_text("\t")
+        row = form.row
+        await wait_for(lambda: form.row != row, "the next row")
+
+
+async def test_a_private_table_by_keys_and_a_wrong_password_asks_again(server: NoddyServer) -> None:
+    async with running_client(server.port, name="Host") as (host, hkeys):
+        await wait_for(lambda: host.model.screen == "lobby" and host.model.presets, "the lobby")
+        await open_form_for(host, hkeys)
+        hkeys.send_text("owq" + BACKSPACE + "l q")    # q and space type into the field
+        await wait_for(lambda: host.model.form is not None and host.model.form.password == "owl q",
+                       "the typed password")
+        hkeys.send_text(BACKSPACE + BACKSPACE + ENTER)
+        await wait_for(lambda: host.model.screen == "table", "the private table")
+        assert host.model.table is not None and host.model.table["private"] is True
+        async with running_client(server.port, name="Guest") as (guest, gkeys):
+            model = guest.model
+            await wait_for(lambda: model.tables and model.screen == "lobby", "the guest's lobby")
+            gkeys.send_text("w")
+            await wait_for(lambda: model.password_prompt is not None, "the password line")
+            gkeys.send_text("zz" + ESC)                 # Esc: never mind
+            await wait_for(lambda: model.password_prompt is None, "the password line to go")
+            assert model.screen == "lobby"
+            gkeys.send_text(ENTER)                      # sit: asks again, the line starts empty
+            await wait_for(lambda: model.password_prompt is not None, "the password line again")
+            assert guest.password_buffer.text == ""
+            gkeys.send_text("owk" + ENTER)
+            await wait_for(lambda: model.password_prompt is not None and model.password_prompt.retry,
+                           "the wrong password refused")
+            assert model.status == "Wrong password for table 1: type it again, or Esc."
+            gkeys.send_text("owl" + ENTER)
+            await wait_for(lambda: model.screen == "table" and model.seat == 1, "the guest seated")
+            await wait_for(lambda: host.model.table is not None
+                           and host.model.table["seats"][1] is not None, "the host to see the guest")
+            assert host.model.table["seats"][1]["name"] == "Guest"
+
+
+async def test_seats_computers_and_standing_by_keys(server: NoddyServer) -> None:
+    async with running_client(server.port) as (app, keys):
+        model = app.model
+        await wait_for(lambda: model.screen == "lobby" and model.presets, "the lobby")
+        cribbage = [p["name"] for p in model.presets].index("cribbage")
+        await open_form_for(app, keys, preset_steps=cribbage, players_steps=1)   # 3 players
+        keys.send_text(ENTER)
+        await wait_for(lambda: model.screen == "table" and model.table is not None, "the table")
+        assert (model.table["players"], model.seat) == (3, 0)
+
+        def seats() -> list[str | None]:
+            table = model.table or {}
+            return [s and f"{s['name']}" for s in table.get("seats", [])]
+
+        keys.send_text("3")                                  # move to seat 3
+        await wait_for(lambda: model.seat == 2 and seats() == [None, None, "Me"], "the move")
+        assert (model.levels, model.computer_level) == (["random", "greedy", "expert"], "random")
+        keys.send_text("vv")                                 # the server's default, random -> expert
+        await wait_for(lambda: model.computer_level == "expert", "the level two along")
+        keys.send_text("a")
+        await wait_for(lambda: seats() == ["expert computer", None, "Me"], "an expert computer")
+        keys.send_text("vva")                                # expert -> random -> greedy
+        await wait_for(lambda: seats() == ["expert computer", "greedy computer", "Me"],
+                       "a greedy computer")
+        assert model.table["status"] == "waiting"            # Me is not ready: no game yet
+        keys.send_text("x")                                  # two computers: which one?
+        await wait_for(lambda: model.picking == "remove", "the question")
+        keys.send_text("1")
+        await wait_for(lambda: seats() == [None, "greedy computer", "Me"], "seat 1 emptied")
+        keys.send_text("s")                                  # stand up and watch
+        await wait_for(lambda: model.seat is None and seats() == [None, "greedy computer", None],
+                       "standing")
+        assert model.screen == "table" and model.table["spectators"] == ["Me"]
+        keys.send_text("s")                                  # and sit in the first free seat
+        await wait_for(lambda: model.seat == 0 and seats() == ["Me", "greedy computer", None],
+                       "seated again")
+
+
+async def test_the_log_scrolls_back_with_page_up_and_end_returns(server: NoddyServer) -> None:
+    async with running_client(server.port, quick_start={"preset": "noddy", "players": 2}) as (app, keys):
+        model = app.model
+        await wait_for(lambda: model.in_game, "the game")
+        # play on until the log is longer than its window (the screen is 80x40 here)
+        await play_until(model, keys, lambda: len(model.log) > app._log_height() + 2
+                         or model.winner is not None)
+        assert len(model.log) > app._log_height()
+        keys.send_text(PAGE_UP)
+        await wait_for(lambda: model.log_scroll > 0, "the log scrolled back")
+        assert model.visible_log() == model.log[:len(model.log) - model.log_scroll]
+        keys.send_text(END)
+        await wait_for(lambda: model.log_scroll == 0, "the log back at its end")
