@@ -191,7 +191,11 @@ class ClientApp:
                           wrap_lines=True, always_hide_cursor=True)
 
         lobby = HSplit([
-            Window(text(lambda: render.lobby_fragments(model)),
+            # The cursor on the selected row keeps it in view when the list is longer
+            # than the window.
+            Window(FormattedTextControl(lambda: render.lobby_fragments(model), focusable=False,
+                                        get_cursor_position=lambda: Point(0, model.lobby_cursor + 1)),
+                   always_hide_cursor=True,
                    height=Dimension(min=3, preferred=len(model.tables) + 2, max=12)),
             Window(height=1, char="─", style="class:dim"),
             Window(text(lambda: render.status_fragments_lobby(model)), height=1),

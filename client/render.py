@@ -399,8 +399,8 @@ def keys_fragments(model: ViewModel) -> Fragments:
         keys = [("1-4", "that seat's computer"), ("Esc", "none")]
     elif model.seats_open and (not model.in_game or model.seat is None):
         if model.seat is None:
-            keys = [("1-4", "sit"), ("s", "sit"), ("l", "leave"), ("c", "chat"), ("?", "help"),
-                    ("q", "quit")]
+            keys = [("1-4", "sit there"), ("s", "first free seat"), ("l", "leave"), ("c", "chat"),
+                    ("?", "help"), ("q", "quit")]
         else:
             keys = [("1-4", "seat"), ("a/x", "computer"), ("v", "level"), ("s", "stand"),
                     ("r", "ready"), ("l", "leave"), ("c", "chat"), ("?", "help")]

@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     name = args.name or default_name()
     try:
         if args.address is None:
-            if not 1 <= args.players <= 4:
+            if not 2 <= args.players <= 4:
                 parser.error("--players must be 2, 3 or 4")
             return asyncio.run(play_local(name, args.preset, args.players, target=args.target,
                                           level=args.level))

@@ -367,3 +367,14 @@ def test_the_help_fits_the_overlay() -> None:
     assert len(lines) <= 17 and max(len(line) for line in lines) <= 76
     for words in ("1-4", "stand", "remove a computer", "its level", "PgUp", "password"):
         assert words in HELP_TEXT
+
+
+@pytest.mark.parametrize("players", ["1", "5"])
+def test_noddy_client_refuses_a_player_count_it_cannot_seat(players: str,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from noddy.play import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--players", players])
+    assert exit_.value.code == 2
+    assert "--players must be 2, 3 or 4" in capsys.readouterr().err
