@@ -104,6 +104,10 @@ class Observation:
     to_move: int | None
     legal_actions: tuple[Action, ...] = field(default=())
     winner: int | None = None
+    #: The cards this seat laid away to the crib this deal (None for a spectator).
+    laid_away: tuple[Card, ...] | None = None
+    #: ``(seat, points)`` of every show (and crib, as the dealer's) counted this deal so far.
+    shows: tuple[tuple[int, int], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -119,6 +123,8 @@ class Observation:
             "scores": list(self.scores), "to_move": self.to_move,
             "legal_actions": [a.to_dict() for a in self.legal_actions],
             "winner": self.winner,
+            "laid_away": None if self.laid_away is None else [str(c) for c in self.laid_away],
+            "shows": [{"seat": s, "points": p} for s, p in self.shows],
         }
 
 
@@ -160,6 +166,8 @@ class Game:
         self.passed: set[int] = set()
         self._last_player: int | None = None
         self._pending_discards: list[int] = []
+        self._laid_away: list[tuple[Card, ...]] = [() for _ in range(players)]
+        self._shows: list[tuple[int, int]] = []
         self.to_move: int | None = None
         self.scores: list[int] = [0] * (2 if partnerships else players)
         self.winner: int | None = None
@@ -331,6 +339,8 @@ class Game:
         self.passed = set()
         self._last_player = None
         self.turn_up = None
+        self._laid_away = [() for _ in range(self.players)]
+        self._shows = []
         for seat in order:
             events.append(CardsDealt(seat, size, tuple(hands[seat])))
         for _ in range(from_pack):
@@ -352,6 +362,7 @@ class Game:
         for card in action.cards:
             hand.remove(card)
             self.crib.append(card)
+        self._laid_away[seat] = action.cards
         events.append(Discarded(seat, len(action.cards), action.cards))
         self._pending_discards = [s for s in self._pending_discards if s != seat]
         if self._pending_discards:
@@ -382,12 +393,14 @@ class Game:
         concealed = rules.show_before_play
         for seat in self._seats_from_left():
             score = score_show(self.kept[seat], self.turn_up, rules)
+            self._shows.append((seat, score.total))
             if self._peg(events, seat, score.items, "show", self.kept[seat], concealed):
                 return True
         if rules.has_crib:
             assert self.dealer is not None
             crib = tuple(sorted(self.crib))
             score = score_show(crib, self.turn_up, rules, crib=True)
+            self._shows.append((self.dealer, score.total))
             if self._peg(events, self.dealer, score.items, "crib", crib):
                 return True
         return False
@@ -470,6 +483,8 @@ class Game:
                             if self.phase == DISCARD and s not in self._pending_discards),
             scores=tuple(self.scores), to_move=self.to_move, legal_actions=legal,
             winner=self.winner,
+            laid_away=None if seat is None else self._laid_away[seat],
+            shows=tuple(self._shows),
         )
 
     def copy(self, *, with_log: bool = False) -> "Game":
@@ -487,6 +502,8 @@ class Game:
         other.played = list(self.played)
         other.passed = set(self.passed)
         other._pending_discards = list(self._pending_discards)
+        other._laid_away = list(self._laid_away)
+        other._shows = list(self._shows)
         other.scores = list(self.scores)
         other.log = list(self.log) if with_log else []
         return other

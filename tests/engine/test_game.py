@@ -260,3 +260,19 @@ def test_a_concealed_holme_show_does_not_name_picture_cards(stacked) -> None:
     heard = show.for_seat(0).announcement
     assert heard.endswith("a picture card twenty-five, a picture card twenty-nine, "
                           "a picture card thirty-four") and "spades" not in heard
+
+
+def test_observation_remembers_own_discards_and_the_shows_so_far(stacked) -> None:
+    stacked("AC KC", "2C 2D 3C 3D 4C 4D 5C 5D 6C 6D 7C 7D KS")
+    game = Game("cribbage", seed=0)
+    game.apply(Discard(0, ["2D", "3D"]))
+    assert game.observation(0).laid_away == tuple(parse_cards("2D 3D"))
+    assert game.observation(1).laid_away == () and game.observation(None).laid_away is None
+    game.apply(Discard(1, ["2C", "3C"]))
+    assert game.observation(1).laid_away == tuple(parse_cards("2C 3C"))
+    assert game.observation(0).shows == ()  # Cribbage shows come after the play
+    stacked("AC KC", "9C 2S TD 3S TS 4S 5H")
+    noddy = Game("noddy", seed=0)
+    # Ben's 9C TD TS + 5H: two fifteens 4, twenty-five (T+T+5) 3, a pair 2 = 9.
+    # Anna's 2S 3S 4S + 5H: a run of four 4, a flush of three 3 = 7 (the four make 14).
+    assert noddy.observation(0).shows == ((1, 9), (0, 7))
