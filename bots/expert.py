@@ -58,9 +58,6 @@ class ExpertPlayer:
         self.crib_samples = crib_samples
         self.max_depth = max_depth
         self.time_limit = time_limit
-        # What this player laid away, by (seat, deal): the Observation does not say, and
-        # knowing it keeps those cards out of the opponents' sampled hands.
-        self._laid_away: dict[tuple[int, int], tuple[frozenset[Card], tuple[Card, ...]]] = {}
 
     # -- the Player protocol ------------------------------------------------------------
     def choose(self, view: Observation, rules: Rules) -> Action:
@@ -95,22 +92,7 @@ class ExpertPlayer:
 
     def _discard(self, view: Observation, rules: Rules, rng: random.Random) -> Discard:
         values = self.discard_values(view, rules, rng)
-        best = max(values, key=lambda option: values[option])
-        assert view.hand is not None and view.seat is not None
-        kept = frozenset(card for card in view.hand if card not in best.cards)
-        if len(self._laid_away) > 64:
-            self._laid_away.clear()
-        self._laid_away[(view.seat, view.deal)] = (kept, best.cards)
-        return best
-
-    def _remembered_discards(self, view: Observation) -> tuple[Card, ...]:
-        """Our own discards this deal, if we made them (checked against what we kept)."""
-        assert view.seat is not None and view.hand is not None
-        entry = self._laid_away.get((view.seat, view.deal))
-        if entry is None:
-            return ()
-        kept = frozenset(view.hand) | {card for seat, card in view.played if seat == view.seat}
-        return entry[1] if kept == entry[0] else ()
+        return max(values, key=lambda option: values[option])
 
     # -- the play ----------------------------------------------------------------------
     def play_values(self, view: Observation, rules: Rules, plays: Sequence[Play],
@@ -130,7 +112,7 @@ class ExpertPlayer:
                 distinct.append(play)
         if len(distinct) == 1:
             return {distinct[0]: 0.0}
-        laid = self._remembered_discards(view)
+        laid = view.laid_away or ()  # our own discards are in no other hand
         unseen = unseen_cards(view, laid)
         search = _Search(view, rules, fast, self.max_depth)
         totals = [0.0] * len(distinct)

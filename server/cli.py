@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
+from typing import Any, Coroutine
 
 from noddy.protocol import DEFAULT_PORT
 
@@ -78,12 +80,29 @@ async def serve(config: ServerConfig) -> int:
     return 0
 
 
+def _run(main_coroutine: Coroutine[Any, Any, int]) -> int:
+    """Run the server; with NODDY_PROFILE=PATH in the environment, under cProfile, writing
+    the profile to PATH on exit (how bench/server.py finds the hot path)."""
+    path = os.environ.get("NODDY_PROFILE")
+    if not path:
+        return asyncio.run(main_coroutine)
+    import cProfile
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        return asyncio.run(main_coroutine)
+    finally:
+        profiler.disable()
+        profiler.dump_stats(path)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=args.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        return asyncio.run(serve(config_from_args(args)))
+        return _run(serve(config_from_args(args)))
     except OSError as exc:
         logging.getLogger("noddy.server").error("cannot listen on %s:%s: %s", args.host, args.port, exc)
         return 1

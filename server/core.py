@@ -118,6 +118,8 @@ class ServerCore:
         self._next_table = 1
         self._guests = 0
         self._out: list[Out] = []
+        #: Tables to look at in ``take_bot_jobs`` (changed since it last ran).
+        self._bot_check: set[int] = set()
         #: Open, admitted connections per peer address (the ``max_connections_per_address`` limit).
         self._per_address: dict[str, int] = {}
         self.closed = False
@@ -228,6 +230,8 @@ class ServerCore:
                 self._expire(session)
         for table in list(self.tables.values()):
             self._check_turn_timer(table, now)
+            if table.status == PLAYING:
+                self._bot_check.add(table.id)
         for conn in list(self.connections.values()):
             if conn.text or conn.closing:
                 continue
@@ -250,7 +254,13 @@ class ServerCore:
     def take_bot_jobs(self) -> list[BotJob]:
         """Decisions computer players owe now; each is handed out once."""
         jobs = []
-        for table in self.tables.values():
+        # Only tables that changed since the last call can owe a decision (tick() adds every
+        # playing table as a safety net): scanning all tables per request was the hot spot.
+        check, self._bot_check = self._bot_check, set()
+        for table_id in check:
+            table = self.tables.get(table_id)
+            if table is None:
+                continue
             game = table.game
             if table.status != PLAYING or game is None:
                 continue
@@ -269,6 +279,7 @@ class ServerCore:
         if table is None or table.games_played != job.game_number:
             return []
         table.thinking.discard(job.seat)
+        self._bot_check.add(table.id)
         game = table.game
         occupant = table.seats[job.seat]
         if (table.status != PLAYING or game is None or occupant is None
@@ -334,6 +345,7 @@ class ServerCore:
 
     def _table_changed(self, table: Table, exclude: Session | None = None) -> None:
         """Push the table's summary to its members and the lobby (not to ``exclude``)."""
+        self._bot_check.add(table.id)
         message = {"type": "table", "table": table.summary()}
         self._to_table(table, message, exclude)
         self._to_lobby(message, exclude)
@@ -745,9 +757,18 @@ class ServerCore:
         assert game is not None
         now = self.clock()
         members = table.members()
+        self._bot_check.add(table.id)
+        # Members whose redacted views of an event agree get the very same message object,
+        # which the network layer then encodes once (events are mostly public).
+        shared: dict[tuple[int, object], dict[str, Any]] = {}
         for session, seat in members:
             for seq, event in numbered:
-                self._send(session.conn, table.event_message(seq, event, seat))
+                # An event that hides nothing from this seat is returned as itself by for_seat.
+                key = (seq, "all" if event.for_seat(seat) is event else seat)
+                message = shared.get(key)
+                if message is None:
+                    message = shared[key] = table.event_message(seq, event, seat)
+                self._send(session.conn, message)
         if game.is_over:
             table.status = FINISHED
             table.deadlines.clear()

@@ -113,9 +113,11 @@ def test_never_illegal_on_many_positions() -> None:
             game.apply(rng.choice(view.legal_actions))
 
 
-def test_remembers_what_it_laid_away_and_never_deals_it_to_an_opponent() -> None:
-    """The Observation does not say what a seat laid away; the expert remembers it, so the
-    hands it imagines for the others never hold those cards."""
+def test_its_own_discards_are_never_dealt_to_an_opponent() -> None:
+    """The Observation says what this seat laid away, so the hands the expert imagines for
+    the others never hold those cards, and a fresh player object decides the same."""
+    from noddy.bots.pegging import unseen_cards
+
     game = Game("cribbage", seed=12)
     expert = ExpertPlayer(seed=12, samples=4)
     laid = {}
@@ -125,8 +127,6 @@ def test_remembers_what_it_laid_away_and_never_deals_it_to_an_opponent() -> None
         game.apply(action)
     seat = game.to_move
     view = game.observation(seat)
-    assert set(expert._remembered_discards(view)) == laid[seat]
-    from noddy.bots.pegging import unseen_cards
-    assert not laid[seat] & set(unseen_cards(view, expert._remembered_discards(view)))
-    # A fresh player, which did not lay these cards away, cannot know them.
-    assert ExpertPlayer(seed=12)._remembered_discards(view) == ()
+    assert set(view.laid_away) == laid[seat]
+    assert not laid[seat] & set(unseen_cards(view, view.laid_away))
+    assert ExpertPlayer(seed=12, samples=4).choose(view, game.rules) == expert.choose(view, game.rules)
