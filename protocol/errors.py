@@ -27,6 +27,7 @@ ERROR_CODES: dict[str, str] = {
     "already_hello": "a second hello on a connection that has completed the handshake",
     "unsupported_version": "the client's protocol version is not one the server speaks",
     "bad_token": "the resume token is unknown or its seat is no longer held",
+    "name_taken": "someone connected (or holding a seat) already goes by that name",
     # lobby and seating
     "no_such_table": "no open table has this id",
     "no_such_seat": "the seat number is outside the table",
@@ -40,6 +41,10 @@ ERROR_CODES: dict[str, str] = {
     "no_game": "there is no game being played at your table",
     "not_a_computer": "remove_computer on a seat that no computer player holds",
     "unknown_level": "no computer player of that level",
+    "not_creator": "only the table's creator may change its settings or remove a computer player",
+    # records
+    "no_such_game": "no finished game has this id",
+    "storage_unavailable": "the server could not read its records (try again later)",
     # rules (from the engine)
     "unknown_preset": "no preset of that name",
     "invalid_player_count": "the preset is not played by that many players (or not in partnerships)",

@@ -149,6 +149,23 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
         _f("to", "str", choices=("table", "lobby")),
     ),
     "snapshot": (),
+    "configure_table": (
+        _f("options", "object"),
+        _f("private", "bool"),
+        _f("password", "str", max_length=64),
+        _f("turn_timer", "number", minimum=0, maximum=3600),
+    ),
+    "list_games": (
+        _f("name", "str", max_length=32),
+        _f("limit", "int", default=20, nullable=False, minimum=1, maximum=100),
+    ),
+    "get_game": (
+        _f("game", "int", required=True, nullable=False),
+    ),
+    "leaderboard": (
+        _f("family", "str", default="noddy", nullable=False, choices=("noddy", "cribbage")),
+        _f("limit", "int", default=20, nullable=False, minimum=1, maximum=100),
+    ),
     "bye": (),
 }
 

@@ -1,4 +1,9 @@
-"""``noddy-server``: parse the command line, run the server until Ctrl-C or SIGTERM, exit 0."""
+"""``noddy-server``: parse the command line, run the server until Ctrl-C or SIGTERM, exit 0.
+
+``noddy-server --export-game ID`` instead writes one stored game as JSON lines and exits.
+Exit status: 0, 1 if the address cannot be had, 2 if the database cannot be used (or the
+game to export does not exist).
+"""
 
 from __future__ import annotations
 
@@ -9,11 +14,14 @@ import os
 import signal
 import sys
 from typing import Any, Coroutine
+from pathlib import Path
 
 from noddy.protocol import DEFAULT_PORT
 
 from .config import ServerConfig
 from .network import NoddyServer
+from .records import to_jsonl
+from .storage import MEMORY, Storage, StorageError, default_db_path
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -51,6 +59,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=None,
                         help="make every deal and computer player reproducible (for testing only: "
                              "anyone who knows the seed knows the cards)")
+    parser.add_argument("--db", default=str(default_db_path()), metavar="PATH",
+                        help="the SQLite file that keeps tables, finished games and ratings across "
+                             "restarts, created on first start (default: %(default)s; "
+                             f"{MEMORY} keeps nothing)")
+    parser.add_argument("--export-game", type=int, default=None, metavar="ID",
+                        help="write finished game ID from the database as JSON lines to standard "
+                             "output, then exit (see docs/PROTOCOL.md, Records)")
     return parser
 
 
@@ -59,7 +74,23 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
                         ping_interval=args.ping_interval, idle_timeout=args.idle_timeout,
                         rate=args.rate, burst=args.burst,
                         max_connections_per_address=args.max_connections_per_address,
-                        max_tables_per_connection=args.max_tables_per_connection)
+                        max_tables_per_connection=args.max_tables_per_connection, db=args.db)
+
+
+def export_game(path: str, game_id: int) -> int:
+    """Print finished game ``game_id`` of the database at ``path`` as JSON lines."""
+    if path != MEMORY and not Path(path).is_file():
+        raise StorageError(f"there is no database at {path}")
+    storage = Storage(path)
+    try:
+        record = storage.finished_game(game_id)
+    finally:
+        storage.close()
+    if record is None:
+        raise StorageError(f"the database {path} has no finished game {game_id}")
+    for line in to_jsonl(record):
+        print(line)
+    return 0
 
 
 async def serve(config: ServerConfig) -> int:
@@ -102,7 +133,12 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=args.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
+        if args.export_game is not None:
+            return export_game(args.db, args.export_game)
         return _run(serve(config_from_args(args)))
+    except StorageError as exc:
+        logging.getLogger("noddy.server").error("%s", exc)
+        return 2
     except OSError as exc:
         logging.getLogger("noddy.server").error("cannot listen on %s:%s: %s", args.host, args.port, exc)
         return 1

@@ -54,6 +54,9 @@ class ServerConfig:
     #: How often timers (grace periods, turn timers, keepalive) are checked.
     tick_interval: float = 0.1
     default_level: str = ""
+    #: The SQLite file that keeps tables, games and ratings across restarts; None keeps them
+    #: in memory only (tests; ``noddy-server`` itself defaults to the user's data folder).
+    db: str | None = None
 
     @property
     def computer_level(self) -> str:

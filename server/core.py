@@ -13,9 +13,16 @@ The core never touches a socket, a clock it was not given, or a thread.  The net
 * ``tick()`` -> time passed: grace periods, turn timers and keepalive are checked;
 * ``take_bot_jobs()`` / ``bot_moved(job, action)`` -> computer players are asked to decide
   off the event loop and their decisions come back (ignored if the game moved on meanwhile);
-* ``shutdown()`` -> goodbye to everyone.
+* ``shutdown()`` -> goodbye to everyone (the tables stay stored, to be restored);
+* ``restore(state)`` -> once, before any connection: the open tables, games and ratings that
+  storage kept (:mod:`noddy.server.storage`), rebuilt by replaying each game's actions.
 
-Each call returns a list of :class:`Send` and :class:`Close` instructions.  Every request is
+Each call returns a list of :class:`Send` and :class:`Close` instructions, and may return
+:class:`Query` instructions: a reply that needs stored data, which the network layer reads
+and gives back to ``answer(query, result)``.  Each call may also leave *storage records*
+(:mod:`noddy.server.records`: tables, games, actions, ratings) for ``take_records()``; the
+network layer must have them written before it carries out that call's instructions, so what
+anyone was told has happened is always on disk first.  Every request is
 validated completely before anything changes (the engine does the same for actions), so a
 refused request changes nothing and the connection stays open; only ``line_too_long``,
 ``flood`` and ``too_many_connections`` close a connection.
@@ -60,8 +67,11 @@ from noddy.protocol.requests import request_id_of
 
 from . import text_mode
 from .config import ServerConfig
+from .ratings import FAMILIES, RatingBook, Rated, family_of
+from .records import ActionApplied, GameBegun, GameFinished, Record, TableClosed, TableSaved, replay
 from .ratelimit import TokenBucket
 from .session import Connection, Session
+from .storage import StoredState
 from .table import FINISHED, PLAYING, Seat, Table
 
 log = logging.getLogger("noddy.server")
@@ -86,7 +96,29 @@ class Close:
     reason: str
 
 
-Out = Send | Close
+@dataclass(frozen=True)
+class Query:
+    """Read ``kind`` (``list_games``, ``get_game``) from storage; pass the result to
+    :meth:`ServerCore.answer`, which replies to request ``request_id`` on ``conn``."""
+
+    conn: int
+    request_id: Any
+    kind: str
+    args: dict[str, Any]
+
+
+Out = Send | Close | Query
+
+
+@dataclass
+class LiveGame:
+    """What storage needs to know of a table's current game: its id, the table's seq when it
+    began, who sat where when it was dealt (they are the ones rated), and how many actions."""
+
+    game_id: int
+    seq_start: int
+    seats: list[dict[str, Any]]
+    actions: int = 0
 
 
 @dataclass(frozen=True)
@@ -108,9 +140,20 @@ class ServerCore:
     """Every connection, session and table of one server; see the module docstring."""
 
     def __init__(self, config: ServerConfig | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 wall_clock: Callable[[], float] = time.time) -> None:
         self.config = config or ServerConfig()
         self.clock = clock
+        #: Seconds since the epoch, for the times kept in game records.
+        self.wall_clock = wall_clock
+        self.ratings = RatingBook()
+        #: Storage records not yet taken by the network layer (see ``take_records``).
+        self._records: list[Record] = []
+        #: Tables whose stored state must be written again at the end of this call.
+        self._dirty: dict[int, Table] = {}
+        #: The current game of each table that has one (its storage bookkeeping).
+        self._live: dict[int, LiveGame] = {}
+        self._next_game = 1
         self.connections: dict[int, Connection] = {}
         self.sessions: dict[str, Session] = {}
         self.tables: dict[int, Table] = {}
@@ -290,11 +333,107 @@ class ServerCore:
             log.error("computer player %s at table %d seat %d chose %r; playing %s instead",
                       occupant.level, table.id, job.seat, action, legal[0])
             action = legal[0]
-        self._stream(table, game.apply(action))
+        self._stream(table, self._apply_action(table, game, action))
         return self._flush()
 
+    def take_records(self) -> list[Record]:
+        """The storage records of the calls since the last take, in order (see the module doc)."""
+        records, self._records = self._records, []
+        return records
+
+    def answer(self, query: Query, result: Any, failed: bool = False) -> list[Out]:
+        """Reply to a :class:`Query` with what storage returned (``failed``: it could not read)."""
+        conn = self.connections.get(query.conn)
+        if conn is None or conn.closing:
+            return []
+        if failed:
+            self._error(conn, ProtocolError("storage_unavailable",
+                                            "the server could not read its records; try again"),
+                        query.request_id)
+        elif query.kind == "list_games":
+            self._reply(conn, query.request_id, {"type": "games", "name": query.args["name"],
+                                                 "games": result})
+        elif result is None:
+            self._error(conn, ProtocolError("no_such_game", f"there is no finished game {query.args['game']}",
+                                            field="game"), query.request_id)
+        else:
+            self._reply(conn, query.request_id, {"type": "game_record", "record": result})
+        return self._flush()
+
+    def restore(self, state: StoredState) -> list[Out]:
+        """Bring back what storage kept: ratings, ids, and every open table with its game.
+
+        Each game is dealt again from its seed and its stored actions are applied, so it is
+        exactly where it was.  Seated people are disconnected now, so their seats are held
+        for a fresh grace period: they come back with their resume tokens.  A table with no
+        person seated at it is closed, as it would have been when its last person left.
+        """
+        self.ratings.load(state.ratings)
+        self._next_table = max(self._next_table, state.next_table)
+        self._next_game = max(self._next_game, state.next_game)
+        now = self.clock()
+        for saved, record in state.tables:
+            try:
+                table = self._restore_table(saved, record, now)
+            except (NoddyError, ValueError, KeyError, TypeError) as exc:
+                log.error("table %s cannot be restored (%s); closing it", saved.get("id"), exc)
+                self._records.append(TableClosed(saved["id"]))
+                continue
+            if not any(s is not None and s.session is not None for s in table.seats):
+                self._close_table(table, "nobody came back")
+            else:
+                log.info("table %d restored (%s, %s)", table.id, table.preset, table.status)
+        self._dirty.clear()
+        return self._flush()
+
+    def _restore_table(self, saved: dict[str, Any], record: dict[str, Any] | None, now: float) -> Table:
+        rules = configure(saved["preset"], saved["players"], partnerships=saved["partnerships"],
+                          options=saved["options"])
+        table = Table(saved["id"], rules, rules.name, saved["players"], saved["partnerships"],
+                      dict(saved["options"]), password=saved["password"], turn_timer=saved["turn_timer"])
+        table.rate = self._rater(table)
+        table.games_played = saved["games_played"]
+        table.computers_made = saved["computers_made"]
+        for index, seat in enumerate(saved["seats"]):
+            if seat is None:
+                continue
+            if seat["kind"] == "computer":
+                table.seats[index] = self._computer(table, index, seat["level"])
+                continue
+            session = Session(seat["name"], seat["bot"], None, token=seat["token"])
+            session.table, session.seat = table, index
+            session.held_until = now + self.config.grace_period
+            self.sessions[session.token] = session
+            table.seats[index] = Seat(session.name, session=session, ready=seat["ready"])
+            if seat["token"] == saved.get("creator"):
+                table.creator = session
+        table.status = saved["status"]
+        game_info = saved.get("game")
+        if game_info is not None and record is not None:
+            game = replay(record)
+            table.game = game
+            table.seq = game_info["seq_start"]
+            table.record(game.log)
+            self._live[table.id] = LiveGame(record["id"], game_info["seq_start"], record["seats"],
+                                            len(record["steps"]))
+            if game.is_over:
+                table.status = FINISHED
+            elif table.status == PLAYING and table.turn_timer is not None:
+                for seat_index in game.awaiting:
+                    occupant = table.seats[seat_index]
+                    if occupant is not None and not occupant.is_computer:
+                        table.deadlines[seat_index] = now + table.turn_timer
+        elif table.status == PLAYING:
+            raise ValueError("a playing table without its game")
+        self.tables[table.id] = table
+        return table
+
     def shutdown(self) -> list[Out]:
-        """Tell everyone the server is going, close every table and connection."""
+        """Tell everyone the server is going, close every table and connection.
+
+        Nothing of this is stored: the tables stay open in storage and come back at the
+        next start, exactly as after a crash.
+        """
         self.closed = True
         for table in list(self.tables.values()):
             self._close_table(table, "the server is shutting down", tell_lobby=False)
@@ -306,8 +445,38 @@ class ServerCore:
 
     # == plumbing ==========================================================================
     def _flush(self) -> list[Out]:
+        if self.closed:
+            self._records.clear()
+        else:
+            for table in self._dirty.values():
+                if table.id in self.tables:
+                    self._records.append(TableSaved(table.id, self._table_state(table)))
+        self._dirty.clear()
         out, self._out = self._out, []
         return out
+
+    def _table_state(self, table: Table) -> dict[str, Any]:
+        """What storage keeps of a table to restore it (spectators are not kept)."""
+        seats: list[dict[str, Any] | None] = []
+        for seat in table.seats:
+            if seat is None:
+                seats.append(None)
+            elif seat.is_computer:
+                seats.append({"kind": "computer", "name": seat.name, "level": seat.level})
+            else:
+                assert seat.session is not None
+                seats.append({"kind": "human", "name": seat.name, "token": seat.session.token,
+                              "bot": seat.session.bot, "ready": seat.ready})
+        live = self._live.get(table.id)
+        creator = table.creator
+        return {
+            "id": table.id, "preset": table.preset, "players": table.players,
+            "partnerships": table.partnerships, "options": dict(table.options),
+            "password": table.password, "turn_timer": table.turn_timer, "status": table.status,
+            "games_played": table.games_played, "computers_made": table.computers_made,
+            "creator": None if creator is None else creator.token, "seats": seats,
+            "game": None if live is None else {"id": live.game_id, "seq_start": live.seq_start},
+        }
 
     def _send(self, conn_id: int | None, message: dict[str, Any]) -> None:
         if conn_id is None:
@@ -344,7 +513,9 @@ class ServerCore:
                 self._send(session.conn, message)
 
     def _table_changed(self, table: Table, exclude: Session | None = None) -> None:
-        """Push the table's summary to its members and the lobby (not to ``exclude``)."""
+        """Push the table's summary to its members and the lobby (not to ``exclude``), and
+        have its state stored again at the end of this call."""
+        self._dirty[table.id] = table
         self._bot_check.add(table.id)
         message = {"type": "table", "table": table.summary()}
         self._to_table(table, message, exclude)
@@ -375,6 +546,8 @@ class ServerCore:
             return
         if conn.session is None and request["type"] != "hello":
             self._guests += 1
+            while self._name_in_use(f"guest-{self._guests}"):
+                self._guests += 1
             self._dispatch(conn, {"type": "hello", "name": f"guest-{self._guests}",
                                   "version": PROTOCOL_VERSION})
         self._dispatch(conn, request)
@@ -410,6 +583,17 @@ class ServerCore:
                                 if password is not None else
                                 f"table {table.id} is private: give its password", field="password")
 
+    def _check_creator(self, table: Table, session: Session, what: str) -> None:
+        owner = table.owner()
+        if owner is not session:
+            raise ProtocolError("not_creator", f"only the table's creator "
+                                f"({'nobody' if owner is None else owner.name}) may {what}")
+
+    def _rater(self, table: Table) -> Callable[[Seat], int]:
+        """How the table's summary shows a seat's rating in the table's preset family."""
+        family = family_of(table.preset)
+        return lambda seat: round(self.ratings.rating(family, _identity(seat)))
+
     def _choose_seat(self, table: Table, seat: int | None) -> int:
         free = table.free_seats()
         if seat is not None and not 0 <= seat < table.players:
@@ -431,6 +615,8 @@ class ServerCore:
             "table": None if session.table is None else session.table.id, "seat": session.seat,
             "presets": [rules.describe() for rules in PRESETS.values()],
             "levels": list(LEVELS), "default_level": config.computer_level,
+            "ratings": {family: round(self.ratings.rating(family, Rated("human", session.name)))
+                        for family in FAMILIES},
             "limits": {"max_line": config.max_line, "grace_period": config.grace_period,
                        "ping_interval": config.ping_interval, "idle_timeout": config.idle_timeout,
                        "rate": config.rate, "burst": config.burst},
@@ -465,11 +651,21 @@ class ServerCore:
                     self._table_changed(table, exclude=session)
                 self._send(conn.id, table.snapshot(session.seat, self.clock()))
             return
-        session = Session(f["name"].strip(), f["bot"], conn.id)
+        name = f["name"].strip()
+        if self._name_in_use(name):
+            raise ProtocolError("name_taken", f"the name {name!r} is in use by someone connected "
+                                "(or holding a seat); choose another", field="name")
+        session = Session(name, f["bot"], conn.id)
         self.sessions[session.token] = session
         conn.session = session
         log.info("connection %d is %s%s", conn.id, session.name, " (bot)" if session.bot else "")
         self._reply(conn, rid, self._welcome(session, resumed=False))
+
+    def _name_in_use(self, name: str) -> bool:
+        """Whether a connected person, or one whose seat is held, goes by ``name`` (any case)."""
+        wanted = name.casefold()
+        return any(s.name.casefold() == wanted and (s.conn is not None or s.held_until is not None)
+                   for s in self.sessions.values())
 
     def _on_ping(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         self._reply(conn, rid, {"type": "pong"})
@@ -501,6 +697,8 @@ class ServerCore:
                                 f"{f['players'] - 1}, not {seat}", field="seat")
         table = Table(self._next_table, rules, rules.name, f["players"], f["partnerships"], options,
                       password=f["password"] if f["private"] else None, turn_timer=f["turn_timer"])
+        table.creator = session
+        table.rate = self._rater(table)
         self._next_table += 1
         self.tables[table.id] = table
         conn.tables_created.add(table.id)
@@ -586,6 +784,7 @@ class ServerCore:
     def _on_remove_computer(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = self._session(conn)
         table = self._my_table(session)
+        self._check_creator(table, session, "remove a computer player")
         self._check_seating_open(table)
         seat = f["seat"]
         if not 0 <= seat < table.players:
@@ -630,7 +829,7 @@ class ServerCore:
             action = Discard(seat, f["cards"])
         else:
             action = Go(seat)
-        events = game.apply(action)
+        events = self._apply_action(table, game, action)
         table.deadlines.pop(seat, None)
         self._reply(conn, rid, {"type": "ok"})
         self._stream(table, events)
@@ -653,6 +852,41 @@ class ServerCore:
         session = self._session(conn)
         table = self._my_table(session)
         self._reply(conn, rid, table.snapshot(session.seat, self.clock()))
+
+    def _on_configure_table(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = self._session(conn)
+        table = self._my_table(session)
+        self._check_creator(table, session, "change its settings")
+        self._check_seating_open(table)
+        options = table.options if f["options"] is None else dict(f["options"])
+        rules = configure(table.preset, table.players, partnerships=table.partnerships, options=options)
+        private = table.private if f["private"] is None else f["private"]
+        password = f["password"] if f["password"] is not None else table.password
+        if private and not password:
+            raise ProtocolError("missing_field", "a private table needs a password", field="password")
+        table.rules, table.options = rules, options
+        table.password = password if private else None
+        if f["turn_timer"] is not None:
+            table.turn_timer = f["turn_timer"] or None
+        for occupant in table.seats:  # nobody has agreed to play under the new settings yet
+            if occupant is not None:
+                occupant.ready = False
+        self._reply(conn, rid, {"type": "table", "table": table.summary()})
+        self._table_changed(table, exclude=session)
+
+    def _on_list_games(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        name = f["name"] if f["name"] is not None else self._session(conn).name
+        self._out.append(Query(conn.id, rid, "list_games", {"name": name, "limit": f["limit"]}))
+
+    def _on_get_game(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        self._out.append(Query(conn.id, rid, "get_game", {"game": f["game"]}))
+
+    def _on_leaderboard(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        rows = self.ratings.leaderboard(f["family"], f["limit"])
+        self._reply(conn, rid, {"type": "leaderboard", "family": f["family"], "players": [
+            {"rank": rank, "kind": who.kind, "name": who.name, "rating": round(standing.rating),
+             "games": standing.games, "wins": standing.wins}
+            for rank, (who, standing) in enumerate(rows, start=1)]})
 
     def _on_bye(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = self._session(conn)
@@ -720,6 +954,9 @@ class ServerCore:
     def _close_table(self, table: Table, reason: str, tell_lobby: bool = True) -> None:
         log.info("table %d closed: %s", table.id, reason)
         self.tables.pop(table.id, None)
+        self._live.pop(table.id, None)
+        if not self.closed:  # at shutdown the table stays stored, to be restored
+            self._records.append(TableClosed(table.id))
         message = {"type": "table_closed", "table": table.id, "reason": reason}
         self._to_table(table, message)
         for session in table.humans():
@@ -736,6 +973,16 @@ class ServerCore:
         seed = self.config.game_seed(table.id, table.games_played)
         game = Game(table.preset, table.players, partnerships=table.partnerships,
                     options=table.options, seed=seed)
+        seats = [{"seat": i, "name": s.name, "kind": "computer" if s.is_computer else "human",
+                  "level": s.level} for i, s in enumerate(table.seats) if s is not None]
+        live = LiveGame(self._next_game, table.seq, seats)
+        self._next_game += 1
+        self._live[table.id] = live
+        self._records.append(GameBegun(
+            live.game_id, table.id, table.games_played, table.preset, family_of(table.preset),
+            table.players, table.partnerships, dict(table.options), seats, game.seed,
+            self.wall_clock(), [event.to_dict() for event in game.log]))
+        self._dirty[table.id] = table
         table.game = game
         table.status = PLAYING
         table.game_start = len(table.log)
@@ -746,6 +993,28 @@ class ServerCore:
                 occupant.ready = False
         log.info("table %d: game %d of %s begins", table.id, table.games_played, table.preset)
         return table.record(game.log)
+
+    def _apply_action(self, table: Table, game: Game, action: Action) -> list[Event]:
+        """Apply ``action`` (the engine raises, changing nothing, if it is illegal) and queue
+        it for storage with its events; a won game is recorded as finished and rated."""
+        events = game.apply(action)
+        live = self._live[table.id]
+        live.actions += 1
+        self._records.append(ActionApplied(live.game_id, live.actions, action.to_dict(),
+                                           [event.to_dict() for event in events]))
+        if game.is_over:
+            assert game.winner is not None
+            changes: list = []
+            if table.players == 2 or table.partnerships:
+                by_seat = {s["seat"]: _identity_of(s) for s in live.seats}
+                sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
+                         for side in (0, 1)]
+                changes = self.ratings.rate_game(family_of(table.preset), sides, game.winner)
+            self._records.append(GameFinished(
+                live.game_id, self.wall_clock(),
+                {"winner": game.winner, "winning_seats": list(game.winning_seats),
+                 "scores": list(game.scores)}, tuple(changes)))
+        return events
 
     def _stream(self, table: Table, events: list[Event]) -> None:
         """Number and send new game events (see :meth:`_publish`)."""
@@ -801,7 +1070,17 @@ class ServerCore:
             wire = dict(action.to_dict())
             wire.pop("seat", None)
             self._to_table(table, {"type": "timed_out", "table": table.id, "seat": seat, "action": wire})
-            self._stream(table, game.apply(action))
+            self._stream(table, self._apply_action(table, game, action))
+
+
+def _identity(seat: Seat) -> Rated:
+    """Who a seat's rating belongs to: a person by name, a computer player by level."""
+    return Rated("computer", seat.level or "") if seat.is_computer else Rated("human", seat.name)
+
+
+def _identity_of(seat: dict[str, Any]) -> Rated:
+    """The same for a seat as a game record keeps it."""
+    return Rated("computer", seat["level"]) if seat["kind"] == "computer" else Rated("human", seat["name"])
 
 
 def _quiet_id(line: bytes) -> Any:

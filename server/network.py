@@ -6,19 +6,29 @@ queue, so a slow or stuck peer fills only its own queue (and is dropped when it 
 instead of stalling its table.  Computer players think in worker threads
 (``asyncio.to_thread``) so an expensive level never blocks the loop.  Handler tasks are
 tracked here because Python 3.11's ``Server.wait_closed`` does not wait for them.
+
+Storage (:mod:`noddy.server.storage`) runs on its own thread.  After every core call the
+call's storage records are handed to it, and the call's messages wait in :attr:`_pending`
+until the transaction has committed: nothing is sent that is not yet on disk.  The waiting
+steps are carried out strictly in order, so messages keep the order the core gave them even
+while several writes are in flight; a ``Query`` (a reply that needs stored data) waits its
+turn the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
 from noddy.protocol import encode_line
 
 from . import text_mode
 from .config import ServerConfig
-from .core import BotJob, Close, Out, Send, ServerCore
+from .core import BotJob, Close, Out, Query, Send, ServerCore
+from .storage import MEMORY, StorageWorker
 
 log = logging.getLogger("noddy.server.network")
 
@@ -30,6 +40,15 @@ class _Link:
     queue: asyncio.Queue[bytes | None]
     writer_task: asyncio.Task[None] | None = None
     closing: bool = False
+
+
+@dataclass(eq=False)
+class _Step:
+    """Instructions held back until ``future`` is done: a storage write, or a query's read."""
+
+    future: "asyncio.Future[Any] | None"
+    outs: list[Out]
+    query: Query | None = None
 
 
 @dataclass(eq=False)
@@ -49,6 +68,8 @@ class NoddyServer:
         self._ticker: asyncio.Task[None] | None = None
         #: Messages already encoded in the current batch (see ``_encode``).
         self._encoded: dict[tuple[int, bool], tuple[dict[str, object], bytes]] = {}
+        self._store: StorageWorker | None = None
+        self._pending: deque[_Step] = deque()
 
     @property
     def port(self) -> int:
@@ -56,13 +77,29 @@ class NoddyServer:
         return int(self._server.sockets[0].getsockname()[1])
 
     async def start(self) -> None:
-        self._server = await asyncio.start_server(
-            self._handle, self.config.host, self.config.port,
-            # StreamReader lets a line through when its "\n" is at index <= limit, so
-            # limit = max_line - 1 makes max_line bytes, newline included, the longest.
-            limit=self.config.max_line - 1)
+        """Open the database and restore what it kept, then listen (raises ``StorageError``
+        for a database that cannot be used, ``OSError`` if the address cannot be had)."""
+        assert self.core is not None
+        store = StorageWorker(self.config.db or MEMORY)
+        try:
+            state = await asyncio.wrap_future(store.open())
+        except BaseException:
+            store.close()
+            raise
+        self._store = store
+        self._apply(self.core.restore(state))
+        try:
+            self._server = await asyncio.start_server(
+                self._handle, self.config.host, self.config.port,
+                # StreamReader lets a line through when its "\n" is at index <= limit, so
+                # limit = max_line - 1 makes max_line bytes, newline included, the longest.
+                limit=self.config.max_line - 1)
+        except BaseException:
+            await self._close_store()
+            raise
         self._ticker = asyncio.create_task(self._tick_loop())
-        log.info("listening on %s:%d", self.config.host, self.port)
+        log.info("listening on %s:%d (database %s)", self.config.host, self.port, self.config.db or MEMORY)
+        self._run_bots()
 
     async def __aenter__(self) -> "NoddyServer":
         await self.start()
@@ -92,7 +129,18 @@ class NoddyServer:
             task.cancel()
         if self._server is not None:
             await self._server.wait_closed()
+        await self._close_store()
         log.info("shut down")
+
+    async def _close_store(self) -> None:
+        """Let queued writes finish, then close the database."""
+        waiting = [step.future for step in self._pending if step.future is not None]
+        if waiting:
+            await asyncio.wait(waiting, timeout=self.config.shutdown_timeout)
+        self._drain()
+        if self._store is not None:
+            store, self._store = self._store, None
+            await asyncio.wrap_future(store.close())
 
     # -- per connection -----------------------------------------------------------------------
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -124,6 +172,11 @@ class NoddyServer:
         finally:
             self._apply(self.core.disconnect(conn))
             self._run_bots()
+            if self._pending:  # what this connection is owed (an error, a bye) goes out first
+                try:
+                    await self._settle()
+                except asyncio.CancelledError:
+                    pass
             self._end(link)
             try:
                 await asyncio.wait_for(asyncio.shield(link.writer_task), self.config.shutdown_timeout)
@@ -181,6 +234,64 @@ class NoddyServer:
                 link.writer_task.cancel()
 
     def _apply(self, outs: list[Out]) -> None:
+        """Carry out one core call's instructions once its storage records are written."""
+        assert self.core is not None
+        records = self.core.take_records()
+        gate = None
+        if records and self._store is not None:
+            gate = self._watch(self._store.write(records))
+        if gate is None and not self._pending and not any(isinstance(o, Query) for o in outs):
+            self._carry_out(outs)
+            return
+        plain: list[Out] = []
+        for out in outs:
+            if isinstance(out, Query):
+                if gate is not None or plain:
+                    self._pending.append(_Step(gate, plain))
+                    gate, plain = None, []
+                read = None if self._store is None else self._watch(self._store.read(out.kind, out.args))
+                self._pending.append(_Step(read, [], out))
+            else:
+                plain.append(out)
+        if gate is not None or plain:
+            self._pending.append(_Step(gate, plain))
+        self._drain()
+
+    async def _settle(self) -> None:
+        """Wait (a bounded time) until every step held back so far has been carried out."""
+        waiting = [step.future for step in self._pending if step.future is not None]
+        if waiting:
+            await asyncio.wait(waiting, timeout=self.config.shutdown_timeout)
+        self._drain()
+
+    def _watch(self, future: Any) -> "asyncio.Future[Any]":
+        waiting = asyncio.wrap_future(future)
+        waiting.add_done_callback(lambda _: self._drain())
+        return waiting
+
+    def _drain(self) -> None:
+        """Carry out the held-back steps whose storage work is done, in order."""
+        assert self.core is not None
+        while self._pending:
+            step = self._pending[0]
+            if step.future is not None and not step.future.done():
+                return
+            self._pending.popleft()
+            outs = step.outs
+            failure = None
+            if step.future is not None:
+                failure = step.future.exception() if not step.future.cancelled() else RuntimeError("cancelled")
+            if step.query is not None:
+                result = None if failure is not None or step.future is None else step.future.result()
+                if failure is not None:
+                    log.error("reading %s from the database failed: %s", step.query.kind, failure)
+                outs = self.core.answer(step.query, result, failed=step.future is None or failure is not None)
+            elif failure is not None:
+                # The game goes on (refusing to would strand every table), but loudly.
+                log.error("writing to the database failed; sending anyway: %r", failure)
+            self._carry_out(outs)
+
+    def _carry_out(self, outs: list[Out]) -> None:
         for out in outs:
             link = self._links.get(out.conn)
             if link is None or link.closing:

@@ -10,7 +10,7 @@ say where it stands.  Redaction happens here and only here: a member is sent
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from noddy.bots import Player
 from noddy.engine import Event, Game, Rules
@@ -72,6 +72,11 @@ class Table:
     #: Seats whose computer player is thinking now.
     thinking: set[int] = field(default_factory=set)
     computers_made: int = 0
+    #: Who created the table: the one person who may change its settings or remove a
+    #: computer player (see :meth:`owner`).
+    creator: Session | None = None
+    #: A seat's rating in the table's preset family, for the summary (set by the core).
+    rate: Callable[[Seat], int] | None = None
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -98,20 +103,35 @@ class Table:
         out += [(s, None) for s in self.spectators if s.conn is not None]
         return out
 
+    def owner(self) -> Session | None:
+        """Who may change the settings: the creator while at the table; once the creator has
+        gone, the person in the lowest seat, else the first spectator (the role then stays)."""
+        people = self.humans()
+        if self.creator not in people:
+            self.creator = people[0] if people else None
+        return self.creator
+
     def can_start(self) -> bool:
         return (self.status in (WAITING, FINISHED)
                 and all(seat is not None and (seat.ready or seat.is_computer) for seat in self.seats))
 
     def summary(self) -> dict[str, Any]:
         """What the lobby shows of the table: never any card."""
+        owner = self.owner()
         return {
             "id": self.id, "preset": self.preset, "players": self.players,
             "partnerships": self.partnerships, "options": dict(self.options),
             "private": self.private, "turn_timer": self.turn_timer, "status": self.status,
-            "seats": [None if seat is None else seat.to_dict(i) for i, seat in enumerate(self.seats)],
+            "seats": [None if seat is None else self._seat_dict(seat, i) for i, seat in enumerate(self.seats)],
             "spectators": [s.name for s in self.spectators],
+            "creator": None if owner is None else owner.name,
             "games_played": self.games_played,
         }
+
+    def _seat_dict(self, seat: Seat, index: int) -> dict[str, Any]:
+        data = seat.to_dict(index)
+        data["rating"] = None if self.rate is None else self.rate(seat)
+        return data
 
     # -- the game stream ------------------------------------------------------------------
     def record(self, events: list[Event]) -> list[tuple[int, Event]]:

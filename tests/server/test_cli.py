@@ -16,7 +16,7 @@ from noddy.server.cli import build_parser
 def test_help_documents_every_flag() -> None:
     text = build_parser().format_help()
     for flag in ("--host", "--port", "--log-level", "--grace", "--ping-interval", "--idle-timeout",
-                 "--rate", "--burst", "--seed"):
+                 "--rate", "--burst", "--seed", "--db", "--export-game"):
         assert flag in text
     assert "3131" in text
 
@@ -24,7 +24,8 @@ def test_help_documents_every_flag() -> None:
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_listens_and_exits_zero_on_signal(sig: signal.Signals) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "noddy.server.cli", "--host", "127.0.0.1", "--port", "0", "--log-level", "WARNING"],
+        [sys.executable, "-m", "noddy.server.cli", "--host", "127.0.0.1", "--port", "0", "--log-level", "WARNING",
+         "--db", ":memory:"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()

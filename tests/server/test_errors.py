@@ -239,6 +239,34 @@ async def test_resource_limits() -> None:
         await ben.close()
 
 
+async def test_names_access_and_records() -> None:
+    """The codes of names, the creator's rights and stored records (more in tests/storage/)."""
+    async with running_server() as server:
+        ann, ben = [await Client.connect(server.port) for _ in range(2)]
+        await ann.hello("ann")
+        await refused(ben, {"type": "hello", "name": "ann", "version": 1}, "name_taken", field="name")
+        await ben.hello("ben")
+        table = (await ann.request({"type": "create_table"}))["table"]["id"]
+        await ann.request({"type": "add_computer", "level": "random"})
+        await ben.request({"type": "spectate", "table": table})
+        await refused(ben, {"type": "remove_computer", "seat": 1}, "not_creator", state=SNAPSHOT)
+        await refused(ben, {"type": "configure_table", "options": {"target": 61}}, "not_creator",
+                      state=SNAPSHOT)
+        await refused(ann, {"type": "get_game", "game": 7}, "no_such_game", field="game")
+        real_read = server._store.read
+
+        def failing_read(kind: str, args: dict[str, Any]) -> Any:
+            def fail() -> None:
+                raise OSError("disk on fire")
+            return server._store._call(fail)
+        server._store.read = failing_read  # type: ignore[method-assign]
+        await refused(ann, {"type": "list_games"}, "storage_unavailable")
+        server._store.read = real_read  # type: ignore[method-assign]
+        assert (await ann.request({"type": "list_games"}))["games"] == []
+        await ann.close()
+        await ben.close()
+
+
 def test_every_code_was_provoked() -> None:
     """Runs after the two tests above (pytest keeps file order)."""
     assert PROVOKED == set(ERROR_CODES)

@@ -1,0 +1,116 @@
+"""Elo ratings: one number per player name and per computer level, for each preset family.
+
+The formula (also in docs/PROTOCOL.md, "Ratings")::
+
+    expected_a = 1 / (1 + 10 ** ((rating_b - rating_a) / 400))
+    new_a      = rating_a + K * (score_a - expected_a)        K = 32, score 1 win / 0 loss
+
+Everyone starts at :data:`INITIAL_RATING` (1500).  Only two-sided games are rated: a
+two-player game, or a partnership game, where each side's rating is the mean of its members'
+ratings and every member moves by the side's ``K * (score - expected)``.  A game in which the
+same identity sits on both sides (two computers of one level) tells nothing and is not rated;
+an identity seated twice on one side moves once.  Three-player games are not rated.
+
+Identities are :class:`Rated` keys: a person by name, a computer player by level
+(``Rated("computer", "greedy")``), so a person called "greedy" is someone else.  Noddy
+presets (``noddy*``) and Cribbage presets are separate families: being good at one says
+little about the other.
+
+>>> book = RatingBook()
+>>> ada, bob = Rated("human", "ada"), Rated("human", "bob")
+>>> [(c.identity.name, c.before, c.after) for c in book.rate_game("noddy", [[ada], [bob]], winner=0)]
+[('ada', 1500.0, 1516.0), ('bob', 1500.0, 1484.0)]
+>>> book.rating("noddy", ada), book.rating("cribbage", ada)
+(1516.0, 1500.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+INITIAL_RATING = 1500.0
+K_FACTOR = 32.0
+FAMILIES = ("noddy", "cribbage")
+
+
+def family_of(preset: str) -> str:
+    """The rating family of a preset: the Noddy presets, or the Cribbage ones."""
+    return "noddy" if preset.startswith("noddy") else "cribbage"
+
+
+def expected_score(rating: float, opponent: float) -> float:
+    """The score (0 to 1) Elo expects of ``rating`` against ``opponent``."""
+    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+
+
+@dataclass(frozen=True, order=True)
+class Rated:
+    """Who is rated: ``kind`` is ``"human"`` (by name) or ``"computer"`` (by level)."""
+
+    kind: str
+    name: str
+
+
+@dataclass
+class Standing:
+    """One identity's rating in one family, and how many rated games it has won of how many."""
+
+    rating: float = INITIAL_RATING
+    games: int = 0
+    wins: int = 0
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one rated game did to one identity (the storage writes these)."""
+
+    family: str
+    identity: Rated
+    before: float
+    after: float
+    games: int
+    wins: int
+
+
+class RatingBook:
+    """Every standing, in memory (the server loads it at start and writes each change)."""
+
+    def __init__(self) -> None:
+        self.standings: dict[tuple[str, Rated], Standing] = {}
+
+    def load(self, rows: Iterable[tuple[str, str, str, float, int, int]]) -> None:
+        """Rows of (family, kind, name, rating, games, wins), as the storage keeps them."""
+        for family, kind, name, rating, games, wins in rows:
+            self.standings[(family, Rated(kind, name))] = Standing(rating, games, wins)
+
+    def rating(self, family: str, identity: Rated) -> float:
+        standing = self.standings.get((family, identity))
+        return INITIAL_RATING if standing is None else standing.rating
+
+    def rate_game(self, family: str, sides: Sequence[Sequence[Rated]], winner: int) -> list[Change]:
+        """Rate a finished game between two ``sides`` (each the identities seated on it);
+        ``winner`` is the index of the winning side.  Returns the changes (empty if unrated)."""
+        if len(sides) != 2 or not all(sides):
+            return []
+        if set(sides[0]) & set(sides[1]):
+            return []
+        means = [sum(self.rating(family, who) for who in side) / len(side) for side in sides]
+        changes: list[Change] = []
+        for index, side in enumerate(sides):
+            score = 1.0 if index == winner else 0.0
+            delta = K_FACTOR * (score - expected_score(means[index], means[1 - index]))
+            for who in dict.fromkeys(side):  # each identity once, in seat order
+                standing = self.standings.setdefault((family, who), Standing())
+                before = standing.rating
+                standing.rating = before + delta
+                standing.games += 1
+                standing.wins += int(score)
+                changes.append(Change(family, who, before, standing.rating, standing.games, standing.wins))
+        return changes
+
+    def leaderboard(self, family: str, limit: int) -> list[tuple[Rated, Standing]]:
+        """The best ``limit`` standings of ``family``, highest rating first (ties by name)."""
+        rows = [(who, s) for (fam, who), s in self.standings.items() if fam == family]
+        rows.sort(key=lambda row: (-row[1].rating, row[0].kind, row[0].name))
+        return rows[:limit]

@@ -1,0 +1,190 @@
+"""What the server keeps: the records the core hands to storage, and finished-game records.
+
+The core is sans-IO, so it does not write anything itself: alongside its Send and Close
+instructions it queues *storage records* (the frozen dataclasses below) which the network
+layer has :mod:`noddy.server.storage` write -- in one transaction per core call -- before it
+sends any of that call's messages.  What a player has been told has happened is therefore
+always on disk first.
+
+A game is stored as its settings, its seed, and each applied action with the events it
+caused.  That is enough to rebuild it exactly (:func:`replay`): the engine is deterministic,
+so the same preset, options, seed and actions give the same events, which is how an
+unfinished table is restored after a restart and how a test checks stored games.
+
+A *game record* (what ``get_game`` returns and ``--export-game`` writes) is a plain dict::
+
+    {"id", "table", "number", "preset", "family", "players", "partnerships", "options",
+     "seats": [{"seat", "name", "kind", "level"}], "seed", "status", "started_at",
+     "finished_at", "result": {"winner", "winning_seats", "scores"} | None,
+     "opening": [event, ...], "steps": [{"action": {...}, "events": [event, ...]}, ...]}
+
+``opening`` holds the events of the deal-in before anyone acted; every ``step`` is one action
+and the events it caused.  :func:`to_jsonl` / :func:`from_jsonl` give its JSON-lines form.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+from noddy.engine import Action, Discard, Game, Go, Play
+
+from .ratings import Change
+
+
+# == storage records: what the core asks to be written ====================================
+@dataclass(frozen=True)
+class TableSaved:
+    """A table's settings, seats (with resume tokens), counters and current game id."""
+
+    table_id: int
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TableClosed:
+    """The table is gone; an unfinished game at it is abandoned."""
+
+    table_id: int
+
+
+@dataclass(frozen=True)
+class GameBegun:
+    """A new game: everything needed to deal it again, and the events of its deal-in."""
+
+    game_id: int
+    table_id: int
+    number: int
+    preset: str
+    family: str
+    players: int
+    partnerships: bool
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    seed: int
+    started_at: float
+    opening: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class ActionApplied:
+    """The ``index``-th action of a game (from 1) and the events it caused."""
+
+    game_id: int
+    index: int
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class GameFinished:
+    """A game was won; ``ratings`` are the rating changes it caused (maybe none)."""
+
+    game_id: int
+    finished_at: float
+    result: dict[str, Any]
+    ratings: tuple[Change, ...]
+
+
+Record = TableSaved | TableClosed | GameBegun | ActionApplied | GameFinished
+
+
+# == actions and games ====================================================================
+def action_from_dict(data: dict[str, Any]) -> Action:
+    """The inverse of ``Action.to_dict()`` (the seat included).
+
+    >>> action_from_dict(Discard(1, ["KS", "2C"]).to_dict())
+    Discard(seat=1, cards=(Card.parse('2C'), Card.parse('KS')))
+    """
+    verb, seat = data["action"], data["seat"]
+    if verb == "play":
+        return Play(seat, data["card"])
+    if verb == "discard":
+        return Discard(seat, data["cards"])
+    if verb == "go":
+        return Go(seat)
+    raise ValueError(f"not a stored action: {data!r}")
+
+
+def new_game(record: dict[str, Any]) -> Game:
+    """The game of ``record`` as dealt, before any action."""
+    return Game(record["preset"], record["players"], partnerships=record["partnerships"],
+                options=record["options"], seed=record["seed"])
+
+
+def replay(record: dict[str, Any]) -> Game:
+    """Rebuild a stored game by dealing it from its seed and applying its actions.
+
+    Raises ``ValueError`` if the engine does not produce exactly the stored events, so a
+    stored game is either reproduced exactly or refused.
+    """
+    game = new_game(record)
+    _same(record, "the deal-in", [e.to_dict() for e in game.log], record["opening"])
+    for number, step in enumerate(record["steps"], start=1):
+        events = game.apply(action_from_dict(step["action"]))
+        _same(record, f"action {number}", [e.to_dict() for e in events], step["events"])
+    return game
+
+
+def _same(record: dict[str, Any], where: str, got: list[dict[str, Any]],
+          stored: list[dict[str, Any]]) -> None:
+    if got != stored:
+        raise ValueError(f"game {record.get('id')}: {where} does not replay to the stored events")
+
+
+def record_events(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every event of a record, in order."""
+    events = list(record["opening"])
+    for step in record["steps"]:
+        events.extend(step["events"])
+    return events
+
+
+# == JSON lines ===========================================================================
+def to_jsonl(record: dict[str, Any]) -> Iterator[str]:
+    """A record as JSON lines: a ``game`` line (everything but the moves), then one ``event``
+    line per event of the deal-in, then per action an ``action`` line and its ``event`` lines.
+
+    >>> lines = list(to_jsonl({"id": 1, "opening": [{"kind": "a"}],
+    ...                        "steps": [{"action": {"action": "go", "seat": 0}, "events": []}]}))
+    >>> lines[1], lines[2]
+    ('{"type":"event","event":{"kind":"a"}}', '{"type":"action","action":{"action":"go","seat":0}}')
+    >>> from_jsonl(lines)["steps"]
+    [{'action': {'action': 'go', 'seat': 0}, 'events': []}]
+    """
+    head = {k: v for k, v in record.items() if k not in ("opening", "steps")}
+    yield _line({"type": "game", **head})
+    for event in record["opening"]:
+        yield _line({"type": "event", "event": event})
+    for step in record["steps"]:
+        yield _line({"type": "action", "action": step["action"]})
+        for event in step["events"]:
+            yield _line({"type": "event", "event": event})
+
+
+def from_jsonl(lines: Iterable[str]) -> dict[str, Any]:
+    """Read back what :func:`to_jsonl` wrote."""
+    record: dict[str, Any] | None = None
+    for raw in lines:
+        if not raw.strip():
+            continue
+        line = json.loads(raw)
+        kind = line.pop("type")
+        if kind == "game":
+            record = {**line, "opening": [], "steps": []}
+        elif record is None:
+            raise ValueError("a game record's JSON lines start with its game line")
+        elif kind == "action":
+            record["steps"].append({"action": line["action"], "events": []})
+        elif kind == "event":
+            (record["steps"][-1]["events"] if record["steps"] else record["opening"]).append(line["event"])
+        else:
+            raise ValueError(f"unknown line type {kind!r} in a game record")
+    if record is None:
+        raise ValueError("no game record in the input")
+    return record
+
+
+def _line(message: dict[str, Any]) -> str:
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
