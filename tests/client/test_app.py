@@ -22,7 +22,8 @@ from noddy.server import NoddyServer, ServerConfig
 ENTER = "\r"
 
 
-async def wait_for(condition: Callable[[], object], what: str, timeout: float = 10.0) -> None:
+async def wait_for(condition: Callable[[], object], what: str, timeout: float = 30.0) -> None:
+    """Poll until `condition` holds; generous, since CI machines are shared and slow."""
     async def poll() -> None:
         while not condition():
             await asyncio.sleep(0.01)
@@ -52,7 +53,7 @@ async def running_client(port: int, name: str = "Me", **options: object) -> Asyn
         finally:
             if not task.done():
                 app.application.exit(result=0)
-            await asyncio.wait_for(task, 5)
+            await asyncio.wait_for(task, 15)
 
 
 async def play_one_move(model: ViewModel, keys: PipeInput) -> None:
