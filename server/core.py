@@ -708,7 +708,7 @@ class ServerCore:
             table.seats[seat] = Seat(session.name, session=session)
         session.table, session.seat = table, seat
         log.info("%s created table %d (%s, %d players)", session.name, table.id, table.preset, table.players)
-        self._reply(conn, rid, {"type": "table", "table": table.summary()})
+        self._reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
         self._table_changed(table, exclude=session)
 
     def _on_sit(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
@@ -723,7 +723,7 @@ class ServerCore:
             raise ProtocolError("already_at_table", f"you are already at table {session.table.id}")
         self._check_password(table, session, f["password"])
         if session.seat is not None and session.seat == f["seat"]:
-            self._reply(conn, rid, {"type": "table", "table": table.summary()})
+            self._reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
             return
         seat = self._choose_seat(table, f["seat"])
         self._check_seating_open(table)
@@ -733,7 +733,7 @@ class ServerCore:
             table.spectators.remove(session)
         table.seats[seat] = Seat(session.name, session=session)
         session.table, session.seat = table, seat
-        self._reply(conn, rid, {"type": "table", "table": table.summary()})
+        self._reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
         self._table_changed(table, exclude=session)
 
     def _on_spectate(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
@@ -744,7 +744,7 @@ class ServerCore:
         self._check_password(table, session, f["password"])
         table.spectators.append(session)
         session.table, session.seat = table, None
-        self._reply(conn, rid, {"type": "table", "table": table.summary()})
+        self._reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
         self._table_changed(table, exclude=session)
         if table.game is not None:
             self._send(conn.id, table.snapshot(None, self.clock()))
@@ -756,7 +756,7 @@ class ServerCore:
         table.seats[seat] = None
         table.spectators.append(session)
         session.seat = None
-        self._reply(conn, rid, {"type": "table", "table": table.summary()})
+        self._reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
         self._table_changed(table, exclude=session)
 
     def _on_leave(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
