@@ -13,6 +13,7 @@ server sends such a connection is rendered as plain lines (:func:`render`) inste
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from noddy.protocol import PROTOCOL_VERSION, ProtocolError
@@ -35,6 +36,10 @@ Commands (one a line):
                               cards are rank+suit: A 2-9 T J Q K and C D H S, e.g. 5H TC
   say TEXT | shout TEXT       chat at your table (or the lobby) | chat in the lobby
   look                        show the table and your cards again
+  games [NAME]                your (or NAME's) finished games, newest first
+  game ID                     one finished game: its players, deals and result
+  leaderboard [noddy|cribbage]
+                              the ratings of one family of games (noddy: default)
   name NAME                   (first thing only) choose your name
   resume TOKEN                (first thing only) take back your seat after a lost connection
   ping | help | quit"""
@@ -109,6 +114,12 @@ def parse_command(line: str) -> dict[str, Any] | None:
         return {"type": "action", "action": "discard", "cards": args}
     if verb in ("say", "shout") and rest:
         return {"type": "chat", "text": rest, "to": "lobby" if verb == "shout" else None}
+    if verb == "games" and len(args) <= 1:
+        return {"type": "list_games", "name": args[0] if args else None}
+    if verb == "game" and len(args) == 1:
+        return {"type": "get_game", "game": _int(args[0].lstrip("#"), "game")}
+    if verb in ("leaderboard", "ratings") and len(args) <= 1:
+        return {"type": "leaderboard", "family": args[0].lower() if args else "noddy"}
     if verb in ("quit", "exit", "bye") and not args:
         return {"type": "bye"}
     raise ProtocolError("unknown_command", f"not a command: {line.strip()!r}; type help for the list")
@@ -210,6 +221,119 @@ def _event_line(event: dict[str, Any]) -> str:
     return str(event)
 
 
+def _when(seconds: float | None) -> str:
+    """A stored time (seconds since 1970) as people write it, in UTC."""
+    if seconds is None:
+        return "?"
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(seconds))
+
+
+def _sides(game: dict[str, Any]) -> list[str]:
+    """Who scores on each track: a player, or in partnerships a team (seats 0 and 2 first)."""
+    names = {seat["seat"]: seat["name"] for seat in game["seats"]}
+    if not game["partnerships"]:
+        return [names.get(seat, f"seat {seat}") for seat in range(game["players"])]
+    return [" & ".join(names.get(seat, f"seat {seat}") for seat in range(game["players"])
+                       if seat % 2 == team) for team in (0, 1)]
+
+
+def _result_text(game: dict[str, Any]) -> str:
+    """``ada 28, random computer 35; random computer wins`` (or unfinished)."""
+    result = game.get("result")
+    if not result:
+        return "not finished"
+    sides = _sides(game)
+    scores = ", ".join(f"{side} {score}" for side, score in zip(sides, result["scores"]))
+    winner = sides[result["winner"]] if 0 <= result["winner"] < len(sides) else f"side {result['winner']}"
+    return f"{scores}; {winner} {'win' if ' & ' in winner else 'wins'}"
+
+
+def _games_text(message: dict[str, Any]) -> str:
+    games = message["games"]
+    if not games:
+        return f"No finished games for {message['name']} yet."
+    lines = [f"Games of {message['name']}, newest first (game ID shows one):"]
+    for game in games:
+        pairs = " pairs" if game["partnerships"] else ""
+        lines.append(f"Game {game['id']}: {game['preset']} {game['players']}p{pairs}, "
+                     f"{_when(game['finished_at'])}: {_result_text(game)}.")
+    return "\n".join(lines)
+
+
+def _record_text(record: dict[str, Any]) -> str:
+    """One finished game in a few lines: the seats, each deal (every hand, the crib and
+    the scores after it, from the unredacted record) and the result."""
+    events = list(record["opening"]) + [e for step in record["steps"] for e in step["events"]]
+    target = next((e["target"] for e in events if e["kind"] == "game_started"), None)
+    pairs = " in partnerships" if record["partnerships"] else ""
+    seats = []
+    for seat in record["seats"]:
+        kind = f" (computer, {seat['level']})" if seat["kind"] == "computer" else ""
+        seats.append(f"{seat['seat']} {seat['name']}{kind}")
+    lines = [f"Game {record['id']} (table {record['table']}): {record['preset']}, "
+             f"{record['players']} players{pairs}, first to {target}.",
+             f"Seats: {', '.join(seats)}.",
+             f"Played {_when(record['started_at'])} to {_when(record['finished_at'])}."]
+    deals = 0
+    deal: dict[str, Any] = {}
+
+    def close_deal() -> None:
+        if not deal:
+            return
+        hands = deal["revealed"] if deal["revealed"] is not None else deal["hands"]
+        text = ", ".join(f"{seat} {' '.join(hand)}" for seat, hand in sorted(hands.items()))
+        crib = deal["crib"] if deal["revealed_crib"] is None else deal["revealed_crib"]
+        lines.append(f"Deal {deal['number']}, seat {deal['dealer']} deals, turn-up "
+                     f"{deal['turn_up'] or '-'}. Hands: {text}"
+                     + (f"; crib {' '.join(crib)}" if crib else "")
+                     + f". Scores: {' '.join(map(str, deal['scores']))}")
+        deal.clear()
+
+    scores: list[int] = []
+    for event in events:
+        kind = event["kind"]
+        if "scores" in event:
+            scores = list(event["scores"])
+            if deal:
+                deal["scores"] = scores
+        if kind == "deal_started":
+            close_deal()
+            deals += 1
+            deal.update(number=event["deal"], dealer=event["dealer"], turn_up=None, hands={},
+                        crib=[], revealed=None, revealed_crib=None, scores=scores)
+        elif kind == "cards_dealt" and deal:
+            deal["hands"][event["seat"]] = list(event["cards"] or [])
+        elif kind == "discarded" and deal:
+            cards = list(event["cards"] or [])
+            deal["crib"] += cards
+            if event["seat"] is not None:
+                held = deal["hands"].get(event["seat"], [])
+                deal["hands"][event["seat"]] = [c for c in held if c not in cards]
+        elif kind == "turned_up" and deal:
+            deal["turn_up"] = event["card"]
+        elif kind == "hands_revealed" and deal:
+            deal["revealed"] = dict(enumerate(event["hands"]))
+            deal["revealed_crib"] = event["crib"]
+    close_deal()
+    actions = len(record["steps"])
+    lines.append(f"Result: {_result_text(record)}, after {deals} deal{'s' * (deals != 1)} "
+                 f"and {actions} action{'s' * (actions != 1)}.")
+    return "\n".join(lines)
+
+
+def _leaderboard_text(message: dict[str, Any]) -> str:
+    rows = message["players"]
+    if not rows:
+        return f"Nobody has played a rated {message['family']} game yet."
+    lines = [f"Leaderboard ({message['family']}):"]
+    for row in rows:
+        kind = " (computer)" if row["kind"] == "computer" else ""
+        games, wins = row["games"], row["wins"]
+        lines.append(f"{row['rank']:>3}. {row['name']}{kind} {row['rating']}: "
+                     f"{games} game{'s' * (games != 1)}, {wins} win{'s' * (wins != 1)}")
+    return "\n".join(lines)
+
+
 def render(message: dict[str, Any]) -> str:
     """``message`` as lines a person can read (always ending in a newline)."""
     kind = message["type"]
@@ -269,6 +393,12 @@ def render(message: dict[str, Any]) -> str:
         text = f"The server is shutting down. Goodbye."
     elif kind == "bye":
         text = f"Goodbye ({message['reason']})."
+    elif kind == "games":
+        text = _games_text(message)
+    elif kind == "game_record":
+        text = _record_text(message["record"])
+    elif kind == "leaderboard":
+        text = _leaderboard_text(message)
     else:
         text = " ".join(f"{k}={v}" for k, v in message.items())
     return text + "\n"

@@ -6,7 +6,7 @@ import asyncio
 import json
 import re
 
-from noddy.server.text_mode import parse_command
+from noddy.server.text_mode import parse_command, render
 
 from .harness import running_server
 
@@ -71,4 +71,114 @@ async def test_a_person_plays_a_whole_game_by_text() -> None:
         writer.write(b"quit\n")
         rest = await asyncio.wait_for(reader.read(), 10)
         assert rest.decode().endswith("Goodbye (goodbye).\n")
+        writer.close()
+
+
+def test_record_commands_map_onto_requests() -> None:
+    assert parse_command("games") == {"type": "list_games", "name": None}
+    assert parse_command("games bob") == {"type": "list_games", "name": "bob"}
+    assert parse_command("game 7") == {"type": "get_game", "game": 7}
+    assert parse_command("game #7") == {"type": "get_game", "game": 7}
+    assert parse_command("leaderboard") == {"type": "leaderboard", "family": "noddy"}
+    assert parse_command("leaderboard Cribbage") == {"type": "leaderboard", "family": "cribbage"}
+    assert parse_command("ratings noddy") == {"type": "leaderboard", "family": "noddy"}
+
+
+def test_records_render_as_readable_lines() -> None:
+    seats = [{"seat": 0, "name": "ann", "kind": "human", "level": None},
+             {"seat": 1, "name": "bob", "kind": "human", "level": None},
+             {"seat": 2, "name": "cat", "kind": "human", "level": None},
+             {"seat": 3, "name": "expert computer", "kind": "computer", "level": "expert"}]
+    game = {"id": 4, "table": 2, "number": 1, "preset": "cribbage", "family": "cribbage",
+            "players": 4, "partnerships": True, "options": {"target": 61}, "seats": seats,
+            "seed": 1, "status": "finished", "started_at": 0.0, "finished_at": 3600.0,
+            "result": {"winner": 1, "winning_seats": [1, 3], "scores": [50, 61]}}
+    assert render({"type": "games", "name": "ann", "games": [game]}) == (
+        "Games of ann, newest first (game ID shows one):\n"
+        "Game 4: cribbage 4p pairs, 1970-01-01 01:00 UTC: ann & cat 50, bob & expert computer 61; "
+        "bob & expert computer win.\n")
+    assert render({"type": "games", "name": "zed", "games": []}) == "No finished games for zed yet.\n"
+    record = {**game, "players": 2, "partnerships": False, "seats": seats[:2],
+              "result": {"winner": 0, "winning_seats": [0], "scores": [61, 7]},
+              "opening": [
+                  {"kind": "game_started", "preset": "cribbage", "players": 2, "partnerships": False,
+                   "target": 61},
+                  {"kind": "deal_started", "deal": 1, "dealer": 1},
+                  {"kind": "cards_dealt", "seat": 0, "count": 3, "cards": ["AS", "2S", "3S"]},
+                  {"kind": "cards_dealt", "seat": 1, "count": 3, "cards": ["4H", "5H", "6H"]}],
+              "steps": [
+                  {"action": {"action": "discard", "seat": 0, "cards": ["AS"]},
+                   "events": [{"kind": "discarded", "seat": 0, "count": 1, "cards": ["AS"]}]},
+                  {"action": {"action": "discard", "seat": 1, "cards": ["4H"]},
+                   "events": [{"kind": "discarded", "seat": 1, "count": 1, "cards": ["4H"]},
+                              {"kind": "turned_up", "card": "JC"},
+                              {"kind": "scored", "seat": 1, "points": 7, "reason": "turn-up",
+                               "scores": [0, 7]},
+                              {"kind": "hands_revealed", "hands": [["2S", "3S"], ["5H", "6H"]],
+                               "crib": ["AS", "4H"]},
+                              {"kind": "deal_ended", "deal": 1, "scores": [0, 7]},
+                              {"kind": "deal_started", "deal": 2, "dealer": 0},
+                              {"kind": "cards_dealt", "seat": 1, "count": 3, "cards": ["KD", "QD", "JD"]},
+                              {"kind": "cards_dealt", "seat": 0, "count": 3, "cards": ["5C", "5D", "5S"]}]},
+                  {"action": {"action": "discard", "seat": 0, "cards": ["5C"]},
+                   "events": [{"kind": "discarded", "seat": 0, "count": 1, "cards": ["5C"]},
+                              {"kind": "scored", "seat": 0, "points": 61, "reason": "play",
+                               "scores": [61, 7]},
+                              {"kind": "game_over", "winner": 0, "winning_seats": [0],
+                               "scores": [61, 7]}]}]}
+    assert render({"type": "game_record", "record": record}).splitlines() == [
+        "Game 4 (table 2): cribbage, 2 players, first to 61.",
+        "Seats: 0 ann, 1 bob.",
+        "Played 1970-01-01 00:00 UTC to 1970-01-01 01:00 UTC.",
+        "Deal 1, seat 1 deals, turn-up JC. Hands: 0 2S 3S, 1 5H 6H; crib AS 4H. Scores: 0 7",
+        "Deal 2, seat 0 deals, turn-up -. Hands: 0 5D 5S, 1 KD QD JD; crib 5C. Scores: 61 7",
+        "Result: ann 61, bob 7; ann wins, after 2 deals and 3 actions.",
+    ]
+    board = {"type": "leaderboard", "family": "noddy", "players": [
+        {"rank": 1, "kind": "computer", "name": "greedy", "rating": 1531, "games": 3, "wins": 2},
+        {"rank": 2, "kind": "human", "name": "ada", "rating": 1516, "games": 1, "wins": 1}]}
+    assert render(board) == ("Leaderboard (noddy):\n"
+                             "  1. greedy (computer) 1531: 3 games, 2 wins\n"
+                             "  2. ada 1516: 1 game, 1 win\n")
+    assert render({"type": "leaderboard", "family": "cribbage", "players": []}) == \
+        "Nobody has played a rated cribbage game yet.\n"
+
+
+async def test_games_game_and_leaderboard_after_a_game_by_text() -> None:
+    async with running_server() as server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port, limit=1 << 20)
+
+        async def line() -> str:
+            text = (await asyncio.wait_for(reader.readline(), 10)).decode()
+            return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", "<time>", text)
+
+        await line()
+        writer.write(b"name Ada\nnew noddy target=15\nbot 1 random\nready\n")
+        for _ in range(2000):
+            text = await line()
+            if text.startswith("Game over"):
+                break
+            match = re.match(r"Your turn \(count \d+\): (play \w\w|go)", text)
+            if match:
+                writer.write(match.group(1).encode() + b"\n")
+        assert (await line()).startswith("Table 1 noddy 2p (target=15) [finished]")
+        writer.write(b"games\n")
+        assert [await line() for _ in range(2)] == [
+            "Games of Ada, newest first (game ID shows one):\n",
+            "Game 1: noddy 2p, <time>: Ada 12, random computer 17; random computer wins.\n"]
+        writer.write(b"game 1\n")
+        assert [await line() for _ in range(6)] == [
+            "Game 1 (table 1): noddy, 2 players, first to 15.\n",
+            "Seats: 0 Ada, 1 random computer (computer, random).\n",
+            "Played <time> to <time>.\n",
+            "Deal 1, seat 1 deals, turn-up 2D. Hands: 0 JH 3C JC, 1 TS 2H AD. Scores: 12 9\n",
+            "Deal 2, seat 0 deals, turn-up 5C. Hands: 0 6S 8S 4D, 1 4S 5H 5D. Scores: 12 17\n",
+            "Result: Ada 12, random computer 17; random computer wins, after 2 deals and 6 actions.\n"]
+        writer.write(b"leaderboard\nleaderboard cribbage\ngame 9\n")
+        assert [await line() for _ in range(5)] == [
+            "Leaderboard (noddy):\n",
+            "  1. random (computer) 1516: 1 game, 1 win\n",
+            "  2. Ada 1484: 1 game, 0 wins\n",
+            "Nobody has played a rated cribbage game yet.\n",
+            "Error (no_such_game): there is no finished game 9\n"]
         writer.close()
