@@ -18,11 +18,15 @@ object a line per game -- preset, players, partnerships, options, seed, the seat
 players, every action and the result -- from which :func:`replay` (or any program with
 the engine) reproduces the game event for event.
 
-A player is named by a built-in level (``random``, ``greedy``, ``expert``).  The runner
-only needs a :class:`~noddy.bots.base.Player`: an object with ``choose(observation,
-rules)``.  A bot that runs as its own program and speaks the server protocol will plug in
-through :func:`resolve_player` as an adapter that sends it each observation and reads
-back its action; until the protocol exists such names are refused with a clear error.
+A player is named by a built-in level (``random``, ``greedy``, ``expert``) or by
+``cmd:COMMAND``, a program in any language that speaks the server protocol
+(docs/PROTOCOL.md), e.g. ``cmd:"python examples/bots/python/noddy_bot.py"``.  Two built-in
+levels play in this process through the engine (fast).  A match with an external bot
+plays each game on a fresh ``noddy-server`` subprocess seeded with the game's seed: the
+runner creates the table, seats the built-in levels as computer players, starts the
+bot's command with ``HOST:PORT --table T --seat S --name NAME`` appended (or filled into
+``{host}``, ``{port}``, ``{address}``, ``{table}``, ``{seat}``, ``{name}`` placeholders),
+and watches the game as a spectator; see :mod:`noddy.bots.external`.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from typing import IO, Any, Callable, Sequence
 
 from noddy.engine import Action, Game, PRESETS
 
+from . import external
 from .base import LEVELS, Player, get_player
 
 #: A factory for a player: given a seed, a fresh player.
@@ -48,16 +53,24 @@ PlayerFactory = Callable[[int], Player]
 def resolve_player(spec: str) -> PlayerFactory:
     """The factory for a player named on the command line.
 
-    Built-in levels are looked up in :data:`~noddy.bots.base.LEVELS`.  ``cmd:PROGRAM``
-    is reserved for an external bot that speaks the server protocol over stdin/stdout or
-    TCP; it is refused until that protocol exists.
+    Built-in levels are looked up in :data:`~noddy.bots.base.LEVELS`.  A ``cmd:PROGRAM``
+    bot is no in-process player: it plays over the server protocol (:func:`check_player`
+    accepts it and :func:`run_match` gives it a server), so it is refused here.
     """
     if spec in LEVELS:
         return lambda seed: get_player(spec, seed=seed)
-    if spec.startswith("cmd:"):
-        raise ValueError(f"external bot commands ({spec!r}) need the server protocol, "
-                         f"which is not available yet; use one of: {', '.join(LEVELS)}")
+    if external.is_external(spec):
+        raise ValueError(f"{spec!r} is an external bot: it plays over the server protocol, "
+                         f"not in this process (see noddy.bots.external)")
     raise ValueError(f"unknown player {spec!r}; the built-in levels are: {', '.join(LEVELS)}")
+
+
+def check_player(spec: str) -> None:
+    """Raise ValueError unless ``spec`` names a built-in level or an external command."""
+    if external.is_external(spec):
+        external.parse_command(spec)
+    else:
+        resolve_player(spec)
 
 
 def seat_labels(game_index: int, players: int) -> list[str]:
@@ -115,6 +128,29 @@ def play_game(preset: str, players: int, partnerships: bool, options: dict[str, 
                    "scores": list(game.scores), "winner_player": winner_label},
     }
     return GameResult(record, winner_label, best["A"] - best["B"], think, game)
+
+
+def play_game_on_server(preset: str, players: int, partnerships: bool,
+                        options: dict[str, Any], seed: int, labels: Sequence[str],
+                        names: dict[str, str], timeout: float = 300.0) -> GameResult:
+    """Play one game on a fresh server seeded with ``seed``, ``names[labels[seat]]`` in each
+    seat (levels as the server's computer players, ``cmd:`` players as programs)."""
+    seats = [names[label] for label in labels]
+    played = external.play_on_server(preset, players, partnerships, options, seed, seats,
+                                     timeout=timeout)
+    team = (lambda s: s % 2) if partnerships else (lambda s: s)
+    best = {label: max(played.scores[team(s)] for s in range(players) if labels[s] == label)
+            for label in ("A", "B")}
+    winner_label = labels[played.winning_seats[0]]
+    result = played.record["result"]
+    record = {
+        "preset": preset, "players": players, "partnerships": partnerships,
+        "options": options, "seed": played.record["seed"], "seats": seats,
+        "actions": external.actions_of(played.record),
+        "result": {"winner": result["winner"], "winning_seats": list(result["winning_seats"]),
+                   "scores": list(result["scores"]), "winner_player": winner_label},
+    }
+    return GameResult(record, winner_label, best["A"] - best["B"])
 
 
 def replay(record: dict[str, Any]) -> Game:
@@ -193,23 +229,34 @@ class MatchSummary:
 def run_match(a: str, b: str, *, preset: str = "noddy", players: int = 2,
               partnerships: bool = False, options: dict[str, Any] | None = None,
               games: int = 100, seed: int = 1, record: IO[str] | None = None,
-              first_game: int = 0, total_games: int | None = None) -> MatchSummary:
+              first_game: int = 0, total_games: int | None = None,
+              timeout: float = 300.0) -> MatchSummary:
     """Play games ``first_game`` .. ``first_game + games - 1`` of a match of
     ``total_games`` (default ``games``) between ``a`` and ``b``; see the module doc.
 
     Splitting one match into ranges (as ``bench/bots.py`` does across processes) plays
-    exactly the games the whole match would.
+    exactly the games the whole match would.  With a ``cmd:`` player each game is played on
+    its own server (:func:`play_game_on_server`), given at most ``timeout`` seconds.
     """
     options = dict(options or {})
     names = {"A": a, "B": b}
-    factories = {"A": resolve_player(a), "B": resolve_player(b)}
+    on_server = external.is_external(a) or external.is_external(b)
+    if on_server:
+        for spec in (a, b):
+            check_player(spec)
+    else:
+        factories = {"A": resolve_player(a), "B": resolve_player(b)}
     seeds = game_seeds(seed, total_games if total_games is not None else first_game + games)
     summary = MatchSummary(names)
     started = time.perf_counter()
     for index in range(first_game, first_game + games):
         labels = seat_labels(index, players)
-        result = play_game(preset, players, partnerships, options, seeds[index], labels,
-                           factories, names, bot_seed=seed * 1_000_003 + index)
+        if on_server:
+            result = play_game_on_server(preset, players, partnerships, options, seeds[index],
+                                         labels, names, timeout=timeout)
+        else:
+            result = play_game(preset, players, partnerships, options, seeds[index], labels,
+                               factories, names, bot_seed=seed * 1_000_003 + index)
         summary.add(result)
         if record is not None:
             record.write(json.dumps(result.record) + "\n")
@@ -233,10 +280,13 @@ def build_parser() -> argparse.ArgumentParser:
         prog="noddy-match",
         description="Play games between two computer players and print their win rates.",
         epilog="Games go in pairs on the same cards with the seats swapped.  Players: "
-               + ", ".join(LEVELS) + ".",
+               + ", ".join(LEVELS) + ", or cmd:COMMAND, a program that speaks the server "
+               "protocol; it is started for each game with HOST:PORT --table T --seat S "
+               "--name NAME appended (or put {host} {port} {address} {table} {seat} {name} "
+               "in the command), on a fresh noddy-server seeded with the game's seed.",
     )
-    parser.add_argument("a", metavar="A", help="player A: a built-in level")
-    parser.add_argument("b", metavar="B", help="player B: a built-in level")
+    parser.add_argument("a", metavar="A", help="player A: a built-in level or cmd:COMMAND")
+    parser.add_argument("b", metavar="B", help="player B: a built-in level or cmd:COMMAND")
     parser.add_argument("--preset", default="noddy", choices=sorted(PRESETS))
     parser.add_argument("--players", type=int, default=2, help="seats at the table (default 2)")
     parser.add_argument("--partnerships", action="store_true",
@@ -248,6 +298,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     parser.add_argument("--record", metavar="FILE",
                         help="write every game's record to FILE, one JSON object a line")
+    parser.add_argument("--timeout", type=float, default=300.0, metavar="SECONDS",
+                        help="the longest a game with a cmd: player may take (default 300)")
     return parser
 
 
@@ -262,7 +314,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--games must be at least 1")
     try:
         for spec in (args.a, args.b):
-            resolve_player(spec)
+            check_player(spec)
         Game(args.preset, args.players, partnerships=args.partnerships, options=options, seed=0)
     except ValueError as error:
         parser.error(str(error))
@@ -274,7 +326,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         summary = run_match(args.a, args.b, preset=args.preset, players=args.players,
                             partnerships=args.partnerships, options=options, games=args.games,
-                            seed=args.seed, record=record)
+                            seed=args.seed, record=record, timeout=args.timeout)
+    except external.ExternalBotError as error:
+        print(f"noddy-match: {error}", file=sys.stderr)
+        return 1
     finally:
         if record is not None:
             record.close()
