@@ -36,6 +36,7 @@ member's own seat (:mod:`noddy.server.table`).
 from __future__ import annotations
 
 import logging
+import math
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -218,7 +219,7 @@ class ServerCore:
             else:
                 self._error(conn, ProtocolError(
                     "rate_limited", f"too many requests; wait {wait:.2f} s",
-                    retry_after=round(wait, 2)), request_id)
+                    retry_after=math.ceil(wait * 100) / 100), request_id)  # never too soon
             return self._flush()
         if conn.text:
             self._receive_text(conn, stripped.decode("utf-8", errors="replace"))
