@@ -1,0 +1,208 @@
+#!/usr/bin/env node
+// A complete Noddy bot in one file, for Node.js with no packages (only `net` and `readline`).
+//
+// It speaks the protocol of docs/PROTOCOL.md (JSON lines over TCP) and nothing else:
+//
+//     node noddy_bot.js 127.0.0.1:3131                     # new table against a computer
+//     node noddy_bot.js 127.0.0.1:3131 --table 4 --seat 1  # take seat 1 of table 4
+//
+// With no --table it creates a two-player table, puts a computer player in the other seat,
+// says it is ready and plays to the end of the game.  With --table it sits in that table's
+// seat and plays.  It prints one line per game and exits 0 after the last one.
+"use strict";
+
+const net = require("net");
+const readline = require("readline");
+
+const RANKS = "A23456789TJQK";
+
+// What a card counts: ace 1, number cards their number, T J Q K ten.
+function value(card) {
+  return Math.min(RANKS.indexOf(card[0]) + 1, 10);
+}
+
+// A rough guess at what playing `card` scores at once: fifteen or thirty-one, pairs with
+// the cards just played, and runs.  (Each preset has its own table of points; this is only
+// meant to tell a good card from a dull one.)
+function playPoints(pile, card, count) {
+  let points = [15, 31].includes(count + value(card)) ? 2 : 0;
+  const cards = [...pile, card];
+  let same = 1;
+  while (same < cards.length && cards[cards.length - 1 - same][0] === card[0]) same += 1;
+  points += { 2: 2, 3: 6, 4: 12 }[same] || 0;
+  for (let length = cards.length; length >= 3; length -= 1) { // the longest run ending here
+    const ranks = cards.slice(-length).map((c) => RANKS.indexOf(c[0])).sort((a, b) => a - b);
+    if (ranks.every((r, i) => i === 0 || r - ranks[i - 1] === 1)) {
+      points += length;
+      break;
+    }
+  }
+  return points;
+}
+
+// Pick one of the legal actions the server offered: the play that scores most, else the
+// lowest card; a discard or a go is taken as offered.
+function choose(legal, pile, count) {
+  const plays = legal.filter((a) => a.action === "play");
+  if (plays.length === 0) return legal[0];
+  const score = (a) => playPoints(pile, a.card, count) * 100 - value(a.card);
+  return plays.reduce((best, a) => (score(a) > score(best) ? a : best));
+}
+
+const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+// One TCP connection: send a request with a fresh id, read messages one per line.
+class Connection {
+  constructor(host, port) {
+    this.socket = net.connect(port, host);
+    this.lines = readline.createInterface({ input: this.socket, crlfDelay: Infinity })[Symbol.asyncIterator]();
+    this.nextId = 0;
+    this.socket.on("error", (error) => fail(error.message));
+  }
+
+  // Send `message` with a new id and return that id.
+  send(message) {
+    this.nextId += 1;
+    this.socket.write(JSON.stringify({ ...message, id: this.nextId }) + "\n");
+    return this.nextId;
+  }
+
+  // The next message from the server; its pings are answered on the way.
+  async next() {
+    for (;;) {
+      const { value: line, done } = await this.lines.next();
+      if (done) throw new Error("the server closed the connection");
+      const message = JSON.parse(line);
+      if (message.type !== "ping") return message;
+      this.socket.write('{"type":"pong"}\n');
+    }
+  }
+
+  // Send a request and return its reply, skipping pushes; throw on an error.
+  async request(message) {
+    const id = this.send(message);
+    for (;;) {
+      const reply = await this.next();
+      if (reply.id !== id) continue;
+      if (reply.type === "error" && reply.code === "rate_limited") {
+        await sleep(reply.retry_after); // nothing happened: try again
+        return this.request(message);
+      }
+      if (reply.type === "error") throw new Error(`${message.type} refused: ${reply.code}: ${reply.message}`);
+      return reply;
+    }
+  }
+}
+
+// Send one of the legal actions as an `action` request; return it with its id.
+function sendAction(conn, action) {
+  return { id: conn.send({ type: "action", ...action }), action };
+}
+
+// Play one game from the `ready` already sent to its end; true if we won.
+async function playGame(conn, seat) {
+  let pile = [];       // the cards of the current count
+  let count = 0;       // the running count of the latest turn
+  let options = [];    // the legal actions we were last offered
+  let pending = null;  // our action awaiting its reply, with its id
+
+  for (;;) {
+    const message = await conn.next();
+    if (message.type === "event") {
+      const event = message.event;
+      if (event.kind === "deal_started" || event.kind === "count_reset") {
+        pile = [];
+      } else if (event.kind === "played") {
+        // A count equal to the card's own value means a fresh count began with it.
+        pile = event.count === value(event.card) ? [event.card] : [...pile, event.card];
+      } else if (event.kind === "game_over") {
+        const won = event.winning_seats.includes(seat);
+        console.log(`game over: ${won ? "won" : "lost"} in seat ${seat}, scores [${event.scores.join(", ")}]`);
+        return won;
+      }
+    } else if (message.type === "turn") {
+      // While our action is unanswered a turn may be stale: wait for the reply.
+      if (pending === null && message.legal_actions.length > 0) {
+        options = message.legal_actions;
+        count = message.count;
+        pending = sendAction(conn, choose(options, pile, count));
+      }
+    } else if (pending !== null && message.id === pending.id) {
+      const sent = pending.action;
+      pending = null;
+      if (message.type === "error" && message.code === "rate_limited") {
+        // Too fast for the server: nothing happened, so wait and send it again.
+        await sleep(message.retry_after);
+        pending = sendAction(conn, sent);
+      } else if (message.type === "error") {
+        // A refused action changes nothing and no new turn follows: choose again from the
+        // same offer, leaving out the action that was refused.
+        console.error(`action refused: ${message.code}: ${message.message}`);
+        options = options.filter((a) => a !== sent);
+        if (options.length === 0) throw new Error("every legal action was refused");
+        pending = sendAction(conn, choose(options, pile, count));
+      }
+    } else if (["table_closed", "shutdown", "bye"].includes(message.type)) {
+      throw new Error(`${message.type}: ${message.reason || message.message}`);
+    }
+  }
+}
+
+function fail(text) {
+  console.error(`noddy_bot: ${text}`);
+  process.exit(1);
+}
+
+// The command line: HOST:PORT [--name N] [--table ID] [--seat S] [--password PW]
+// [--preset P] [--level L] [--games K].
+function parseArgs(argv) {
+  const args = { name: "jsbot", preset: "noddy", games: 1 };
+  const numbers = ["table", "seat", "games"];
+  for (let i = 0; i < argv.length; i += 1) {
+    if (argv[i].startsWith("--")) {
+      const key = argv[i].slice(2);
+      const text = argv[++i];
+      if (text === undefined) fail(`${argv[i - 1]} needs a value`);
+      args[key] = numbers.includes(key) ? Number(text) : text;
+    } else {
+      args.address = argv[i];
+    }
+  }
+  if (!args.address || !args.address.includes(":")) {
+    fail("usage: node noddy_bot.js HOST:PORT [--name N] [--table ID] [--seat S] "
+      + "[--password PW] [--preset P] [--level L] [--games K]");
+  }
+  return args;
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const colon = args.address.lastIndexOf(":");
+  const conn = new Connection(args.address.slice(0, colon) || "127.0.0.1", Number(args.address.slice(colon + 1)));
+
+  await conn.next(); // the greeting
+  await conn.request({ type: "hello", name: args.name, version: 1, bot: true });
+  let reply;
+  let seat;
+  if (args.table === undefined) {
+    reply = await conn.request({ type: "create_table", preset: args.preset, players: 2 });
+    const computer = { type: "add_computer", seat: 1 };
+    if (args.level) computer.level = args.level;
+    await conn.request(computer);
+    seat = 0;
+  } else {
+    reply = await conn.request({ type: "sit", table: args.table, seat: args.seat ?? null, password: args.password ?? null });
+    seat = args.seat ?? reply.table.seats.find((s) => s && s.name === args.name).seat;
+  }
+  console.log(`playing at table ${reply.table.id} in seat ${seat}`);
+  let wins = 0;
+  for (let game = 0; game < args.games; game += 1) {
+    await conn.request({ type: "ready" });
+    if (await playGame(conn, seat)) wins += 1;
+  }
+  if (args.games > 1) console.log(`won ${wins} of ${args.games} games`);
+  conn.send({ type: "bye" });
+  conn.socket.end();
+}
+
+main().catch((error) => fail(error.message));

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""A complete Noddy bot in one file, using only the Python standard library.
+
+It speaks the protocol of docs/PROTOCOL.md (JSON lines over TCP) and nothing else:
+
+    python noddy_bot.py 127.0.0.1:3131                    # new table against a computer
+    python noddy_bot.py 127.0.0.1:3131 --table 4 --seat 1 # take seat 1 of table 4
+
+With no ``--table`` it creates a two-player table, puts a computer player in the other
+seat, says it is ready and plays to the end of the game.  With ``--table`` it sits in that
+table's seat and plays.  It prints one line per game and exits 0 after the last one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import sys
+import time
+from typing import Any, Iterator
+
+RANKS = "A23456789TJQK"
+
+
+def value(card: str) -> int:
+    """What a card counts: ace 1, number cards their number, T J Q K ten."""
+    return min(RANKS.index(card[0]) + 1, 10)
+
+
+def play_points(pile: list[str], card: str, count: int) -> int:
+    """A rough guess at what playing ``card`` scores at once: fifteen or thirty-one,
+    pairs with the cards just played, and runs.  (Each preset has its own table of
+    points; this is only meant to tell a good card from a dull one.)"""
+    points = 2 if count + value(card) in (15, 31) else 0
+    cards = pile + [card]
+    same = 1
+    while same < len(cards) and cards[-1 - same][0] == card[0]:
+        same += 1
+    points += {2: 2, 3: 6, 4: 12}.get(same, 0)
+    for length in range(len(cards), 2, -1):  # the longest run ending with this card
+        ranks = sorted(RANKS.index(c[0]) for c in cards[-length:])
+        if all(b - a == 1 for a, b in zip(ranks, ranks[1:])):
+            points += length
+            break
+    return points
+
+
+def choose(legal: list[dict[str, Any]], pile: list[str], count: int) -> dict[str, Any]:
+    """Pick one of the legal actions the server offered: the play that scores most,
+    else the lowest card; a discard or a go is taken as offered."""
+    plays = [a for a in legal if a["action"] == "play"]
+    if not plays:
+        return legal[0]
+    return max(plays, key=lambda a: (play_points(pile, a["card"], count), -value(a["card"])))
+
+
+class Connection:
+    """One TCP connection: send a request with a fresh id, read messages one per line."""
+
+    def __init__(self, host: str, port: int) -> None:
+        # The server pings a silent client every 30 s: two minutes without a line means
+        # it is gone.
+        self.sock = socket.create_connection((host, port), timeout=120)
+        self.reader = self.sock.makefile("r", encoding="utf-8")
+        self.next_id = 0
+
+    def send(self, message: dict[str, Any]) -> int:
+        """Send ``message`` with a new ``id`` and return that id."""
+        self.next_id += 1
+        message = {**message, "id": self.next_id}
+        self.sock.sendall((json.dumps(message) + "\n").encode())
+        return self.next_id
+
+    def messages(self) -> Iterator[dict[str, Any]]:
+        """Every message the server sends, in order; its pings are answered on the way."""
+        for line in self.reader:
+            message = json.loads(line)
+            if message["type"] == "ping":
+                self.sock.sendall(b'{"type":"pong"}\n')
+                continue
+            yield message
+        raise ConnectionError("the server closed the connection")
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send a request and return its reply, skipping pushes; raise on an error."""
+        rid = self.send(message)
+        for reply in self.messages():
+            if reply.get("id") == rid:
+                if reply["type"] == "error" and reply["code"] == "rate_limited":
+                    time.sleep(reply["retry_after"])  # nothing happened: try again
+                    return self.request(message)
+                if reply["type"] == "error":
+                    raise RuntimeError(f"{message['type']} refused: {reply['code']}: {reply['message']}")
+                return reply
+        raise AssertionError("unreachable")
+
+
+def send_action(conn: Connection, action: dict[str, Any]) -> dict[str, Any]:
+    """Send one of the legal actions as an ``action`` request; return it with its id."""
+    return {"id": conn.send({"type": "action", **action}), "action": action}
+
+
+def play_game(conn: Connection, seat: int) -> bool:
+    """Play one game from the ``ready`` already sent to its end; True if we won."""
+    pile: list[str] = []                # the cards of the current count
+    count = 0                           # the running count of the latest turn
+    options: list[dict[str, Any]] = []  # the legal actions we were last offered
+    pending: dict[str, Any] | None = None  # our action awaiting its reply, with its id
+
+    for message in conn.messages():
+        kind = message["type"]
+        if kind == "event":
+            event = message["event"]
+            if event["kind"] in ("deal_started", "count_reset"):
+                pile = []
+            elif event["kind"] == "played":
+                # A count equal to the card's own value means a fresh count began with it.
+                fresh = event["count"] == value(event["card"])
+                pile = [event["card"]] if fresh else pile + [event["card"]]
+            elif event["kind"] == "game_over":
+                won = seat in event["winning_seats"]
+                print(f"game over: {'won' if won else 'lost'} in seat {seat}, "
+                      f"scores {event['scores']}", flush=True)
+                return won
+        elif kind == "turn":
+            # While our action is unanswered a turn may be stale: wait for the reply.
+            if pending is None and message["legal_actions"]:
+                options, count = message["legal_actions"], message["count"]
+                pending = send_action(conn, choose(options, pile, count))
+        elif pending is not None and message.get("id") == pending["id"]:
+            sent, pending = pending["action"], None
+            if kind == "error" and message["code"] == "rate_limited":
+                # Too fast for the server: nothing happened, so wait and send it again.
+                time.sleep(message["retry_after"])
+                pending = send_action(conn, sent)
+            elif kind == "error":
+                # A refused action changes nothing and no new turn follows: choose again
+                # from the same offer, leaving out the action that was refused.
+                print(f"action refused: {message['code']}: {message['message']}", file=sys.stderr)
+                options = [a for a in options if a != sent]
+                if not options:
+                    raise RuntimeError("every legal action was refused")
+                pending = send_action(conn, choose(options, pile, count))
+        elif kind in ("table_closed", "shutdown", "bye"):
+            raise ConnectionError(f"{kind}: {message.get('reason') or message.get('message')}")
+    raise AssertionError("unreachable")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="A small Noddy bot (see README.md).")
+    parser.add_argument("address", help="the server, HOST:PORT")
+    parser.add_argument("--name", default="pybot", help="the name to play under (default pybot)")
+    parser.add_argument("--table", type=int, help="join this table instead of creating one")
+    parser.add_argument("--seat", type=int, help="the seat to take (default: the first free)")
+    parser.add_argument("--password", help="the table's password, if it is private")
+    parser.add_argument("--preset", default="noddy", help="the preset of a new table (default noddy)")
+    parser.add_argument("--level", help="the computer opponent's level at a new table")
+    parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    args = parser.parse_args(argv)
+    host, _, port = args.address.rpartition(":")
+
+    conn = Connection(host or "127.0.0.1", int(port))
+    try:
+        next(conn.messages())  # the greeting
+        conn.request({"type": "hello", "name": args.name, "version": 1, "bot": True})
+        if args.table is None:
+            reply = conn.request({"type": "create_table", "preset": args.preset, "players": 2})
+            computer = {"type": "add_computer", "seat": 1}
+            if args.level:
+                computer["level"] = args.level
+            conn.request(computer)
+            seat = 0
+        else:
+            reply = conn.request({"type": "sit", "table": args.table, "seat": args.seat,
+                                  "password": args.password})
+            seat = args.seat if args.seat is not None else next(
+                s["seat"] for s in reply["table"]["seats"] if s and s["name"] == args.name)
+        print(f"playing at table {reply['table']['id']} in seat {seat}", flush=True)
+        wins = 0
+        for _ in range(args.games):
+            conn.request({"type": "ready"})
+            wins += play_game(conn, seat)
+        if args.games > 1:
+            print(f"won {wins} of {args.games} games", flush=True)
+        conn.send({"type": "bye"})
+        return 0
+    except (OSError, ConnectionError, RuntimeError) as error:
+        print(f"noddy_bot: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
