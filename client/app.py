@@ -10,10 +10,12 @@ connection, is shown on the screen.
 
 Screens are chosen by ``model.screen`` (``connecting``/``lobby``, ``table``), each a
 ``ConditionalContainer`` in :meth:`ClientApp._build_layout` with its keys filtered on the
-same condition in :meth:`ClientApp._build_keys`.  Another screen (the replay viewer is
-planned as ``client/replay.py``) hooks in the same way: its own ``model.screen`` value, one
-container and its keys; the lobby and table filters name their screens, so they stay out of
-its way.
+same condition in :meth:`ClientApp._build_keys`.  The screens of finished games (My games,
+the replay, the leaderboard: :mod:`noddy.client.replay`) hook in the same way: their own
+``model.screen`` values, one container (``replay.build_layout``) and their keys
+(``replay.bind_keys``); the lobby and table filters name their screens, so they stay out of
+their way.  Their state is a :class:`~noddy.client.replay.RecordsView` beside the model, and
+every message from the server is shown to both.
 
 Two one-line inputs share the bottom of the screen: the chat line and the password line of
 a private table.  The model says when a password is wanted (``model.password_prompt``, which
@@ -46,7 +48,7 @@ from prompt_toolkit.layout.processors import PasswordProcessor
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame
 
-from . import render
+from . import render, replay
 from .connection import FAILED, LOST, UP, Connection
 from .model import CONNECTING, LOBBY, TABLE, ViewModel
 
@@ -74,6 +76,7 @@ class ClientApp:
     ) -> None:
         self.model = ViewModel(name)
         self.model.quick_start = quick_start
+        self.records = replay.RecordsView(self.model)
         self.address = address_label or f"{host}:{port}"
         extra = {} if backoff is None else {"backoff": backoff}
         self.connection = Connection(host, port, self._on_message, self._on_state,
@@ -121,6 +124,7 @@ class ClientApp:
             self.model.connection_failed("this seat was taken over by another client")
             self.connection.stop()
         self.model.handle(message, time.monotonic())
+        self.records.handle(message)
         self._flush()
 
     def _on_state(self, state: str, detail: str) -> None:
@@ -223,10 +227,13 @@ class ClientApp:
             table_log,
         ])
         body = HSplit([
-            Window(text(lambda: render.title_fragments(model, self.address)), height=1),
+            Window(text(lambda: replay.title_fragments(self.records, self.address)
+                        if self.records.active else render.title_fragments(model, self.address)),
+                   height=1),
             ConditionalContainer(lobby, filter=in_lobby & ~form_open),
             ConditionalContainer(form, filter=in_lobby & form_open),
             ConditionalContainer(table, filter=at_table),
+            replay.build_layout(self.records, self._width),
             ConditionalContainer(
                 Window(BufferControl(self.chat_buffer), height=1, style="class:prompt",
                        get_line_prefix=lambda *_: [("class:key", " say: ")]),
@@ -236,7 +243,8 @@ class ClientApp:
                        height=1, style="class:prompt",
                        get_line_prefix=lambda *_: render.password_prefix(model)),
                 filter=Condition(lambda: model.password_prompt is not None)),
-            Window(text(lambda: render.keys_fragments(model)), height=1),
+            Window(text(lambda: replay.keys_fragments(self.records)
+                        if self.records.active else render.keys_fragments(model)), height=1),
         ])
         help_box = Frame(Window(text(render.help_fragments), width=78, height=17), title="Keys",
                          style="class:help.frame")
@@ -266,6 +274,7 @@ class ClientApp:
         typing = form & Condition(lambda: model.form is not None and model.form.on_password)
         table = free & Condition(lambda: model.screen == TABLE)
         picking = table & Condition(lambda: model.picking is not None)
+        replay.bind_keys(kb, self.records, lobby, free, lambda event: self._flush())
 
         def after(event: KeyPressEvent) -> None:
             self._flush()

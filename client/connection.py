@@ -18,7 +18,13 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from noddy.protocol import MAX_LINE_BYTES, ProtocolError, decode_line, encode_line
+from noddy.protocol import ProtocolError, decode_line, encode_line
+
+#: The longest line the client reads.  The server's 8192-byte limit is on what it is sent;
+#: what it sends is not limited, and a game record (``get_game``) of a long Cribbage game
+#: is one line of tens of kilobytes, so this is generous: a line longer than it ends the
+#: connection (and the client reconnects).
+READ_LIMIT = 16 * 1024 * 1024
 
 #: Pauses between reconnection attempts, in seconds (the last is repeated).
 BACKOFF: tuple[float, ...] = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
@@ -92,7 +98,7 @@ class Connection:
             self.attempts += 1
             try:
                 reader, writer = await asyncio.open_connection(self.host, self.port,
-                                                               limit=MAX_LINE_BYTES * 8)
+                                                               limit=READ_LIMIT)
             except OSError as exc:
                 pause = self.backoff[min(failures, len(self.backoff) - 1)]
                 failures += 1

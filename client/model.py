@@ -900,7 +900,8 @@ class ViewModel:
         return ""
 
     def table_line(self, summary: dict[str, Any]) -> str:
-        """One row of the lobby's table list, in plain text."""
+        """One row of the lobby's table list, in plain text: each seated player with their
+        rating in the table's family (docs/PROTOCOL.md "Ratings") when the server gives it."""
         options = summary.get("options") or {}
         target = options.get("target")
         seats = []
@@ -909,7 +910,8 @@ class ViewModel:
                 seats.append("·free·")
             else:
                 mark = "" if seat.get("connected", True) else "(away)"
-                seats.append(f"{seat['name']}{mark}")
+                rating = f" ({seat['rating']})" if isinstance(seat.get("rating"), int) else ""
+                seats.append(f"{seat['name']}{rating}{mark}")
         who = f"{summary['players']}p" + (" pairs" if summary.get("partnerships") else "")
         extra = []
         if target is not None:

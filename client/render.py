@@ -156,6 +156,12 @@ def board_fragments(model: ViewModel, width: int) -> Fragments:
     pegs = model.pegs()
     if not pegs:
         return [("class:dim", " The peg board appears when the game begins.\n")]
+    return pegs_fragments(pegs, width)
+
+
+def pegs_fragments(pegs: list[Peg], width: int) -> Fragments:
+    """A track per peg, ``width`` columns wide with the label and figures (the replay's
+    board too)."""
     label_width = min(16, max(len(p.label) for p in pegs) + 1)
     track_width = max(10, width - label_width - 14)
     out: Fragments = []
@@ -364,7 +370,7 @@ HELP_TEXT = """\
    1-4    sit in that seat          Enter  play / lay away the picked cards
    w      watch the table           Space  pick the card under the cursor
    n      new table (form)          g      say go (only when it is legal)
-   r      refresh the list          PgUp PgDn End  scroll the log
+   m games  b ratings  r refresh    PgUp PgDn End  scroll the log
  A private table asks for its     Before a game
  password (Esc cancels).            1-4    move to that seat   s  stand/sit
  In the form                        a      add a computer  v  its level
@@ -393,7 +399,7 @@ def keys_fragments(model: ViewModel) -> Fragments:
             keys = [("↑↓", "line"), ("←→", "change"), ("↵", "create"), ("Esc", "back"),
                     ("?", "help")]
     elif model.screen == LOBBY:
-        keys = [("n", "new"), ("↵", "sit"), ("1-4", "seat"), ("w", "watch"), ("r", "refresh"),
+        keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("m", "my games"), ("b", "ratings"),
                 ("c", "chat"), ("?", "help"), ("q", "quit")]
     elif model.picking == "remove":
         keys = [("1-4", "that seat's computer"), ("Esc", "none")]
@@ -413,7 +419,7 @@ def keys_fragments(model: ViewModel) -> Fragments:
     return out
 
 
-__all__ = ["STYLE", "board_fragments", "hand_fragments", "table_fragments", "log_fragments",
+__all__ = ["STYLE", "board_fragments", "pegs_fragments", "hand_fragments", "table_fragments", "log_fragments",
            "pile_fragments", "log_rule_fragments", "password_prefix",
            "lobby_fragments", "form_fragments", "help_fragments", "keys_fragments",
            "status_fragments", "title_fragments", "waiting_fragments", "cards_inline"]
