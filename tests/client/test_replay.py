@@ -266,3 +266,15 @@ async def test_finish_a_game_then_replay_it_from_my_games_by_keys(server: NoddyS
         assert {row["name"] for row in records.board} == {"Me", "random"}
         keys.send_text(ESCAPE)
         await wait_for(lambda: model.screen == LOBBY, "the lobby again")
+
+
+def test_the_lobby_shows_each_seated_players_rating() -> None:
+    model = ViewModel("Me")
+    seat = {"seat": 0, "name": "Ann", "kind": "human", "level": None, "ready": False,
+            "connected": True, "rating": 1516}
+    summary = {"id": 3, "preset": "cribbage", "players": 2, "partnerships": False, "options": {},
+               "private": False, "turn_timer": None, "status": "waiting", "seats": [seat, None],
+               "spectators": [], "creator": "Ann", "games_played": 0}
+    assert model.table_line(summary) == "#3   cribbage           2p       waiting   Ann (1516), ·free·"
+    del seat["rating"]       # an older server: no rating, nothing shown
+    assert model.table_line(summary) == "#3   cribbage           2p       waiting   Ann, ·free·"
