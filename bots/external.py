@@ -209,12 +209,10 @@ def play_on_server(preset: str, players: int, partnerships: bool, options: dict[
         for seat, spec in enumerate(seats):
             if not is_external(spec):
                 watcher.request({"type": "add_computer", "seat": seat, "level": spec})
-        names = {}
         for seat, spec in enumerate(seats):
             if is_external(spec):
-                names[seat] = f"bot-seat-{seat}"
                 command = bot_command(parse_command(spec), server.host, server.port, table,
-                                      seat, names[seat])
+                                      seat, f"bot-seat-{seat}")
                 log = tempfile.TemporaryFile("w+", encoding="utf-8")
                 try:
                     process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log,
@@ -224,10 +222,13 @@ def play_on_server(preset: str, players: int, partnerships: bool, options: dict[
                     raise ExternalBotError(f"cannot start the bot {shlex.join(command)}: "
                                            f"{error}") from None
                 bots.append((shlex.join(command), process, log))
-        over = _watch(watcher, bots, time.monotonic() + timeout)
-        found = watcher.request({"type": "list_games", "name": next(iter(names.values())),
-                                 "limit": 100})["games"]
-        game_id = next(g["id"] for g in found if g["table"] == table)
+        over, summary = _watch(watcher, table, bots, time.monotonic() + timeout)
+        # The game's id: from the finished games of someone who sat in it.
+        player = next(s["name"] for s in summary["seats"] if s and s["kind"] == "human")
+        found = watcher.request({"type": "list_games", "name": player, "limit": 100})["games"]
+        game_id = next((g["id"] for g in found if g["table"] == table), None)
+        if game_id is None:
+            raise ExternalBotError(f"the server has no record of the game at table {table}")
         record = watcher.request({"type": "get_game", "game": game_id})["record"]
         watcher.request({"type": "bye"})
         for command, process, log in bots:
@@ -251,19 +252,27 @@ def play_on_server(preset: str, players: int, partnerships: bool, options: dict[
         server.stop()
 
 
-def _watch(watcher: Watcher, bots: list[tuple[str, subprocess.Popen[Any], IO[str]]],
-           deadline: float) -> dict[str, Any]:
-    """Read the table's messages until ``game_over``; fail early if a bot dies first."""
+def _watch(watcher: Watcher, table: int, bots: list[tuple[str, subprocess.Popen[Any], IO[str]]],
+           deadline: float) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Read the table's messages until ``game_over``; fail early if a bot dies first.
+    Return the ``game_over`` event and the table's latest summary."""
+    summary: dict[str, Any] = {}
     while True:
-        message = watcher.read(deadline)
+        try:
+            message = watcher.read(deadline)
+        except ExternalBotError as error:
+            raise ExternalBotError(f"{error} (the game did not end: did every bot sit in "
+                                   f"its seat and say ready?)") from None
         if message is None:
             for command, process, log in bots:
                 if process.poll() is not None:
                     raise ExternalBotError(f"the bot exited with status {process.returncode} "
                                            f"before the game ended: {command} {tail(log)}")
             continue
-        if message["type"] == "event" and message["event"]["kind"] == "game_over":
-            return message["event"]
+        if message["type"] == "table" and message["table"]["id"] == table:
+            summary = message["table"]
+        elif message["type"] == "event" and message["event"]["kind"] == "game_over":
+            return message["event"], summary
 
 
 def actions_of(record: dict[str, Any]) -> list[list[Any]]:

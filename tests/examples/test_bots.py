@@ -127,3 +127,17 @@ def test_noddy_match_reports_a_bot_that_dies() -> None:
     assert result.returncode == 1
     assert "exited with status 3 before the game ended" in result.stderr
     assert "no luck" in result.stderr
+
+
+def test_a_bot_may_take_its_own_name_through_placeholders() -> None:
+    own = python_bot() + " {address} --table {table} --seat {seat} --name my-own-name"
+    result = match(own, "expert", "--games", "1", "--preset", "noddy-holme")
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"^1 games in ", result.stdout, re.M), result.stdout
+
+
+def test_noddy_match_gives_up_on_a_bot_that_never_sits() -> None:
+    idle = "cmd:" + shlex.join([sys.executable, "-c", "import time; time.sleep(60)"])
+    result = match(idle, "random", "--games", "1", "--timeout", "2")
+    assert result.returncode == 1
+    assert "did every bot sit in its seat and say ready?" in result.stderr
