@@ -91,7 +91,8 @@ class Connection:
                     time.sleep(reply["retry_after"])  # nothing happened: try again
                     return self.request(message)
                 if reply["type"] == "error":
-                    raise RuntimeError(f"{message['type']} refused: {reply['code']}: {reply['message']}")
+                    raise RuntimeError(f"{message['type']} refused: "
+                                       f"{reply['code']}: {reply['message']}")
                 return reply
         raise AssertionError("unreachable")
 
@@ -148,20 +149,22 @@ def play_game(conn: Connection, seat: int) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Read the command line, sit down at a table and play; the exit status."""
     parser = argparse.ArgumentParser(description="A small Noddy bot (see README.md).")
     parser.add_argument("address", help="the server, HOST:PORT")
     parser.add_argument("--name", default="pybot", help="the name to play under (default pybot)")
     parser.add_argument("--table", type=int, help="join this table instead of creating one")
     parser.add_argument("--seat", type=int, help="the seat to take (default: the first free)")
     parser.add_argument("--password", help="the table's password, if it is private")
-    parser.add_argument("--preset", default="noddy", help="the preset of a new table (default noddy)")
+    parser.add_argument("--preset", default="noddy",
+                        help="the preset of a new table (default noddy)")
     parser.add_argument("--level", help="the computer opponent's level at a new table")
     parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     args = parser.parse_args(argv)
     host, _, port = args.address.rpartition(":")
 
-    conn = Connection(host or "127.0.0.1", int(port))
     try:
+        conn = Connection(host or "127.0.0.1", int(port))
         next(conn.messages())  # the greeting
         conn.request({"type": "hello", "name": args.name, "version": 1, "bot": True})
         if args.table is None:
