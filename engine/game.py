@@ -159,7 +159,7 @@ class Game:
         self.kept: list[tuple[Card, ...]] = [() for _ in range(players)]
         self.crib: list[Card] = []
         self.turn_up: Card | None = None
-        self._deck: list[Card] = []
+        self._starter: Card | None = None  # the card the turn-up will be
         self.pile: list[Card] = []
         self.count = 0
         self.played: list[tuple[int, Card]] = []
@@ -347,7 +347,7 @@ class Game:
             self.crib.append(deck[position])
             events.append(Discarded(None, 1, (deck[position],)))
             position += 1
-        self._deck = deck[position:]
+        self._starter = deck[position]
         if rules.discards(self.players):
             self.phase = DISCARD
             self._pending_discards = order
@@ -374,7 +374,8 @@ class Game:
     def _turn_up(self, events: list[Event]) -> None:
         rules = self.rules
         assert self.dealer is not None
-        card = self._deck[0]
+        card = self._starter
+        assert card is not None
         self.turn_up = card
         events.append(TurnedUp(card))
         if card.rank == JACK and rules.turned_jack_points:
@@ -497,7 +498,6 @@ class Game:
         other.hands = [list(hand) for hand in self.hands]
         other.kept = list(self.kept)
         other.crib = list(self.crib)
-        other._deck = list(self._deck)
         other.pile = list(self.pile)
         other.played = list(self.played)
         other.passed = set(self.passed)
