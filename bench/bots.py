@@ -11,6 +11,7 @@ ranges of one match, so the figures do not depend on how many processes ran them
     python bench/bots.py                # 2,000 games a pairing (takes a while)
     python bench/bots.py --quick        # 200 games a pairing
     python bench/bots.py --games 500 --presets cribbage noddy
+    python bench/bots.py --pairings expert-greedy --jobs 1
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--presets", nargs="+", default=list(PRESETS), choices=list(PRESETS))
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--pairings", nargs="+", default=[f"{a}-{b}" for a, b in PAIRINGS],
+                        choices=[f"{a}-{b}" for a, b in PAIRINGS],
+                        help="which pairings to play (default all), e.g. expert-greedy")
     args = parser.parse_args(argv)
     games = 200 if args.quick else args.games
     print(f"{games} games per pairing, 2 players, seed {args.seed}, {args.jobs} processes")
@@ -59,6 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for preset in args.presets:
             print(f"\n{preset}")
             for a, b in PAIRINGS:
+                if f"{a}-{b}" not in args.pairings:
+                    continue
                 started = time.perf_counter()
                 tasks = [(a, b, preset, first, min(CHUNK, games - first), games, args.seed)
                          for first in range(0, games, CHUNK)]

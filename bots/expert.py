@@ -10,21 +10,32 @@ How it decides
   :func:`crib_value`, which caches it by the pattern of cards laid away, so it is precise
   and, after the first deals, free).  ``show_total`` makes all this a few hundred table
   look-ups.
-* **The play.**  Determinized search ("perfect-information Monte Carlo"): draw
-  ``samples`` deals of the unseen cards to the other hands (and to the crib) that agree
-  with everything this seat has seen -- hand sizes, the cards played, and that a seat which
-  said go holds nothing that fits under 31 -- then, in each, search the rest of the play
-  with alpha-beta (its own side maximising, the others minimising).  A leaf is worth the
-  difference in points pegged from here on; reaching the target -- in the play, or in the
-  show that follows it under the Cribbage presets, counted in the proper order -- is worth
-  :data:`WIN` (minus :data:`WIN` for an opponent).  The card with the best average wins.
-  Long plays (Cribbage for three or four) are cut off at ``max_depth`` plies.
+* **The play, two players.**  The opponent is modelled as playing like ``greedy`` (the
+  most points now less the expected reply), which is what most opponents roughly do.
+  Deals of the unseen cards are drawn (:func:`_sample_deal`) and weighted by how well
+  they explain the play so far (:func:`history_weight`: zero if the rules rule the deal
+  out -- the opponent said go holding a card that fitted, or had to -- and
+  :data:`MODEL_SLIP` for each earlier choice greedy would not have made); under the Noddy
+  presets, where the show comes first, a deal must also give the opponent exactly the
+  show points it pegged.  Then :class:`_Worlds` searches the rest of the play over all
+  the deals at once: at this seat's turns one card is chosen for every deal it cannot
+  tell apart (no "strategy fusion": it never plays as if it could see the other hand),
+  at the opponent's the deals split by the card greedy would play in each (or its go).
+  A leaf is worth the difference in points pegged from here on; reaching the target --
+  in the play, or in the show that follows it, in order (the non-dealer first) -- is
+  worth :data:`WIN` (minus :data:`WIN` for the opponent).  The card with the best
+  weighted average wins.  ``opponent="minimax"`` restores the older search below.
+* **The play, three or four players** (and if no drawn deal fits).  Determinized search
+  ("perfect-information Monte Carlo"): in each of ``samples`` deals consistent with the
+  hand sizes, the cards played and the current goes, alpha-beta over the rest of the
+  play (own side maximising, the others minimising), leaves valued as above; long plays
+  are cut off at ``max_depth`` plies.
 
-Bounded time: the work per decision is fixed by ``samples``, ``crib_samples`` and
-``max_depth`` (tens of milliseconds, see ``bench/bots.py``), and a safety deadline
-(``time_limit``) stops adding samples if a slow machine would take longer.  The player is
-a plain function of the observation: the server runs it in a worker thread, off the event
-loop.
+Bounded time: the work per decision is fixed by ``samples`` / ``model_samples`` (two
+players; ``draws`` is the most deals drawn per wanted sample), ``crib_samples`` and ``max_depth`` (tens of milliseconds,
+see ``bench/bots.py``), and a safety deadline (``time_limit``) stops adding samples if a
+slow machine would take longer.  The player is a plain function of the observation: the
+server runs it in a worker thread, off the event loop.
 
 Deterministic given a seed: each decision draws from ``random.Random`` seeded by the
 player's seed and the observation itself, so the same seat in the same position always
@@ -52,8 +63,12 @@ class ExpertPlayer:
     level = "expert"
 
     def __init__(self, seed: int | None = None, *, samples: int = 24, crib_samples: int = 3000,
-                 max_depth: int = 9, time_limit: float = 0.5) -> None:
+                 max_depth: int = 9, time_limit: float = 0.5, opponent: str = "greedy",
+                 model_samples: int = 48, draws: int = 8) -> None:
         self._seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self.opponent = opponent
+        self.model_samples = model_samples
+        self.draws = draws
         self.samples = samples
         self.crib_samples = crib_samples
         self.max_depth = max_depth
@@ -114,6 +129,10 @@ class ExpertPlayer:
             return {distinct[0]: 0.0}
         laid = view.laid_away or ()  # our own discards are in no other hand
         unseen = unseen_cards(view, laid)
+        if view.players == 2 and self.opponent == "greedy":
+            values = self._model_values(view, rules, fast, distinct, unseen, laid, rng)
+            if values is not None:
+                return values
         search = _Search(view, rules, fast, self.max_depth)
         totals = [0.0] * len(distinct)
         started = time.perf_counter()
@@ -127,6 +146,49 @@ class ExpertPlayer:
             if time.perf_counter() - started > self.time_limit:
                 break
         return {play: totals[i] / done for i, play in enumerate(distinct)}
+
+    def _model_values(self, view: Observation, rules: Rules, fast: PlayRules,
+                      distinct: list[Play], unseen: list[Card], laid: tuple[Card, ...],
+                      rng: random.Random) -> dict[Play, float] | None:
+        """Two players: sampled deals weighted by how well they explain what the opponent
+        did, searched together by :class:`_Worlds` (see the module doc)."""
+        assert view.seat is not None and view.hand is not None and view.turn_up is not None
+        opp = 1 - view.seat
+        opp_played = tuple(c for s, c in view.played if s == opp)
+        shown = next((p for s, p in view.shows if s == opp), None) if not fast.show_after_play else None
+        replies: dict[tuple[Card, ...], list[tuple[Card, int]]] = {}
+        worlds: list[_World] = []
+        weight_sum = 0.0
+        started = time.perf_counter()
+        for _ in range(self.model_samples * self.draws):
+            hands, crib = _sample_deal(view, unseen, laid, fast, rng)
+            opp_hand = hands[opp]
+            weight = history_weight(view, fast, opp_hand, replies)
+            if not weight:
+                continue
+            their_show = crib_show = 0
+            if shown is not None:
+                if show_total(opp_hand + opp_played, view.turn_up, rules) != shown:
+                    continue
+            elif fast.show_after_play:
+                their_show = show_total(opp_hand + opp_played, view.turn_up, rules)
+                if fast.has_crib and crib and len(crib) == view.crib_size:
+                    crib_show = show_total(crib, view.turn_up, rules, crib=True)
+            worlds.append((opp_hand, weight, their_show, crib_show))
+            weight_sum += weight
+            if (weight_sum >= self.model_samples - 1e-9
+                    or time.perf_counter() - started > self.time_limit):
+                break
+        if not worlds:
+            return None
+        search = _Worlds(view, rules, fast)
+        search.replies = replies
+        passed = 0
+        for seat in view.passed:
+            passed |= 1 << seat
+        hand = tuple(view.hand)
+        return {play: search.root(worlds, hand, view.pile, view.count, passed, play.card) / weight_sum
+                for play in distinct}
 
     def _play(self, view: Observation, rules: Rules, plays: list[Play], rng: random.Random) -> Play:
         values = self.play_values(view, rules, plays, rng)
@@ -356,3 +418,304 @@ class _Search:
             assert last is not None
             return self._next_turn(hands, (), 0, 0, last, last, gains, depth, alpha, beta)
         return self._finished(gains)
+
+
+#: How much less likely a sampled deal is for each earlier choice of the opponent that the
+#: greedy model would not have made (the model is a guess, not a certainty).
+MODEL_SLIP = 0.05
+
+#: A sampled deal for :class:`_Worlds`: the opponent's hand, its weight, and the points the
+#: opponent's show and the crib will make after the play (0 when there is none).
+_World = tuple[tuple[Card, ...], float, int, int]
+
+
+def greedy_pick(fast: PlayRules, hand: Sequence[Card], pile: tuple[Card, ...], count: int,
+                blocked: set[Card], unseen: int, replier: int, reply_sign: int,
+                replies: dict[tuple[Card, ...], list[tuple[Card, int]]]) -> tuple[Card, bool]:
+    """The card :mod:`~noddy.bots.greedy` plays from ``hand``, and whether it was a real
+    choice (two or more cards with different keys).
+
+    Exactly :func:`~noddy.bots.greedy.play_value`: points now plus ``reply_sign`` times the
+    replier's expected points, averaged over the ``unseen`` cards the player cannot see (the
+    cards not in ``blocked``); ``replier`` is ``0`` when nobody else would play next.  Ties
+    go to the higher card.  ``replies`` caches, per pile, the cards that would peg on it.
+    """
+    room = 31 - count
+    points = fast.points
+    best_key: tuple[float, int, int] | None = None
+    best = hand[0]
+    keys = 0
+    for card in hand:
+        if card.value > room:
+            continue
+        keys += 1
+        new_pile = pile + (card,)
+        new_count = count + card.value
+        value: float = points(new_pile, new_count)
+        if new_count != 31 and unseen and replier:
+            found = replies.get(new_pile)
+            if found is None:
+                found = []
+                reply_room = 31 - new_count
+                for reply in FULL_DECK:
+                    if reply.value <= reply_room:
+                        gained = points(new_pile + (reply,), new_count + reply.value)
+                        if gained:
+                            found.append((reply, gained))
+                replies[new_pile] = found
+            total = 0
+            for reply, gained in found:
+                if reply not in blocked:
+                    total += gained
+            value = value + reply_sign * (total / unseen)
+        key = (value, card.value, card.rank)
+        if best_key is None or key > best_key:
+            best_key = key
+            best = card
+    return best, keys > 1
+
+
+class _Worlds:
+    """Expectimax of the rest of a two-player play over a set of sampled deals at once.
+
+    The state everybody sees (pile, count, goes, points pegged, this seat's hand) is shared;
+    only the opponent's hand differs between the deals.  At this seat's turn one card is
+    chosen for *all* the deals still possible (it cannot know which one is true: no
+    "strategy fusion"); at the opponent's turn, in each deal it plays the card greedy would
+    play there, and the deals split by the card seen (or the go), each group searched on
+    its own -- which is also what this seat learns from the card.  A deal's value is its
+    weight times: the points pegged by this seat minus the opponent's, or +/-:data:`WIN`
+    if a side reaches the target in the play or in the show that follows it.
+    """
+
+    def __init__(self, view: Observation, rules: Rules, fast: PlayRules) -> None:
+        assert view.seat is not None and view.dealer is not None and view.hand is not None
+        self.fast = fast
+        self.me = view.seat
+        self.opp = 1 - view.seat
+        self.base = view.scores
+        self.target = view.target
+        self.flush = fast.flush
+        self.restarts = fast.restarts
+        self.dead = {card for _, card in view.played}
+        if view.turn_up is not None:
+            self.dead.add(view.turn_up)
+        self.replies: dict[tuple[Card, ...], list[tuple[Card, int]]] = {}
+        # After the play (show-after-play presets): the non-dealer shows first.
+        self.me_first = (view.dealer + 1) % 2 == self.me
+        self.my_show = 0
+        self.has_show = fast.show_after_play and view.turn_up is not None
+        if self.has_show:
+            kept = tuple(view.hand) + tuple(c for s, c in view.played if s == self.me)
+            self.my_show = show_total(kept, view.turn_up, rules)
+        self.my_crib = view.dealer == self.me
+
+    # -- the search ----------------------------------------------------------------------
+    def root(self, worlds: list[_World], hand: tuple[Card, ...], pile: tuple[Card, ...],
+             count: int, passed: int, card: Card) -> float:
+        return self._play(self.me, card, worlds, hand, pile, count, passed, (), (0, 0))
+
+    def _play(self, seat: int, card: Card, worlds: list[_World], hand: tuple[Card, ...],
+              pile: tuple[Card, ...], count: int, passed: int, gone: tuple[Card, ...],
+              gains: tuple[int, int]) -> float:
+        if seat == self.me:
+            hand = tuple(c for c in hand if c is not card)
+        pile = pile + (card,)
+        count += card.value
+        gone = gone + (card,)
+        points = self.fast.points(pile, count)
+        if points:
+            gains = (gains[0] + points, gains[1]) if seat == self.me else (gains[0], gains[1] + points)
+            if self.base[seat] + gains[seat != self.me] >= self.target:
+                return self._won(seat, worlds)
+        if count == 31:
+            return self._end_count(seat, False, worlds, hand, pile, count, passed, gone, gains)
+        return self._turn(seat, seat, worlds, hand, pile, count, passed, gone, gains)
+
+    def _won(self, seat: int, worlds: list[_World]) -> float:
+        weight = sum(w[1] for w in worlds)
+        return weight * WIN if seat == self.me else -weight * WIN
+
+    def _turn(self, after: int, last: int | None, worlds: list[_World], hand: tuple[Card, ...],
+              pile: tuple[Card, ...], count: int, passed: int, gone: tuple[Card, ...],
+              gains: tuple[int, int]) -> float:
+        first = 1 - after
+        opp_cards = len(worlds[0][0])
+        for seat in (first, after):
+            if (hand if seat == self.me else opp_cards) and not (passed >> seat) & 1:
+                if seat == self.me:
+                    return self._my_move(last, worlds, hand, pile, count, passed, gone, gains)
+                return self._opp_move(last, worlds, hand, pile, count, passed, gone, gains)
+        return self._end_count(last, True, worlds, hand, pile, count, passed, gone, gains)
+
+    def _my_move(self, last: int | None, worlds: list[_World], hand: tuple[Card, ...],
+                 pile: tuple[Card, ...], count: int, passed: int, gone: tuple[Card, ...],
+                 gains: tuple[int, int]) -> float:
+        room = 31 - count
+        choices: list[Card] = []
+        keys: set[object] = set()
+        for card in hand:
+            if card.value <= room:
+                key = card if self.flush else card.rank
+                if key not in keys:
+                    keys.add(key)
+                    choices.append(card)
+        if not choices:
+            return self._turn(self.me, last, worlds, hand, pile, count, passed | (1 << self.me),
+                              gone, gains)
+        return max(self._play(self.me, card, worlds, hand, pile, count, passed, gone, gains)
+                   for card in choices)
+
+    def _opp_move(self, last: int | None, worlds: list[_World], hand: tuple[Card, ...],
+                  pile: tuple[Card, ...], count: int, passed: int, gone: tuple[Card, ...],
+                  gains: tuple[int, int]) -> float:
+        room = 31 - count
+        opp = self.opp
+        # Greedy's replier after its card: this seat if it can still be asked, else nobody.
+        replier = 1 if hand and not (passed >> self.me) & 1 else 0
+        groups: dict[Card | None, list[_World]] = {}
+        for world in worlds:
+            opp_hand = world[0]
+            if any(c.value <= room for c in opp_hand):
+                if len(opp_hand) == 1:
+                    card = opp_hand[0]
+                else:
+                    blocked = self.dead | set(opp_hand) | set(gone)
+                    card, _ = greedy_pick(self.fast, opp_hand, pile, count, blocked,
+                                          52 - len(blocked), replier, -1, self.replies)
+                groups.setdefault(card, []).append(
+                    (tuple(c for c in opp_hand if c is not card), world[1], world[2], world[3]))
+            else:
+                groups.setdefault(None, []).append(world)
+        total = 0.0
+        for card, group in groups.items():
+            if card is None:
+                total += self._turn(opp, last, group, hand, pile, count, passed | (1 << opp),
+                                    gone, gains)
+            else:
+                total += self._play(opp, card, group, hand, pile, count, passed, gone, gains)
+        return total
+
+    def _end_count(self, last: int | None, last_card: bool, worlds: list[_World],
+                   hand: tuple[Card, ...], pile: tuple[Card, ...], count: int, passed: int,
+                   gone: tuple[Card, ...], gains: tuple[int, int]) -> float:
+        fast = self.fast
+        if last_card and last is not None and fast.last_card:
+            mine = last == self.me
+            gains = (gains[0] + fast.last_card, gains[1]) if mine else (gains[0], gains[1] + fast.last_card)
+            if self.base[last] + gains[not mine] >= self.target:
+                return self._won(last, worlds)
+        if fast.restarts and (hand or worlds[0][0]):
+            assert last is not None
+            return self._turn(last, last, worlds, hand, (), 0, 0, gone, gains)
+        return self._finished(worlds, gains)
+
+    def _finished(self, worlds: list[_World], gains: tuple[int, int]) -> float:
+        mine = self.base[self.me] + gains[0]
+        theirs = self.base[self.opp] + gains[1]
+        diff = gains[0] - gains[1]
+        if not self.has_show:
+            return diff * sum(w[1] for w in worlds)
+        target = self.target
+        total = 0.0
+        for _, weight, their_show, crib in worlds:
+            m = mine
+            t = theirs
+            if self.me_first:
+                m += self.my_show
+                if m >= target:
+                    total += weight * WIN
+                    continue
+                t += their_show
+                if t >= target:
+                    total -= weight * WIN
+                    continue
+                t += crib
+                if t >= target:
+                    total -= weight * WIN
+                    continue
+            else:
+                t += their_show
+                if t >= target:
+                    total -= weight * WIN
+                    continue
+                m += self.my_show + crib
+                if m >= target:
+                    total += weight * WIN
+                    continue
+            total += weight * diff
+        return total
+
+
+def history_weight(view: Observation, fast: PlayRules, opp_hand: tuple[Card, ...],
+                   replies: dict[tuple[Card, ...], list[tuple[Card, int]]]) -> float:
+    """How likely this deal's play so far is if the opponent (two players) holds
+    ``opp_hand`` now: 0 if the rules rule it out (it said go holding a card that fitted, or
+    played on when it had to say go), else :data:`MODEL_SLIP` to the power of the choices it
+    made that greedy would not have made."""
+    assert view.seat is not None and view.hand is not None and view.dealer is not None
+    me = view.seat
+    opp = 1 - me
+    hands: list[list[Card]] = [[], []]
+    hands[me] = list(view.hand) + [c for s, c in view.played if s == me]
+    hands[opp] = list(opp_hand) + [c for s, c in view.played if s == opp]
+    turn_up = view.turn_up
+    pile: tuple[Card, ...] = ()
+    count = 0
+    passed = 0
+    gone: set[Card] = set()
+    weight = 1.0
+    to_move: int | None = (view.dealer + 1) % 2
+    last: int | None = None
+
+    def advance(after: int) -> int | None:
+        nonlocal pile, count, passed
+        while True:
+            for seat in (1 - after, after):
+                if hands[seat] and not (passed >> seat) & 1:
+                    return seat
+            if not fast.restarts or not (hands[0] or hands[1]) or last is None:
+                return None
+            pile, count, passed = (), 0, 0
+            after = last
+
+    for seat, card in view.played:
+        while to_move != seat or card.value > 31 - count:
+            if to_move is None:
+                return 0.0
+            room = 31 - count
+            if any(c.value <= room for c in hands[to_move]):
+                return 0.0  # it would have had to play
+            passed |= 1 << to_move
+            to_move = advance(to_move)
+        if seat == opp and len(hands[opp]) > 1:
+            blocked = gone | set(hands[opp])
+            if turn_up is not None:
+                blocked.add(turn_up)
+            replier = 1 if hands[me] and not (passed >> me) & 1 else 0
+            choice, real = greedy_pick(fast, hands[opp], pile, count, blocked, 52 - len(blocked),
+                                       replier, -1, replies)
+            if real and choice.rank != card.rank:
+                weight *= MODEL_SLIP
+        hands[seat].remove(card)
+        gone.add(card)
+        pile = pile + (card,)
+        count += card.value
+        last = seat
+        if count == 31:
+            pile, count, passed = (), 0, 0
+            if not fast.restarts:
+                to_move = None
+                continue
+            to_move = advance(seat)
+            # advance() above found the next seat from a fresh count only if hands remain
+        else:
+            to_move = advance(seat)
+    # Now it is this seat's turn: any seat passed over to reach it must have had to go.
+    while to_move is not None and to_move != me:
+        room = 31 - count
+        if any(c.value <= room for c in hands[to_move]):
+            return 0.0
+        passed |= 1 << to_move
+        to_move = advance(to_move)
+    return weight

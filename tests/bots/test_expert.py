@@ -88,8 +88,8 @@ def test_deterministic_given_a_seed() -> None:
         while True:
             seat = game.awaiting[0]
             view = game.observation(seat)
-            a = ExpertPlayer(seed=42, samples=6).choose(view, game.rules)
-            b = ExpertPlayer(seed=42, samples=6).choose(view, game.rules)
+            a = ExpertPlayer(seed=42, samples=6, model_samples=6).choose(view, game.rules)
+            b = ExpertPlayer(seed=42, samples=6, model_samples=6).choose(view, game.rules)
             assert a == b
             game.apply(a)
             if game.is_over or game.deal > 1:
