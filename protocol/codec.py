@@ -20,7 +20,11 @@ from .errors import ProtocolError
 
 def encode_line(message: dict[str, Any]) -> bytes:
     """``message`` as one line of compact JSON (non-ASCII kept as UTF-8, not escaped)."""
-    return (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+    return (_ENCODER.encode(message) + "\n").encode("utf-8")
+
+
+#: One encoder for every line (``json.dumps`` with options builds a new one per call).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def decode_line(line: bytes | str) -> dict[str, Any]:

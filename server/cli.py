@@ -56,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
                         default=defaults.max_tables_per_connection, metavar="N",
                         help=f"open tables one connection may have created (default "
                              f"{defaults.max_tables_per_connection}; 0: no limit)")
+    parser.add_argument("--max-tables-per-address", type=int,
+                        default=defaults.max_tables_per_address, metavar="N",
+                        help=f"open tables one address may have created, over all its connections "
+                             f"(default {defaults.max_tables_per_address}; 0: no limit)")
     parser.add_argument("--seed", type=int, default=None,
                         help="make every deal and computer player reproducible (for testing only: "
                              "anyone who knows the seed knows the cards)")
@@ -74,7 +78,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
                         ping_interval=args.ping_interval, idle_timeout=args.idle_timeout,
                         rate=args.rate, burst=args.burst,
                         max_connections_per_address=args.max_connections_per_address,
-                        max_tables_per_connection=args.max_tables_per_connection, db=args.db)
+                        max_tables_per_connection=args.max_tables_per_connection,
+                        max_tables_per_address=args.max_tables_per_address, db=args.db)
 
 
 def export_game(path: str, game_id: int) -> int:

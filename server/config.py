@@ -49,6 +49,9 @@ class ServerConfig:
     #: Tables one connection may have created that are still open (0: no limit): a table
     #: stays open while someone else is at it after its creator has left.
     max_tables_per_connection: int = 4
+    #: Tables created from one address that are still open (0: no limit): the per-connection
+    #: limit alone lets one host open tables through many connections.
+    max_tables_per_address: int = 32
     #: Seconds the shutdown waits for goodbyes to be written.
     shutdown_timeout: float = 2.0
     #: How often timers (grace periods, turn timers, keepalive) are checked.

@@ -35,6 +35,7 @@ member's own seat (:mod:`noddy.server.table`).
 
 from __future__ import annotations
 
+import heapq
 import logging
 import math
 import time
@@ -166,6 +167,24 @@ class ServerCore:
         self._bot_check: set[int] = set()
         #: Open, admitted connections per peer address (the ``max_connections_per_address`` limit).
         self._per_address: dict[str, int] = {}
+        #: Ids of the tables created from each address (the open ones count against
+        #: ``max_tables_per_address``; closed ones are forgotten when the address creates again).
+        self._address_tables: dict[str, set[int]] = {}
+        # Indexes that spare the hot paths a scan of every session, table or connection (at
+        # 1,000 tables those scans were the top of the profile).  Each may hold stale entries:
+        # whoever reads one checks the real state, so the index only has to be a superset.
+        #: Sessions that may be in the lobby (kept by Session.__setattr__; see _lobby_sessions).
+        self._lobby: dict[Session, None] = {}
+        #: Sessions by casefolded name (see _name_in_use).
+        self._names: dict[str, list[Session]] = {}
+        #: Min-heaps of (when, ...) for tick(): held seats' ends, turn timers' ends, and when
+        #: each connection is next due a keepalive look (ping or idle drop).
+        self._held_due: list[tuple[float, int, Session]] = []
+        self._timer_due: list[tuple[float, int]] = []
+        self._conn_due: list[tuple[float, int]] = []
+        self._due_serial = 0
+        #: When tick() next re-checks every playing table for computer moves (a safety net).
+        self._next_sweep = 0.0
         self.closed = False
 
     # == entry points ======================================================================
@@ -189,6 +208,7 @@ class ServerCore:
                 return conn.id, self._flush()
             conn.address = address
             self._per_address[address] = open_here + 1
+        self._schedule_conn(conn)
         log.info("connection %d opened", conn.id)
         self._send(conn.id, {
             "type": "greeting", "server": SERVER_NAME, "version": PROTOCOL_VERSION,
@@ -261,6 +281,7 @@ class ServerCore:
             self._remove_spectator(table, session)
         else:
             session.held_until = self.clock() + self.config.grace_period
+            self._schedule_held(session)
             log.info("seat %d at table %d held for %s", session.seat, table.id, session.name)
             self._to_table(table, {"type": "player_away", "table": table.id, "seat": session.seat,
                                    "name": session.name, "grace": self.config.grace_period})
@@ -268,32 +289,85 @@ class ServerCore:
         return self._flush()
 
     def tick(self) -> list[Out]:
+        """Only what is due is looked at: held seats, turn timers and connections each wait in
+        a heap ordered by when they are due (a stale entry is checked and skipped)."""
         now = self.clock()
-        for session in list(self.sessions.values()):
-            if session.held_until is not None and session.held_until <= now:
+        held = self._held_due
+        while held and held[0][0] <= now:
+            session = heapq.heappop(held)[2]
+            if (session.held_until is not None and session.held_until <= now
+                    and self.sessions.get(session.token) is session):
                 self._expire(session)
-        for table in list(self.tables.values()):
-            self._check_turn_timer(table, now)
-            if table.status == PLAYING:
-                self._bot_check.add(table.id)
-        for conn in list(self.connections.values()):
-            if conn.text or conn.closing:
+        timers = self._timer_due
+        due_tables: set[int] = set()
+        while timers and timers[0][0] <= now:
+            due_tables.add(heapq.heappop(timers)[1])
+        for table_id in sorted(due_tables):
+            table = self.tables.get(table_id)
+            if table is not None:
+                self._check_turn_timer(table, now)
+                for deadline in table.deadlines.values():  # due but not acted on: look again
+                    if deadline <= now:
+                        self._schedule_timer(table, deadline)
+        if now >= self._next_sweep:
+            # Every change already marks its table for take_bot_jobs; this sweep is only a
+            # safety net, so once a second is plenty.
+            self._next_sweep = now + 1.0
+            for table in self.tables.values():
+                if table.status == PLAYING:
+                    self._bot_check.add(table.id)
+        conns = self._conn_due
+        due_conns = []
+        while conns and conns[0][0] <= now:
+            due_conns.append(heapq.heappop(conns)[1])
+        for conn_id in due_conns:
+            conn = self.connections.get(conn_id)
+            if conn is None or conn.text or conn.closing:
                 continue
-            idle = now - conn.last_seen
-            if conn.session is None:
-                # Before hello nobody is pinged, but a connection that says nothing (or stops
-                # in the middle of a line) must not hold its socket for ever.
-                if idle >= self.config.idle_timeout:
-                    log.info("connection %d silent for %.0f s before hello; dropping it", conn.id, idle)
-                    self._close(conn, "idle")
-                continue
-            if idle >= self.config.idle_timeout:
-                log.info("connection %d silent for %.0f s; dropping it", conn.id, idle)
-                self._close(conn, "idle")
-            elif idle >= self.config.ping_interval and not conn.pinged:
-                conn.pinged = True
-                self._send(conn.id, {"type": "ping"})
+            self._keepalive(conn, now)
+            if not conn.closing:
+                self._schedule_conn(conn)
         return self._flush()
+
+    def _keepalive(self, conn: Connection, now: float) -> None:
+        """Ping a silent JSON connection, or drop it when it has been silent too long."""
+        idle = now - conn.last_seen
+        if conn.session is None:
+            # Before hello nobody is pinged, but a connection that says nothing (or stops
+            # in the middle of a line) must not hold its socket for ever.
+            if idle >= self.config.idle_timeout:
+                log.info("connection %d silent for %.0f s before hello; dropping it", conn.id, idle)
+                self._close(conn, "idle")
+            return
+        if idle >= self.config.idle_timeout:
+            log.info("connection %d silent for %.0f s; dropping it", conn.id, idle)
+            self._close(conn, "idle")
+        elif idle >= self.config.ping_interval and not conn.pinged:
+            conn.pinged = True
+            self._send(conn.id, {"type": "ping"})
+
+    def _schedule_conn(self, conn: Connection) -> None:
+        """Put ``conn`` in the keepalive heap at the next moment tick() may act on it (if its
+        last_seen moves on meanwhile, tick() finds nothing to do then and schedules it again)."""
+        config = self.config
+        due = conn.last_seen + config.idle_timeout
+        if conn.session is not None and not conn.pinged:
+            due = min(due, conn.last_seen + config.ping_interval)
+        heapq.heappush(self._conn_due, (due, conn.id))
+
+    def _schedule_held(self, session: Session) -> None:
+        if session.held_until is not None:
+            self._due_serial += 1
+            heapq.heappush(self._held_due, (session.held_until, self._due_serial, session))
+
+    def _schedule_timer(self, table: Table, deadline: float) -> None:
+        heapq.heappush(self._timer_due, (deadline, table.id))
+
+    def _add_session(self, session: Session) -> None:
+        """A new session: in ``sessions`` and in the indexes of names and of the lobby."""
+        self.sessions[session.token] = session
+        self._names.setdefault(session.name.casefold(), []).append(session)
+        session.lobby = self._lobby
 
     def take_bot_jobs(self) -> list[BotJob]:
         """Decisions computer players owe now; each is handed out once."""
@@ -404,7 +478,8 @@ class ServerCore:
             session = Session(seat["name"], seat["bot"], None, token=seat["token"])
             session.table, session.seat = table, index
             session.held_until = now + self.config.grace_period
-            self.sessions[session.token] = session
+            self._add_session(session)
+            self._schedule_held(session)
             table.seats[index] = Seat(session.name, session=session, ready=seat["ready"])
             if seat["token"] == saved.get("creator"):
                 table.creator = session
@@ -424,6 +499,7 @@ class ServerCore:
                     occupant = table.seats[seat_index]
                     if occupant is not None and not occupant.is_computer:
                         table.deadlines[seat_index] = now + table.turn_timer
+                        self._schedule_timer(table, table.deadlines[seat_index])
         elif table.status == PLAYING:
             raise ValueError("a playing table without its game")
         self.tables[table.id] = table
@@ -506,7 +582,16 @@ class ServerCore:
                 self._send(session.conn, message)
 
     def _lobby_sessions(self) -> list[Session]:
-        return [s for s in self.sessions.values() if s.table is None and s.conn is not None]
+        """Connected sessions at no table, from the lobby index (pruned of those gone)."""
+        lobby = self._lobby
+        sessions = self.sessions
+        out = []
+        for s in list(lobby):
+            if s.table is None and s.conn is not None and sessions.get(s.token) is s:
+                out.append(s)
+            else:
+                del lobby[s]
+        return out
 
     def _to_lobby(self, message: dict[str, Any], exclude: Session | None = None) -> None:
         for session in self._lobby_sessions():
@@ -642,6 +727,7 @@ class ServerCore:
             session.conn = conn.id
             session.held_until = None
             conn.session = session
+            self._schedule_conn(conn)  # now it may be pinged
             log.info("connection %d resumed %r", conn.id, session)
             self._reply(conn, rid, self._welcome(session, resumed=True))
             table = session.table
@@ -657,16 +743,22 @@ class ServerCore:
             raise ProtocolError("name_taken", f"the name {name!r} is in use by someone connected "
                                 "(or holding a seat); choose another", field="name")
         session = Session(name, f["bot"], conn.id)
-        self.sessions[session.token] = session
+        self._add_session(session)
         conn.session = session
+        self._schedule_conn(conn)  # now it may be pinged
         log.info("connection %d is %s%s", conn.id, session.name, " (bot)" if session.bot else "")
         self._reply(conn, rid, self._welcome(session, resumed=False))
 
     def _name_in_use(self, name: str) -> bool:
         """Whether a connected person, or one whose seat is held, goes by ``name`` (any case)."""
         wanted = name.casefold()
-        return any(s.name.casefold() == wanted and (s.conn is not None or s.held_until is not None)
-                   for s in self.sessions.values())
+        same = self._names.get(wanted)
+        if not same:
+            return False
+        same[:] = [s for s in same if self.sessions.get(s.token) is s]  # forget sessions gone
+        if not same:
+            del self._names[wanted]
+        return any(s.conn is not None or s.held_until is not None for s in same)
 
     def _on_ping(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         self._reply(conn, rid, {"type": "pong"})
@@ -692,6 +784,14 @@ class ServerCore:
             raise ProtocolError("too_many_tables", f"tables you created are still open "
                                 f"({', '.join(map(str, sorted(conn.tables_created)))}); "
                                 f"a connection may have {limit} open at once")
+        address_limit = self.config.max_tables_per_address
+        if address_limit and conn.address is not None:
+            from_here = self._address_tables.get(conn.address, set()) & self.tables.keys()
+            self._address_tables[conn.address] = from_here
+            if len(from_here) >= address_limit:
+                raise ProtocolError("too_many_tables", f"{len(from_here)} tables created from your "
+                                    f"address are still open; an address may have "
+                                    f"{address_limit} open at once")
         seat = f["seat"]
         if seat is not None and seat >= f["players"]:
             raise ProtocolError("no_such_seat", f"a {f['players']}-player table has seats 0 to "
@@ -703,6 +803,8 @@ class ServerCore:
         self._next_table += 1
         self.tables[table.id] = table
         conn.tables_created.add(table.id)
+        if conn.address is not None:
+            self._address_tables.setdefault(conn.address, set()).add(table.id)
         if seat is None:
             table.spectators.append(session)
         else:
@@ -1055,6 +1157,7 @@ class ServerCore:
                 occupant = table.seats[seat]
                 if occupant is not None and not occupant.is_computer and seat not in table.deadlines:
                     table.deadlines[seat] = now + table.turn_timer
+                    self._schedule_timer(table, table.deadlines[seat])
         for session, seat in members:
             self._send(session.conn, table.turn_message(seat, now))
 

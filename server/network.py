@@ -1,16 +1,21 @@
 """The network layer: asyncio streams in, bytes out; every decision is the core's.
 
 One small :class:`_Link` per connection, in the manner of hypercorn: a reader loop that
-feeds lines to :class:`~noddy.server.core.ServerCore`, and a writer task draining a bounded
-queue, so a slow or stuck peer fills only its own queue (and is dropped when it is full)
-instead of stalling its table.  Computer players think in worker threads
-(``asyncio.to_thread``) so an expensive level never blocks the loop.  Handler tasks are
+feeds lines to :class:`~noddy.server.core.ServerCore`, and a bounded buffer of messages.  The
+messages of one batch of instructions go to the socket in one write, straight away while the
+peer keeps up; when it does not (the transport is paused) the link's writer task waits for it
+to drain while later messages wait in the buffer, so a slow or stuck peer fills only its own
+buffer (and is dropped when it is full) instead of stalling its table.  Computer players
+think in worker threads (``asyncio.to_thread``) so an expensive level never blocks the loop.  Handler tasks are
 tracked here because Python 3.11's ``Server.wait_closed`` does not wait for them.
 
-Storage (:mod:`noddy.server.storage`) runs on its own thread.  After every core call the
+Storage (:mod:`noddy.server.storage`) runs on its own thread (an in-memory database writes
+at once, on the loop: it never waits for a disk).  After every core call the
 call's storage records are handed to it, and the call's messages wait in :attr:`_pending`
-until the transaction has committed: nothing is sent that is not yet on disk.  The waiting
-steps are carried out strictly in order, so messages keep the order the core gave them even
+until the transaction has committed: nothing is sent that is not yet on disk.  The records of
+all the core calls made in one turn of the event loop are written in one transaction (a group
+commit), so under load the thread is woken once per turn of the loop, not once per request.
+The waiting steps are carried out strictly in order, so messages keep the order the core gave them even
 while several writes are in flight; a ``Query`` (a reply that needs stored data) waits its
 turn the same way.
 """
@@ -37,7 +42,17 @@ log = logging.getLogger("noddy.server.network")
 class _Link:
     conn: int
     writer: asyncio.StreamWriter
-    queue: asyncio.Queue[bytes | None]
+    #: Encoded messages not yet handed to the socket.
+    buffer: list[bytes] = field(default_factory=list)
+    #: Messages waiting for the peer, as the old per-link queue counted them: those sent in
+    #: this turn of the event loop plus those buffered while the transport is paused.  At
+    #: ``send_queue`` the peer is taken for one that is not reading and dropped.
+    waiting: int = 0
+    #: The transport's buffer is over its high-water mark: the writer task is draining it.
+    blocked: bool = False
+    #: No more messages: the writer task writes what is buffered, then closes the socket.
+    done: bool = False
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
     writer_task: asyncio.Task[None] | None = None
     closing: bool = False
 
@@ -70,6 +85,12 @@ class NoddyServer:
         self._encoded: dict[tuple[int, bool], tuple[dict[str, object], bytes]] = {}
         self._store: StorageWorker | None = None
         self._pending: deque[_Step] = deque()
+        #: Records of this turn of the loop not yet handed to storage, and the future that
+        #: their messages wait on (see ``_gate``).
+        self._batch: list[Any] = []
+        self._batch_gate: "asyncio.Future[Any] | None" = None
+        #: Links sent to in this turn of the event loop (their ``waiting`` counts restart).
+        self._sent_to: set[_Link] = set()
 
     @property
     def port(self) -> int:
@@ -134,10 +155,7 @@ class NoddyServer:
 
     async def _close_store(self) -> None:
         """Let queued writes finish, then close the database."""
-        waiting = [step.future for step in self._pending if step.future is not None]
-        if waiting:
-            await asyncio.wait(waiting, timeout=self.config.shutdown_timeout)
-        self._drain()
+        await self._settle()
         if self._store is not None:
             store, self._store = self._store, None
             await asyncio.wrap_future(store.close())
@@ -151,7 +169,7 @@ class NoddyServer:
         peer = writer.get_extra_info("peername")
         address = peer[0] if isinstance(peer, tuple) and peer else None
         conn, outs = self.core.connect(address)
-        link = _Link(conn, writer, asyncio.Queue(self.config.send_queue))
+        link = _Link(conn, writer)
         link.writer_task = asyncio.create_task(self._write_loop(link))
         self._links[conn] = link
         log.debug("connection %d from %s", conn, peer)
@@ -186,26 +204,38 @@ class NoddyServer:
             self._handlers.discard(task)
 
     async def _write_loop(self, link: _Link) -> None:
+        """Wait while the peer is slow (the transport paused); close the socket at the end."""
         try:
-            queue = link.queue
             while True:
-                # Everything queued goes out in one write: one send() for a turn's burst of
-                # events instead of one per message (the benchmark's top system call).
-                batch = [await queue.get()]
-                while not queue.empty() and batch[-1] is not None:
-                    batch.append(queue.get_nowait())
-                done = batch[-1] is None
-                if done:
-                    batch.pop()
-                if batch:
-                    link.writer.write(b"".join(batch))
+                await link.wake.wait()
+                link.wake.clear()
+                while link.blocked:
                     await link.writer.drain()
-                if done:
+                    link.blocked = False
+                    link.waiting = 0
+                    self._flush(link)
+                if link.done:
                     break
         except (ConnectionError, OSError):
             pass
         finally:
             link.writer.close()
+
+    def _flush(self, link: _Link) -> None:
+        """Hand the buffered messages to the socket in one write (one send() for a turn's
+        burst of events), unless the writer task is waiting for the peer to catch up."""
+        if link.blocked or not link.buffer:
+            return
+        transport = link.writer.transport
+        if transport.is_closing():
+            link.buffer.clear()
+            return
+        data = b"".join(link.buffer) if len(link.buffer) > 1 else link.buffer[0]
+        link.buffer.clear()
+        transport.write(data)
+        if transport.get_write_buffer_size() > transport.get_write_buffer_limits()[1]:
+            link.blocked = True
+            link.wake.set()
 
     def _encode(self, out: Send) -> bytes:
         """``out`` on the wire.  The core hands every member of a table the same message
@@ -221,17 +251,21 @@ class NoddyServer:
         self._encoded[key] = (out.message, data)
         return data
 
+    def _new_turn(self) -> None:
+        """The loop has turned: what was written to a link that is not paused has gone."""
+        for link in self._sent_to:
+            if not link.blocked:
+                link.waiting = 0
+        self._sent_to.clear()
+
     def _end(self, link: _Link) -> None:
-        """No more writes: the writer task finishes what is queued and closes the socket."""
+        """No more writes: what is buffered goes out, then the writer task closes the socket."""
         if link.closing:
             return
         link.closing = True
-        try:
-            link.queue.put_nowait(None)
-        except asyncio.QueueFull:
-            link.writer.transport.abort()
-            if link.writer_task is not None:
-                link.writer_task.cancel()
+        self._flush(link)
+        link.done = True
+        link.wake.set()
 
     def _apply(self, outs: list[Out]) -> None:
         """Carry out one core call's instructions once its storage records are written."""
@@ -239,7 +273,7 @@ class NoddyServer:
         records = self.core.take_records()
         gate = None
         if records and self._store is not None:
-            gate = self._watch(self._store.write(records))
+            gate = self._gate(records)
         if gate is None and not self._pending and not any(isinstance(o, Query) for o in outs):
             self._carry_out(outs)
             return
@@ -249,6 +283,7 @@ class NoddyServer:
                 if gate is not None or plain:
                     self._pending.append(_Step(gate, plain))
                     gate, plain = None, []
+                self._write_batch()  # the read comes after every write before it
                 read = None if self._store is None else self._watch(self._store.read(out.kind, out.args))
                 self._pending.append(_Step(read, [], out))
             else:
@@ -258,11 +293,54 @@ class NoddyServer:
         self._drain()
 
     async def _settle(self) -> None:
-        """Wait (a bounded time) until every step held back so far has been carried out."""
-        waiting = [step.future for step in self._pending if step.future is not None]
-        if waiting:
-            await asyncio.wait(waiting, timeout=self.config.shutdown_timeout)
+        """Wait (a bounded time) until every step held back so far has been carried out.
+
+        Storage carries out its work in order, so the last step's future is the only one to
+        wait for (waiting on all of them made 2,000 disconnects quadratic)."""
+        self._write_batch()
+        last = next((step.future for step in reversed(self._pending) if step.future is not None), None)
+        if last is not None:
+            await asyncio.wait([last], timeout=self.config.shutdown_timeout)
         self._drain()
+
+    def _gate(self, records: list[Any]) -> "asyncio.Future[Any]":
+        """The future that this call's messages wait on: the group commit of this turn of the
+        event loop, which ``_write_batch`` hands to storage once the turn's callbacks are done."""
+        self._batch.extend(records)
+        if self._batch_gate is None:
+            self._batch_gate = asyncio.get_running_loop().create_future()
+            self._batch_gate.add_done_callback(lambda _: self._drain())
+            asyncio.get_running_loop().call_soon(self._write_batch)
+        return self._batch_gate
+
+    def _write_batch(self) -> None:
+        """Hand the records gathered so far to storage, in one transaction."""
+        gate, records = self._batch_gate, self._batch
+        if gate is None:
+            return
+        self._batch_gate, self._batch = None, []
+        if self._store is None:
+            gate.set_exception(RuntimeError("the database is closed"))
+            return
+
+        def settled(done: "asyncio.Future[Any]") -> None:
+            if gate.done():
+                return
+            if done.cancelled():
+                gate.cancel()
+            elif done.exception() is not None:
+                gate.set_exception(done.exception())  # type: ignore[arg-type]
+            else:
+                gate.set_result(None)
+
+        written = self._store.write(records)
+        if written.done():  # an in-memory database writes at once: no need to wait a turn
+            if written.exception() is not None:
+                gate.set_exception(written.exception())  # type: ignore[arg-type]
+            else:
+                gate.set_result(None)
+            return
+        asyncio.wrap_future(written).add_done_callback(settled)
 
     def _watch(self, future: Any) -> "asyncio.Future[Any]":
         waiting = asyncio.wrap_future(future)
@@ -292,23 +370,34 @@ class NoddyServer:
             self._carry_out(outs)
 
     def _carry_out(self, outs: list[Out]) -> None:
+        touched: list[_Link] = []
         for out in outs:
             link = self._links.get(out.conn)
             if link is None or link.closing:
                 continue
             if isinstance(out, Send):
-                data = self._encode(out)
-                try:
-                    link.queue.put_nowait(data)
-                except asyncio.QueueFull:
+                buffer = link.buffer
+                if link.waiting >= self.config.send_queue:
                     log.warning("connection %d is not reading; dropping it", out.conn)
                     link.closing = True
+                    buffer.clear()
                     link.writer.transport.abort()
                     if link.writer_task is not None:
                         link.writer_task.cancel()
+                    continue
+                if not buffer:
+                    touched.append(link)
+                buffer.append(self._encode(out))
+                link.waiting += 1
+                if not self._sent_to:
+                    asyncio.get_running_loop().call_soon(self._new_turn)
+                self._sent_to.add(link)
             elif isinstance(out, Close):
                 log.debug("closing connection %d: %s", out.conn, out.reason)
                 self._end(link)
+        for link in touched:
+            if not link.closing:
+                self._flush(link)
 
     # -- timers and computer players ------------------------------------------------------------
     async def _tick_loop(self) -> None:

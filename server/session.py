@@ -30,6 +30,18 @@ class Session:
     table: "Table | None" = None
     seat: int | None = None
     held_until: float | None = None
+    #: The core's index of sessions that may be in the lobby (see ``__setattr__``).
+    lobby: "dict[Session, None] | None" = field(default=None, repr=False)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        # Whenever a session may have come into the lobby (connected, at no table) it is put
+        # in the core's lobby index, so a lobby push need not scan every session; the core
+        # drops sessions that have left the lobby from the index lazily, as it pushes.
+        object.__setattr__(self, name, value)
+        if name in ("table", "conn", "lobby"):
+            lobby = self.__dict__.get("lobby")
+            if lobby is not None and self.__dict__.get("table") is None and self.__dict__.get("conn") is not None:
+                lobby[self] = None
 
     @property
     def spectating(self) -> bool:

@@ -1,5 +1,5 @@
 """Each resource limit of PROTOCOL.md's table, broken on purpose: line length, requests a
-second, connections per address, tables per connection (the message queue and silence are
+second, connections per address, tables per connection and per address (the message queue and silence are
 in test_peers.py)."""
 
 from __future__ import annotations
@@ -105,4 +105,42 @@ async def test_tables_per_connection() -> None:
         await dan.hello("dan")
         assert (await dan.request({"type": "create_table"}))["type"] == "table"
         for client in (ann, dan, *friends):
+            await client.close()
+
+
+async def test_tables_per_address() -> None:
+    """One address creating tables through many connections: each connection stays within
+    its own limit, but the address's third open table is refused (nothing changes); when
+    one of its tables closes, the address may create again."""
+    async with running_server(max_tables_per_connection=1, max_tables_per_address=2) as server:
+        creators = []
+        for name in ("ann", "ben", "cat"):
+            client = await connect(server.port)
+            await client.hello(name)
+            creators.append(client)
+        ann, ben, cat = creators
+        assert (await ann.request({"type": "create_table"}))["type"] == "table"
+        assert (await ben.request({"type": "create_table"}))["type"] == "table"
+        before = await cat.request({"type": "list_tables"})
+        refused = await cat.request({"type": "create_table"})
+        assert (refused["type"], refused["code"]) == ("error", "too_many_tables")
+        assert "address" in refused["message"]
+        after = await cat.request({"type": "list_tables"})
+        assert before["tables"] == after["tables"] and len(after["tables"]) == 2
+        assert (await cat.request({"type": "ping"}))["type"] == "pong"  # still open
+        assert (await ann.request({"type": "leave"}))["type"] == "ok"   # her table closes
+        assert (await cat.request({"type": "create_table"}))["type"] == "table"
+        for client in creators:
+            await client.close()
+
+
+async def test_tables_per_address_zero_means_no_limit() -> None:
+    async with running_server(max_tables_per_connection=0, max_tables_per_address=0) as server:
+        clients = []
+        for i in range(40):
+            client = await connect(server.port)
+            await client.hello(f"p{i}")
+            assert (await client.request({"type": "create_table"}))["type"] == "table"
+            clients.append(client)
+        for client in clients:
             await client.close()

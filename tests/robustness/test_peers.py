@@ -17,11 +17,11 @@ SEND_QUEUE = 50
 
 
 def buffered_bytes(server: NoddyServer) -> int:
-    """Everything the server holds for its peers now: queued messages and transport buffers."""
+    """Everything the server holds for its peers now: buffered messages and transport buffers."""
     total = 0
     for link in server._links.values():
-        assert link.queue.qsize() <= SEND_QUEUE
-        total += link.queue.qsize() * 200 + link.writer.transport.get_write_buffer_size()
+        assert len(link.buffer) <= SEND_QUEUE
+        total += len(link.buffer) * 200 + link.writer.transport.get_write_buffer_size()
     return total
 
 

@@ -20,8 +20,9 @@ from tests.server.harness import Client, play_out, running_server
 from .helpers import comparable
 
 
-async def test_events_are_sent_only_after_their_action_is_written() -> None:
-    async with running_server() as server:
+async def test_events_are_sent_only_after_their_action_is_written(tmp_path: Path) -> None:
+    # A database file: its writes go to the storage thread (an in-memory one writes at once).
+    async with running_server(db=str(tmp_path / "noddy.sqlite3")) as server:
         journal: list[tuple[str, Any]] = []
         real_write = server._store.write
 
