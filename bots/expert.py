@@ -156,7 +156,7 @@ class ExpertPlayer:
         opp = 1 - view.seat
         opp_played = tuple(c for s, c in view.played if s == opp)
         shown = next((p for s, p in view.shows if s == opp), None) if not fast.show_after_play else None
-        replies: dict[tuple[Card, ...], list[tuple[Card, int]]] = {}
+        replies = _REPLIES.setdefault(rules, {})
         worlds: list[_World] = []
         weight_sum = 0.0
         started = time.perf_counter()
@@ -429,6 +429,34 @@ MODEL_SLIP = 0.05
 _World = tuple[tuple[Card, ...], float, int, int]
 
 
+_BY_RANK = [[card for card in FULL_DECK if card.rank == rank] for rank in range(14)]
+
+
+def _replies(fast: PlayRules, pile: tuple[Card, ...], count: int) -> list[tuple[Card, int]]:
+    """Every card that would peg something played on ``pile``, with its points."""
+    found: list[tuple[Card, int]] = []
+    room = 31 - count
+    points = fast.points
+    if fast.flush:
+        for reply in FULL_DECK:
+            if reply.value <= room:
+                gained = points(pile + (reply,), count + reply.value)
+                if gained:
+                    found.append((reply, gained))
+        return found
+    for rank in range(1, 14):  # without flushes, the suit of a reply changes nothing
+        same = _BY_RANK[rank]
+        if same[0].value <= room:
+            gained = points(pile + (same[0],), count + same[0].value)
+            if gained:
+                found.extend((reply, gained) for reply in same)
+    return found
+
+
+#: Per rules, the replies that peg on each pile seen (a pile's replies never change).
+_REPLIES: dict[Rules, dict[tuple[Card, ...], list[tuple[Card, int]]]] = {}
+
+
 def greedy_pick(fast: PlayRules, hand: Sequence[Card], pile: tuple[Card, ...], count: int,
                 blocked: set[Card], unseen: int, replier: int, reply_sign: int,
                 replies: dict[tuple[Card, ...], list[tuple[Card, int]]]) -> tuple[Card, bool]:
@@ -455,13 +483,9 @@ def greedy_pick(fast: PlayRules, hand: Sequence[Card], pile: tuple[Card, ...], c
         if new_count != 31 and unseen and replier:
             found = replies.get(new_pile)
             if found is None:
-                found = []
-                reply_room = 31 - new_count
-                for reply in FULL_DECK:
-                    if reply.value <= reply_room:
-                        gained = points(new_pile + (reply,), new_count + reply.value)
-                        if gained:
-                            found.append((reply, gained))
+                found = _replies(fast, new_pile, new_count)
+                if len(replies) > 200_000:
+                    replies.clear()
                 replies[new_pile] = found
             total = 0
             for reply, gained in found:
