@@ -322,12 +322,14 @@ def lobby_fragments(model: ViewModel) -> Fragments:
     tables = model.sorted_tables()
     if not tables:
         out.append(("class:dim", "   No tables yet: press n to create one.\n"))
-    for i, table in enumerate(tables):
-        line = model.table_line(table)
-        if i == model.lobby_cursor:
-            out.append(("class:selected", f" ▶ {line}"))
-        else:
-            out.append(("", f"   {line}"))
+    return out + cursor_list([model.table_line(table) for table in tables], model.lobby_cursor)
+
+
+def cursor_list(lines: list[str], cursor: int) -> Fragments:
+    """One line each, the one under the cursor marked ``▶`` and highlighted."""
+    out: Fragments = []
+    for i, line in enumerate(lines):
+        out.append(("class:selected", f" ▶ {line}") if i == cursor else ("", f"   {line}"))
         out.append(("", "\n"))
     return out
 

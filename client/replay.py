@@ -454,14 +454,8 @@ def games_fragments(view: RecordsView) -> Fragments:
         return out + [("class:dim", "   Asking the server…\n")]
     if not view.games:
         return out + [("class:dim", "   No finished games yet: play one, then come back.\n")]
-    for i, game in enumerate(view.games):
-        line = game_line(game, view.model.name)
-        if i == view.cursor:
-            out.append(("class:selected", f" ▶ {line}"))
-        else:
-            out.append(("", f"   {line}"))
-        out.append(("", "\n"))
-    return out
+    return out + render.cursor_list([game_line(game, view.model.name) for game in view.games],
+                                    view.cursor)
 
 
 def leaderboard_fragments(view: RecordsView) -> Fragments:
