@@ -88,6 +88,8 @@ class Send:
     conn: int
     message: dict[str, Any]
     text: bool = False
+    #: For a text connection at a table: the seats' names, so it reads "ann plays 5H".
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -561,7 +563,10 @@ class ServerCore:
         conn = self.connections.get(conn_id)
         if conn is None or conn.closing:
             return
-        self._out.append(Send(conn_id, message, bool(conn.text)))
+        names: tuple[str, ...] = ()
+        if conn.text and conn.session is not None and conn.session.table is not None:
+            names = tuple("" if seat is None else seat.name for seat in conn.session.table.seats)
+        self._out.append(Send(conn_id, message, bool(conn.text), names))
 
     def _close(self, conn: Connection, reason: str) -> None:
         conn.closing = True

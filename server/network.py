@@ -82,7 +82,7 @@ class NoddyServer:
         self._bots: set[asyncio.Task[None]] = set()
         self._ticker: asyncio.Task[None] | None = None
         #: Messages already encoded in the current batch (see ``_encode``).
-        self._encoded: dict[tuple[int, bool], tuple[dict[str, object], bytes]] = {}
+        self._encoded: dict[tuple[int, bool, tuple[str, ...]], tuple[dict[str, object], bytes]] = {}
         self._store: StorageWorker | None = None
         self._pending: deque[_Step] = deque()
         #: Records of this turn of the loop not yet handed to storage, and the future that
@@ -241,11 +241,12 @@ class NoddyServer:
         """``out`` on the wire.  The core hands every member of a table the same message
         object when their views agree, so within one batch of instructions each object is
         encoded once; the cache is emptied as soon as the batch has been carried out."""
-        key = (id(out.message), out.text)
+        key = (id(out.message), out.text, out.names)
         hit = self._encoded.get(key)
         if hit is not None and hit[0] is out.message:
             return hit[1]
-        data = text_mode.render(out.message).encode("utf-8") if out.text else encode_line(out.message)
+        data = (text_mode.render(out.message, out.names).encode("utf-8") if out.text
+                else encode_line(out.message))
         if not self._encoded:
             asyncio.get_running_loop().call_soon(self._encoded.clear)
         self._encoded[key] = (out.message, data)

@@ -14,7 +14,7 @@ server sends such a connection is rendered as plain lines (:func:`render`) inste
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Sequence
 
 from noddy.protocol import PROTOCOL_VERSION, ProtocolError
 
@@ -148,8 +148,19 @@ def _parse_new(args: list[str]) -> dict[str, Any]:
 
 
 # -- rendering ---------------------------------------------------------------------------------
-def _seat_word(seat: int | None) -> str:
-    return "the pack" if seat is None else f"seat {seat}"
+def _seat_word(seat: int | None, names: Sequence[str] = ()) -> str:
+    """Who sits in ``seat``, by name where the table has one ("seat 2" otherwise)."""
+    if seat is None:
+        return "the pack"
+    if seat < len(names) and names[seat]:
+        return names[seat]
+    return f"seat {seat}"
+
+
+def _who(seat: int, names: Sequence[str]) -> str:
+    """``_seat_word`` at the start of a sentence."""
+    word = _seat_word(seat, names)
+    return word[0].upper() + word[1:] if word.startswith("seat") else word
 
 
 def _table_line(table: dict[str, Any]) -> str:
@@ -180,44 +191,48 @@ def _table_line(table: dict[str, Any]) -> str:
     return f"{head} [{table['status']}] " + " | ".join(seats) + watchers
 
 
-def _event_line(event: dict[str, Any]) -> str:
+def _event_line(event: dict[str, Any], names: Sequence[str] = ()) -> str:
     kind = event["kind"]
     if kind == "game_started":
         return f"A game of {event['preset']} begins; first to {event['target']} wins."
     if kind == "cut_for_deal":
-        cuts = ", ".join(f"seat {c['seat']} {c['card']}" for c in event["cuts"])
-        who = "a tie: cut again" if event["dealer"] is None else f"seat {event['dealer']} deals"
+        cuts = ", ".join(f"{_seat_word(c['seat'], names)} {c['card']}" for c in event["cuts"])
+        who = ("a tie: cut again" if event["dealer"] is None
+               else f"{_seat_word(event['dealer'], names)} deals")
         return f"Cut for deal: {cuts}; {who}."
     if kind == "deal_started":
-        return f"Deal {event['deal']}: seat {event['dealer']} deals."
+        return f"Deal {event['deal']}: {_seat_word(event['dealer'], names)} deals."
     if kind == "cards_dealt":
         if event["cards"] is not None:
             return f"Your cards: {' '.join(event['cards'])}"
-        return f"Seat {event['seat']} is dealt {event['count']} cards."
+        return f"{_who(event['seat'], names)} is dealt {event['count']} cards."
     if kind == "discarded":
         shown = f" ({' '.join(event['cards'])})" if event["cards"] else ""
-        return f"{_seat_word(event['seat']).capitalize()} lays {event['count']} to the crib{shown}."
+        who = "The pack" if event["seat"] is None else _who(event["seat"], names)
+        return f"{who} lays {event['count']} to the crib{shown}."
     if kind == "turned_up":
         return f"Turn-up: {event['card']}"
     if kind == "scored":
         cards = f" [{' '.join(event['cards'])}]" if event["cards"] else ""
-        return (f"Seat {event['seat']} scores {event['points']} ({event['reason']}): "
+        return (f"{_who(event['seat'], names)} scores {event['points']} ({event['reason']}): "
                 f"{event['announcement']}{cards}. Scores: {' '.join(map(str, event['scores']))}")
     if kind == "played":
-        return f"Seat {event['seat']} plays {event['card']}: {event['count']}."
+        return f"{_who(event['seat'], names)} plays {event['card']}: {event['count']}."
     if kind == "go":
-        return f"Seat {event['seat']} says go."
+        return f"{_who(event['seat'], names)} says go."
     if kind == "count_reset":
         return "The count starts again from 0."
     if kind == "hands_revealed":
-        hands = "; ".join(f"seat {i}: {' '.join(h)}" for i, h in enumerate(event["hands"]))
+        hands = "; ".join(f"{_seat_word(i, names)}: {' '.join(h)}"
+                          for i, h in enumerate(event["hands"]))
         crib = f"; crib: {' '.join(event['crib'])}" if event["crib"] else ""
         return f"Hands: {hands}{crib}"
     if kind == "deal_ended":
         return f"Deal {event['deal']} over. Scores: {' '.join(map(str, event['scores']))}"
     if kind == "game_over":
-        seats = " and ".join(map(str, event["winning_seats"]))
-        return f"Game over: seat {seats} wins. Scores: {' '.join(map(str, event['scores']))}"
+        seats = " and ".join(_seat_word(s, names) for s in event["winning_seats"])
+        verb = "win" if len(event["winning_seats"]) > 1 else "wins"
+        return f"Game over: {seats} {verb}. Scores: {' '.join(map(str, event['scores']))}"
     return str(event)
 
 
@@ -334,8 +349,9 @@ def _leaderboard_text(message: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def render(message: dict[str, Any]) -> str:
-    """``message`` as lines a person can read (always ending in a newline)."""
+def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
+    """``message`` as lines a person can read (always ending in a newline).  ``names`` are
+    the seats' names at the reader's table, so that events name the players."""
     kind = message["type"]
     text: str
     if kind == "welcome":
@@ -358,14 +374,14 @@ def render(message: dict[str, Any]) -> str:
     elif kind == "table_closed":
         text = f"Table {message['table']} is closed: {message['reason']}."
     elif kind == "event":
-        text = _event_line(message["event"])
+        text = _event_line(message["event"], names)
     elif kind == "turn":
         if message["legal_actions"]:
             options = " | ".join(_action_text(a) for a in message["legal_actions"])
             text = f"Your turn (count {message['count']}): {options}"
         else:
-            who = ", ".join(map(str, message["awaiting"]))
-            text = f"Waiting for seat {who}."
+            who = ", ".join(_seat_word(s, names) for s in message["awaiting"])
+            text = f"Waiting for {who}."
     elif kind == "chat":
         where = "lobby" if message["to"] == "lobby" else f"table {message['table']}"
         text = f"[{where}] {message['from']}: {message['text']}"
@@ -379,7 +395,7 @@ def render(message: dict[str, Any]) -> str:
                          f"Pile: {' '.join(game['pile']) or '-'}  "
                          f"Scores: {' '.join(map(str, game['scores']))}")
             if "turn" in message:
-                lines.append(render(message["turn"]).rstrip("\n"))
+                lines.append(render(message["turn"], names).rstrip("\n"))
         text = "\n".join(lines)
     elif kind == "player_away":
         text = f"{message['name']} (seat {message['seat']}) lost the connection; the seat is held for {message['grace']:g} s."
@@ -388,7 +404,8 @@ def render(message: dict[str, Any]) -> str:
     elif kind == "player_replaced":
         text = f"A {message['level']} computer player takes seat {message['seat']} from {message['name']}."
     elif kind == "timed_out":
-        text = f"Seat {message['seat']} ran out of time; the server plays {_action_text(message['action'])}."
+        text = (f"{_who(message['seat'], names)} ran out of time; "
+                f"the server plays {_action_text(message['action'])}.")
     elif kind == "shutdown":
         text = f"The server is shutting down. Goodbye."
     elif kind == "bye":

@@ -61,12 +61,14 @@ async def test_a_person_plays_a_whole_game_by_text() -> None:
             match = re.match(r"Your turn \(count \d+\): (play \w\w|go)", text)
             if match:
                 writer.write(match.group(1).encode() + b"\n")
-        assert seen[-1].startswith("Game over: seat ")
+        assert seen[-1].startswith("Game over: ")
         assert any(t.startswith("Your cards: ") for t in seen)
-        assert any(t.startswith("Seat 1 plays ") for t in seen)
+        assert any(t.startswith("random computer plays ") for t in seen)
+        assert any(t.startswith("Ada scores ") for t in seen)
         assert not any(t.startswith("Error") for t in seen)
         game = server.core.tables[1].game
-        assert seen[-1] == (f"Game over: seat {game.winner} wins. "
+        winner = ["Ada", "random computer"][game.winner]
+        assert seen[-1] == (f"Game over: {winner} wins. "
                             f"Scores: {' '.join(map(str, game.scores))}\n")
         writer.write(b"quit\n")
         rest = await asyncio.wait_for(reader.read(), 10)
@@ -182,3 +184,15 @@ async def test_games_game_and_leaderboard_after_a_game_by_text() -> None:
             "Nobody has played a rated cribbage game yet.\n",
             "Error (no_such_game): there is no finished game 9\n"]
         writer.close()
+
+
+def test_events_name_the_players_at_the_readers_table() -> None:
+    names = ("ann", "ben", "cy", "")
+    played = {"type": "event", "event": {"kind": "played", "seat": 1, "card": "5H", "count": 20}}
+    over = {"type": "event", "event": {"kind": "game_over", "winner": 0, "winning_seats": [0, 2],
+                                       "scores": [31, 12]}}
+    waiting = {"type": "turn", "legal_actions": [], "awaiting": [3], "count": 0}
+    assert render(played, names) == "ben plays 5H: 20.\n"
+    assert render(played) == "Seat 1 plays 5H: 20.\n"
+    assert render(over, names) == "Game over: ann and cy win. Scores: 31 12\n"
+    assert render(waiting, names) == "Waiting for seat 3.\n"
