@@ -34,7 +34,8 @@ How it decides
 Bounded time: the work per decision is fixed by ``samples`` / ``model_samples`` (two
 players; ``draws`` is the most deals drawn per wanted sample), ``crib_samples`` and ``max_depth`` (tens of milliseconds,
 see ``bench/bots.py``), and a safety deadline (``time_limit``) stops adding samples if a
-slow machine would take longer.  The player is a plain function of the observation: the
+slow machine would take longer (two players: drawing stops at half of it, and a search
+still running at its end gives way to greedy's choice).  The player is a plain function of the observation: the
 server runs it in a worker thread, off the event loop.
 
 Deterministic given a seed: each decision draws from ``random.Random`` seeded by the
@@ -177,18 +178,27 @@ class ExpertPlayer:
             worlds.append((opp_hand, weight, their_show, crib_show))
             weight_sum += weight
             if (weight_sum >= self.model_samples - 1e-9
-                    or time.perf_counter() - started > self.time_limit):
+                    or time.perf_counter() - started > self.time_limit / 2):
                 break
         if not worlds:
             return None
         search = _Worlds(view, rules, fast)
         search.replies = replies
+        search.deadline = started + self.time_limit
         passed = 0
         for seat in view.passed:
             passed |= 1 << seat
         hand = tuple(view.hand)
-        return {play: search.root(worlds, hand, view.pile, view.count, passed, play.card) / weight_sum
-                for play in distinct}
+        try:
+            return {play: search.root(worlds, hand, view.pile, view.count, passed, play.card)
+                    / weight_sum for play in distinct}
+        except _OutOfTime:
+            # A machine far slower than planned: fall back on greedy's own choice.
+            blocked = set(view.hand) | search.dead
+            replier = 1 if view.hand_sizes[opp] and opp not in view.passed else 0
+            card, _ = greedy_pick(fast, hand, view.pile, view.count, blocked, 52 - len(blocked),
+                                  replier, -1, replies)
+            return {play: float(play.card.rank == card.rank) for play in distinct}
 
     def _play(self, view: Observation, rules: Rules, plays: list[Play], rng: random.Random) -> Play:
         values = self.play_values(view, rules, plays, rng)
@@ -499,6 +509,10 @@ def greedy_pick(fast: PlayRules, hand: Sequence[Card], pile: tuple[Card, ...], c
     return best, keys > 1
 
 
+class _OutOfTime(Exception):
+    """The search of one decision ran past its deadline."""
+
+
 class _Worlds:
     """Expectimax of the rest of a two-player play over a set of sampled deals at once.
 
@@ -533,6 +547,7 @@ class _Worlds:
             kept = tuple(view.hand) + tuple(c for s, c in view.played if s == self.me)
             self.my_show = show_total(kept, view.turn_up, rules)
         self.my_crib = view.dealer == self.me
+        self.deadline = _INF
 
     # -- the search ----------------------------------------------------------------------
     def root(self, worlds: list[_World], hand: tuple[Card, ...], pile: tuple[Card, ...],
@@ -575,6 +590,8 @@ class _Worlds:
     def _my_move(self, last: int | None, worlds: list[_World], hand: tuple[Card, ...],
                  pile: tuple[Card, ...], count: int, passed: int, gone: tuple[Card, ...],
                  gains: tuple[int, int]) -> float:
+        if time.perf_counter() > self.deadline:
+            raise _OutOfTime
         room = 31 - count
         choices: list[Card] = []
         keys: set[object] = set()

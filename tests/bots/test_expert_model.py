@@ -122,3 +122,15 @@ def test_expert_answers_a_known_greedy_lead_in_modern() -> None:
     a = ExpertPlayer(seed=3).choose(view, rules)
     assert a in view.legal_actions
     assert a == ExpertPlayer(seed=3).choose(view, rules)
+
+
+def test_out_of_time_it_plays_greedys_card() -> None:
+    """With no time at all the search gives way to greedy's own choice (a bound on the
+    time per decision on a machine far slower than planned)."""
+    rules = configure("noddy-modern")
+    for hand, pile in (("5S 9C TD", "6H"), ("2D AD 3S", ""), ("KH 5C 2D", "5S")):
+        view = play_view("noddy-modern", hand, pile, seat=1, dealer=1 if pile else 0,
+                         hand_sizes=(3 - len(pile.split()), 3))
+        expected = GreedyPlayer().choose(view, rules)
+        got = ExpertPlayer(seed=4, time_limit=0.0).choose(view, rules)
+        assert got.card.rank == expected.card.rank
