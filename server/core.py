@@ -494,6 +494,7 @@ class ServerCore:
             table.record(game.log)
             self._live[table.id] = LiveGame(record["id"], game_info["seq_start"], record["seats"],
                                             len(record["steps"]))
+            table.game_id = record["id"]
             if game.is_over:
                 table.status = FINISHED
             elif table.status == PLAYING and table.turn_timer is not None:
@@ -1085,6 +1086,7 @@ class ServerCore:
                   "level": s.level} for i, s in enumerate(table.seats) if s is not None]
         live = LiveGame(self._next_game, table.seq, seats)
         self._next_game += 1
+        table.game_id = live.game_id
         self._live[table.id] = live
         self._records.append(GameBegun(
             live.game_id, table.id, table.games_played, table.preset, family_of(table.preset),

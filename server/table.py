@@ -62,6 +62,8 @@ class Table:
     status: str = WAITING
     game: Game | None = None
     games_played: int = 0
+    #: The stored id of the game being played here, or of the last one (for ``get_game``).
+    game_id: int | None = None
     seq: int = 0
     #: Every game event ever sent at this table, with its seq (the server's true record).
     log: list[tuple[int, Event]] = field(default_factory=list)
@@ -126,6 +128,7 @@ class Table:
             "spectators": [s.name for s in self.spectators],
             "creator": None if owner is None else owner.name,
             "games_played": self.games_played,
+            "game_id": self.game_id,
         }
 
     def _seat_dict(self, seat: Seat, index: int) -> dict[str, Any]:
