@@ -32,11 +32,12 @@ How it decides
   are cut off at ``max_depth`` plies.
 
 Bounded time: the work per decision is fixed by ``samples`` / ``model_samples`` (two
-players; ``draws`` is the most deals drawn per wanted sample), ``crib_samples`` and ``max_depth`` (tens of milliseconds,
-see ``bench/bots.py``), and a safety deadline (``time_limit``) stops adding samples if a
-slow machine would take longer (two players: drawing stops at half of it, and a search
-still running at its end gives way to greedy's choice).  The player is a plain function of the observation: the
-server runs it in a worker thread, off the event loop.
+players; ``draws`` is the most deals drawn per wanted sample), ``crib_samples`` and
+``max_depth`` (tens of milliseconds, see ``bench/bots.py``), and a safety deadline
+(``time_limit``) stops adding samples if a slow machine would take longer (two players:
+drawing stops at half of it, and a search still running at its end gives way to greedy's
+choice).  The player is a plain function of the observation: the server runs it in a
+worker thread, off the event loop.
 
 Deterministic given a seed: each decision draws from ``random.Random`` seeded by the
 player's seed and the observation itself, so the same seat in the same position always
@@ -156,12 +157,16 @@ class ExpertPlayer:
         assert view.seat is not None and view.hand is not None and view.turn_up is not None
         opp = 1 - view.seat
         opp_played = tuple(c for s, c in view.played if s == opp)
-        shown = next((p for s, p in view.shows if s == opp), None) if not fast.show_after_play else None
+        shown = None  # the opponent's show, when it came before the play
+        if not fast.show_after_play:
+            shown = next((p for s, p in view.shows if s == opp), None)
         replies = _REPLIES.setdefault(rules, {})
         worlds: list[_World] = []
         weight_sum = 0.0
         started = time.perf_counter()
         for _ in range(self.model_samples * self.draws):
+            if worlds and time.perf_counter() - started > self.time_limit / 2:
+                break
             hands, crib = _sample_deal(view, unseen, laid, fast, rng)
             opp_hand = hands[opp]
             weight = history_weight(view, fast, opp_hand, replies)
@@ -177,8 +182,7 @@ class ExpertPlayer:
                     crib_show = show_total(crib, view.turn_up, rules, crib=True)
             worlds.append((opp_hand, weight, their_show, crib_show))
             weight_sum += weight
-            if (weight_sum >= self.model_samples - 1e-9
-                    or time.perf_counter() - started > self.time_limit / 2):
+            if weight_sum >= self.model_samples - 1e-9:
                 break
         if not worlds:
             return None
@@ -564,7 +568,10 @@ class _Worlds:
         gone = gone + (card,)
         points = self.fast.points(pile, count)
         if points:
-            gains = (gains[0] + points, gains[1]) if seat == self.me else (gains[0], gains[1] + points)
+            if seat == self.me:
+                gains = (gains[0] + points, gains[1])
+            else:
+                gains = (gains[0], gains[1] + points)
             if self.base[seat] + gains[seat != self.me] >= self.target:
                 return self._won(seat, worlds)
         if count == 31:
@@ -643,7 +650,8 @@ class _Worlds:
         fast = self.fast
         if last_card and last is not None and fast.last_card:
             mine = last == self.me
-            gains = (gains[0] + fast.last_card, gains[1]) if mine else (gains[0], gains[1] + fast.last_card)
+            point = fast.last_card
+            gains = (gains[0] + point, gains[1]) if mine else (gains[0], gains[1] + point)
             if self.base[last] + gains[not mine] >= self.target:
                 return self._won(last, worlds)
         if fast.restarts and (hand or worlds[0][0]):
