@@ -498,7 +498,7 @@ def greedy_pick(fast: PlayRules, hand: Sequence[Card], pile: tuple[Card, ...], c
             found = replies.get(new_pile)
             if found is None:
                 found = _replies(fast, new_pile, new_count)
-                if len(replies) > 200_000:
+                if len(replies) > 20_000:
                     replies.clear()
                 replies[new_pile] = found
             total = 0
