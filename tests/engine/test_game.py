@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-import noddy.engine.game as game_module
 from noddy.engine import (
     AlreadyDiscardedError, Card, CardNotInHandError, CardsDealt, Discard, Discarded, Game,
     GameOver, GameOverError, Go, MustPlayError, NotYourTurnError, Play, Scored,
@@ -13,30 +12,13 @@ from noddy.engine import (
 )
 
 
-@pytest.fixture
-def stacked(monkeypatch):
-    """Stack the pack: each call to draw() takes the next list of cards given here."""
-
-    def stack(*draws: str) -> None:
-        queue = [list(parse_cards(d)) for d in draws]
-
-        def draw(rng, count):
-            cards = queue.pop(0)
-            assert len(cards) == count, f"the test stacked {len(cards)} cards, the deal needs {count}"
-            return cards
-
-        monkeypatch.setattr(game_module, "draw", draw)
-
-    return stack
-
-
 def _shows(events) -> dict[int, int]:
     return {e.seat: e.points for e in events if isinstance(e, Scored) and e.reason == "show"}
 
 
-def test_004_deal_anna_and_ben(stacked) -> None:
+def test_004_deal_anna_and_ben(stack) -> None:
     # Seat 0 Anna cuts the ace and deals; Ben (seat 1) is dealt first.
-    stacked("AC KC", "TC 6S JH 6D 4H 3C 5H")
+    stack("AC KC", "TC 6S JH 6D 4H 3C 5H")
     game = Game("noddy", seed=0)
     assert game.dealer == 0 and game.turn_up == Card.parse("5H")
     shows = [e for e in game.log if isinstance(e, Scored)]
@@ -44,7 +26,7 @@ def test_004_deal_anna_and_ben(stacked) -> None:
         (1, 11, "fifteen two, fifteen four, twenty-five seven, a flush ten, knave noddy eleven"),
         (0, 4, "fifteen two, a pair four"),
     ]
-    stacked("QS 2D 3D 4D 5D 6D 7D")  # the next deal's cards
+    stack("QS 2D 3D 4D 5D 6D 7D")  # the next deal's cards
     for seat, card in [(1, "4H"), (0, "3C"), (1, "TC"), (0, "6S")]:
         assert game.apply(Play(seat, card))[0].count > 0
     assert game.legal_actions(1) == [Go(1)]
@@ -58,11 +40,11 @@ def test_004_deal_anna_and_ben(stacked) -> None:
     assert game.deal == 2 and game.dealer == 1
 
 
-def test_002_deal_maria_and_arturo(stacked) -> None:
-    stacked("AC KC", "4C 6S 4H 9C 6D 9D 7H")
+def test_002_deal_maria_and_arturo(stack) -> None:
+    stack("AC KC", "4C 6S 4H 9C 6D 9D 7H")
     game = Game("noddy", seed=0)
     assert _shows(game.log) == {1: 4, 0: 13}
-    stacked("QS 2D 3D 4D 5D 6D 7D")
+    stack("QS 2D 3D 4D 5D 6D 7D")
     game.apply(Play(1, "4C"))
     game.apply(Play(0, "9D"))
     game.apply(Play(1, "6D"))
@@ -76,9 +58,9 @@ def test_002_deal_maria_and_arturo(stacked) -> None:
     assert ended[0].scores == (19, 5)  # María 19, Arturo 5
 
 
-def test_turned_up_jack_goes_to_the_team_on_the_dealers_left(stacked) -> None:
+def test_turned_up_jack_goes_to_the_team_on_the_dealers_left(stack) -> None:
     # Four in partnerships, seat 0 deals: the Jack turned goes to seat 1's team (team 1).
-    stacked("AC KC QC TC", "2C 3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 5H JS")
+    stack("AC KC QC TC", "2C 3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 5H JS")
     game = Game("noddy", 4, partnerships=True, seed=0)
     heels = [e for e in game.log if isinstance(e, Scored) and e.reason == "turn-up"]
     assert [(e.seat, e.points, e.items[0].kind) for e in heels] == [(1, 2, "knave noddy")]
@@ -88,23 +70,23 @@ def test_turned_up_jack_goes_to_the_team_on_the_dealers_left(stacked) -> None:
 @pytest.mark.parametrize("preset, expected_seat, points", [
     ("noddy", 1, 2), ("noddy-ducoeur", 0, 2), ("noddy-holme", 1, 2), ("noddy-modern", 0, 1),
 ])
-def test_turned_up_jack_by_preset(stacked, preset: str, expected_seat: int, points: int) -> None:
-    stacked("AC KC", "2C 2D 3C 3D 4C 4D JS")
+def test_turned_up_jack_by_preset(stack, preset: str, expected_seat: int, points: int) -> None:
+    stack("AC KC", "2C 2D 3C 3D 4C 4D JS")
     game = Game(preset, seed=0)
     heels = [e for e in game.log if isinstance(e, Scored) and e.reason == "turn-up"]
     assert [(e.seat, e.points) for e in heels] == [(expected_seat, points)]
 
 
-def test_knave_noddy_false_drops_the_turned_up_jack(stacked) -> None:
-    stacked("AC KC", "2C 2D 3C 3D 4C 4D JS")
+def test_knave_noddy_false_drops_the_turned_up_jack(stack) -> None:
+    stack("AC KC", "2C 2D 3C 3D 4C 4D JS")
     game = Game("noddy", seed=0, options={"knave_noddy": False})
     assert not [e for e in game.log if isinstance(e, Scored) and e.reason == "turn-up"]
 
 
-def test_non_dealer_wins_in_the_show_before_the_dealer_counts(stacked) -> None:
+def test_non_dealer_wins_in_the_show_before_the_dealer_counts(stack) -> None:
     # Ben (seat 1) holds three fives with a five turned: 8 for fifteens + 12 for four of a
     # kind = 20, past the target of 15, so Anna, the dealer, never counts her three kings.
-    stacked("AC KC", "5C KC 5D KD 5H KH 5S")
+    stack("AC KC", "5C KC 5D KD 5H KH 5S")
     game = Game("noddy", seed=0, options={"target": 15})
     assert game.is_over and game.winner == 1 and game.scores == [0, 20]
     assert isinstance(game.log[-1], GameOver)
@@ -114,9 +96,9 @@ def test_non_dealer_wins_in_the_show_before_the_dealer_counts(stacked) -> None:
         game.apply(Play(0, "KC"))
 
 
-def test_a_win_in_the_play_ends_the_game_at_once(stacked) -> None:
+def test_a_win_in_the_play_ends_the_game_at_once(stack) -> None:
     # 002's deal to 15: María's 6S (pair 2 + twenty-five 4) takes her from 13 to 19.
-    stacked("AC KC", "4C 6S 4H 9C 6D 9D 7H")
+    stack("AC KC", "4C 6S 4H 9C 6D 9D 7H")
     game = Game("noddy", seed=0, options={"target": 15})
     for seat, card in [(1, "4C"), (0, "9D"), (1, "6D")]:
         game.apply(Play(seat, card))
@@ -126,8 +108,8 @@ def test_a_win_in_the_play_ends_the_game_at_once(stacked) -> None:
     assert game.hands[1] == [Card.parse("4H")]  # Arturo never plays his last card
 
 
-def test_errors_name_the_problem_and_change_nothing(stacked) -> None:
-    stacked("AC KC", "TC 6S JH 6D 4H 3C 5H")
+def test_errors_name_the_problem_and_change_nothing(stack) -> None:
+    stack("AC KC", "TC 6S JH 6D 4H 3C 5H")
     game = Game("noddy", seed=0)
     before = (list(map(list, game.hands)), game.to_move, len(game.log), list(game.scores))
     cases = [
@@ -149,8 +131,8 @@ def test_errors_name_the_problem_and_change_nothing(stacked) -> None:
         game.apply(Play(0, "6D"))
 
 
-def test_discard_errors_and_simultaneous_discards(stacked) -> None:
-    stacked("AC KC", "2C 2D 3C 3D 4C 4D 5C 5D 6C 6D 7C 7D KS")
+def test_discard_errors_and_simultaneous_discards(stack) -> None:
+    stack("AC KC", "2C 2D 3C 3D 4C 4D 5C 5D 6C 6D 7C 7D KS")
     game = Game("cribbage", seed=0)
     assert game.phase == "discard" and game.awaiting == (1, 0) and game.to_move == 1
     assert len(game.legal_actions(0)) == 15
@@ -228,9 +210,9 @@ def test_card_text_round_trip() -> None:
             Card.parse(bad)
 
 
-def test_a_concealed_show_is_announced_in_full_without_its_cards(stacked) -> None:
+def test_a_concealed_show_is_announced_in_full_without_its_cards(stack) -> None:
     # Ben's 9C TD TS with JH turned: "a pair two, a run of three four, a run of three six".
-    stacked("AC KC", "9C 2S TD 3S TS 4S JH")
+    stack("AC KC", "9C 2S TD 3S TS 4S JH")
     game = Game("noddy", seed=0)
     show = next(e for e in game.log if isinstance(e, Scored) and e.reason == "show" and e.seat == 1)
     heard = show.for_seat(0).to_dict()
@@ -251,8 +233,8 @@ def test_configuring_configured_rules_keeps_their_options() -> None:
     assert Game(rules, seed=1).rules.options == {"target": 61, "knave_noddy": False}
 
 
-def test_a_concealed_holme_show_does_not_name_picture_cards(stacked) -> None:
-    stacked("AC KC", "KS 2S QH 3S JH 4C 5H")
+def test_a_concealed_holme_show_does_not_name_picture_cards(stack) -> None:
+    stack("AC KC", "KS 2S QH 3S JH 4C 5H")
     game = Game("noddy-holme", seed=0)
     show = next(e for e in game.log if isinstance(e, Scored) and e.reason == "show" and e.seat == 1)
     assert show.announcement.endswith("the king of spades twenty-five, the queen of hearts "
@@ -262,8 +244,8 @@ def test_a_concealed_holme_show_does_not_name_picture_cards(stacked) -> None:
                           "a picture card thirty-four") and "spades" not in heard
 
 
-def test_observation_remembers_own_discards_and_the_shows_so_far(stacked) -> None:
-    stacked("AC KC", "2C 2D 3C 3D 4C 4D 5C 5D 6C 6D 7C 7D KS")
+def test_observation_remembers_own_discards_and_the_shows_so_far(stack) -> None:
+    stack("AC KC", "2C 2D 3C 3D 4C 4D 5C 5D 6C 6D 7C 7D KS")
     game = Game("cribbage", seed=0)
     game.apply(Discard(0, ["2D", "3D"]))
     assert game.observation(0).laid_away == tuple(parse_cards("2D 3D"))
@@ -271,7 +253,7 @@ def test_observation_remembers_own_discards_and_the_shows_so_far(stacked) -> Non
     game.apply(Discard(1, ["2C", "3C"]))
     assert game.observation(1).laid_away == tuple(parse_cards("2C 3C"))
     assert game.observation(0).shows == ()  # Cribbage shows come after the play
-    stacked("AC KC", "9C 2S TD 3S TS 4S 5H")
+    stack("AC KC", "9C 2S TD 3S TS 4S 5H")
     noddy = Game("noddy", seed=0)
     # Ben's 9C TD TS + 5H: two fifteens 4, twenty-five (T+T+5) 3, a pair 2 = 9.
     # Anna's 2S 3S 4S + 5H: a run of four 4, a flush of three 3 = 7 (the four make 14).

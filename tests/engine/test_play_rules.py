@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-import noddy.engine.game as game_module
 from noddy.engine import (
-    FULL_DECK,
     CountReset,
     DealEnded,
     Discard,
@@ -28,6 +26,8 @@ from noddy.engine import (
     parse_cards,
     score_play,
 )
+
+from .conftest import deal_deck
 
 NODDY, DUCOEUR, HOLME, MODERN, FIVE, CRIB = (
     "noddy", "noddy-ducoeur", "noddy-holme", "noddy-modern", "five-card-cribbage", "cribbage",
@@ -195,45 +195,6 @@ def test_score_play_of_an_empty_pile_is_nothing():
 
 
 # -- whole deals through Game, from a stacked deck -------------------------------------------
-
-@pytest.fixture
-def stack(monkeypatch):
-    """Stack the packs the game draws from: the first for the cut (seat 0 cuts the first
-    card...), the next for the deal (dealt one at a time from the dealer's left, then the
-    turn-up).  Later draws are ordinary seeded ones.
-
-    The engine's one source of chance is a module-level helper in ``noddy.engine.game``
-    (``draw(rng, count)``, formerly ``shuffled_deck(rng)``); whichever exists is replaced.
-    """
-
-    def install(*decks):
-        queue = [list(parse_cards(deck)) for deck in decks]
-
-        def full(rng):
-            if queue:
-                top = queue.pop(0)
-                rest = [card for card in FULL_DECK if card not in top]
-                rng.shuffle(rest)
-                return top + rest
-            deck = list(FULL_DECK)
-            rng.shuffle(deck)
-            return deck
-
-        if hasattr(game_module, "draw"):
-            monkeypatch.setattr(game_module, "draw", lambda rng, count: full(rng)[:count])
-        else:
-            monkeypatch.setattr(game_module, "shuffled_deck", full)
-
-    return install
-
-
-def deal_deck(hands_from_dealers_left, turn_up):
-    """The deck that deals these hands (seat order from the dealer's left), then turns up."""
-    cards = []
-    for round_ in zip(*(parse_cards(h) for h in hands_from_dealers_left)):
-        cards.extend(str(c) for c in round_)
-    return " ".join(cards + [turn_up])
-
 
 DEALER_IS_SEAT_0 = "AC KD"   # seat 0 cuts the ace: seat 0 deals, seat 1 leads
 

@@ -29,7 +29,7 @@ from noddy.engine import (
     configure,
 )
 
-from .test_play_rules import deal_deck, stack  # noqa: F401  (stack is a fixture)
+from .conftest import deal_deck
 
 NODDY, DUCOEUR, HOLME, MODERN, FIVE, CRIB = (
     "noddy", "noddy-ducoeur", "noddy-holme", "noddy-modern", "five-card-cribbage", "cribbage",

@@ -13,7 +13,8 @@ import pytest
 
 from noddy.engine import DealEnded, Game, Scored, parse_cards, score_play, score_show
 
-from .test_play_rules import deal_deck, run, stack  # noqa: F401  (stack is a fixture)
+from .conftest import deal_deck
+from .test_play_rules import run
 
 F = ("fifteen", 2)
 
