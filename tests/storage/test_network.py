@@ -165,7 +165,13 @@ async def test_sigkill_then_restart_on_the_same_database(tmp_path: Path) -> None
             return (moves >= 6 and message["type"] == "turn" and message["awaiting"] == [0]
                     and bool(message["legal_actions"]))
         await play_out(ann, random.Random(8), stop_after=after_some_moves)
-        before = await ann.request({"type": "snapshot"})
+        # That turn may have been stale (sent before ann's last action was handled): wait for
+        # a snapshot in which only ann may act, which nothing can change until she does.
+        while True:
+            before = await ann.request({"type": "snapshot"})
+            if before.get("turn") and before["turn"]["awaiting"] == [0]:
+                break
+            await ann.recv_until(lambda m: m["type"] == "turn" and m["awaiting"] == [0])
         events_seen = [m for m in ann.received if m["type"] == "event"]
         os.kill(proc.pid, signal.SIGKILL)
         assert proc.wait(timeout=10) == -signal.SIGKILL
