@@ -29,12 +29,7 @@ from noddy.engine import (
 
 from .conftest import deal_deck
 
-NODDY, DUCOEUR, HOLME, MODERN, FIVE, CRIB = (
-    "noddy", "noddy-ducoeur", "noddy-holme", "noddy-modern", "five-card-cribbage", "cribbage",
-)
-NODDY_PRESETS = (NODDY, DUCOEUR, HOLME)
-CRIBBAGE_LIKE = (MODERN, FIVE, CRIB)
-ALL = NODDY_PRESETS + CRIBBAGE_LIKE
+from .presets import ALL, CRIB, CRIBBAGE_LIKE, DUCOEUR, FIVE, HOLME, MODERN, NODDY, NODDY_PRESETS  # noqa: F401
 F = ("fifteen", 2)
 
 

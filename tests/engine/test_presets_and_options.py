@@ -31,11 +31,7 @@ from noddy.engine import (
 
 from .conftest import deal_deck
 
-NODDY, DUCOEUR, HOLME, MODERN, FIVE, CRIB = (
-    "noddy", "noddy-ducoeur", "noddy-holme", "noddy-modern", "five-card-cribbage", "cribbage",
-)
-ALL = (NODDY, DUCOEUR, HOLME, MODERN, FIVE, CRIB)
-NODDY_PRESETS = (NODDY, DUCOEUR, HOLME)
+from .presets import ALL, CRIB, CRIBBAGE_LIKE, DUCOEUR, FIVE, HOLME, MODERN, NODDY, NODDY_PRESETS  # noqa: F401
 JACK = 11
 
 

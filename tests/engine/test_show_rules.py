@@ -18,10 +18,7 @@ import pytest
 
 from noddy.engine import FULL_DECK, PRESETS, Card, configure, parse_cards, score_show, show_total
 
-NODDY, DUCOEUR, HOLME, MODERN, FIVE, CRIB = (
-    "noddy", "noddy-ducoeur", "noddy-holme", "noddy-modern", "five-card-cribbage", "cribbage",
-)
-NODDY_PRESETS = (NODDY, DUCOEUR, HOLME)
+from .presets import ALL, CRIB, CRIBBAGE_LIKE, DUCOEUR, FIVE, HOLME, MODERN, NODDY, NODDY_PRESETS  # noqa: F401
 THREE_CARD_PRESETS = (NODDY, DUCOEUR, HOLME, MODERN, FIVE)
 
 F = ("fifteen", 2)

@@ -65,14 +65,6 @@ PLAY_004 = [
 ]
 
 
-@pytest.mark.parametrize("step", range(len(PLAY_004)))
-def test_004_each_play_scores(step):
-    pile = [card for _, card, _, _ in PLAY_004[:step + 1]]
-    who, card, count, expected = PLAY_004[step]
-    assert sum(value(c) for c in pile) == count
-    assert items(score_play(parse_cards(pile), "noddy")) == sorted(expected)
-
-
 def test_004_by_hand_ben_says_go_at_23_and_annas_last_six_takes_the_last_card():
     assert not can_play("JH", 23)          # 23 + 10 > 31: Ben says go
     assert can_play("6D", 23)              # Anna plays on
@@ -129,10 +121,11 @@ PLAY_002 = [
 ]
 
 
-@pytest.mark.parametrize("step", range(len(PLAY_002)))
-def test_002_each_play_scores(step):
-    pile = [card for _, card, _, _ in PLAY_002[:step + 1]]
-    who, card, count, expected = PLAY_002[step]
+@pytest.mark.parametrize("plays, step", [(PLAY_004, i) for i in range(len(PLAY_004))]
+                         + [(PLAY_002, i) for i in range(len(PLAY_002))])
+def test_each_play_of_the_worked_deals_scores(plays, step):
+    pile = [card for _, card, _, _ in plays[:step + 1]]
+    who, card, count, expected = plays[step]
     assert sum(value(c) for c in pile) == count
     assert items(score_play(parse_cards(pile), "noddy")) == sorted(expected)
 
