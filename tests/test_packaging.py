@@ -21,6 +21,8 @@ def test_every_package_folder_is_listed_for_the_wheel() -> None:
         if folder.parts[0] in ("tests", "build", "examples") or any(
                 part.startswith(".") or part.endswith(".egg-info") for part in folder.parts):
             continue
+        if (ROOT / folder.parts[0] / "pyvenv.cfg").exists():
+            continue  # a virtual environment made inside the checkout is not our source
         # The import name of this folder: the nearest mapped ancestor plus the rest.
         for ancestor in [folder, *folder.parents]:
             if ancestor in mapped:
