@@ -4,9 +4,11 @@ It starts ``noddy-server`` as its own process and ``--generators`` load-generato
 (default: one per CPU, at most 4), each a single asyncio loop holding its share of the bot
 clients: two per table, ``--tables`` tables of two-player noddy, playing at full speed (each
 bot acts the moment a ``turn`` offers it legal actions, and both say ready again when a game
-ends) for ``--seconds``.  The bots are lean: they look at the first bytes of each line and
-never ``json.loads`` -- an action is cut out of the ``turn`` line's ``legal_actions`` -- so
-the generators spend their time on the server, not on themselves.
+ends) for ``--seconds``.  The bots are lean, so that the generators spend their time on the
+server, not on themselves: each connection is an :class:`asyncio.Protocol` that cuts what the
+socket delivered into lines itself (no ``StreamReader.readline``, no task per bot), looks at the
+first bytes of each line and never ``json.loads`` -- an action is cut out of the ``turn`` line's
+``legal_actions``.  The summary prints the generators' CPU per round trip to show it.
 
 A *round trip* is what lets a client act again:
 
@@ -18,23 +20,33 @@ A *round trip* is what lets a client act again:
 Both are measured by the same generators with the same connections and concurrency: per table
 (per pair of connections) exactly one request in flight, alternating between the two
 connections as turns alternate.  The ratio server/echo of round trips a second says how close
-the game server comes to the floor of "parse a JSON line, write a JSON line".
+the game server comes to the floor of "parse a JSON line, write a JSON line".  There are two
+floors, each a few lines of bare asyncio, measured in the same run after the game server:
+
+* echo (asyncio streams): ``start_server``, ``readline``, ``json.loads`` + ``json.dumps``,
+  ``write`` + ``drain`` -- the ratio ``ratio=`` / ``ratio_streams=`` is against this one;
+* echo (asyncio protocol): an :class:`asyncio.Protocol` whose ``data_received`` splits the
+  chunk into lines and answers each with ``json.loads`` + ``json.dumps`` + ``transport.write``
+  (the same layer the game server is built on) -- ``ratio_protocol=``.
 
 Printed: games/s, messages/s (received by the bots), round trips/s, latency p50/p99 from an
 action to the next ``event`` the actor receives (the issue's definition) and of the whole round
-trip, the server's CPU use and resident memory per connection, and the echo's round trips/s.
+trip, the server's CPU use and resident memory per connection, the generators' CPU use (and per
+round trip), and both echoes' round trips/s.
 
     python bench/server.py                       # 50 tables, 10 s (quick)
     python bench/server.py --tables 1000 --seconds 20
     python bench/server.py --profile /tmp/server.prof   # cProfile the server, print its top
 
-The generators share the machine with the server, so the figures are the whole set's.
+The generators share the machine with the server, so the figures are the whole set's; the
+machine may be busy with other work, so compare the ratios of one run, not figures across runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import os
 import pstats
@@ -48,9 +60,11 @@ from typing import Any
 HOST = "127.0.0.1"
 #: Latencies are kept as a histogram of this resolution (seconds), to merge generators'.
 BUCKET = 1e-4
+#: The two echo servers (the floors), by the name the output gives them.
+ECHOES = {"streams": "echo (asyncio streams)", "protocol": "echo (asyncio protocol)"}
 
 
-# == the echo server: the floor ===============================================================
+# == the echo servers: the floors =================================================================
 async def _echo(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     while line := await reader.readline():
         writer.write((json.dumps(json.loads(line), separators=(",", ":")) + "\n").encode())
@@ -58,8 +72,25 @@ async def _echo(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> N
     writer.close()
 
 
-async def _echo_main() -> None:
-    server = await asyncio.start_server(_echo, HOST, 0, limit=8192, backlog=4096)
+class _Echo(asyncio.Protocol):
+    """The same echo one layer down: cut the chunk into lines, answer each line."""
+
+    buffer = b""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport: asyncio.Transport = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        *lines, self.buffer = (self.buffer + data).split(b"\n")
+        for line in lines:
+            self.transport.write(json.dumps(json.loads(line), separators=(",", ":")).encode() + b"\n")
+
+
+async def _echo_main(kind: str) -> None:
+    if kind == "streams":
+        server = await asyncio.start_server(_echo, HOST, 0, limit=8192, backlog=4096)
+    else:
+        server = await asyncio.get_running_loop().create_server(_Echo, HOST, 0, backlog=4096)
     print(f"echo listening on {HOST}:{server.sockets[0].getsockname()[1]}", flush=True)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
@@ -76,6 +107,8 @@ class Stats:
         self.latency: dict[int, int] = {}
         self.trip: dict[int, int] = {}
         self.measuring = False
+        #: What went wrong in a protocol callback (where raising would only be logged).
+        self.failure: str | None = None
 
     def counters(self) -> tuple[int, int, int]:
         return self.games, self.messages, self.round_trips
@@ -86,42 +119,109 @@ def _note(histogram: dict[int, int], seconds: float) -> None:
     histogram[key] = histogram.get(key, 0) + 1
 
 
-async def _open(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+#: What a client connection asks recv() for.  asyncio's default, 256 KiB, is above glibc's mmap
+#: threshold: every recv() would map, fault in and unmap a fresh buffer (~13 µs here, more than
+#: the rest of a chunk's handling); 64 KiB comes from the heap.  The echo servers keep asyncio's
+#: defaults: they are the floor as bare asyncio gives it.
+RECV_SIZE = 64 * 1024
+
+
+class Connection(asyncio.Protocol):
+    """A client connection that cuts what it receives into lines itself.
+
+    Until :attr:`playing` is set (the setup: not measured), complete lines queue up for
+    :meth:`readline`; subclasses take over :meth:`data_received` once playing.
+    """
+
+    def __init__(self, stats: Stats) -> None:
+        self.stats = stats
+        self.buffer = b""   # an incomplete last line
+        self.lines: collections.deque[bytes] = collections.deque()
+        self.waiter: asyncio.Future[None] | None = None
+        self.closed = False
+        self.playing = False
+        self.stop = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport: asyncio.Transport = transport  # type: ignore[assignment]
+        self.write = self.transport.write
+        if hasattr(transport, "max_size"):  # the selector transport's recv() size
+            transport.max_size = RECV_SIZE  # type: ignore[attr-defined]
+
+    def data_received(self, data: bytes) -> None:
+        *lines, self.buffer = (self.buffer + data).split(b"\n")
+        self.lines.extend(lines)
+        self._wake()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        if not self.stop and self.playing and self.stats.failure is None:
+            self.stats.failure = f"the server closed a connection while playing ({exc})"
+        self._wake()
+
+    def _wake(self) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    async def readline(self) -> bytes:
+        while not self.lines:
+            if self.closed:
+                raise ConnectionError("the server closed the connection")
+            self.waiter = asyncio.get_running_loop().create_future()
+            await self.waiter
+        return self.lines.popleft()
+
+    def close(self) -> None:
+        self.stop = True
+        self.transport.close()
+
+
+async def _open(port: int, connection: Any) -> Any:
+    loop = asyncio.get_running_loop()
     for attempt in range(50):
         try:
-            return await asyncio.open_connection(HOST, port, limit=1 << 20)
+            return (await loop.create_connection(connection, HOST, port))[1]
         except OSError:
             await asyncio.sleep(0.05 * (attempt + 1))
     raise RuntimeError("cannot connect")
 
 
+EVENT = b'{"type":"event"'
+TURN = b'{"type":"turn"'
+ERROR = b'{"type":"error"'
+GAME_OVER = b'"kind":"game_over"'
 LEGAL = b'"legal_actions":['
 LEGAL_END = b'],"time_left"'
 
 
-class Bot:
+class Bot(Connection):
     """One seat: acts on every turn that offers it something, readies again after a game."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, stats: Stats,
-                 rng: random.Random, counts_games: bool) -> None:
-        self.reader, self.writer, self.stats, self.rng = reader, writer, stats, rng
+    def __init__(self, stats: Stats, rng: random.Random, counts_games: bool) -> None:
+        super().__init__(stats)
+        self.rng = rng
         self.counts_games = counts_games
         self.next_id = 0
         self.sent_at: float | None = None   # waiting for the next event (latency)
         self.trip_at: float | None = None   # waiting for the next turn (round trip)
-        self.stop = False
 
     def send(self, message: dict[str, Any]) -> int:
         self.next_id += 1
-        self.writer.write((json.dumps({**message, "id": self.next_id}, separators=(",", ":")) + "\n").encode())
+        self.write((json.dumps({**message, "id": self.next_id}, separators=(",", ":")) + "\n").encode())
         return self.next_id
 
     async def request(self, message: dict[str, Any]) -> dict[str, Any]:
         rid = self.send(message)
         while True:
-            reply = json.loads(await self.reader.readline())
+            reply = json.loads(await self.readline())
             if reply.get("id") == rid:
                 return reply
+
+    def start(self) -> None:
+        """Leave the setup: from now on react to each chunk as it arrives, and say ready."""
+        self.playing = True
+        self.lines.clear()
+        self.send({"type": "ready"})
 
     def _round_trip_done(self, now: float) -> None:
         stats = self.stats
@@ -130,33 +230,36 @@ class Bot:
             _note(stats.trip, now - self.trip_at)  # type: ignore[operator]
         self.trip_at = None
 
-    async def play(self) -> None:
-        """React to what the server sends, by the first bytes of each line (no json.loads)."""
+    def data_received(self, data: bytes) -> None:
+        """React to what the server sent, by the first bytes of each line (no json.loads)."""
+        if not self.playing:
+            return super().data_received(data)
+        if self.buffer:
+            data = self.buffer + data
+        lines = data.split(b"\n")
+        self.buffer = lines.pop()
+        if not lines:
+            return
         stats = self.stats
-        readline = self.reader.readline
-        write = self.writer.write
-        perf = time.perf_counter
-        while True:
-            line = await readline()
-            if not line:
-                return
-            stats.messages += 1
-            if line.startswith(b'{"type":"event"'):
+        stats.messages += len(lines)
+        now = time.perf_counter()
+        for line in lines:
+            if line.startswith(EVENT):
                 if self.sent_at is not None:
                     if stats.measuring:
-                        _note(stats.latency, perf() - self.sent_at)
+                        _note(stats.latency, now - self.sent_at)
                     self.sent_at = None
-                if b'"kind":"game_over"' in line:
+                if GAME_OVER in line:
                     if self.trip_at is not None:
-                        self._round_trip_done(perf())
+                        self._round_trip_done(now)
                     if stats.measuring and self.counts_games:
                         stats.games += 1
-                    if self.stop:
-                        return
-                    self.send({"type": "ready"})
-            elif line.startswith(b'{"type":"turn"'):
+                    if not self.stop:
+                        self.next_id += 1
+                        self.write(b'{"type":"ready","id":%d}\n' % self.next_id)
+            elif line.startswith(TURN):
                 if self.trip_at is not None:
-                    self._round_trip_done(perf())
+                    self._round_trip_done(now)
                 if self.stop:
                     continue
                 start = line.find(LEGAL)
@@ -170,10 +273,46 @@ class Bot:
                     choices = line[start + len(LEGAL):end].split(b"},{")
                 action = self.rng.choice(choices).strip(b"{}")
                 self.next_id += 1
-                self.sent_at = self.trip_at = perf()
-                write(b'{"type":"action",%s,"id":%d}\n' % (action, self.next_id))
-            elif line.startswith(b'{"type":"error"'):
-                raise RuntimeError(f"the server refused a bot: {line!r}")
+                self.sent_at = self.trip_at = time.perf_counter()
+                self.write(b'{"type":"action",%s,"id":%d}\n' % (action, self.next_id))
+            elif line.startswith(ERROR):
+                if stats.failure is None:
+                    stats.failure = f"the server refused a bot: {line!r}"
+                self.close()
+                return
+
+
+class EchoBot(Connection):
+    """One of a pair of echo clients: each reply makes the partner send the next request."""
+
+    REQUEST = b'{"type":"action","action":"play","card":"7H","id":1}\n'
+
+    partner: EchoBot
+    sent_at = 0.0
+    waiting = False  # for the echo of a request
+
+    def send(self) -> None:
+        self.waiting = True
+        self.sent_at = time.perf_counter()
+        self.write(self.REQUEST)
+
+    def data_received(self, data: bytes) -> None:
+        if self.buffer:
+            data = self.buffer + data
+        lines = data.split(b"\n")
+        self.buffer = lines.pop()
+        if not lines:
+            return
+        self.waiting = False
+        stats = self.stats
+        stats.messages += len(lines)
+        if stats.measuring:
+            stats.round_trips += 1
+            latency = time.perf_counter() - self.sent_at
+            _note(stats.latency, latency)
+            _note(stats.trip, latency)
+        if not self.stop:
+            self.partner.send()
 
 
 _KEEP: list[Any] = []
@@ -216,6 +355,19 @@ async def _window(commands: "asyncio.Queue[str]", stats: Stats) -> dict[str, Any
             "latency": stats.latency, "trip": stats.trip}
 
 
+async def _wind_down(connections: list[Any], answered: Any) -> None:
+    """Stop acting, let the requests in flight be answered, then hang up (so nobody gets a reset)."""
+    for connection in connections:
+        connection.stop = True
+    for _ in range(500):
+        if all(answered(c) or c.closed for c in connections):
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.1)  # what the server sent the other seat with the last answer
+    for connection in connections:
+        connection.close()
+
+
 async def _game_load(port: int, first: int, tables: int, gen: int) -> dict[str, Any]:
     commands = await _commands()
     stats = Stats()
@@ -224,9 +376,9 @@ async def _game_load(port: int, first: int, tables: int, gen: int) -> dict[str, 
     async def setup(index: int) -> None:
         pair = []
         for seat in range(2):
-            reader, writer = await _open(port)
-            await reader.readline()
-            pair.append(Bot(reader, writer, stats, random.Random(index * 2 + seat), seat == 0))
+            bot = await _open(port, lambda s=seat: Bot(stats, random.Random(index * 2 + s), s == 0))
+            await bot.readline()  # the greeting
+            pair.append(bot)
         a, b = pair
         await a.request({"type": "hello", "name": f"a{index}", "version": 1, "bot": True})
         await b.request({"type": "hello", "name": f"b{index}", "version": 1, "bot": True})
@@ -238,57 +390,33 @@ async def _game_load(port: int, first: int, tables: int, gen: int) -> dict[str, 
         await asyncio.gather(*(setup(i) for i in range(start, min(first + tables, start + 50))))
     print("SETUP", flush=True)
     await _expect(commands, "GO")
-    tasks = [asyncio.create_task(bot.play()) for bot in bots]
     for bot in bots:
-        bot.send({"type": "ready"})
+        bot.start()
     result = await _window(commands, stats)
-    for bot in bots:
-        bot.stop = True
-    await asyncio.wait(tasks, timeout=10)
-    for task in tasks:
-        if task.done() and not task.cancelled() and task.exception() is not None:
-            raise task.exception()  # type: ignore[misc]
-    for bot in bots:
-        bot.writer.close()
+    await _wind_down(bots, lambda bot: bot.trip_at is None)
+    if stats.failure is not None:
+        raise RuntimeError(stats.failure)
     return result
 
 
 async def _echo_load(port: int, first: int, tables: int, gen: int) -> dict[str, Any]:
     commands = await _commands()
     stats = Stats()
-    pairs = []
+    pairs: list[tuple[EchoBot, EchoBot]] = []
     for start in range(first, first + tables, 50):
-        pairs += await asyncio.gather(*(asyncio.gather(_open(port), _open(port))
+        pairs += await asyncio.gather(*(asyncio.gather(_open(port, lambda: EchoBot(stats)),
+                                                       _open(port, lambda: EchoBot(stats)))
                                         for _ in range(start, min(first + tables, start + 50))))
     print("SETUP", flush=True)
     await _expect(commands, "GO")
-    stop = False
-    request = b'{"type":"action","action":"play","card":"7H","id":1}\n'
-
-    async def alternate(pair: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]]) -> None:
-        turn = 0
-        perf = time.perf_counter
-        while not stop:
-            reader, writer = pair[turn]
-            sent = perf()
-            writer.write(request)
-            if not await reader.readline():
-                return
-            stats.messages += 1
-            if stats.measuring:
-                stats.round_trips += 1
-                latency = perf() - sent
-                _note(stats.latency, latency)
-                _note(stats.trip, latency)
-            turn = 1 - turn
-
-    tasks = [asyncio.create_task(alternate(list(pair))) for pair in pairs]
+    for a, b in pairs:
+        a.partner, b.partner = b, a
+        a.playing = b.playing = True
+        a.send()
     result = await _window(commands, stats)
-    stop = True
-    await asyncio.wait(tasks, timeout=10)
-    for pair in pairs:
-        for _, writer in pair:
-            writer.close()
+    await _wind_down([bot for pair in pairs for bot in pair], lambda bot: not bot.waiting)
+    if stats.failure is not None:
+        raise RuntimeError(stats.failure)
     return result
 
 
@@ -389,6 +517,15 @@ def _load(kind: str, port: int, tables: int, generators: int, seconds: float,
     return merged
 
 
+def _us_per_trip(run: dict[str, Any]) -> float:
+    """The generators' CPU time per round trip, in microseconds."""
+    return run["cpu"]["generators"] / run["round_trips"] * 1e6 if run["round_trips"] else float("nan")
+
+
+def _per_trip(run: dict[str, Any]) -> str:
+    return f"({_us_per_trip(run):.0f} µs of generator CPU per round trip)"
+
+
 def _stop(proc: subprocess.Popen[str]) -> None:
     proc.send_signal(signal.SIGINT if proc.args[1:3] == ["-m", "noddy.server.cli"] else signal.SIGTERM)
     proc.wait(timeout=120)
@@ -404,15 +541,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", default=":memory:",
                         help="the server's storage (default :memory:; give a file to include the "
                              "cost of writing records to disk)")
-    parser.add_argument("--no-echo", action="store_true", help="skip the echo run (no ratio)")
+    parser.add_argument("--no-echo", action="store_true", help="skip the echo runs (no ratios)")
     parser.add_argument("--load", choices=["game", "echo"], help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--gen", type=int, default=0, help=argparse.SUPPRESS)
-    parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--echo-server", choices=list(ECHOES), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.echo_server:
-        asyncio.run(_echo_main())
+        asyncio.run(_echo_main(args.echo_server))
         return 0
     if args.load:
         _load_main(args.load, args.port, args.first, args.tables, args.gen)
@@ -435,11 +572,12 @@ def main(argv: list[str] | None = None) -> int:
         g = _load("game", port, args.tables, args.generators, args.seconds, server.pid)
     finally:
         _stop(server)
-    e = None
-    if not args.no_echo:
-        echo_proc, echo_port = _start([sys.executable, __file__, "--echo-server"])
+    echoes: dict[str, dict[str, Any]] = {}  # by ECHOES' key, in its order
+    for kind in [] if args.no_echo else ECHOES:
+        echo_proc, echo_port = _start([sys.executable, __file__, "--echo-server", kind])
         try:
-            e = _load("echo", echo_port, args.tables, args.generators, args.seconds, echo_proc.pid)
+            echoes[kind] = _load("echo", echo_port, args.tables, args.generators, args.seconds,
+                                 echo_proc.pid)
         finally:
             _stop(echo_proc)
 
@@ -457,19 +595,32 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  memory           {(g['rss'] - base) / connections:10.1f} KiB per connection "
           f"(server RSS {base / 1024:.1f} -> {g['rss'] / 1024:.1f} MiB)")
     print(f"  CPU              server {g['cpu']['server'] * 100:.0f}% of a core, "
-          f"generators {g['cpu']['generators'] * 100:.0f}%")
-    if e is not None:
-        rt, ert = g["round_trips"], e["round_trips"]
-        print(f"bare asyncio JSON-lines echo, same generators and concurrency ({e['elapsed']:.1f} s):")
-        print(f"  round trips/s    {ert:10.0f}   (a request line -> its echo)  p50 "
+          f"generators {g['cpu']['generators'] * 100:.0f}% {_per_trip(g)}")
+    rt = g["round_trips"]
+    ratios = {kind: rt / e["round_trips"] if e["round_trips"] else float("nan")
+              for kind, e in echoes.items()}
+    for kind, e in echoes.items():
+        print(f"{ECHOES[kind]}: bare asyncio JSON-lines echo, same generators and concurrency, "
+              f"{e['elapsed']:.1f} s measured:")
+        print(f"  round trips/s    {e['round_trips']:10.0f}   (a request line -> its echo)  p50 "
               f"{_percentile(e['trip'], .5) * ms:.2f} ms, p99 {_percentile(e['trip'], .99) * ms:.2f} ms")
         print(f"  CPU              echo server {e['cpu']['server'] * 100:.0f}% of a core, "
-              f"generators {e['cpu']['generators'] * 100:.0f}%")
-        print(f"ratio server/echo round trips: {rt / ert if ert else float('nan'):.2f}   (aim: at least 0.5)")
-        print(f"summary tables={args.tables} games/s={g['games']:.1f} msgs/s={g['messages']:.0f} "
-              f"rt/s={rt:.0f} p50={_percentile(g['latency'], .5) * ms:.1f}ms "
-              f"p99={_percentile(g['latency'], .99) * ms:.1f}ms "
-              f"mem={(g['rss'] - base) / connections:.1f}KiB/conn echo_rt/s={ert:.0f} ratio={rt / ert:.2f}")
+              f"generators {e['cpu']['generators'] * 100:.0f}% {_per_trip(e)}")
+    if echoes:
+        print("ratio server/echo round trips: "
+              + ", ".join(f"{ratio:.2f} against {ECHOES[kind]}" for kind, ratio in ratios.items())
+              + "   (aim: at least 0.5 against the streams echo)")
+    summary = (f"summary tables={args.tables} games/s={g['games']:.1f} msgs/s={g['messages']:.0f} "
+               f"rt/s={rt:.0f} p50={_percentile(g['latency'], .5) * ms:.1f}ms "
+               f"p99={_percentile(g['latency'], .99) * ms:.1f}ms "
+               f"mem={(g['rss'] - base) / connections:.1f}KiB/conn")
+    if "streams" in echoes:
+        summary += f" echo_rt/s={echoes['streams']['round_trips']:.0f} ratio={ratios['streams']:.2f}"
+    if "protocol" in echoes:
+        summary += f" echo_protocol_rt/s={echoes['protocol']['round_trips']:.0f}"
+    summary += "".join(f" ratio_{kind}={ratio:.2f}" for kind, ratio in ratios.items())
+    summary += f" gen_us/rt={_us_per_trip(g):.0f}"
+    print(summary)
     if args.profile:
         print(f"\nserver profile ({args.profile}), top 25 by own time:")
         pstats.Stats(args.profile).sort_stats("tottime").print_stats(25)
