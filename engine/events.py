@@ -6,15 +6,25 @@ it, what it laid away, a show made before the play under the Noddy presets); for
 to, with the hidden cards removed.  The table layer sends ``event.for_seat(s).to_dict()`` to
 each seat ``s``, so hidden cards cannot leak by accident: the redaction lives here, beside
 the data, not in the code that sends it.
+
+Every event class spells out its own :meth:`~Event.to_dict`: the server builds these dicts
+for every event it stores and sends, and the generic walk over the fields (kept in the base
+class for any event class that does not) was the top of its profile.  Each ``to_dict``
+returns a new dict, which the caller may keep or change; the key order is the wire order.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from .cards import Card
 from .scoring import ScoreItem, announce
+
+
+def _texts(cards: tuple[Card, ...]) -> list[str]:
+    """Cards as their texts, in order: ``["5H", "TC"]``."""
+    return [str(card) for card in cards]
 
 
 def _plain(value: Any) -> Any:
@@ -43,6 +53,10 @@ class Event:
         return self
 
     def to_dict(self) -> dict[str, Any]:
+        """The event on the wire: ``kind``, then every field in order, made plain for JSON.
+
+        Generic and slow, for an event class that does not spell out its own; the classes
+        below all do, and each must give exactly what this would."""
         names = _FIELD_NAMES.get(type(self))
         if names is None:  # dataclasses.fields() is slow enough to show in the server's profile
             names = _FIELD_NAMES[type(self)] = tuple(f.name for f in fields(self))
@@ -59,6 +73,10 @@ class GameStarted(Event):
     partnerships: bool
     target: int
     kind: ClassVar[str] = "game_started"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "preset": self.preset, "players": self.players,
+                "partnerships": self.partnerships, "target": self.target}
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +98,9 @@ class DealStarted(Event):
     dealer: int
     kind: ClassVar[str] = "deal_started"
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "deal": self.deal, "dealer": self.dealer}
+
 
 @dataclass(frozen=True, slots=True)
 class CardsDealt(Event):
@@ -91,7 +112,12 @@ class CardsDealt(Event):
     kind: ClassVar[str] = "cards_dealt"
 
     def for_seat(self, seat: int | None) -> Event:
-        return self if seat == self.seat else replace(self, cards=None)
+        return self if seat == self.seat else CardsDealt(self.seat, self.count, None)
+
+    def to_dict(self) -> dict[str, Any]:
+        cards = self.cards
+        return {"kind": self.kind, "seat": self.seat, "count": self.count,
+                "cards": None if cards is None else _texts(cards)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,13 +133,21 @@ class Discarded(Event):
     def for_seat(self, seat: int | None) -> Event:
         if self.seat is not None and seat == self.seat:
             return self
-        return replace(self, cards=None)
+        return Discarded(self.seat, self.count, None)
+
+    def to_dict(self) -> dict[str, Any]:
+        cards = self.cards
+        return {"kind": self.kind, "seat": self.seat, "count": self.count,
+                "cards": None if cards is None else _texts(cards)}
 
 
 @dataclass(frozen=True, slots=True)
 class TurnedUp(Event):
     card: Card
     kind: ClassVar[str] = "turned_up"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "card": str(self.card)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +172,9 @@ class Scored(Event):
         if not self.concealed or seat == self.seat:
             return self
         # What the others hear is the announcement, which names combinations, not cards.
-        return replace(self, cards=None, spoken=announce(self.items, concealed=True),
-                       items=tuple(ScoreItem(i.kind, i.points, ()) for i in self.items))
+        return Scored(self.seat, self.points, self.reason,
+                      tuple(ScoreItem(i.kind, i.points, ()) for i in self.items), self.scores,
+                      None, self.concealed, announce(self.items, concealed=True))
 
     @property
     def announcement(self) -> str:
@@ -147,10 +182,12 @@ class Scored(Event):
         return self.spoken if self.spoken is not None else announce(self.items)
 
     def to_dict(self) -> dict[str, Any]:
-        data = Event.to_dict(self)
-        del data["spoken"]
-        data["announcement"] = self.announcement
-        return data
+        """The fields in order, but the announcement in place of ``spoken``."""
+        cards = self.cards
+        return {"kind": self.kind, "seat": self.seat, "points": self.points, "reason": self.reason,
+                "items": [item.to_dict() for item in self.items], "scores": list(self.scores),
+                "cards": None if cards is None else _texts(cards), "concealed": self.concealed,
+                "announcement": self.announcement}
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,11 +197,17 @@ class Played(Event):
     count: int
     kind: ClassVar[str] = "played"
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "card": str(self.card), "count": self.count}
+
 
 @dataclass(frozen=True, slots=True)
 class SaidGo(Event):
     seat: int
     kind: ClassVar[str] = "go"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat}
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +215,9 @@ class CountReset(Event):
     """The count went back to 0 (after 31, or when nobody could play on)."""
 
     kind: ClassVar[str] = "count_reset"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,12 +228,20 @@ class HandsRevealed(Event):
     crib: tuple[Card, ...] | None
     kind: ClassVar[str] = "hands_revealed"
 
+    def to_dict(self) -> dict[str, Any]:
+        crib = self.crib
+        return {"kind": self.kind, "hands": [_texts(hand) for hand in self.hands],
+                "crib": None if crib is None else _texts(crib)}
+
 
 @dataclass(frozen=True, slots=True)
 class DealEnded(Event):
     deal: int
     scores: tuple[int, ...]
     kind: ClassVar[str] = "deal_ended"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "deal": self.deal, "scores": list(self.scores)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +252,10 @@ class GameOver(Event):
     winning_seats: tuple[int, ...]
     scores: tuple[int, ...]
     kind: ClassVar[str] = "game_over"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "winner": self.winner, "winning_seats": list(self.winning_seats),
+                "scores": list(self.scores)}
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
