@@ -43,8 +43,10 @@ class Action:
             return Discard(seat, rest)
         raise IllegalActionError(f"not an action: {text!r}; say 'play CARD', 'go' or 'discard CARDS'")
 
-    def to_dict(self) -> dict:
-        return {"action": self.verb, "seat": self.seat}
+    def to_dict(self, *, with_seat: bool = True) -> dict:
+        """``{"action": verb, "seat": seat, ...}``.  Without the seat, it is the action as a
+        client sends it (the server knows the seat): the form of a turn's legal actions."""
+        return {"action": self.verb, "seat": self.seat} if with_seat else {"action": self.verb}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +63,10 @@ class Play(Action):
     def __str__(self) -> str:
         return f"play {self.card}"
 
-    def to_dict(self) -> dict:
-        return {"action": "play", "seat": self.seat, "card": str(self.card)}
+    def to_dict(self, *, with_seat: bool = True) -> dict:
+        if with_seat:
+            return {"action": "play", "seat": self.seat, "card": str(self.card)}
+        return {"action": "play", "card": str(self.card)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +93,11 @@ class Discard(Action):
     def __str__(self) -> str:
         return "discard " + " ".join(str(c) for c in self.cards)
 
-    def to_dict(self) -> dict:
-        return {"action": "discard", "seat": self.seat, "cards": [str(c) for c in self.cards]}
+    def to_dict(self, *, with_seat: bool = True) -> dict:
+        cards = [str(c) for c in self.cards]
+        if with_seat:
+            return {"action": "discard", "seat": self.seat, "cards": cards}
+        return {"action": "discard", "cards": cards}
 
 
 __all__ = ["Action", "Play", "Go", "Discard", "parse_cards"]

@@ -40,7 +40,7 @@ import logging
 import math
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import noddy
 from noddy.bots import LEVELS, Player, get_player
@@ -410,7 +410,7 @@ class ServerCore:
             log.error("computer player %s at table %d seat %d chose %r; playing %s instead",
                       occupant.level, table.id, job.seat, action, legal[0])
             action = legal[0]
-        self._stream(table, self._apply_action(table, game, action))
+        self._stream(table, *self._apply_action(table, game, action))
         return self._flush()
 
     def take_records(self) -> list[Record]:
@@ -559,6 +559,10 @@ class ServerCore:
         }
 
     def _send(self, conn_id: int | None, message: dict[str, Any]) -> None:
+        self._send_all(conn_id, (message,))
+
+    def _send_all(self, conn_id: int | None, messages: Iterable[dict[str, Any]]) -> None:
+        """Send each of ``messages`` to ``conn_id`` (if it is open), looking it up once."""
         if conn_id is None:
             return
         conn = self.connections.get(conn_id)
@@ -567,7 +571,10 @@ class ServerCore:
         names: tuple[str, ...] = ()
         if conn.text and conn.session is not None and conn.session.table is not None:
             names = tuple("" if seat is None else seat.name for seat in conn.session.table.seats)
-        self._out.append(Send(conn_id, message, bool(conn.text), names))
+        text = bool(conn.text)
+        out = self._out
+        for message in messages:
+            out.append(Send(conn_id, message, text, names))
 
     def _close(self, conn: Connection, reason: str) -> None:
         conn.closing = True
@@ -884,11 +891,11 @@ class ServerCore:
                                 f"{', '.join(LEVELS)}", field="level")
         seat = self._choose_seat(table, f["seat"])
         table.seats[seat] = self._computer(table, seat, level)
-        events = self._start_game(table) if table.can_start() else None
+        started = self._start_game(table) if table.can_start() else None
         self._reply(conn, rid, {"type": "table", "table": table.summary()})
         self._table_changed(table, exclude=session)
-        if events is not None:
-            self._publish(table, events)
+        if started is not None:
+            self._publish(table, *started)
 
     def _on_remove_computer(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = self._session(conn)
@@ -913,11 +920,11 @@ class ServerCore:
         occupant = table.seats[seat]
         assert occupant is not None
         occupant.ready = f["ready"]
-        events = self._start_game(table) if table.can_start() else None
+        started = self._start_game(table) if table.can_start() else None
         self._reply(conn, rid, {"type": "table", "table": table.summary()})
         self._table_changed(table, exclude=session)
-        if events is not None:
-            self._publish(table, events)
+        if started is not None:
+            self._publish(table, *started)
 
     def _on_action(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = self._session(conn)
@@ -938,10 +945,10 @@ class ServerCore:
             action = Discard(seat, f["cards"])
         else:
             action = Go(seat)
-        events = self._apply_action(table, game, action)
+        events, plain = self._apply_action(table, game, action)
         table.deadlines.pop(seat, None)
         self._reply(conn, rid, {"type": "ok"})
-        self._stream(table, events)
+        self._stream(table, events, plain)
 
     def _on_chat(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = self._session(conn)
@@ -1076,8 +1083,9 @@ class ServerCore:
         if tell_lobby:
             self._to_lobby(message)
 
-    def _start_game(self, table: Table) -> list[tuple[int, Event]]:
-        """Deal a new game at a full, ready table; the caller streams the returned events."""
+    def _start_game(self, table: Table) -> tuple[list[tuple[int, Event]], list[dict[str, Any]]]:
+        """Deal a new game at a full, ready table; the caller publishes the returned events
+        (numbered) with their dicts, which the storage record holds too."""
         table.games_played += 1
         seed = self.config.game_seed(table.id, table.games_played)
         game = Game(table.preset, table.players, partnerships=table.partnerships,
@@ -1088,10 +1096,11 @@ class ServerCore:
         self._next_game += 1
         table.game_id = live.game_id
         self._live[table.id] = live
+        plain = [event.to_dict() for event in game.log]
         self._records.append(GameBegun(
             live.game_id, table.id, table.games_played, table.preset, family_of(table.preset),
             table.players, table.partnerships, dict(table.options), seats, game.seed,
-            self.wall_clock(), [event.to_dict() for event in game.log]))
+            self.wall_clock(), plain))
         self._dirty[table.id] = table
         table.game = game
         table.status = PLAYING
@@ -1102,16 +1111,18 @@ class ServerCore:
             if occupant is not None:
                 occupant.ready = False
         log.info("table %d: game %d of %s begins", table.id, table.games_played, table.preset)
-        return table.record(game.log)
+        return table.record(game.log), plain
 
-    def _apply_action(self, table: Table, game: Game, action: Action) -> list[Event]:
+    def _apply_action(self, table: Table, game: Game, action: Action,
+                      ) -> tuple[list[Event], list[dict[str, Any]]]:
         """Apply ``action`` (the engine raises, changing nothing, if it is illegal) and queue
-        it for storage with its events; a won game is recorded as finished and rated."""
+        it for storage with its events; a won game is recorded as finished and rated.
+        Returns the events and their dicts (the stored ones, for :meth:`_stream` to reuse)."""
         events = game.apply(action)
         live = self._live[table.id]
         live.actions += 1
-        self._records.append(ActionApplied(live.game_id, live.actions, action.to_dict(),
-                                           [event.to_dict() for event in events]))
+        plain = [event.to_dict() for event in events]
+        self._records.append(ActionApplied(live.game_id, live.actions, action.to_dict(), plain))
         if game.is_over:
             assert game.winner is not None
             changes: list = []
@@ -1124,30 +1135,30 @@ class ServerCore:
                 live.game_id, self.wall_clock(),
                 {"winner": game.winner, "winning_seats": list(game.winning_seats),
                  "scores": list(game.scores)}, tuple(changes)))
-        return events
+        return events, plain
 
-    def _stream(self, table: Table, events: list[Event]) -> None:
+    def _stream(self, table: Table, events: list[Event], plain: list[dict[str, Any]]) -> None:
         """Number and send new game events (see :meth:`_publish`)."""
-        self._publish(table, table.record(events))
+        self._publish(table, table.record(events), plain)
 
-    def _publish(self, table: Table, numbered: list[tuple[int, Event]]) -> None:
-        """Send numbered game events to every member, redacted for its seat, then whose turn it is."""
+    def _publish(self, table: Table, numbered: list[tuple[int, Event]],
+                 plain: list[dict[str, Any]]) -> None:
+        """Send numbered game events to every member, redacted for its seat, then whose turn it is.
+
+        ``plain`` are the events' dicts, which the storage records hold: a public event's
+        message carries the same dict (see :meth:`Table.event_messages`), so nothing may
+        change either once made."""
         game = table.game
         assert game is not None
         now = self.clock()
         members = table.members()
+        seats = dict.fromkeys(seat for _session, seat in members)
         self._bot_check.add(table.id)
         # Members whose redacted views of an event agree get the very same message object,
         # which the network layer then encodes once (events are mostly public).
-        shared: dict[tuple[int, object], dict[str, Any]] = {}
+        messages = table.event_messages(numbered, seats, plain)
         for session, seat in members:
-            for seq, event in numbered:
-                # An event that hides nothing from this seat is returned as itself by for_seat.
-                key = (seq, "all" if event.for_seat(seat) is event else seat)
-                message = shared.get(key)
-                if message is None:
-                    message = shared[key] = table.event_message(seq, event, seat)
-                self._send(session.conn, message)
+            self._send_all(session.conn, messages[seat])
         if game.is_over:
             table.status = FINISHED
             table.deadlines.clear()
@@ -1165,8 +1176,9 @@ class ServerCore:
                 if occupant is not None and not occupant.is_computer and seat not in table.deadlines:
                     table.deadlines[seat] = now + table.turn_timer
                     self._schedule_timer(table, table.deadlines[seat])
+        turns = table.turn_messages(seats, now)
         for session, seat in members:
-            self._send(session.conn, table.turn_message(seat, now))
+            self._send(session.conn, turns[seat])
 
     def _check_turn_timer(self, table: Table, now: float) -> None:
         game = table.game
@@ -1178,10 +1190,9 @@ class ServerCore:
             del table.deadlines[seat]
             player = get_player("random", seed=self.config.bot_seed(table.id, seat, -game.deal))
             action = player.choose(game.observation(seat), game.rules)
-            wire = dict(action.to_dict())
-            wire.pop("seat", None)
-            self._to_table(table, {"type": "timed_out", "table": table.id, "seat": seat, "action": wire})
-            self._stream(table, self._apply_action(table, game, action))
+            self._to_table(table, {"type": "timed_out", "table": table.id, "seat": seat,
+                                   "action": action.to_dict(with_seat=False)})
+            self._stream(table, *self._apply_action(table, game, action))
 
 
 def _identity(seat: Seat) -> Rated:

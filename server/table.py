@@ -10,7 +10,7 @@ say where it stands.  Redaction happens here and only here: a member is sent
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Sequence
 
 from noddy.bots import Player
 from noddy.engine import Event, Game, Rules
@@ -146,20 +146,64 @@ class Table:
         self.log.extend(numbered)
         return numbered
 
-    def event_message(self, seq: int, event: Event, seat: int | None) -> dict[str, Any]:
-        return {"type": "event", "table": self.id, "seq": seq, "event": redacted(event, seat)}
+    def event_messages(self, numbered: list[tuple[int, Event]], seats: Iterable[int | None],
+                       plain: Sequence[dict[str, Any]] | None = None,
+                       ) -> dict[int | None, list[dict[str, Any]]]:
+        """Each of ``seats``' ``event`` messages for ``numbered``, redacted for that seat.
+
+        Events are mostly public, so an event that hides nothing from a seat (``for_seat``
+        returns the event itself) becomes one message object shared by every such seat, built
+        once -- around ``plain[i]``, the event's own ``to_dict()``, when the caller has made
+        it already (for the storage record).  The network layer then encodes it once too.
+        Shared means nobody may change these messages (or ``plain``) once built.
+        """
+        table_id = self.id
+        out: dict[int | None, list[dict[str, Any]]] = {seat: [] for seat in seats}
+        for index, (seq, event) in enumerate(numbered):
+            whole: dict[str, Any] | None = None
+            for seat, messages in out.items():
+                view = event.for_seat(seat)
+                if view is event:
+                    if whole is None:
+                        data = plain[index] if plain is not None else event.to_dict()
+                        whole = {"type": "event", "table": table_id, "seq": seq, "event": data}
+                    messages.append(whole)
+                else:
+                    messages.append({"type": "event", "table": table_id, "seq": seq,
+                                     "event": view.to_dict()})
+        return out
 
     def turn_message(self, seat: int | None, now: float) -> dict[str, Any]:
         """Whose move it is; the seat itself also gets its legal actions."""
+        return self.turn_messages((seat,), now)[seat]
+
+    def turn_messages(self, seats: Iterable[int | None], now: float) -> dict[int | None, dict[str, Any]]:
+        """:meth:`turn_message` for each of ``seats``.  What differs between seats is only the
+        legal actions of those who may act, so the others share one message object (which
+        nobody may change, as for :meth:`event_messages`)."""
         game = self.game
         assert game is not None
-        awaiting = list(game.awaiting)
-        legal = [_action_dict(a) for a in game.legal_actions(seat)] if seat in awaiting else []
+        awaiting = game.awaiting
         time_left = None
         if self.deadlines:
             time_left = round(max(0.0, min(self.deadlines.values()) - now), 1)
-        return {"type": "turn", "table": self.id, "seq": self.seq, "to_move": game.to_move,
-                "awaiting": awaiting, "count": game.count, "legal_actions": legal, "time_left": time_left}
+        table_id, seq, to_move, count = self.id, self.seq, game.to_move, game.count
+
+        def message(legal: list[dict[str, Any]]) -> dict[str, Any]:
+            return {"type": "turn", "table": table_id, "seq": seq, "to_move": to_move,
+                    "awaiting": list(awaiting), "count": count, "legal_actions": legal,
+                    "time_left": time_left}
+
+        out: dict[int | None, dict[str, Any]] = {}
+        waiting: dict[str, Any] | None = None  # the message of every seat that may not act
+        for seat in seats:
+            if seat in awaiting:
+                out[seat] = message([a.to_dict(with_seat=False) for a in game.legal_actions(seat)])
+            else:
+                if waiting is None:
+                    waiting = message([])
+                out[seat] = waiting
+        return out
 
     def snapshot(self, seat: int | None, now: float) -> dict[str, Any]:
         """Everything ``seat`` may know about the table and its game, for a (re)joining member."""
@@ -168,7 +212,7 @@ class Table:
         if self.game is not None:
             message["game"] = self.game.observation(seat).to_dict()
             message["game"]["legal_actions"] = [
-                _action_dict(a) for a in self.game.observation(seat).legal_actions]
+                a.to_dict(with_seat=False) for a in self.game.observation(seat).legal_actions]
             message["events"] = [{"seq": seq, "event": redacted(event, seat)}
                                  for seq, event in self.log[self.game_start:]]
             if self.status == PLAYING:
@@ -179,10 +223,3 @@ class Table:
 def redacted(event: Event, seat: int | None) -> dict[str, Any]:
     """``event`` as ``seat`` may see it, on the wire."""
     return event.for_seat(seat).to_dict()
-
-
-def _action_dict(action: Any) -> dict[str, Any]:
-    """An action as the client sends it back: without the seat, which the server knows."""
-    data = dict(action.to_dict())
-    data.pop("seat", None)
-    return data
