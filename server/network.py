@@ -1,13 +1,21 @@
-"""The network layer: asyncio streams in, bytes out; every decision is the core's.
+"""The network layer: bytes in, bytes out; every decision is the core's.
 
-One small :class:`_Link` per connection, in the manner of hypercorn: a reader loop that
-feeds lines to :class:`~noddy.server.core.ServerCore`, and a bounded buffer of messages.  The
-messages of one batch of instructions go to the socket in one write, straight away while the
-peer keeps up; when it does not (the transport is paused) the link's writer task waits for it
-to drain while later messages wait in the buffer, so a slow or stuck peer fills only its own
-buffer (and is dropped when it is full) instead of stalling its table.  Computer players
-think in worker threads (``asyncio.to_thread``) so an expensive level never blocks the loop.  Handler tasks are
-tracked here because Python 3.11's ``Server.wait_closed`` does not wait for them.
+Each connection is a :class:`_Link`, an :class:`asyncio.Protocol`: the event loop hands it
+what the socket received (``data_received``), it cuts that into lines and feeds each to
+:class:`~noddy.server.core.ServerCore` there and then, and it writes the core's messages
+straight to the transport.  No task, queue or stream sits between the socket and the core:
+with a reader task per connection the loop woke a coroutine and copied each line through a
+``StreamReader`` before the core saw it, which cost more than the core's own work on a game
+move (see ``bench/RESULTS.md``).
+
+Writing: the messages of one batch of instructions go to a connection's socket in one
+write.  While the peer keeps up they go straight away; when it does not, the transport calls
+``pause_writing`` and later messages wait in the link's bounded buffer until
+``resume_writing``, so a slow or stuck peer fills only its own buffer (and is dropped when it
+is full) instead of stalling its table.  A link the core closes writes what it holds, then
+closes; a peer that will not take even that is cut off after ``shutdown_timeout``.  Computer
+players think in worker threads (``asyncio.to_thread``) so an expensive level never blocks
+the loop.
 
 Storage (:mod:`noddy.server.storage`) runs on its own thread (an in-memory database writes
 at once, on the loop: it never waits for a disk).  After every core call the
@@ -24,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,24 +46,154 @@ from .storage import MEMORY, StorageWorker
 
 log = logging.getLogger("noddy.server.network")
 
+#: The kernel's send buffer for each connection (Linux doubles it).  Left to itself the
+#: kernel grows it to megabytes, so a peer that never reads would take that much memory
+#: before the transport even pauses; the server's messages are small, and this is plenty.
+SEND_BUFFER = 32 * 1024
+#: How much one read of a socket takes at most: more than the longest line.
+RECEIVE_BUFFER = 64 * 1024
 
-@dataclass(eq=False)
-class _Link:
-    conn: int
-    writer: asyncio.StreamWriter
-    #: Encoded messages not yet handed to the socket.
-    buffer: list[bytes] = field(default_factory=list)
-    #: Messages waiting for the peer, as the old per-link queue counted them: those sent in
-    #: this turn of the event loop plus those buffered while the transport is paused.  At
-    #: ``send_queue`` the peer is taken for one that is not reading and dropped.
-    waiting: int = 0
-    #: The transport's buffer is over its high-water mark: the writer task is draining it.
-    blocked: bool = False
-    #: No more messages: the writer task writes what is buffered, then closes the socket.
-    done: bool = False
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    writer_task: asyncio.Task[None] | None = None
-    closing: bool = False
+
+class _Link(asyncio.BufferedProtocol):
+    """One connection: cuts what arrives into lines for the core, holds what cannot be
+    written yet.  The server does the rest (see :class:`NoddyServer`).
+
+    It is a *buffered* protocol so that the socket is read into the server's one receive
+    buffer: a plain protocol makes asyncio allocate a fresh 256 KiB ``bytes`` for every
+    read, and a buffer that size comes from ``mmap``, which cost more (~13 µs) than the
+    core's work on a typical request.  Lines are cut out of the buffer before the next read.
+    """
+
+    def __init__(self, server: "NoddyServer") -> None:
+        self.server = server
+        self.conn = 0
+        self.transport: asyncio.Transport | None = None
+        #: Encoded messages not yet handed to the socket: those of the batch being carried
+        #: out, and any that came while the transport was paused.  At ``send_queue`` of them
+        #: the peer is taken for one that is not reading, and dropped.
+        self.buffer: list[bytes] = []
+        #: The transport's buffer is over its high-water mark: hold messages until it drains.
+        self.blocked = False
+        #: No more messages: what is buffered is written, then the socket closes.
+        self.closing = False
+        #: The core has been told the connection is gone (it is told exactly once).
+        self.gone = False
+        #: The start of a line whose end has not arrived yet.
+        self.partial = b""
+        #: Done when the socket has closed (the shutdown waits for it).
+        self.lost: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.abort_timer: asyncio.TimerHandle | None = None
+
+    # -- asyncio.Protocol -----------------------------------------------------------------------
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+            except OSError:
+                pass
+        self.server._connected(self)
+
+    def get_buffer(self, sizehint: int) -> memoryview:
+        return self.server._inbox
+
+    def buffer_updated(self, nbytes: int) -> None:
+        self.data_received(bytes(self.server._inbox[:nbytes]))
+
+    def data_received(self, data: bytes) -> None:
+        if self.closing:
+            return
+        limit = self.server.config.max_line
+        if self.partial:
+            data = self.partial + data
+            self.partial = b""
+        start = 0
+        server = self.server
+        while True:
+            end = data.find(b"\n", start)
+            if end < 0:
+                break
+            if end + 1 - start > limit:
+                self._too_long()
+                return
+            server._receive(self, data[start:end + 1])
+            if self.closing:
+                return
+            start = end + 1
+        rest = data[start:]
+        if len(rest) >= limit:  # even its newline would make it one byte too long
+            self._too_long()
+            return
+        self.partial = rest
+
+    def eof_received(self) -> bool:
+        """The peer has finished sending: its last unterminated line counts, then the
+        connection ends once what it is owed has been written (so keep the socket open)."""
+        if not self.closing:
+            if self.partial:
+                line, self.partial = self.partial, b""
+                self.server._receive(self, line)
+            if not self.closing:
+                self.server._hang_up(self)
+        return True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closing = True
+        self.buffer.clear()
+        if self.abort_timer is not None:
+            self.abort_timer.cancel()
+        self.server._lost(self)
+        if not self.lost.done():
+            self.lost.set_result(None)
+
+    def pause_writing(self) -> None:
+        self.blocked = True
+
+    def resume_writing(self) -> None:
+        self.blocked = False
+        self.flush()
+        if self.closing and self.transport is not None and not self.buffer:
+            self.transport.close()
+
+    # -- writing ----------------------------------------------------------------------------------
+    def flush(self) -> None:
+        """Hand the buffered messages to the socket in one write (one send() for a turn's
+        burst of events), unless the peer has not caught up with the last ones yet."""
+        if self.blocked or not self.buffer or self.transport is None:
+            return
+        if self.transport.is_closing():
+            self.buffer.clear()
+            return
+        data = b"".join(self.buffer) if len(self.buffer) > 1 else self.buffer[0]
+        self.buffer.clear()
+        self.transport.write(data)  # may call pause_writing
+
+    def end(self, timeout: float) -> None:
+        """No more messages: write what is buffered, then close; give up after ``timeout``."""
+        if self.closing:
+            return
+        self.closing = True
+        self.partial = b""
+        transport = self.transport
+        if transport is None:
+            return
+        self.flush()
+        if not self.buffer:
+            transport.close()  # the transport still writes what it holds, then closes
+        self.abort_timer = asyncio.get_running_loop().call_later(timeout, transport.abort)
+
+    def drop(self) -> None:
+        """Cut the connection off now, unwritten messages and all."""
+        self.closing = True
+        self.buffer.clear()
+        if self.transport is not None:
+            self.transport.abort()
+
+    def _too_long(self) -> None:
+        self.partial = b""
+        self.server._apply(self.server.core_of().line_too_long(self.conn))
 
 
 @dataclass(eq=False)
@@ -78,19 +217,21 @@ class NoddyServer:
             self.core = ServerCore(self.config)
         self._server: asyncio.Server | None = None
         self._links: dict[int, _Link] = {}
-        self._handlers: set[asyncio.Task[None]] = set()
+        #: Where every connection's socket is read into (see :class:`_Link`): one is enough,
+        #: as each read is cut into lines before the next.
+        self._inbox = memoryview(bytearray(RECEIVE_BUFFER))
         self._bots: set[asyncio.Task[None]] = set()
         self._ticker: asyncio.Task[None] | None = None
-        #: Messages already encoded in the current batch (see ``_encode``).
-        self._encoded: dict[tuple[int, bool, tuple[str, ...]], tuple[dict[str, object], bytes]] = {}
         self._store: StorageWorker | None = None
         self._pending: deque[_Step] = deque()
         #: Records of this turn of the loop not yet handed to storage, and the future that
         #: their messages wait on (see ``_gate``).
         self._batch: list[Any] = []
         self._batch_gate: "asyncio.Future[Any] | None" = None
-        #: Links sent to in this turn of the event loop (their ``waiting`` counts restart).
-        self._sent_to: set[_Link] = set()
+
+    def core_of(self) -> ServerCore:
+        assert self.core is not None
+        return self.core
 
     @property
     def port(self) -> int:
@@ -110,11 +251,8 @@ class NoddyServer:
         self._store = store
         self._apply(self.core.restore(state))
         try:
-            self._server = await asyncio.start_server(
-                self._handle, self.config.host, self.config.port,
-                # StreamReader lets a line through when its "\n" is at index <= limit, so
-                # limit = max_line - 1 makes max_line bytes, newline included, the longest.
-                limit=self.config.max_line - 1)
+            self._server = await asyncio.get_running_loop().create_server(
+                lambda: _Link(self), self.config.host, self.config.port, backlog=1024)
         except BaseException:
             await self._close_store()
             raise
@@ -130,7 +268,7 @@ class NoddyServer:
         await self.shutdown()
 
     async def shutdown(self) -> None:
-        """Stop accepting, say goodbye to every client, close tables, wait for handlers."""
+        """Stop accepting, say goodbye to every client, close tables, wait for the sockets."""
         assert self.core is not None
         log.info("shutting down")
         if self._server is not None:
@@ -138,14 +276,15 @@ class NoddyServer:
         if self._ticker is not None:
             self._ticker.cancel()
         self._apply(self.core.shutdown())
-        if self._handlers:
-            done, pending = await asyncio.wait(set(self._handlers), timeout=self.config.shutdown_timeout)
-            for link in list(self._links.values()):
-                link.writer.transport.abort()
-            for task in pending:
-                task.cancel()
-            if pending:
-                await asyncio.wait(pending, timeout=1.0)
+        try:
+            await asyncio.wait_for(self._settle(), self.config.shutdown_timeout)
+        except asyncio.TimeoutError:
+            pass
+        lost = [link.lost for link in self._links.values()]
+        if lost:
+            await asyncio.wait(lost, timeout=self.config.shutdown_timeout)
+        for link in list(self._links.values()):
+            link.drop()
         for task in list(self._bots):
             task.cancel()
         if self._server is not None:
@@ -160,113 +299,38 @@ class NoddyServer:
             store, self._store = self._store, None
             await asyncio.wrap_future(store.close())
 
-    # -- per connection -----------------------------------------------------------------------
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        assert self.core is not None
-        task = asyncio.current_task()
-        assert task is not None
-        self._handlers.add(task)
-        peer = writer.get_extra_info("peername")
+    # -- per connection (called by _Link) ----------------------------------------------------------
+    def _connected(self, link: _Link) -> None:
+        assert self.core is not None and link.transport is not None
+        peer = link.transport.get_extra_info("peername")
         address = peer[0] if isinstance(peer, tuple) and peer else None
-        conn, outs = self.core.connect(address)
-        link = _Link(conn, writer)
-        link.writer_task = asyncio.create_task(self._write_loop(link))
-        self._links[conn] = link
-        log.debug("connection %d from %s", conn, peer)
-        try:
-            self._apply(outs)
-            while not link.closing:
-                try:
-                    line = await reader.readline()
-                except (ValueError, asyncio.LimitOverrunError):
-                    self._apply(self.core.line_too_long(conn))
-                    break
-                except (ConnectionError, OSError):
-                    break
-                if not line:
-                    break
-                self._apply(self.core.receive(conn, line))
-                self._run_bots()
-        finally:
-            self._apply(self.core.disconnect(conn))
+        link.conn, outs = self.core.connect(address)
+        self._links[link.conn] = link
+        log.debug("connection %d from %s", link.conn, peer)
+        self._apply(outs)
+
+    def _receive(self, link: _Link, line: bytes) -> None:
+        assert self.core is not None
+        self._apply(self.core.receive(link.conn, line))
+        self._run_bots()
+
+    def _hang_up(self, link: _Link) -> None:
+        """The peer stopped sending: the core lets go of the connection, and the socket closes
+        once what the connection is still owed (an error, a bye) has been written."""
+        assert self.core is not None
+        link.gone = True
+        self._apply(self.core.disconnect(link.conn) + [Close(link.conn, "the peer hung up")])
+        self._run_bots()
+
+    def _lost(self, link: _Link) -> None:
+        """The socket has closed, by either side."""
+        assert self.core is not None
+        if self._links.get(link.conn) is link:
+            del self._links[link.conn]
+        if not link.gone:
+            link.gone = True
+            self._apply(self.core.disconnect(link.conn))
             self._run_bots()
-            if self._pending:  # what this connection is owed (an error, a bye) goes out first
-                try:
-                    await self._settle()
-                except asyncio.CancelledError:
-                    pass
-            self._end(link)
-            try:
-                await asyncio.wait_for(asyncio.shield(link.writer_task), self.config.shutdown_timeout)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
-                writer.transport.abort()
-            self._links.pop(conn, None)
-            self._handlers.discard(task)
-
-    async def _write_loop(self, link: _Link) -> None:
-        """Wait while the peer is slow (the transport paused); close the socket at the end."""
-        try:
-            while True:
-                await link.wake.wait()
-                link.wake.clear()
-                while link.blocked:
-                    await link.writer.drain()
-                    link.blocked = False
-                    link.waiting = 0
-                    self._flush(link)
-                if link.done:
-                    break
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            link.writer.close()
-
-    def _flush(self, link: _Link) -> None:
-        """Hand the buffered messages to the socket in one write (one send() for a turn's
-        burst of events), unless the writer task is waiting for the peer to catch up."""
-        if link.blocked or not link.buffer:
-            return
-        transport = link.writer.transport
-        if transport.is_closing():
-            link.buffer.clear()
-            return
-        data = b"".join(link.buffer) if len(link.buffer) > 1 else link.buffer[0]
-        link.buffer.clear()
-        transport.write(data)
-        if transport.get_write_buffer_size() > transport.get_write_buffer_limits()[1]:
-            link.blocked = True
-            link.wake.set()
-
-    def _encode(self, out: Send) -> bytes:
-        """``out`` on the wire.  The core hands every member of a table the same message
-        object when their views agree, so within one batch of instructions each object is
-        encoded once; the cache is emptied as soon as the batch has been carried out."""
-        key = (id(out.message), out.text, out.names)
-        hit = self._encoded.get(key)
-        if hit is not None and hit[0] is out.message:
-            return hit[1]
-        data = (text_mode.render(out.message, out.names).encode("utf-8") if out.text
-                else encode_line(out.message))
-        if not self._encoded:
-            asyncio.get_running_loop().call_soon(self._encoded.clear)
-        self._encoded[key] = (out.message, data)
-        return data
-
-    def _new_turn(self) -> None:
-        """The loop has turned: what was written to a link that is not paused has gone."""
-        for link in self._sent_to:
-            if not link.blocked:
-                link.waiting = 0
-        self._sent_to.clear()
-
-    def _end(self, link: _Link) -> None:
-        """No more writes: what is buffered goes out, then the writer task closes the socket."""
-        if link.closing:
-            return
-        link.closing = True
-        self._flush(link)
-        link.done = True
-        link.wake.set()
 
     def _apply(self, outs: list[Out]) -> None:
         """Carry out one core call's instructions once its storage records are written."""
@@ -371,34 +435,37 @@ class NoddyServer:
             self._carry_out(outs)
 
     def _carry_out(self, outs: list[Out]) -> None:
+        """Encode and write ``outs``: each connection's messages of the batch in one write.
+
+        The core hands every member of a table the same message object when their views
+        agree, so each object is encoded once per batch (once per text/JSON and names)."""
         touched: list[_Link] = []
+        encoded: dict[tuple[int, bool, tuple[str, ...]], bytes] = {}
+        limit = self.config.send_queue
         for out in outs:
             link = self._links.get(out.conn)
             if link is None or link.closing:
                 continue
             if isinstance(out, Send):
-                buffer = link.buffer
-                if link.waiting >= self.config.send_queue:
+                if len(link.buffer) >= limit:
                     log.warning("connection %d is not reading; dropping it", out.conn)
-                    link.closing = True
-                    buffer.clear()
-                    link.writer.transport.abort()
-                    if link.writer_task is not None:
-                        link.writer_task.cancel()
+                    link.drop()
                     continue
-                if not buffer:
+                key = (id(out.message), out.text, out.names)
+                data = encoded.get(key)
+                if data is None:
+                    data = encoded[key] = (
+                        text_mode.render(out.message, out.names).encode("utf-8") if out.text
+                        else encode_line(out.message))
+                if not link.buffer:
                     touched.append(link)
-                buffer.append(self._encode(out))
-                link.waiting += 1
-                if not self._sent_to:
-                    asyncio.get_running_loop().call_soon(self._new_turn)
-                self._sent_to.add(link)
+                link.buffer.append(data)
             elif isinstance(out, Close):
                 log.debug("closing connection %d: %s", out.conn, out.reason)
-                self._end(link)
+                link.end(self.config.shutdown_timeout)
         for link in touched:
             if not link.closing:
-                self._flush(link)
+                link.flush()
 
     # -- timers and computer players ------------------------------------------------------------
     async def _tick_loop(self) -> None:
