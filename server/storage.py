@@ -149,11 +149,17 @@ class Storage:
         now = time.time()
         db.execute("BEGIN IMMEDIATE")
         try:
+            # A busy server's batch is mostly game moves: those go in with one executemany
+            # per run of them, not one execute (and its statement lookup) each.
+            moves: list[tuple[int, int, str, str]] = []
             for record in records:
                 if isinstance(record, ActionApplied):
-                    db.execute("INSERT INTO actions (game_id, n, action, events) VALUES (?, ?, ?, ?)",
-                               (record.game_id, record.index, _json(record.action), _json(record.events)))
-                elif isinstance(record, TableSaved):
+                    moves.append((record.game_id, record.index, _json(record.action), _json(record.events)))
+                    continue
+                if moves:
+                    db.executemany(_INSERT_ACTION, moves)
+                    moves = []
+                if isinstance(record, TableSaved):
                     db.execute("INSERT INTO tables (id, open, state, updated_at) VALUES (?, 1, ?, ?) "
                                "ON CONFLICT (id) DO UPDATE SET state = excluded.state, "
                                "updated_at = excluded.updated_at",
@@ -168,6 +174,8 @@ class Storage:
                                (record.table_id,))
                 else:
                     raise TypeError(f"not a storage record: {record!r}")
+            if moves:
+                db.executemany(_INSERT_ACTION, moves)
         except BaseException:
             db.execute("ROLLBACK")
             raise
@@ -253,8 +261,9 @@ class Storage:
         }
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+_INSERT_ACTION = "INSERT INTO actions (game_id, n, action, events) VALUES (?, ?, ?, ?)"
+#: One encoder for every record: ``json.dumps`` with options builds a new one per call.
+_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
 
 
 def _open(path: str, migrations: Sequence[str]) -> sqlite3.Connection:
