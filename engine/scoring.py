@@ -20,7 +20,6 @@ multiset of ranks plus a few suit checks.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Iterable, Sequence
@@ -168,8 +167,13 @@ def _suit_items(rules: Rules, hand: Sequence[Card], turn_up: Card | None,
     items: list[ScoreItem] = []
     if rules.flush_rule == "three_of_a_suit":
         cards = list(hand) + ([turn_up] if turn_up else [])
-        counts = Counter(card.suit for card in cards)
-        suit, count = max(counts.items(), key=lambda kv: kv[1]) if counts else ("", 0)
+        counts: dict[str, int] = {}  # a Counter, but cheaper to fill for a handful of cards
+        for card in cards:
+            counts[card.suit] = counts.get(card.suit, 0) + 1
+        suit, count = ("", 0)
+        for some_suit, some_count in counts.items():  # the first suit with the most cards
+            if some_count > count:
+                suit, count = some_suit, some_count
         if count >= 3:
             items.append(ScoreItem("flush", count, tuple(c for c in cards if c.suit == suit)))
     elif hand:
@@ -194,7 +198,12 @@ def _suit_items(rules: Rules, hand: Sequence[Card], turn_up: Card | None,
 
 
 def _cards(cards: Iterable[Card | str]) -> tuple[Card, ...]:
-    return tuple(card if isinstance(card, Card) else Card.parse(card) for card in cards)
+    """``cards`` as a tuple of cards, parsing any given as text."""
+    out = tuple(cards)
+    for card in out:  # the engine passes cards, not text: then there is nothing to parse
+        if not isinstance(card, Card):
+            return tuple(c if isinstance(c, Card) else Card.parse(c) for c in out)
+    return out
 
 
 def score_show(
@@ -211,7 +220,7 @@ def score_show(
     """
     rules = find_preset(preset)
     hand_cards = _cards(hand)
-    turn = None if turn_up is None else _cards([turn_up])[0]
+    turn = turn_up if turn_up is None or isinstance(turn_up, Card) else Card.parse(turn_up)
     cards = hand_cards + ((turn,) if turn is not None else ())
     return Score(tuple(_rank_items(rules, cards) + _suit_items(rules, hand_cards, turn, crib)))
 
