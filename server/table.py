@@ -210,9 +210,9 @@ class Table:
         message: dict[str, Any] = {"type": "snapshot", "table": self.summary(), "seat": seat,
                                    "seq": self.seq, "game": None, "events": []}
         if self.game is not None:
-            message["game"] = self.game.observation(seat).to_dict()
-            message["game"]["legal_actions"] = [
-                a.to_dict(with_seat=False) for a in self.game.observation(seat).legal_actions]
+            view = self.game.observation(seat)
+            message["game"] = view.to_dict()
+            message["game"]["legal_actions"] = [a.to_dict(with_seat=False) for a in view.legal_actions]
             message["events"] = [{"seq": seq, "event": redacted(event, seat)}
                                  for seq, event in self.log[self.game_start:]]
             if self.status == PLAYING:
