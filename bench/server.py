@@ -148,9 +148,13 @@ class Connection(asyncio.Protocol):
         if hasattr(transport, "max_size"):  # the selector transport's recv() size
             transport.max_size = RECV_SIZE  # type: ignore[attr-defined]
 
-    def data_received(self, data: bytes) -> None:
+    def take_lines(self, data: bytes) -> list[bytes]:
+        """The complete lines of what has arrived so far; an incomplete last one waits."""
         *lines, self.buffer = (self.buffer + data).split(b"\n")
-        self.lines.extend(lines)
+        return lines
+
+    def data_received(self, data: bytes) -> None:
+        self.lines.extend(self.take_lines(data))
         self._wake()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -234,10 +238,7 @@ class Bot(Connection):
         """React to what the server sent, by the first bytes of each line (no json.loads)."""
         if not self.playing:
             return super().data_received(data)
-        if self.buffer:
-            data = self.buffer + data
-        lines = data.split(b"\n")
-        self.buffer = lines.pop()
+        lines = self.take_lines(data)
         if not lines:
             return
         stats = self.stats
@@ -297,10 +298,7 @@ class EchoBot(Connection):
         self.write(self.REQUEST)
 
     def data_received(self, data: bytes) -> None:
-        if self.buffer:
-            data = self.buffer + data
-        lines = data.split(b"\n")
-        self.buffer = lines.pop()
+        lines = self.take_lines(data)
         if not lines:
             return
         self.waiting = False
