@@ -47,6 +47,10 @@ class Event:
     """Base class.  ``kind`` names the event on the wire (``"played"``, ``"scored"``...)."""
 
     kind: ClassVar[str] = "event"
+    #: True for a class whose events hide nothing: ``for_seat`` returns the event itself for
+    #: every seat, so a sender may give all seats one message without asking each view.  A
+    #: class that overrides ``for_seat`` to redact must set it False.
+    always_public: ClassVar[bool] = True
 
     def for_seat(self, seat: int | None) -> "Event":
         """This event as ``seat`` (``None``: a spectator) may see it.  Public by default."""
@@ -110,6 +114,7 @@ class CardsDealt(Event):
     count: int
     cards: tuple[Card, ...] | None
     kind: ClassVar[str] = "cards_dealt"
+    always_public: ClassVar[bool] = False
 
     def for_seat(self, seat: int | None) -> Event:
         return self if seat == self.seat else CardsDealt(self.seat, self.count, None)
@@ -129,6 +134,7 @@ class Discarded(Event):
     count: int
     cards: tuple[Card, ...] | None
     kind: ClassVar[str] = "discarded"
+    always_public: ClassVar[bool] = False
 
     def for_seat(self, seat: int | None) -> Event:
         if self.seat is not None and seat == self.seat:
@@ -167,6 +173,7 @@ class Scored(Event):
     concealed: bool = False
     spoken: str | None = None
     kind: ClassVar[str] = "scored"
+    always_public: ClassVar[bool] = False
 
     def for_seat(self, seat: int | None) -> Event:
         if not self.concealed or seat == self.seat:

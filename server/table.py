@@ -159,8 +159,15 @@ class Table:
         """
         table_id = self.id
         out: dict[int | None, list[dict[str, Any]]] = {seat: [] for seat in seats}
+        everyone = list(out.values())
         for index, (seq, event) in enumerate(numbered):
             whole: dict[str, Any] | None = None
+            if event.always_public:  # no seat's view differs: skip asking each one
+                data = plain[index] if plain is not None else event.to_dict()
+                whole = {"type": "event", "table": table_id, "seq": seq, "event": data}
+                for messages in everyone:
+                    messages.append(whole)
+                continue
             for seat, messages in out.items():
                 view = event.for_seat(seat)
                 if view is event:
