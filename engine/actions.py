@@ -58,7 +58,8 @@ class Play(Action):
 
     def __init__(self, seat: int, card: Card | str) -> None:
         object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "card", _card(card))
+        # _card inlined: every turn builds a Play per playable card.
+        object.__setattr__(self, "card", card if isinstance(card, Card) else Card.parse(card))
 
     def __str__(self) -> str:
         return f"play {self.card}"

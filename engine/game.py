@@ -72,7 +72,7 @@ from .events import (
     TurnedUp,
 )
 from .rules import Rules, configure
-from .scoring import ScoreItem, score_play, score_show
+from .scoring import ScoreItem, play_items, score_show
 
 DISCARD = "discard"
 PLAY = "play"
@@ -414,8 +414,8 @@ class Game:
         self.played.append((seat, card))
         self._last_player = seat
         events.append(Played(seat, card, self.count))
-        score = score_play(self.pile, self.rules)
-        if score.items and self._peg(events, seat, score.items, "play"):
+        items = play_items(tuple(self.pile), self.count, self.rules)
+        if items and self._peg(events, seat, items, "play"):
             return
         if self.count == 31:
             self._end_count(events, last_card_point=False)

@@ -298,8 +298,17 @@ def score_play(pile: Sequence[Card | str], preset: str | Rules = "noddy") -> Sco
     cards = _cards(pile)
     if not cards:
         return Score()
+    return Score(play_items(cards, sum(card.value for card in cards), rules))
+
+
+def play_items(cards: tuple[Card, ...], count: int, rules: Rules) -> tuple[ScoreItem, ...]:
+    """:func:`score_play`'s items for a pile given as a non-empty tuple of cards whose values
+    sum to ``count``, under configured ``rules``.
+
+    The engine calls this on every card played: it holds the pile as cards and keeps the
+    count already, so the preset look-up, the parsing check and the sum are spared.
+    """
     items: list[ScoreItem] = []
-    count = sum(card.value for card in cards)
     if count == 15:
         items.append(ScoreItem("fifteen", rules.fifteen_points, cards))
     elif count == 25 and rules.play_twenty_five:
@@ -331,4 +340,4 @@ def score_play(pile: Sequence[Card | str], preset: str | Rules = "noddy") -> Sco
             length += 1
         if length >= 3:
             items.append(ScoreItem("flush", length, cards[-length:]))
-    return Score(tuple(items))
+    return tuple(items)

@@ -40,7 +40,7 @@ import logging
 import math
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 import noddy
 from noddy.bots import LEVELS, Player, get_player
@@ -81,7 +81,10 @@ log = logging.getLogger("noddy.server")
 SERVER_NAME = f"noddy-server/{noddy.__version__}"
 
 
-@dataclass(frozen=True)
+# The instructions are plain slotted dataclasses, not frozen ones: a frozen dataclass's
+# __init__ sets each field through object.__setattr__, which made building the ~7 Sends of a
+# game request show in the profile.  Nothing hashes or changes an instruction once made.
+@dataclass(slots=True)
 class Send:
     """Write ``message`` to connection ``conn`` (as readable text if ``text``)."""
 
@@ -92,7 +95,7 @@ class Send:
     names: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Close:
     """Close connection ``conn`` once what was sent before has been written."""
 
@@ -100,7 +103,7 @@ class Close:
     reason: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Query:
     """Read ``kind`` (``list_games``, ``get_game``) from storage; pass the result to
     :meth:`ServerCore.answer`, which replies to request ``request_id`` on ``conn``."""
@@ -112,6 +115,9 @@ class Query:
 
 
 Out = Send | Close | Query
+
+#: ``(text, names)`` of every Send to a JSON connection (see ServerCore._how_to_send).
+_AS_JSON: tuple[bool, tuple[str, ...]] = (False, ())
 
 
 @dataclass
@@ -559,22 +565,27 @@ class ServerCore:
         }
 
     def _send(self, conn_id: int | None, message: dict[str, Any]) -> None:
-        self._send_all(conn_id, (message,))
+        """Send ``message`` to ``conn_id`` if it is open."""
+        how = self._how_to_send(conn_id)
+        if how is not None:
+            assert conn_id is not None
+            text, names = how
+            self._out.append(Send(conn_id, message, text, names))
 
-    def _send_all(self, conn_id: int | None, messages: Iterable[dict[str, Any]]) -> None:
-        """Send each of ``messages`` to ``conn_id`` (if it is open), looking it up once."""
+    def _how_to_send(self, conn_id: int | None) -> tuple[bool, tuple[str, ...]] | None:
+        """The ``text`` and ``names`` of a :class:`Send` to ``conn_id``, or None if it is not
+        open.  A caller sending several messages to one connection asks once."""
         if conn_id is None:
-            return
+            return None
         conn = self.connections.get(conn_id)
         if conn is None or conn.closing:
-            return
-        names: tuple[str, ...] = ()
-        if conn.text and conn.session is not None and conn.session.table is not None:
-            names = tuple("" if seat is None else seat.name for seat in conn.session.table.seats)
-        text = bool(conn.text)
-        out = self._out
-        for message in messages:
-            out.append(Send(conn_id, message, text, names))
+            return None
+        if not conn.text:
+            return _AS_JSON
+        session = conn.session
+        if session is None or session.table is None:
+            return True, ()
+        return True, tuple("" if seat is None else seat.name for seat in session.table.seats)
 
     def _close(self, conn: Connection, reason: str) -> None:
         conn.closing = True
@@ -1088,8 +1099,9 @@ class ServerCore:
         (numbered) with their dicts, which the storage record holds too."""
         table.games_played += 1
         seed = self.config.game_seed(table.id, table.games_played)
-        game = Game(table.preset, table.players, partnerships=table.partnerships,
-                    options=table.options, seed=seed)
+        # The table's rules are configured already (from its preset and options), so the
+        # game takes them as they are instead of configuring a copy.
+        game = Game(table.rules, table.players, partnerships=table.partnerships, seed=seed)
         seats = [{"seat": i, "name": s.name, "kind": "computer" if s.is_computer else "human",
                   "level": s.level} for i, s in enumerate(table.seats) if s is not None]
         live = LiveGame(self._next_game, table.seq, seats)
@@ -1157,8 +1169,19 @@ class ServerCore:
         # Members whose redacted views of an event agree get the very same message object,
         # which the network layer then encodes once (events are mostly public).
         messages = table.event_messages(numbered, seats, plain)
+        # Each member's connection is looked up once, for its events and its turn (nothing
+        # in between opens or closes one, or changes who sits where).
+        recipients: list[tuple[int, int | None, bool, tuple[str, ...]]] = []
         for session, seat in members:
-            self._send_all(session.conn, messages[seat])
+            conn_id = session.conn
+            how = self._how_to_send(conn_id)
+            if how is not None:
+                assert conn_id is not None
+                recipients.append((conn_id, seat, *how))
+        out = self._out
+        for conn_id, seat, text, names in recipients:
+            for message in messages[seat]:
+                out.append(Send(conn_id, message, text, names))
         if game.is_over:
             table.status = FINISHED
             table.deadlines.clear()
@@ -1177,8 +1200,8 @@ class ServerCore:
                     table.deadlines[seat] = now + table.turn_timer
                     self._schedule_timer(table, table.deadlines[seat])
         turns = table.turn_messages(seats, now)
-        for session, seat in members:
-            self._send(session.conn, turns[seat])
+        for conn_id, seat, text, names in recipients:
+            out.append(Send(conn_id, turns[seat], text, names))
 
     def _check_turn_timer(self, table: Table, now: float) -> None:
         game = table.game
