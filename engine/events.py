@@ -47,10 +47,13 @@ class Event:
     """Base class.  ``kind`` names the event on the wire (``"played"``, ``"scored"``...)."""
 
     kind: ClassVar[str] = "event"
-    #: True for a class whose events hide nothing: ``for_seat`` returns the event itself for
-    #: every seat, so a sender may give all seats one message without asking each view.  A
-    #: class that overrides ``for_seat`` to redact must set it False.
-    always_public: ClassVar[bool] = True
+
+    @property
+    def always_public(self) -> bool:
+        """True when this event hides nothing: ``for_seat`` returns the event itself for
+        every seat, so a sender may give all seats one message without asking each view.
+        A class that redacts in ``for_seat`` overrides this too."""
+        return True
 
     def for_seat(self, seat: int | None) -> "Event":
         """This event as ``seat`` (``None``: a spectator) may see it.  Public by default."""
@@ -114,7 +117,10 @@ class CardsDealt(Event):
     count: int
     cards: tuple[Card, ...] | None
     kind: ClassVar[str] = "cards_dealt"
-    always_public: ClassVar[bool] = False
+
+    @property
+    def always_public(self) -> bool:
+        return False
 
     def for_seat(self, seat: int | None) -> Event:
         return self if seat == self.seat else CardsDealt(self.seat, self.count, None)
@@ -134,7 +140,10 @@ class Discarded(Event):
     count: int
     cards: tuple[Card, ...] | None
     kind: ClassVar[str] = "discarded"
-    always_public: ClassVar[bool] = False
+
+    @property
+    def always_public(self) -> bool:
+        return False
 
     def for_seat(self, seat: int | None) -> Event:
         if self.seat is not None and seat == self.seat:
@@ -173,7 +182,11 @@ class Scored(Event):
     concealed: bool = False
     spoken: str | None = None
     kind: ClassVar[str] = "scored"
-    always_public: ClassVar[bool] = False
+
+    @property
+    def always_public(self) -> bool:
+        """Only a concealed show hides anything (its cards, from the other seats)."""
+        return not self.concealed
 
     def for_seat(self, seat: int | None) -> Event:
         if not self.concealed or seat == self.seat:
