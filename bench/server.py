@@ -497,7 +497,8 @@ def _load(kind: str, port: int, tables: int, generators: int, seconds: float,
     cpu = {"server": _cpu_seconds(server_pid) - cpu["server"],
            "generators": sum(_cpu_seconds(p.pid) for p in procs) - cpu["generators"]}
     merged: dict[str, Any] = {"games": 0.0, "messages": 0.0, "round_trips": 0.0,
-                              "latency": {}, "trip": {}, "elapsed": wall, "rss": rss}
+                              "latency": {}, "trip": {}, "elapsed": wall, "rss": rss,
+                              "setup_rss": base_rss}
     for proc in procs:
         assert proc.stdout is not None
         result = None
@@ -515,13 +516,15 @@ def _load(kind: str, port: int, tables: int, generators: int, seconds: float,
     return merged
 
 
-def _us_per_trip(run: dict[str, Any]) -> float:
-    """The generators' CPU time per round trip, in microseconds."""
-    return run["cpu"]["generators"] / run["round_trips"] * 1e6 if run["round_trips"] else float("nan")
+def _us_per_trip(run: dict[str, Any], who: str = "generators") -> float:
+    """``who``'s CPU time per round trip, in microseconds: steadier than round trips a
+    second on a shared machine, where the server may not get a whole core."""
+    return run["cpu"][who] / run["round_trips"] * 1e6 if run["round_trips"] else float("nan")
 
 
 def _per_trip(run: dict[str, Any]) -> str:
-    return f"({_us_per_trip(run):.0f} µs of generator CPU per round trip)"
+    return (f"(per round trip: server {_us_per_trip(run, 'server'):.0f} µs, "
+            f"generators {_us_per_trip(run):.0f} µs of CPU)")
 
 
 def _stop(proc: subprocess.Popen[str]) -> None:
@@ -590,8 +593,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  latency p99      {_percentile(g['latency'], .99) * ms:10.2f} ms")
     print(f"  round trip p50   {_percentile(g['trip'], .5) * ms:10.2f} ms, "
           f"p99 {_percentile(g['trip'], .99) * ms:.2f} ms")
-    print(f"  memory           {(g['rss'] - base) / connections:10.1f} KiB per connection "
-          f"(server RSS {base / 1024:.1f} -> {g['rss'] / 1024:.1f} MiB)")
+    print(f"  memory           {(g['setup_rss'] - base) / connections:10.1f} KiB per connection "
+          f"once connected and seated (server RSS {base / 1024:.1f} -> {g['setup_rss'] / 1024:.1f} MiB),")
+    print(f"                   {(g['rss'] - base) / connections:10.1f} KiB per connection "
+          f"after the warm-up (RSS {g['rss'] / 1024:.1f} MiB; with --db :memory: it holds the "
+          f"games played so far)")
     print(f"  CPU              server {g['cpu']['server'] * 100:.0f}% of a core, "
           f"generators {g['cpu']['generators'] * 100:.0f}% {_per_trip(g)}")
     rt = g["round_trips"]
@@ -611,13 +617,14 @@ def main(argv: list[str] | None = None) -> int:
     summary = (f"summary tables={args.tables} games/s={g['games']:.1f} msgs/s={g['messages']:.0f} "
                f"rt/s={rt:.0f} p50={_percentile(g['latency'], .5) * ms:.1f}ms "
                f"p99={_percentile(g['latency'], .99) * ms:.1f}ms "
-               f"mem={(g['rss'] - base) / connections:.1f}KiB/conn")
+               f"mem={(g['rss'] - base) / connections:.1f}KiB/conn "
+               f"mem_seated={(g['setup_rss'] - base) / connections:.1f}KiB/conn")
     if "streams" in echoes:
         summary += f" echo_rt/s={echoes['streams']['round_trips']:.0f} ratio={ratios['streams']:.2f}"
     if "protocol" in echoes:
         summary += f" echo_protocol_rt/s={echoes['protocol']['round_trips']:.0f}"
     summary += "".join(f" ratio_{kind}={ratio:.2f}" for kind, ratio in ratios.items())
-    summary += f" gen_us/rt={_us_per_trip(g):.0f}"
+    summary += f" server_us/rt={_us_per_trip(g, 'server'):.0f} gen_us/rt={_us_per_trip(g):.0f}"
     print(summary)
     if args.profile:
         print(f"\nserver profile ({args.profile}), top 25 by own time:")
