@@ -316,6 +316,10 @@ def _open(path: str, migrations: Sequence[str]) -> sqlite3.Connection:
     return db
 
 
+#: The least time between two commits of a database thread (see ``StorageWorker._flush``).
+COMMIT_SPACING = 0.001
+
+
 class StorageWorker:
     """A :class:`Storage` on its own thread: every call returns a future, in call order.
 
@@ -335,6 +339,7 @@ class StorageWorker:
         self._lock = threading.Lock()
         self._queued: list[tuple[Sequence[Record], "Future[None]"]] = []
         self._flush_due = False
+        self._last_commit = 0.0
 
     def _call(self, fn: Callable[..., Any], *args: Any) -> "Future[Any]":
         if self._executor is not None:
@@ -370,12 +375,22 @@ class StorageWorker:
         return future
 
     def _flush(self) -> None:
-        """On the database thread: write everything queued so far in one transaction."""
+        """On the database thread: write everything queued so far in one transaction.
+
+        A commit to a file waits for the disk (``synchronous = FULL``): ~130 µs of CPU and
+        ~300 µs in all on the machine measured, whatever the transaction holds.  Under load
+        commits would follow each other back to back, so one that comes less than
+        ``COMMIT_SPACING`` after the last waits out the rest of it, gathering more writes:
+        at most one commit a millisecond, and no wait at all when the server is quiet."""
+        wait = self._last_commit + COMMIT_SPACING - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
         with self._lock:
             queued, self._queued = self._queued, []
             self._flush_due = False
         try:
             self._require().write([record for records, _ in queued for record in records])
+            self._last_commit = time.monotonic()
         except BaseException as exc:
             for _, future in queued:
                 future.set_exception(exc)
