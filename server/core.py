@@ -1116,7 +1116,7 @@ class ServerCore:
         self._dirty[table.id] = table
         table.game = game
         table.status = PLAYING
-        table.game_start = len(table.log)
+        table.log.clear()
         table.deadlines.clear()
         table.thinking.clear()
         for occupant in table.seats:

@@ -65,10 +65,10 @@ class Table:
     #: The stored id of the game being played here, or of the last one (for ``get_game``).
     game_id: int | None = None
     seq: int = 0
-    #: Every game event ever sent at this table, with its seq (the server's true record).
+    #: The current (or last) game's events, with their seq: what a (re)joining member is
+    #: sent.  Emptied when a game begins: earlier games live in storage, and keeping every
+    #: event of a long-lived table would only grow memory and the garbage collector's work.
     log: list[tuple[int, Event]] = field(default_factory=list)
-    #: Index into ``log`` where the current game began.
-    game_start: int = 0
     #: When each awaiting human seat's turn timer runs out.
     deadlines: dict[int, float] = field(default_factory=dict)
     #: Seats whose computer player is thinking now.
@@ -221,7 +221,7 @@ class Table:
             message["game"] = view.to_dict()
             message["game"]["legal_actions"] = [a.to_dict(with_seat=False) for a in view.legal_actions]
             message["events"] = [{"seq": seq, "event": redacted(event, seat)}
-                                 for seq, event in self.log[self.game_start:]]
+                                 for seq, event in self.log]
             if self.status == PLAYING:
                 message["turn"] = self.turn_message(seat, now)
         return message

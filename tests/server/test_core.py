@@ -59,13 +59,15 @@ def test_computer_players_finish_a_game_and_a_rematch_follows() -> None:
     assert events[-1]["event"] == {"kind": "game_over", "winner": table.game.winner,
                                    "winning_seats": [table.game.winner], "scores": list(table.game.scores)}
     assert all(e["event"].get("cards") is None for e in events if e["event"]["kind"] == "cards_dealt")
-    first_log = len(table.log)
+    last_seq = table.log[-1][0]
     # a rematch: seats may change again, and ready (here: a full table of computers) deals anew
     h.send(ann, {"type": "remove_computer", "seat": 0})
     h.send(ann, {"type": "sit", "seat": 0})
     reply = h.send(ann, {"type": "ready"})
     assert reply["table"]["games_played"] == 2
-    assert table.log[first_log][0] == first_log + 1 and table.log[first_log][1].kind == "game_started"
+    # the table's log now holds the new game only, numbered on from the last one
+    assert table.log[0][0] == last_seq + 1 and table.log[0][1].kind == "game_started"
+    assert all(event.kind != "game_over" for _seq, event in table.log)
 
 
 def test_a_held_seat_expires_by_the_clock() -> None:
