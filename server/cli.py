@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import os
 import signal
@@ -102,6 +103,7 @@ async def serve(config: ServerConfig) -> int:
     """Run until SIGINT or SIGTERM, then shut down cleanly."""
     server = NoddyServer(config)
     await server.start()
+    _tune_garbage_collector()
     print(f"noddy-server listening on {config.host}:{server.port}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -114,6 +116,25 @@ async def serve(config: ServerConfig) -> int:
             loop.remove_signal_handler(sig)
         await server.shutdown()
     return 0
+
+
+def _tune_garbage_collector() -> None:
+    """Make the cyclic garbage collector run less often, and never over what start-up made.
+
+    Serving a request makes dozens of short-lived dicts and lists (messages, events, records)
+    that reference counting frees; at the default threshold (700 new objects) the collector
+    ran every few requests, and each full collection walked every object the server held.
+    Collections are rarer with a higher threshold, and objects alive after start-up (the
+    restored tables, the modules) are moved out of their way.  Cycles are still collected.
+    """
+    gc.freeze()
+    gc.set_threshold(GC_THRESHOLD, 20, 20)
+
+
+#: Allocations of container objects (net) between two young-generation collections; with
+#: 700 (the default), 20,000 and 100,000, bench/server.py measured 135, 131 and 141 µs of
+#: server CPU per round trip (after the freeze, which gave most of the gain: ~160 before).
+GC_THRESHOLD = 20_000
 
 
 def _run(main_coroutine: Coroutine[Any, Any, int]) -> int:
