@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import signal
 import socket
@@ -10,6 +11,7 @@ import sys
 
 import pytest
 
+from noddy.server import cli
 from noddy.server.cli import build_parser
 
 
@@ -48,3 +50,14 @@ def test_listens_and_exits_zero_on_signal(sig: signal.Signals) -> None:
             proc.wait()
         proc.stdout.close()
         proc.stderr.close()
+
+
+def test_the_server_process_moves_start_up_objects_out_of_the_collectors_way() -> None:
+    before = gc.get_threshold()
+    try:
+        cli._tune_garbage_collector()
+        assert gc.get_threshold() == (cli.GC_THRESHOLD, 20, 20)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
