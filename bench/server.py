@@ -27,7 +27,7 @@ floors, each a few lines of bare asyncio, measured in the same run after the gam
   ``write`` + ``drain`` -- the ratio ``ratio=`` / ``ratio_streams=`` is against this one;
 * echo (asyncio protocol): an :class:`asyncio.Protocol` whose ``data_received`` splits the
   chunk into lines and answers each with ``json.loads`` + ``json.dumps`` + ``transport.write``
-  (the same layer the game server is built on) -- ``ratio_protocol=``.
+  (the layer the game server is built on; it uses the buffered variant) -- ``ratio_protocol=``.
 
 Printed: games/s, messages/s (received by the bots), round trips/s, latency p50/p99 from an
 action to the next ``event`` the actor receives (the issue's definition) and of the whole round
