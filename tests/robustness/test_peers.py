@@ -149,3 +149,35 @@ async def test_a_player_who_drops_at_every_moment_of_a_deal_resumes_each_time() 
             await ann.close()
             await ben.close()
         watch.assert_clean()
+
+
+async def test_a_closed_connection_whose_peer_never_reads_is_cut_off_after_the_timeout() -> None:
+    """The server closes a connection (here: a line too long) while the peer has not read
+    a hundred kilobytes of replies: the socket cannot finish writing, so after
+    ``shutdown_timeout`` it is aborted, and the server forgets the connection."""
+    with watch_errors() as watch:
+        async with running_server(shutdown_timeout=0.5, rate=1e9, burst=10**9,
+                                  flood_strikes=10**9) as server:
+            reader, writer = await small_buffer_connection(server.port)
+            await reader.readline()  # the greeting
+            writer.transport.pause_reading()  # from here on, not a byte is read
+            writer.write(b"help\n" * 300)  # text mode: each reply is a long help text
+            await writer.drain()
+            for _ in range(500):
+                if sum(len(link.buffer) for link in server._links.values()) > 0:
+                    break  # the socket and the write buffer are full: replies queue
+                await asyncio.sleep(0.02)
+            assert len(server._links) == 1
+            writer.write(b"x" * 10_000 + b"\n")  # line_too_long: the server closes
+            await writer.drain()
+            for _ in range(500):
+                if not server._links and not server.core.connections:
+                    break
+                await asyncio.sleep(0.02)
+            assert not server._links and not server.core.connections
+            writer.transport.abort()
+            # and the server still serves
+            client = await connect(server.port)
+            assert (await client.request({"type": "ping"}))["type"] == "pong"
+            await client.close()
+        watch.assert_clean()
