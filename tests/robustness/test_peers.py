@@ -181,3 +181,30 @@ async def test_a_closed_connection_whose_peer_never_reads_is_cut_off_after_the_t
             assert (await client.request({"type": "ping"}))["type"] == "pong"
             await client.close()
         watch.assert_clean()
+
+
+async def test_a_peer_that_finishes_sending_gets_its_replies_then_the_connection_ends() -> None:
+    """As ``printf ... | nc -N`` does: the peer half-closes after its last request, whose
+    line need not end with a newline.  Every request is answered, then the server closes."""
+    with watch_errors() as watch:
+        async with running_server() as server:
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(b'{"type":"ping","id":1}\n{"type":"ping","id":2}')
+            writer.write_eof()
+            received = await asyncio.wait_for(reader.read(), 10)
+            lines = [json.loads(line) for line in received.splitlines()]
+            assert [line["type"] for line in lines] == ["greeting", "pong", "pong"]
+            assert [line["id"] for line in lines[1:]] == [1, 2]
+            writer.close()
+            text_reader, text_writer = await asyncio.open_connection("127.0.0.1", server.port)
+            text_writer.write(b"tables")
+            text_writer.write_eof()
+            received = await asyncio.wait_for(text_reader.read(), 10)
+            assert received.splitlines()[-1] == b"No tables yet. Type new noddy to start one."
+            text_writer.close()
+            for _ in range(500):
+                if not server.core.connections:
+                    break
+                await asyncio.sleep(0.02)
+            assert not server.core.connections
+        watch.assert_clean()
