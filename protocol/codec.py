@@ -39,15 +39,20 @@ def _compact_encoder() -> Callable[[Any], str]:
     make_c_encoder = getattr(json.encoder, "c_make_encoder", None)
     if make_c_encoder is None:
         return encoder.encode
-    c_encoder = make_c_encoder(None, encoder.default, json.encoder.encode_basestring, None,
-                               encoder.key_separator, encoder.item_separator, encoder.sort_keys,
-                               encoder.skipkeys, encoder.allow_nan)
+    try:  # an undocumented function: any change to it in another Python means the plain encoder
+        c_encoder = make_c_encoder(None, encoder.default, json.encoder.encode_basestring, None,
+                                   encoder.key_separator, encoder.item_separator, encoder.sort_keys,
+                                   encoder.skipkeys, encoder.allow_nan)
 
-    def encode(message: Any) -> str:
-        return "".join(c_encoder(message, 0))
+        def encode(message: Any) -> str:
+            return "".join(c_encoder(message, 0))
 
-    sample = {"type": "é\n\"", "n": [1, -2.5, 1e300, None, True, False], "o": {"k": []}}
-    return encode if encode(sample) == encoder.encode(sample) else encoder.encode
+        sample = {"type": "é\n\"", "n": [1, -2.5, 1e300, None, True, False], "o": {"k": []}}
+        if encode(sample) == encoder.encode(sample):
+            return encode
+    except (TypeError, ValueError):
+        pass
+    return encoder.encode
 
 
 _encode = _compact_encoder()

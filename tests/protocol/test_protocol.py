@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import doctest
+import json
+import json.encoder
 import pathlib
 import sys
 
@@ -47,6 +49,24 @@ def test_protocol_imports_only_the_standard_library() -> None:
 def test_encode_is_one_compact_utf8_line() -> None:
     assert encode_line({"type": "chat", "text": "Grüße ♥"}) == '{"type":"chat","text":"Grüße ♥"}\n'.encode()
     assert decode_line(encode_line({"type": "x", "n": [1, None]})) == {"type": "x", "n": [1, None]}
+
+
+MESSAGE = {"type": "chat", "text": "café \"quoted\"\n", "n": [1, -2.5, None, True], "o": {"k": []}}
+
+
+def test_encoding_falls_back_to_the_plain_encoder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast path uses json's undocumented C encoder factory; where it is missing (as on
+    a Python without the C accelerator), the plain encoder gives the same text."""
+    expected = json.dumps(MESSAGE, ensure_ascii=False, separators=(",", ":"))
+    monkeypatch.setattr(json.encoder, "c_make_encoder", None)
+    encode = codec._compact_encoder()
+    assert getattr(encode, "__self__", None) is not None  # the bound JSONEncoder.encode
+    assert encode(MESSAGE) == expected
+
+
+def test_the_fast_encoder_gives_what_json_dumps_gives() -> None:
+    assert getattr(codec._encode, "__self__", None) is None  # CPython: the C encoder, made once
+    assert codec._encode(MESSAGE) == json.dumps(MESSAGE, ensure_ascii=False, separators=(",", ":"))
 
 
 @pytest.mark.parametrize("line, message", [
