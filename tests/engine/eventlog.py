@@ -9,6 +9,16 @@ from noddy.engine import (
 )
 
 
+def first_deal(events: list[Event]) -> list[Event]:
+    """``events`` up to and including the first deal's ``DealEnded``."""
+    out = []
+    for event in events:
+        out.append(event)
+        if isinstance(event, DealEnded):
+            break
+    return out
+
+
 def _cards(cards) -> str:
     return " ".join(str(c) for c in cards) if cards is not None else "?"
 

@@ -28,6 +28,7 @@ from noddy.engine import (
 )
 
 from .conftest import deal_deck
+from .eventlog import first_deal
 
 from .presets import ALL, CRIB, CRIBBAGE_LIKE, DUCOEUR, FIVE, HOLME, MODERN, NODDY, NODDY_PRESETS  # noqa: F401
 F = ("fifteen", 2)
@@ -205,16 +206,6 @@ def run(game, steps):
     return events
 
 
-def deal_events(game):
-    """Events of the first deal, up to its DealEnded."""
-    out = []
-    for event in game.log:
-        out.append(event)
-        if isinstance(event, DealEnded):
-            break
-    return out
-
-
 def pegs(events, reason=None):
     return [(e.seat, e.points, e.reason, sorted((i.kind, i.points) for i in e.items))
             for e in events if isinstance(e, Scored) and (reason is None or e.reason == reason)]
@@ -231,7 +222,7 @@ def test_noddy_one_round_play_ends_when_nobody_can_play_on_and_the_last_card_sco
     game = Game(NODDY, seed=1)
     assert game.dealer == 0 and game.phase == "play"
     run(game, GO_STEPS)
-    events = deal_events(game)
+    events = first_deal(game.log)
     assert pegs(events, "play") == [
         (0, 2, "play", [("pair", 2)]),
         (1, 1, "play", [("last card", 1)]),
@@ -253,7 +244,7 @@ def test_modern_go_scores_one_then_the_count_restarts_led_by_the_next_player(sta
     # after the go (pone played last), the dealer leads the new count: 9 (9), 2 (11), 5 (16);
     # all cards played, the dealer's 5 is the last card: go 1.
     run(game, [("play", 0, "9D"), ("play", 1, "2H"), ("play", 0, "5S")])
-    events = deal_events(game)
+    events = first_deal(game.log)
     kinds = [type(e).__name__ for e in events
              if isinstance(e, (Played, SaidGo, CountReset, Scored, DealEnded))]
     assert kinds == [
@@ -288,7 +279,7 @@ def test_noddy_thirty_one_ends_the_one_round_play_without_a_last_card_point(
     stack(DEALER_IS_SEAT_0, HITTER_DEAL)
     game = Game(NODDY, options=options, seed=1)
     run(game, HITTER_STEPS)
-    events = deal_events(game)
+    events = first_deal(game.log)
     hitter = sum(p for _, p in hitter_items)
     assert pegs(events, "play") == [
         (1, 3, "play", [("twenty-five", 3)]),
@@ -320,7 +311,7 @@ def test_cribbage_count_restarts_after_each_go_until_every_card_is_played(stack)
         ("play", 1, "2H"), ("go", 0),                 # 26: go 1 (pone); count restarts
         ("play", 0, "6H"),                            # 6: last card, go 1 (dealer)
     ])
-    events = deal_events(game)
+    events = first_deal(game.log)
     assert pegs(events, "play") == [
         (0, 2, "play", [("pair", 2)]),
         (1, 1, "play", [("go", 1)]),

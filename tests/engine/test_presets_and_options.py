@@ -30,6 +30,7 @@ from noddy.engine import (
 )
 
 from .conftest import deal_deck
+from .eventlog import first_deal
 
 from .presets import ALL, CRIB, CRIBBAGE_LIKE, DUCOEUR, FIVE, HOLME, MODERN, NODDY, NODDY_PRESETS  # noqa: F401
 JACK = 11
@@ -126,14 +127,10 @@ def play_deals(game, deals):
     raise AssertionError("game did not progress")
 
 
-def first_deal(game):
+def first_deal_of(game):
+    """Play ``game``'s first deal out; its events."""
     play_deals(game, 1)
-    out = []
-    for event in game.log:
-        out.append(event)
-        if isinstance(event, DealEnded):
-            break
-    return out
+    return first_deal(game.log)
 
 
 @pytest.mark.parametrize("preset, players, partnerships, options, cards", [
@@ -181,7 +178,7 @@ def test_crib_is_four_cards_laid_away_as_the_preset_says(preset, players, partne
     (NODDY, 2, False), (NODDY, 4, True), (DUCOEUR, 2, False), (HOLME, 2, False),
 ])
 def test_noddy_presets_show_before_the_play(preset, players, partnerships):
-    events = first_deal(Game(preset, players, partnerships=partnerships, seed=3))
+    events = first_deal_of(Game(preset, players, partnerships=partnerships, seed=3))
     shows = [i for i, e in enumerate(events) if isinstance(e, Scored) and e.reason == "show"]
     plays = [i for i, e in enumerate(events) if isinstance(e, Played)]
     turn_up = next(i for i, e in enumerate(events) if isinstance(e, TurnedUp))
@@ -198,7 +195,7 @@ def test_noddy_presets_show_before_the_play(preset, players, partnerships):
     (CRIB, 3, False), (CRIB, 4, True),
 ])
 def test_cribbage_presets_show_after_the_play_then_the_crib(preset, players, partnerships):
-    events = first_deal(Game(preset, players, partnerships=partnerships, seed=3))
+    events = first_deal_of(Game(preset, players, partnerships=partnerships, seed=3))
     shows = [i for i, e in enumerate(events)
              if isinstance(e, Scored) and e.reason in ("show", "crib")]
     plays = [i for i, e in enumerate(events) if isinstance(e, Played)]
