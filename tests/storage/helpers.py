@@ -68,6 +68,13 @@ class Driver:
         self.take(self.core.receive(conn, json.dumps({**message, "id": "r"}).encode() + b"\n"))
         return next(m for m in self.inbox[conn][before:] if m.get("id") == "r")
 
+    def versus_computer(self, conn: int, preset: str, level: str, **table: Any) -> None:
+        """``conn`` creates a table of ``preset`` (with ``table``'s settings), a computer of
+        ``level`` joins it, and ``conn`` says ready: the game is dealt."""
+        self.send(conn, {"type": "create_table", "preset": preset, **table})
+        self.send(conn, {"type": "add_computer", "level": level})
+        self.send(conn, {"type": "ready"})
+
     def token(self, conn: int) -> str:
         return next(m["token"] for m in self.inbox[conn] if m["type"] == "welcome")
 

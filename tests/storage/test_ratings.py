@@ -64,9 +64,7 @@ def test_ratings_after_games_in_the_lobby_and_the_leaderboard() -> None:
     storage = Storage(":memory:")
     d = Driver(storage)
     ann = d.connect("ann")
-    d.send(ann, {"type": "create_table", "preset": "noddy"})
-    d.send(ann, {"type": "add_computer", "level": "greedy"})
-    d.send(ann, {"type": "ready"})
+    d.versus_computer(ann, "noddy", "greedy")
     d.play(ann, random.Random(1))
     game = d.core.tables[1].game
     ann_won = game.winner == 0

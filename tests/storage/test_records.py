@@ -92,15 +92,11 @@ def test_list_games_and_get_game_over_the_protocol() -> None:
     d = Driver(Storage(":memory:"))
     ann = d.connect("ann")
     for number in range(3):
-        d.send(ann, {"type": "create_table", "preset": "noddy"})
-        d.send(ann, {"type": "add_computer", "level": "greedy"})
-        d.send(ann, {"type": "ready"})
+        d.versus_computer(ann, "noddy", "greedy")
         d.play(ann, random.Random(number))
         d.send(ann, {"type": "leave"})
     # an unfinished game is neither listed nor shown: its cards are still hidden
-    d.send(ann, {"type": "create_table", "preset": "noddy"})
-    d.send(ann, {"type": "add_computer", "level": "greedy"})
-    d.send(ann, {"type": "ready"})
+    d.versus_computer(ann, "noddy", "greedy")
     listed = d.send(ann, {"type": "list_games", "limit": 2})
     assert listed["type"] == "games" and listed["name"] == "ann"
     assert [g["id"] for g in listed["games"]] == [3, 2]
@@ -117,9 +113,7 @@ def test_a_table_closed_mid_game_leaves_an_abandoned_game() -> None:
     storage = Storage(":memory:")
     d = Driver(storage)
     ann = d.connect("ann")
-    d.send(ann, {"type": "create_table", "preset": "cribbage"})
-    d.send(ann, {"type": "add_computer", "level": "random"})
-    d.send(ann, {"type": "ready"})
+    d.versus_computer(ann, "cribbage", "random")
     d.send(ann, {"type": "leave"})
     assert [tuple(r) for r in storage.db.execute("SELECT status FROM games")] == [("abandoned",)]
     assert [tuple(r) for r in storage.db.execute("SELECT open FROM tables")] == [(0,)]

@@ -63,9 +63,7 @@ def test_a_table_comes_back_exactly_and_the_game_finishes(
 def test_computer_players_resume_and_ids_continue() -> None:
     d = Driver(Storage(":memory:"))
     ann = d.connect("ann")
-    d.send(ann, {"type": "create_table", "preset": "noddy"})
-    d.send(ann, {"type": "add_computer", "level": "greedy"})
-    d.send(ann, {"type": "ready"})
+    d.versus_computer(ann, "noddy", "greedy")
     d.play(ann, random.Random(1), 2)
     token = d.token(ann)
     seq = d.core.tables[1].seq
@@ -106,9 +104,7 @@ def test_a_seat_nobody_reclaims_goes_to_a_computer_after_the_grace_period() -> N
 def test_a_finished_table_comes_back_ready_for_another_game() -> None:
     d = Driver(Storage(":memory:"))
     ann = d.connect("ann")
-    d.send(ann, {"type": "create_table", "preset": "noddy"})
-    d.send(ann, {"type": "add_computer", "level": "random"})
-    d.send(ann, {"type": "ready"})
+    d.versus_computer(ann, "noddy", "random")
     d.play(ann, random.Random(3))
     token = d.token(ann)
     d.restart()
@@ -141,9 +137,7 @@ def test_tables_without_a_seated_person_close_and_closed_tables_stay_closed() ->
 def test_a_turn_timer_starts_again_after_the_restart() -> None:
     d = Driver(Storage(":memory:"), grace_period=600.0)
     ann = d.connect("ann")
-    d.send(ann, {"type": "create_table", "preset": "noddy", "turn_timer": 20})
-    d.send(ann, {"type": "add_computer", "level": "random"})
-    d.send(ann, {"type": "ready"})
+    d.versus_computer(ann, "noddy", "random", turn_timer=20)
     table_seq = d.core.tables[1].seq
     d.restart()
     table = d.core.tables[1]
