@@ -147,37 +147,28 @@ class Table:
         return numbered
 
     def event_messages(self, numbered: list[tuple[int, Event]], seats: Iterable[int | None],
-                       plain: Sequence[dict[str, Any]] | None = None,
+                       plain: Sequence[dict[str, Any]],
                        ) -> dict[int | None, list[dict[str, Any]]]:
         """Each of ``seats``' ``event`` messages for ``numbered``, redacted for that seat.
 
-        Events are mostly public, so an event that hides nothing from a seat (``for_seat``
-        returns the event itself) becomes one message object shared by every such seat, built
-        once -- around ``plain[i]``, the event's own ``to_dict()``, when the caller has made
-        it already (for the storage record).  The network layer then encodes it once too.
-        Shared means nobody may change these messages (or ``plain``) once built.
+        ``plain[i]`` is event ``i``'s own ``to_dict()``, made already for the storage record.
+        Events are mostly public, so every seat that may see an event whole (``for_seat``
+        returns the event itself) gets one shared message object around ``plain[i]``, which
+        the network layer then encodes once.  Shared means nobody may change these messages
+        (or ``plain``) once built.
         """
         table_id = self.id
         out: dict[int | None, list[dict[str, Any]]] = {seat: [] for seat in seats}
-        everyone = list(out.values())
-        for index, (seq, event) in enumerate(numbered):
-            whole: dict[str, Any] | None = None
+        for (seq, event), data in zip(numbered, plain):
+            whole = {"type": "event", "table": table_id, "seq": seq, "event": data}
             if event.always_public:  # no seat's view differs: skip asking each one
-                data = plain[index] if plain is not None else event.to_dict()
-                whole = {"type": "event", "table": table_id, "seq": seq, "event": data}
-                for messages in everyone:
+                for messages in out.values():
                     messages.append(whole)
                 continue
             for seat, messages in out.items():
                 view = event.for_seat(seat)
-                if view is event:
-                    if whole is None:
-                        data = plain[index] if plain is not None else event.to_dict()
-                        whole = {"type": "event", "table": table_id, "seq": seq, "event": data}
-                    messages.append(whole)
-                else:
-                    messages.append({"type": "event", "table": table_id, "seq": seq,
-                                     "event": view.to_dict()})
+                messages.append(whole if view is event else
+                                {"type": "event", "table": table_id, "seq": seq, "event": view.to_dict()})
         return out
 
     def turn_message(self, seat: int | None, now: float) -> dict[str, Any]:
