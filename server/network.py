@@ -1,7 +1,8 @@
 """The network layer: bytes in, bytes out; every decision is the core's.
 
-Each connection is a :class:`_Link`, an :class:`asyncio.Protocol`: the event loop hands it
-what the socket received (``data_received``), it cuts that into lines and feeds each to
+Each connection is a :class:`_Link`, an :class:`asyncio.BufferedProtocol`: the event loop
+reads the socket into the server's receive buffer (``buffer_updated``), the link cuts that
+into lines and feeds each to
 :class:`~noddy.server.core.ServerCore` there and then, and it writes the core's messages
 straight to the transport.  No task, queue or stream sits between the socket and the core:
 with a reader task per connection the loop woke a coroutine and copied each line through a
@@ -100,11 +101,10 @@ class _Link(asyncio.BufferedProtocol):
         return self.server._inbox
 
     def buffer_updated(self, nbytes: int) -> None:
-        self.data_received(bytes(self.server._inbox[:nbytes]))
-
-    def data_received(self, data: bytes) -> None:
+        """Feed every complete line that has arrived to the core; keep the rest for later."""
         if self.closing:
             return
+        data = bytes(self.server._inbox[:nbytes])
         limit = self.server.config.max_line
         if self.partial:
             data = self.partial + data
@@ -116,7 +116,7 @@ class _Link(asyncio.BufferedProtocol):
             if end < 0:
                 break
             if end + 1 - start > limit:
-                self._too_long()
+                server._line_too_long(self)
                 return
             server._receive(self, data[start:end + 1])
             if self.closing:
@@ -124,7 +124,7 @@ class _Link(asyncio.BufferedProtocol):
             start = end + 1
         rest = data[start:]
         if len(rest) >= limit:  # even its newline would make it one byte too long
-            self._too_long()
+            server._line_too_long(self)
             return
         self.partial = rest
 
@@ -191,10 +191,6 @@ class _Link(asyncio.BufferedProtocol):
         if self.transport is not None:
             self.transport.abort()
 
-    def _too_long(self) -> None:
-        self.partial = b""
-        self.server._apply(self.server.core_of().line_too_long(self.conn))
-
 
 @dataclass(eq=False)
 class _Step:
@@ -228,10 +224,6 @@ class NoddyServer:
         #: their messages wait on (see ``_gate``).
         self._batch: list[Any] = []
         self._batch_gate: "asyncio.Future[Any] | None" = None
-
-    def core_of(self) -> ServerCore:
-        assert self.core is not None
-        return self.core
 
     @property
     def port(self) -> int:
@@ -276,10 +268,7 @@ class NoddyServer:
         if self._ticker is not None:
             self._ticker.cancel()
         self._apply(self.core.shutdown())
-        try:
-            await asyncio.wait_for(self._settle(), self.config.shutdown_timeout)
-        except asyncio.TimeoutError:
-            pass
+        await self._settle()
         lost = [link.lost for link in self._links.values()]
         if lost:
             await asyncio.wait(lost, timeout=self.config.shutdown_timeout)
@@ -313,6 +302,10 @@ class NoddyServer:
         assert self.core is not None
         self._apply(self.core.receive(link.conn, line))
         self._run_bots()
+
+    def _line_too_long(self, link: _Link) -> None:
+        assert self.core is not None
+        self._apply(self.core.line_too_long(link.conn))
 
     def _hang_up(self, link: _Link) -> None:
         """The peer stopped sending: the core lets go of the connection, and the socket closes
