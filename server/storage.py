@@ -6,9 +6,11 @@ Theory of operation
 One :class:`Storage` owns one ``sqlite3`` connection and is only ever used from one thread:
 :class:`StorageWorker` runs it on a single dedicated thread and hands every call to it
 through a queue (a one-thread executor), so calls are carried out in the order they were
-made and the event loop never waits on the disk.  The network layer gives the worker each
-core call's storage records (:mod:`noddy.server.records`) and sends that call's messages only
-once the transaction holding them has committed.
+made and the event loop never waits on the disk.  The network layer gives the worker the
+storage records (:mod:`noddy.server.records`) of each turn of its event loop and sends the
+messages of those calls only once the transaction holding them has committed; writes that
+queue up while the thread is busy share one transaction (a group commit, see
+:meth:`StorageWorker.write`).
 
 The database is identified by ``PRAGMA application_id`` (:data:`APPLICATION_ID`) and its
 schema version is ``PRAGMA user_version``; :data:`MIGRATIONS` brings any older version up to
@@ -145,7 +147,7 @@ class Storage:
 
     # -- writing --------------------------------------------------------------------------
     def write(self, records: Sequence[Record]) -> None:
-        """Write one core call's records in one transaction: all of them or none."""
+        """Write ``records`` in one transaction: all of them or none."""
         db = self.db
         now = time.time()
         db.execute("BEGIN IMMEDIATE")
