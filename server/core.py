@@ -706,9 +706,8 @@ class ServerCore:
 
     def _choose_seat(self, table: Table, seat: int | None) -> int:
         free = table.free_seats()
-        if seat is not None and not 0 <= seat < table.players:
-            raise ProtocolError("no_such_seat", f"table {table.id} has seats 0 to {table.players - 1}, "
-                                f"not {seat}", field="seat")
+        if seat is not None:
+            _check_seat_number(table, seat)
         if not free:
             raise ProtocolError("table_full", f"table {table.id} has no free seat")
         if seat is None:
@@ -902,6 +901,11 @@ class ServerCore:
                                 f"{', '.join(LEVELS)}", field="level")
         seat = self._choose_seat(table, f["seat"])
         table.seats[seat] = self._computer(table, seat, level)
+        self._seating_changed(conn, rid, table, session)
+
+    def _seating_changed(self, conn: Connection, rid: Any, table: Table, session: Session) -> None:
+        """A seat filled or a player got ready: deal if the table can start now, reply with
+        the table, tell everyone else, then stream the new game's opening."""
         started = self._start_game(table) if table.can_start() else None
         self._reply(conn, rid, {"type": "table", "table": table.summary()})
         self._table_changed(table, exclude=session)
@@ -914,9 +918,7 @@ class ServerCore:
         self._check_creator(table, session, "remove a computer player")
         self._check_seating_open(table)
         seat = f["seat"]
-        if not 0 <= seat < table.players:
-            raise ProtocolError("no_such_seat", f"table {table.id} has seats 0 to {table.players - 1}, "
-                                f"not {seat}", field="seat")
+        _check_seat_number(table, seat)
         occupant = table.seats[seat]
         if occupant is None or not occupant.is_computer:
             raise ProtocolError("not_a_computer", f"no computer player sits in seat {seat}", field="seat")
@@ -931,11 +933,7 @@ class ServerCore:
         occupant = table.seats[seat]
         assert occupant is not None
         occupant.ready = f["ready"]
-        started = self._start_game(table) if table.can_start() else None
-        self._reply(conn, rid, {"type": "table", "table": table.summary()})
-        self._table_changed(table, exclude=session)
-        if started is not None:
-            self._publish(table, *started)
+        self._seating_changed(conn, rid, table, session)
 
     def _on_action(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = self._session(conn)
@@ -1216,6 +1214,12 @@ class ServerCore:
             self._to_table(table, {"type": "timed_out", "table": table.id, "seat": seat,
                                    "action": action.to_dict(with_seat=False)})
             self._stream(table, *self._apply_action(table, game, action))
+
+
+def _check_seat_number(table: Table, seat: int) -> None:
+    if not 0 <= seat < table.players:
+        raise ProtocolError("no_such_seat", f"table {table.id} has seats 0 to {table.players - 1}, "
+                            f"not {seat}", field="seat")
 
 
 def _identity(seat: Seat) -> Rated:
