@@ -13,9 +13,11 @@ server sends such a connection is rendered as plain lines (:func:`render`) inste
 
 from __future__ import annotations
 
+import textwrap
 import time
 from typing import Any, Sequence
 
+from noddy.engine import PRESETS
 from noddy.protocol import PROTOCOL_VERSION, ProtocolError
 
 HELP = """\
@@ -23,8 +25,7 @@ Commands (one a line):
   tables                      list the tables
   new PRESET [N] [pairs] [opt=value ...] [password=PW] [timer=SECONDS]
                               create a table for N players and sit in seat 0
-                              presets: noddy noddy-ducoeur noddy-holme noddy-modern
-                              five-card-cribbage cribbage; e.g. new cribbage 4 pairs target=61
+{presets}
   join TABLE [PASSWORD]       sit in the first free seat of a table
   sit SEAT | sit TABLE SEAT [PASSWORD]
   watch TABLE [PASSWORD]      watch a table
@@ -42,7 +43,9 @@ Commands (one a line):
                               the ratings of one family of games (noddy: default)
   name NAME                   (first thing only) choose your name
   resume TOKEN                (first thing only) take back your seat after a lost connection
-  ping | help | quit"""
+  ping | help | quit""".format(presets=textwrap.fill(
+    "presets: " + " ".join(PRESETS) + "; e.g. new cribbage 4 pairs target=61",
+    width=96, initial_indent=" " * 30, subsequent_indent=" " * 30, break_on_hyphens=False))
 
 
 def _value(text: str) -> Any:
