@@ -43,10 +43,6 @@ class Session:
             if lobby is not None and self.__dict__.get("table") is None and self.__dict__.get("conn") is not None:
                 lobby[self] = None
 
-    @property
-    def spectating(self) -> bool:
-        return self.table is not None and self.seat is None
-
     def __repr__(self) -> str:
         where = "" if self.table is None else f" table={self.table.id} seat={self.seat}"
         return f"<Session {self.name!r} conn={self.conn}{where}>"
