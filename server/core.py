@@ -74,7 +74,7 @@ from .records import ActionApplied, GameBegun, GameFinished, Record, TableClosed
 from .ratelimit import TokenBucket
 from .session import Connection, Session
 from .storage import StoredState
-from .table import FINISHED, PLAYING, Seat, Table
+from .table import FINISHED, PLAYING, LiveGame, Seat, Table
 
 log = logging.getLogger("noddy.server")
 
@@ -120,17 +120,6 @@ Out = Send | Close | Query
 _AS_JSON: tuple[bool, tuple[str, ...]] = (False, ())
 
 
-@dataclass
-class LiveGame:
-    """What storage needs to know of a table's current game: its id, the table's seq when it
-    began, who sat where when it was dealt (they are the ones rated), and how many actions."""
-
-    game_id: int
-    seq_start: int
-    seats: list[dict[str, Any]]
-    actions: int = 0
-
-
 @dataclass(frozen=True)
 class BotJob:
     """A computer player's decision to be made off the event loop."""
@@ -162,7 +151,6 @@ class ServerCore:
         #: Tables whose stored state must be written again at the end of this call.
         self._dirty: dict[int, Table] = {}
         #: The current game of each table that has one (its storage bookkeeping).
-        self._live: dict[int, LiveGame] = {}
         self._next_game = 1
         self.connections: dict[int, Connection] = {}
         self.sessions: dict[str, Session] = {}
@@ -498,9 +486,8 @@ class ServerCore:
             table.game = game
             table.seq = game_info["seq_start"]
             table.record(game.log)
-            self._live[table.id] = LiveGame(record["id"], game_info["seq_start"], record["seats"],
-                                            len(record["steps"]))
-            table.game_id = record["id"]
+            table.live = LiveGame(record["id"], game_info["seq_start"], record["seats"],
+                                  len(record["steps"]))
             if game.is_over:
                 table.status = FINISHED
             elif table.status == PLAYING and table.turn_timer is not None:
@@ -553,7 +540,7 @@ class ServerCore:
                 assert seat.session is not None
                 seats.append({"kind": "human", "name": seat.name, "token": seat.session.token,
                               "bot": seat.session.bot, "ready": seat.ready})
-        live = self._live.get(table.id)
+        live = table.live
         creator = table.creator
         return {
             "id": table.id, "preset": table.preset, "players": table.players,
@@ -1079,7 +1066,6 @@ class ServerCore:
     def _close_table(self, table: Table, reason: str, tell_lobby: bool = True) -> None:
         log.info("table %d closed: %s", table.id, reason)
         self.tables.pop(table.id, None)
-        self._live.pop(table.id, None)
         if not self.closed:  # at shutdown the table stays stored, to be restored
             self._records.append(TableClosed(table.id))
         message = {"type": "table_closed", "table": table.id, "reason": reason}
@@ -1104,8 +1090,7 @@ class ServerCore:
                   "level": s.level} for i, s in enumerate(table.seats) if s is not None]
         live = LiveGame(self._next_game, table.seq, seats)
         self._next_game += 1
-        table.game_id = live.game_id
-        self._live[table.id] = live
+        table.live = live
         plain = [event.to_dict() for event in game.log]
         self._records.append(GameBegun(
             live.game_id, table.id, table.games_played, table.preset, family_of(table.preset),
@@ -1129,7 +1114,8 @@ class ServerCore:
         it for storage with its events; a won game is recorded as finished and rated.
         Returns the events and their dicts (the stored ones, for :meth:`_stream` to reuse)."""
         events = game.apply(action)
-        live = self._live[table.id]
+        live = table.live
+        assert live is not None
         live.actions += 1
         plain = [event.to_dict() for event in events]
         self._records.append(ActionApplied(live.game_id, live.actions, action.to_dict(), plain))

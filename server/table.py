@@ -45,6 +45,17 @@ class Seat:
         }
 
 
+@dataclass
+class LiveGame:
+    """What storage needs to know of a table's current game: its id, the table's seq when it
+    began, who sat where when it was dealt (they are the ones rated), and how many actions."""
+
+    game_id: int
+    seq_start: int
+    seats: list[dict[str, Any]]
+    actions: int = 0
+
+
 @dataclass(eq=False)
 class Table:
     """A table of ``players`` seats playing one preset; see the module docstring."""
@@ -62,8 +73,8 @@ class Table:
     status: str = WAITING
     game: Game | None = None
     games_played: int = 0
-    #: The stored id of the game being played here, or of the last one (for ``get_game``).
-    game_id: int | None = None
+    #: What storage knows of the game being played here, or of the last one.
+    live: LiveGame | None = None
     seq: int = 0
     #: The current (or last) game's events, with their seq: what a (re)joining member is
     #: sent.  Emptied when a game begins: earlier games live in storage, and keeping every
@@ -87,6 +98,11 @@ class Table:
     @property
     def private(self) -> bool:
         return self.password is not None
+
+    @property
+    def game_id(self) -> int | None:
+        """The stored id of the game being played here, or of the last one (for ``get_game``)."""
+        return None if self.live is None else self.live.game_id
 
     def free_seats(self) -> list[int]:
         return [i for i, seat in enumerate(self.seats) if seat is None]
