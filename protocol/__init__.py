@@ -8,7 +8,7 @@ shape of every request -- so that a client imports ``noddy.protocol`` and nothin
 
 from __future__ import annotations
 
-from .codec import decode_line, encode_line
+from .codec import compact_json, decode_line, encode_line
 from .errors import ERROR_CODES, CLOSING_CODES, ProtocolError, error_message
 from .limits import (
     DEFAULT_PORT,
@@ -19,7 +19,7 @@ from .limits import (
 from .requests import REQUESTS, FieldSpec, validate_request
 
 __all__ = [
-    "decode_line", "encode_line", "ERROR_CODES", "CLOSING_CODES", "ProtocolError",
+    "compact_json", "decode_line", "encode_line", "ERROR_CODES", "CLOSING_CODES", "ProtocolError",
     "error_message", "DEFAULT_PORT", "MAX_LINE_BYTES", "PROTOCOL_VERSION",
     "SUPPORTED_VERSIONS", "REQUESTS", "FieldSpec", "validate_request",
 ]

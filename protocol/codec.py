@@ -24,6 +24,12 @@ def encode_line(message: dict[str, Any]) -> bytes:
     return (_encode(message) + "\n").encode("utf-8")
 
 
+def compact_json(value: Any) -> str:
+    """``value`` as the compact JSON text of a line, without the newline: what the server
+    also stores and exports, so a stored record reads like the wire."""
+    return _encode(value)
+
+
 def _compact_encoder() -> Callable[[Any], str]:
     """The function that turns a message into its compact JSON text.
 

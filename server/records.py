@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
 from noddy.engine import Action, Discard, Game, Go, Play
+from noddy.protocol import compact_json
 
 from .ratings import Change
 
@@ -154,13 +155,13 @@ def to_jsonl(record: dict[str, Any]) -> Iterator[str]:
     [{'action': {'action': 'go', 'seat': 0}, 'events': []}]
     """
     head = {k: v for k, v in record.items() if k not in ("opening", "steps")}
-    yield _line({"type": "game", **head})
+    yield compact_json({"type": "game", **head})
     for event in record["opening"]:
-        yield _line({"type": "event", "event": event})
+        yield compact_json({"type": "event", "event": event})
     for step in record["steps"]:
-        yield _line({"type": "action", "action": step["action"]})
+        yield compact_json({"type": "action", "action": step["action"]})
         for event in step["events"]:
-            yield _line({"type": "event", "event": event})
+            yield compact_json({"type": "event", "event": event})
 
 
 def from_jsonl(lines: Iterable[str]) -> dict[str, Any]:
@@ -186,5 +187,3 @@ def from_jsonl(lines: Iterable[str]) -> dict[str, Any]:
     return record
 
 
-def _line(message: dict[str, Any]) -> str:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))

@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from noddy.protocol import compact_json
+
 from .records import ActionApplied, GameBegun, GameFinished, Record, TableClosed, TableSaved
 
 log = logging.getLogger("noddy.server.storage")
@@ -157,7 +159,8 @@ class Storage:
             moves: list[tuple[int, int, str, str]] = []
             for record in records:
                 if isinstance(record, ActionApplied):
-                    moves.append((record.game_id, record.index, _json(record.action), _json(record.events)))
+                    moves.append((record.game_id, record.index, compact_json(record.action),
+                                  compact_json(record.events)))
                     continue
                 if moves:
                     db.executemany(_INSERT_ACTION, moves)
@@ -166,7 +169,7 @@ class Storage:
                     db.execute("INSERT INTO tables (id, open, state, updated_at) VALUES (?, 1, ?, ?) "
                                "ON CONFLICT (id) DO UPDATE SET state = excluded.state, "
                                "updated_at = excluded.updated_at",
-                               (record.table_id, _json(record.state), now))
+                               (record.table_id, compact_json(record.state), now))
                 elif isinstance(record, GameBegun):
                     self._begin_game(record)
                 elif isinstance(record, GameFinished):
@@ -189,7 +192,7 @@ class Storage:
             "INSERT INTO games (id, table_id, number, preset, family, players, partnerships, options, "
             "seats, seed, status, started_at, opening) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?, ?)",
             (r.game_id, r.table_id, r.number, r.preset, r.family, r.players, int(r.partnerships),
-             _json(r.options), _json(r.seats), r.seed, r.started_at, _json(r.opening)))
+             compact_json(r.options), compact_json(r.seats), r.seed, r.started_at, compact_json(r.opening)))
         self.db.executemany(
             "INSERT INTO game_players (game_id, seat, kind, name) VALUES (?, ?, ?, ?)",
             [(r.game_id, s["seat"], s["kind"], s["level"] if s["kind"] == "computer" else s["name"])
@@ -197,7 +200,7 @@ class Storage:
 
     def _finish_game(self, r: GameFinished) -> None:
         self.db.execute("UPDATE games SET status = 'finished', finished_at = ?, result = ? WHERE id = ?",
-                        (r.finished_at, _json(r.result), r.game_id))
+                        (r.finished_at, compact_json(r.result), r.game_id))
         self.db.executemany(
             "INSERT INTO ratings (family, kind, name, rating, games, wins) VALUES (?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (family, kind, name) DO UPDATE SET rating = excluded.rating, "
@@ -265,8 +268,6 @@ class Storage:
 
 
 _INSERT_ACTION = "INSERT INTO actions (game_id, n, action, events) VALUES (?, ?, ?, ?)"
-#: One encoder for every record: ``json.dumps`` with options builds a new one per call.
-_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
 
 
 def _open(path: str, migrations: Sequence[str]) -> sqlite3.Connection:
