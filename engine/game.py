@@ -164,7 +164,6 @@ class Game:
         self.count = 0
         self.played: list[tuple[int, Card]] = []
         self.passed: set[int] = set()
-        self._last_player: int | None = None
         self._pending_discards: list[int] = []
         self._laid_away: list[tuple[Card, ...]] = [() for _ in range(players)]
         self._shows: list[tuple[int, int]] = []
@@ -337,7 +336,6 @@ class Game:
         self.count = 0
         self.played = []
         self.passed = set()
-        self._last_player = None
         self.turn_up = None
         self._laid_away = [() for _ in range(self.players)]
         self._shows = []
@@ -412,7 +410,6 @@ class Game:
         self.pile.append(card)
         self.count += card.value
         self.played.append((seat, card))
-        self._last_player = seat
         events.append(Played(seat, card, self.count))
         items = play_items(tuple(self.pile), self.count, self.rules)
         if items and self._peg(events, seat, items, "play"):
@@ -440,7 +437,7 @@ class Game:
     def _end_count(self, events: list[Event], *, last_card_point: bool) -> None:
         """Nobody can play on: the last card's point, then a new count or the play's end."""
         rules = self.rules
-        last = self._last_player
+        last = self.played[-1][0] if self.played else None  # who played the last card
         if last_card_point and last is not None and rules.last_card_points:
             item = ScoreItem(rules.last_card_name, rules.last_card_points, (self.pile[-1],))
             if self._peg(events, last, (item,), "play"):
