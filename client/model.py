@@ -31,7 +31,7 @@ from typing import Any
 
 from noddy.protocol import PROTOCOL_VERSION
 
-from .cards import card_label, card_value, cards_label, is_red, sort_cards
+from .cards import card_label, card_value, is_red, sort_cards
 
 LOBBY = "lobby"
 TABLE = "table"
@@ -309,7 +309,6 @@ class ViewModel:
         self.table_id: int | None = None
         self.table: dict[str, Any] | None = None
         self.seat: int | None = None
-        self.table_chat: list[LogLine] = []
         self._reset_game()
 
     def _reset_game(self) -> None:
@@ -499,7 +498,6 @@ class ViewModel:
     def _on_chat(self, m: dict[str, Any], request: Any, now: float) -> None:
         line = _line("chat", f"<{m.get('from', '?')}> {m.get('text', '')}")
         if m.get("to") == "table":
-            self.table_chat.append(line)
             self._log(line)
         else:
             self.lobby_chat.append(line)
@@ -536,7 +534,6 @@ class ViewModel:
                 self._enter_table(summary["id"])
             self.table = summary
         self.seat = m.get("seat")
-        chat = self.table_chat
         self._reset_game()
         for entry in m.get("events", []):
             self._apply_event(entry["event"])
@@ -550,7 +547,6 @@ class ViewModel:
         turn = m.get("turn")
         if turn is not None:
             self._on_turn(turn, None, now)
-        self.table_chat = chat
 
     def _adopt_observation(self, game: dict[str, Any]) -> None:
         """The server's own view of the game is the truth: take it over the replayed events."""
@@ -619,13 +615,11 @@ class ViewModel:
             handler(e)
 
     def _ev_game_started(self, e: dict[str, Any]) -> None:
-        chat = self.table_chat
         log = self.log
         seq = self.seq
         self._reset_game()
         self.seq = seq
         self.log = log
-        self.table_chat = chat
         self.in_game = True
         self.preset = e["preset"]
         self.players = e["players"]
@@ -835,10 +829,6 @@ class ViewModel:
     def can_act(self) -> bool:
         return self.seat is not None and self.seat in self.awaiting and bool(self.legal)
 
-    @property
-    def my_turn(self) -> bool:
-        return self.can_act
-
     def playable(self) -> set[str]:
         """The cards the player may play now (highlighted on the screen)."""
         if not self.can_act:
@@ -964,7 +954,6 @@ class ViewModel:
         self.table_id = table_id
         self.table = self.tables.get(table_id)
         self.screen = TABLE
-        self.table_chat = []
         self._reset_game()
 
     def _leave_table(self, why: str) -> None:
@@ -1304,5 +1293,4 @@ def number_words(n: int) -> str:
     return _TENS[tens] + ("-" + _SMALL[ones] if ones else "")
 
 
-__all__ = ["ViewModel", "LogLine", "Peg", "CreateForm", "PasswordPrompt", "number_words",
-           "cards_label"]
+__all__ = ["ViewModel", "LogLine", "Peg", "CreateForm", "PasswordPrompt", "number_words"]

@@ -338,7 +338,6 @@ class RecordsView:
         self.games: list[dict[str, Any]] | None = None     # None: asked for, not yet here
         self.cursor = 0
         self.replay: Replay | None = None
-        self.loading: int | None = None                    # the game id asked for
         self.family = FAMILIES[0]
         self.board: list[dict[str, Any]] | None = None
         self._asked: dict[int, str] = {}
@@ -355,7 +354,7 @@ class RecordsView:
         """m in the lobby: my recent games, newest first."""
         self.model.clear_status()
         self.model.screen = GAMES
-        self.games, self.loading = None, None
+        self.games = None
         self._ask("list_games", limit=GAMES_LIMIT)
 
     def open_leaderboard(self, family: str | None = None) -> None:
@@ -379,7 +378,6 @@ class RecordsView:
         if not self.games:
             return
         game_id = self.games[self.cursor]["id"]
-        self.loading = game_id
         self.model.set_status(f"Fetching game {game_id}…")
         self._ask("get_game", game=game_id)
 
@@ -407,12 +405,10 @@ class RecordsView:
         elif kind == "leaderboard":
             self.board = list(message.get("players") or [])
         elif kind == "game_record" and self.model.screen == GAMES:
-            self.loading = None
             self.model.clear_status()
             self.replay = Replay(message["record"], me=self.model.name)
             self.model.screen = REPLAY
         elif kind == "error":
-            self.loading = None
             if asked == "list_games":
                 self.games = []
             elif asked == "leaderboard":
