@@ -50,7 +50,7 @@ import random
 import time
 from typing import Sequence
 
-from noddy.engine import FULL_DECK, Action, Card, Discard, Go, Observation, Play, Rules, show_total
+from noddy.engine import FULL_DECK, Action, Card, Discard, Observation, Play, Rules, show_total
 
 from .pegging import PlayRules, team_of, unseen_cards
 
@@ -80,18 +80,16 @@ class ExpertPlayer:
     def choose(self, view: Observation, rules: Rules) -> Action:
         legal = view.legal_actions
         if len(legal) == 1:
-            return legal[0]
-        rng = random.Random(f"{self._seed}|{_position_key(view)}")
+            return legal[0]  # a go is always alone: it is legal only when no card is
+        values: dict[Discard, float] | dict[Play, float]
         if isinstance(legal[0], Discard):
-            return self._discard(view, rules, rng)
-        plays = [a for a in legal if isinstance(a, Play)]
-        if not plays:
-            return next(a for a in legal if isinstance(a, Go))
-        return self._play(view, rules, plays, rng)
+            values = self.discard_values(view, rules)
+        else:
+            values = self.play_values(view, rules, [a for a in legal if isinstance(a, Play)])
+        return max(values, key=values.__getitem__)
 
     # -- laying away -------------------------------------------------------------------
-    def discard_values(self, view: Observation, rules: Rules,
-                       rng: random.Random | None = None) -> dict[Discard, float]:
+    def discard_values(self, view: Observation, rules: Rules) -> dict[Discard, float]:
         """Each legal discard's expected hand-plus-crib points (crib negative if not ours)."""
         assert view.hand is not None and view.seat is not None and view.dealer is not None
         options = [a for a in view.legal_actions if isinstance(a, Discard)]
@@ -107,17 +105,12 @@ class ExpertPlayer:
                                                          self.crib_samples)
         return values
 
-    def _discard(self, view: Observation, rules: Rules, rng: random.Random) -> Discard:
-        values = self.discard_values(view, rules, rng)
-        return max(values, key=lambda option: values[option])
-
     # -- the play ----------------------------------------------------------------------
-    def play_values(self, view: Observation, rules: Rules, plays: Sequence[Play],
-                    rng: random.Random | None = None) -> dict[Play, float]:
+    def play_values(self, view: Observation, rules: Rules,
+                    plays: Sequence[Play]) -> dict[Play, float]:
         """Each distinct play's average value over the sampled deals (see the module doc)."""
         assert view.seat is not None and view.hand is not None and view.dealer is not None
-        if rng is None:
-            rng = random.Random(f"{self._seed}|{_position_key(view)}")
+        rng = random.Random(f"{self._seed}|{_position_key(view)}")
         fast = PlayRules(rules)
         # Cards of one rank play alike unless the play scores flushes.
         distinct: list[Play] = []
@@ -203,10 +196,6 @@ class ExpertPlayer:
             card, _ = greedy_pick(fast, hand, view.pile, view.count, blocked, 52 - len(blocked),
                                   replier, -1, replies)
             return {play: float(play.card.rank == card.rank) for play in distinct}
-
-    def _play(self, view: Observation, rules: Rules, plays: list[Play], rng: random.Random) -> Play:
-        values = self.play_values(view, rules, plays, rng)
-        return max(values, key=lambda play: values[play])
 
 
 _CRIB_VALUES: dict[tuple[object, ...], float] = {}
