@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Iterable
 
-from .cards import Card, parse_cards
+from .cards import Card, format_cards, parse_cards
 from .errors import IllegalActionError
 
 
@@ -92,7 +92,7 @@ class Discard(Action):
         object.__setattr__(self, "cards", tuple(sorted(_card(c) for c in cards)))
 
     def __str__(self) -> str:
-        return "discard " + " ".join(str(c) for c in self.cards)
+        return "discard " + format_cards(self.cards)
 
     def to_dict(self, *, with_seat: bool = True) -> dict:
         cards = [str(c) for c in self.cards]

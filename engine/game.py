@@ -43,7 +43,7 @@ from itertools import combinations
 from typing import Any, Mapping
 
 from .actions import Action, Discard, Go, Play
-from .cards import JACK, Card, draw
+from .cards import JACK, Card, draw, format_cards
 from .errors import (
     AlreadyDiscardedError,
     CardNotInHandError,
@@ -198,10 +198,6 @@ class Game:
             return ()
         return tuple(s for s in range(self.players) if self.team_of(s) == self.winner)
 
-    def _can_play(self, seat: int) -> bool:
-        room = 31 - self.count
-        return any(card.value <= room for card in self.hands[seat])
-
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Exactly the actions :meth:`apply` accepts from ``seat`` (default: ``to_move``)."""
         if seat is None:
@@ -238,9 +234,6 @@ class Game:
             self._play(action, events)
         elif isinstance(action, Go):
             self._check_turn(action)
-            if self._can_play(seat):
-                playable = " ".join(str(c) for c in self.hands[seat] if c.value <= 31 - self.count)
-                raise MustPlayError(f"seat {seat} can play ({playable}) and may not say go")
             self._go(seat, events)
         else:
             raise IllegalActionError(f"not an action: {action!r}")
@@ -255,7 +248,7 @@ class Game:
             raise AlreadyDiscardedError(f"seat {seat} has already laid away to the crib")
         size = self.rules.discards(self.players)
         if len(action.cards) != size or len(set(action.cards)) != size:
-            given = " ".join(str(c) for c in action.cards) or "nothing"
+            given = format_cards(action.cards) or "nothing"
             raise WrongDiscardError(f"lay away exactly {size} different card(s), not {given}")
         for card in action.cards:
             if card not in self.hands[seat]:
@@ -273,6 +266,13 @@ class Game:
                 raise WouldPassThirtyOneError(
                     f"{action.card} would take the count from {self.count} "
                     f"to {self.count + action.card.value}, past 31"
+                )
+        else:
+            room = 31 - self.count
+            playable = [card for card in self.hands[action.seat] if card.value <= room]
+            if playable:
+                raise MustPlayError(
+                    f"seat {action.seat} can play ({format_cards(playable)}) and may not say go"
                 )
 
     # -- scoring --------------------------------------------------------------------------
