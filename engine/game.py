@@ -351,7 +351,6 @@ class Game:
             self._pending_discards = order
             self.to_move = order[0]
         else:
-            self.kept = [tuple(hand) for hand in hands]
             self._turn_up(events)
 
     def _discard(self, action: Discard, events: list[Event]) -> None:
@@ -366,10 +365,11 @@ class Game:
         if self._pending_discards:
             self.to_move = self._pending_discards[0]
             return
-        self.kept = [tuple(hand) for hand in self.hands]
         self._turn_up(events)
 
     def _turn_up(self, events: list[Event]) -> None:
+        """The hands are final (any crib laid away): keep them for the show, turn up."""
+        self.kept = [tuple(hand) for hand in self.hands]
         rules = self.rules
         assert self.dealer is not None
         card = self._starter
