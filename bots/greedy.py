@@ -17,9 +17,7 @@ or leave the count on 21 for no reason, but it has no idea what the others hold 
 
 from __future__ import annotations
 
-import random
-
-from noddy.engine import Action, Card, Discard, Go, Observation, Play, Rules, score_show
+from noddy.engine import Action, Card, Discard, Observation, Play, Rules, score_show
 
 from .pegging import PlayRules, next_seat, team_of, unseen_cards
 
@@ -30,19 +28,16 @@ class GreedyPlayer:
     level = "greedy"
 
     def __init__(self, seed: int | None = None) -> None:
-        # Greedy is deterministic; the seed is accepted so every level is built the same way.
-        self._rng = random.Random(seed)
+        """Greedy is deterministic: ``seed`` is accepted so every level is built the same way."""
 
     def choose(self, view: Observation, rules: Rules) -> Action:
         legal = view.legal_actions
         if len(legal) == 1:
-            return legal[0]
+            return legal[0]  # a go is always alone: it is legal only when no card is
         if isinstance(legal[0], Discard):
             return max(legal, key=lambda action: discard_value(view, rules, action))  # type: ignore[arg-type]
-        plays = [a for a in legal if isinstance(a, Play)]
-        if not plays:
-            return next(a for a in legal if isinstance(a, Go))
-        scored = [(play_value(view, rules, a.card), a.card.value, a.card.rank, a) for a in plays]
+        value = _PlayValue(view, rules)
+        scored = [(value(a.card), a.card.value, a.card.rank, a) for a in legal if isinstance(a, Play)]
         return max(scored, key=lambda item: item[:3])[3]
 
 
@@ -59,23 +54,34 @@ def discard_value(view: Observation, rules: Rules, action: Discard) -> float:
 
 def play_value(view: Observation, rules: Rules, card: Card) -> float:
     """Points ``card`` pegs now, minus the next player's expected points in reply."""
-    assert view.seat is not None and view.hand is not None
-    fast = PlayRules(rules)
-    pile = view.pile + (card,)
-    count = view.count + card.value
-    now = fast.points(pile, count)
-    if count == 31:
-        return float(now)  # the count ends here: nothing to reply to
-    sizes = list(view.hand_sizes)
-    sizes[view.seat] -= 1
-    replier = next_seat(view, view.seat, sizes, view.passed)
-    if replier is None or replier == view.seat:
-        return float(now)
-    unseen = unseen_cards(view)
-    if not unseen:
-        return float(now)
-    room = 31 - count
-    reply = sum(fast.points(pile + (x,), count + x.value) for x in unseen if x.value <= room)
-    expected = reply / len(unseen)
-    sign = 1 if team_of(view, replier) == team_of(view, view.seat) else -1
-    return now + sign * expected
+    return _PlayValue(view, rules)(card)
+
+
+class _PlayValue:
+    """:func:`play_value` for one decision: the rules, the replier and the cards it could
+    hold are the same whichever card is played, so they are worked out once."""
+
+    def __init__(self, view: Observation, rules: Rules) -> None:
+        assert view.seat is not None and view.hand is not None
+        self.fast = PlayRules(rules)
+        self.pile = view.pile
+        self.count = view.count
+        sizes = list(view.hand_sizes)
+        sizes[view.seat] -= 1
+        replier = next_seat(view, view.seat, sizes, view.passed)
+        self.unseen: list[Card] = []  # none when nobody replies
+        self.sign = 0
+        if replier is not None and replier != view.seat:
+            self.unseen = unseen_cards(view)
+            self.sign = 1 if team_of(view, replier) == team_of(view, view.seat) else -1
+
+    def __call__(self, card: Card) -> float:
+        fast = self.fast
+        pile = self.pile + (card,)
+        count = self.count + card.value
+        now = fast.points(pile, count)
+        if count == 31 or not self.unseen:
+            return float(now)  # the count ends here, or nobody can reply
+        room = 31 - count
+        reply = sum(fast.points(pile + (x,), count + x.value) for x in self.unseen if x.value <= room)
+        return now + self.sign * (reply / len(self.unseen))
