@@ -9,6 +9,7 @@ names are defined once, in :data:`STYLE`.
 from __future__ import annotations
 
 import math
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from prompt_toolkit.styles import Style
@@ -56,17 +57,18 @@ STYLE = Style.from_dict({
 })
 
 
-def card_fragments(card: str, style_suffix: str = "") -> Fragments:
+def card_fragments(card: str) -> Fragments:
     """A card as inline coloured text: ``10♥`` in red, ``5♠`` in black."""
     return [("class:card.red" if is_red(card) else "class:card.black", card_label(card))]
 
 
-def cards_inline(cards: list[str]) -> Fragments:
+def cards_inline(cards: Iterable[str], dim: Collection[str] = ()) -> Fragments:
+    """Cards side by side, a space apart; those in ``dim`` are greyed (a replay's played cards)."""
     out: Fragments = []
     for i, card in enumerate(cards):
         if i:
             out.append(("", " "))
-        out += card_fragments(card)
+        out += [("class:dim", card_label(card))] if card in dim else card_fragments(card)
     return out
 
 

@@ -38,7 +38,7 @@ from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import FormattedTextControl
 
 from . import render
-from .cards import card_label, is_red, sort_cards
+from .cards import card_label, cards_label, sort_cards
 from .model import LOBBY, LogLine, Peg, ViewModel, _line, number_words
 
 GAMES = "games"
@@ -222,8 +222,7 @@ class Replay:
         if verb == "play":
             return f"{who} plays {card_label(action['card'])}."
         if verb == "discard":
-            cards = " ".join(card_label(c) for c in action.get("cards", []))
-            return f"{who} lays away {cards}."
+            return f"{who} lays away {cards_label(action.get('cards', []))}."
         if verb == "go":
             return f"{who} says go."
         return f"{who}: {verb}."
@@ -470,18 +469,6 @@ def leaderboard_fragments(view: RecordsView) -> Fragments:
     return out
 
 
-def _cards(cards: tuple[str, ...], dim: frozenset[str] = frozenset()) -> Fragments:
-    out: Fragments = []
-    for i, card in enumerate(cards):
-        if i:
-            out.append(("", " "))
-        if card in dim:
-            out.append(("class:dim", card_label(card)))
-        else:
-            out.append(("class:card.red" if is_red(card) else "class:card.black", card_label(card)))
-    return out
-
-
 def step_fragments(replay: Replay) -> Fragments:
     """What this step was, where it stands, and the turn-up, count and pile."""
     frame = replay.frame
@@ -489,13 +476,13 @@ def step_fragments(replay: Replay) -> Fragments:
                       ("class:dim", f" · deal {frame.deal}/{replay.deals} · "),
                       ("class:label", frame.headline), ("", "\n")]
     out += [("class:label", " Turn-up ")]
-    out += [("", "["), *_cards((frame.turn_up,)), ("", "]")] if frame.turn_up else [("class:dim", "[  ]")]
+    out += [("", "["), *render.card_fragments(frame.turn_up), ("", "]")] if frame.turn_up else [("class:dim", "[  ]")]
     out += [("class:label", "   Count "), ("class:key", f"{frame.count:>2}"), ("class:label", "   Pile ")]
     if not frame.pile:
         out.append(("class:dim", "—"))
     for i, (seat, card) in enumerate(frame.pile[-12:]):
         out += [("", " " if i else ""), ("class:dim", f"{replay.seat_name(seat)[:1].upper()}:"),
-                *_cards((card,))]
+                *render.card_fragments(card)]
     return out + [("", "\n")]
 
 
@@ -512,10 +499,10 @@ def hands_fragments(replay: Replay) -> Fragments:
         dealer = "dealer" if seat == frame.dealer else ""
         style = "class:key" if seat == frame.seat else "class:label"
         out += [(style, f" {marker}{name:<{width}}"), ("class:dim", f"{dealer:<7}")]
-        out += _cards(frame.hands[seat], dim) if frame.hands[seat] else [("class:dim", "—")]
+        out += render.cards_inline(frame.hands[seat], dim) if frame.hands[seat] else [("class:dim", "—")]
         out.append(("", "\n"))
     if frame.crib:
-        out += [("class:label", f"  {'crib':<{width}}"), ("class:dim", " " * 7), *_cards(frame.crib),
+        out += [("class:label", f"  {'crib':<{width}}"), ("class:dim", " " * 7), *render.cards_inline(frame.crib),
                 ("", "\n")]
     return out
 
