@@ -55,9 +55,6 @@ class Score:
     def __bool__(self) -> bool:
         return bool(self.items)
 
-    def kinds(self) -> list[str]:
-        return [item.kind for item in self.items]
-
     def announce(self, start: int = 0) -> str:
         """The score as a player calls it: ``"fifteen two, a pair four"``.
 
@@ -79,8 +76,8 @@ def announce(items: Iterable[ScoreItem], start: int = 0, *, concealed: bool = Fa
 
 
 def _phrase(item: ScoreItem, concealed: bool = False) -> str:
-    if item.kind in ("fifteen", "twenty-five", "thirty-one", "hitter", "last card", "go"):
-        return item.kind
+    """How ``item`` is called; a kind not worded specially (fifteen, hitter, a preset's own
+    names for its Jacks...) is called by its name."""
     if item.kind in PAIR_KINDS:
         return f"a {item.kind}"
     if item.kind == "run":
