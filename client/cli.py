@@ -18,6 +18,11 @@ from typing import Any
 
 from noddy.protocol import DEFAULT_PORT
 
+from .model import request_field
+
+#: The longest name a ``hello`` may give.
+NAME_LIMIT = request_field("hello", "name").max_length
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -61,7 +66,7 @@ def parse_address(text: str) -> tuple[str, int]:
 
 def default_name() -> str:
     try:
-        return getpass.getuser()[:32] or "player"
+        return getpass.getuser()[:NAME_LIMIT] or "player"
     except Exception:
         return "player"
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from noddy.protocol import PROTOCOL_VERSION
+from noddy.protocol import PROTOCOL_VERSION, REQUESTS, FieldSpec
 
 from .cards import card_label, card_value, is_red, sort_cards
 
@@ -41,8 +41,17 @@ CONNECTING = "connecting"
 TIMER_CHOICES: tuple[float | None, ...] = (None, 15, 30, 60, 120)
 #: How many log lines are kept (the screen shows the last few; PgUp scrolls back).
 LOG_LIMIT = 500
+
+
+def request_field(kind: str, name: str) -> FieldSpec:
+    """The protocol's schema of one field of a request: its limits are the client's too."""
+    return next(spec for spec in REQUESTS[kind] if spec.name == name)
+
+
 #: The longest table password the protocol accepts (``password`` of create_table/sit).
-PASSWORD_LIMIT = 64
+PASSWORD_LIMIT = request_field("sit", "password").max_length
+#: The longest chat line the protocol accepts.
+CHAT_LIMIT = request_field("chat", "text").max_length
 
 
 # -- small values ------------------------------------------------------------------------
@@ -1200,7 +1209,7 @@ class ViewModel:
     def chat(self, text: str) -> None:
         text = text.strip()
         if text:
-            self.send("chat", text=text[:500], to="table" if self.table_id is not None else "lobby")
+            self.send("chat", text=text[:CHAT_LIMIT], to="table" if self.table_id is not None else "lobby")
 
     def move_cursor(self, delta: int) -> None:
         if self.hand:

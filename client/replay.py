@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition, Filter
@@ -39,14 +39,16 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 
 from . import render
 from .cards import card_label, cards_label, sort_cards
-from .model import LOBBY, LogLine, Peg, ViewModel, _line, number_words
+from .model import LOBBY, LogLine, Peg, ViewModel, _line, number_words, request_field
 
 GAMES = "games"
 REPLAY = "replay"
 LEADERBOARD = "leaderboard"
 SCREENS = (GAMES, REPLAY, LEADERBOARD)
 #: The rating families, as the ``leaderboard`` request names them.
-FAMILIES = ("noddy", "cribbage")
+FAMILIES: tuple[str, ...] = request_field("leaderboard", "family").choices
+#: How many players the leaderboard asks for: as many as the protocol allows.
+BOARD_LIMIT = int(cast(float, request_field("leaderboard", "limit").maximum))
 #: How many of my games the list asks for (the protocol allows 1-100).
 GAMES_LIMIT = 50
 
@@ -362,7 +364,7 @@ class RecordsView:
         self.family = family or self.family
         self.model.screen = LEADERBOARD
         self.board = None
-        self._ask("leaderboard", family=self.family, limit=100)
+        self._ask("leaderboard", family=self.family, limit=BOARD_LIMIT)
 
     def other_family(self) -> None:
         index = FAMILIES.index(self.family) if self.family in FAMILIES else -1
