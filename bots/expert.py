@@ -182,9 +182,7 @@ class ExpertPlayer:
         search = _Worlds(view, rules, fast)
         search.replies = replies
         search.deadline = started + self.time_limit
-        passed = 0
-        for seat in view.passed:
-            passed |= 1 << seat
+        passed = _seat_bits(view.passed)
         hand = tuple(view.hand)
         try:
             return {play: search.root(worlds, hand, view.pile, view.count, passed, play.card)
@@ -266,6 +264,29 @@ def _sample_deal(view: Observation, unseen: list[Card], laid: tuple[Card, ...], 
     return hands, crib
 
 
+def _choices(hand: Sequence[Card], count: int, flush: bool) -> list[Card]:
+    """The cards of ``hand`` that fit under 31, one of each rank (of each card if the play
+    scores flushes, where the suit matters): the moves a search tries."""
+    room = 31 - count
+    choices: list[Card] = []
+    keys: set[object] = set()
+    for card in hand:
+        if card.value <= room:
+            key = card if flush else card.rank
+            if key not in keys:
+                keys.add(key)
+                choices.append(card)
+    return choices
+
+
+def _seat_bits(seats: Sequence[int]) -> int:
+    """``seats`` as the bit set the searches keep the goes of a count in."""
+    bits = 0
+    for seat in seats:
+        bits |= 1 << seat
+    return bits
+
+
 class _Search:
     """Alpha-beta over the rest of the play of one fully known (sampled) deal."""
 
@@ -285,6 +306,7 @@ class _Search:
         self.dealer = view.dealer
         self.show_order = [(view.dealer + i) % self.n for i in range(1, self.n + 1)]
         self.played_by = [tuple(c for s, c in view.played if s == seat) for seat in range(self.n)]
+        self.passed = _seat_bits(view.passed)
         self.hands: list[tuple[Card, ...]] = []
         self.show: list[tuple[int, int]] = []
 
@@ -323,28 +345,14 @@ class _Search:
 
     # -- the tree ----------------------------------------------------------------------
     def root(self, card: Card) -> float:
-        view = self.view
         gains = (0,) * self.team_count
-        passed = 0
-        for seat in view.passed:
-            passed |= 1 << seat
-        return self._after_play(self.hands, view.pile, view.count, passed, self.me, card,
-                                gains, 0, -_INF, _INF)
+        return self._after_play(self.hands, self.view.pile, self.view.count, self.passed,
+                                self.me, card, gains, 0, -_INF, _INF)
 
     def _node(self, hands: list[tuple[Card, ...]], pile: tuple[Card, ...], count: int, passed: int,
               last: int | None, seat: int, gains: tuple[int, ...], depth: int,
               alpha: float, beta: float) -> float:
-        hand = hands[seat]
-        room = 31 - count
-        flush = self.fast.flush
-        choices: list[Card] = []
-        keys: set[object] = set()
-        for card in hand:
-            if card.value <= room:
-                key = card if flush else card.rank
-                if key not in keys:
-                    keys.add(key)
-                    choices.append(card)
+        choices = _choices(hands[seat], count, self.fast.flush)
         if not choices:
             return self._next_turn(hands, pile, count, passed | (1 << seat), last, seat, gains,
                                    depth + 1, alpha, beta)
@@ -588,15 +596,7 @@ class _Worlds:
                  gains: tuple[int, int]) -> float:
         if time.perf_counter() > self.deadline:
             raise _OutOfTime
-        room = 31 - count
-        choices: list[Card] = []
-        keys: set[object] = set()
-        for card in hand:
-            if card.value <= room:
-                key = card if self.flush else card.rank
-                if key not in keys:
-                    keys.add(key)
-                    choices.append(card)
+        choices = _choices(hand, count, self.flush)
         if not choices:
             return self._turn(self.me, last, worlds, hand, pile, count, passed | (1 << self.me),
                               gone, gains)
@@ -610,6 +610,7 @@ class _Worlds:
         opp = self.opp
         # Greedy's replier after its card: this seat if it can still be asked, else nobody.
         replier = 1 if hand and not (passed >> self.me) & 1 else 0
+        seen = self.dead.union(gone)  # what every deal's opponent has seen played
         groups: dict[Card | None, list[_World]] = {}
         for world in worlds:
             opp_hand = world[0]
@@ -617,7 +618,7 @@ class _Worlds:
                 if len(opp_hand) == 1:
                     card = opp_hand[0]
                 else:
-                    blocked = self.dead | set(opp_hand) | set(gone)
+                    blocked = seen.union(opp_hand)
                     card, _ = greedy_pick(self.fast, opp_hand, pile, count, blocked,
                                           52 - len(blocked), replier, -1, self.replies)
                 groups.setdefault(card, []).append(
