@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from noddy.engine import (
     CardsDealt, CountReset, CutForDeal, DealEnded, DealStarted, Discarded, Event, GameOver,
-    GameStarted, HandsRevealed, Played, SaidGo, Scored, TurnedUp,
+    GameStarted, HandsRevealed, Played, SaidGo, Scored, TurnedUp, format_cards,
 )
 
 
@@ -20,7 +20,7 @@ def first_deal(events: list[Event]) -> list[Event]:
 
 
 def _cards(cards) -> str:
-    return " ".join(str(c) for c in cards) if cards is not None else "?"
+    return format_cards(cards) if cards is not None else "?"
 
 
 def render(event: Event) -> str:

@@ -28,12 +28,12 @@ from noddy.engine import (
     UnknownPresetError,
     configure,
 )
+from noddy.engine.cards import JACK
 
 from .conftest import deal_deck
 from .eventlog import first_deal
 
 from .presets import ALL, CRIB, CRIBBAGE_LIKE, DUCOEUR, FIVE, HOLME, MODERN, NODDY, NODDY_PRESETS  # noqa: F401
-JACK = 11
 
 
 def test_the_six_presets_are_offered():
