@@ -243,17 +243,19 @@ def table_fragments(model: ViewModel, now: float, width: int = 80) -> Fragments:
     return out + parts + [("", "\n")]
 
 
+def status_line(model: ViewModel, idle: Fragments) -> Fragments:
+    """The model's status message (red when it is an error), or ``idle`` when there is none."""
+    if not model.status:
+        return idle
+    return [("class:status.error" if model.status_is_error else "class:status", " " + model.status)]
+
+
 def status_fragments(model: ViewModel) -> Fragments:
-    out: Fragments = [("class:prompt", " " + model.prompt() + "\n")]
-    if model.status:
-        out.append(("class:status.error" if model.status_is_error else "class:status", " " + model.status))
-    return out
+    return [("class:prompt", " " + model.prompt() + "\n")] + status_line(model, [])
 
 
 def status_fragments_lobby(model: ViewModel) -> Fragments:
-    if not model.status:
-        return [("class:dim", " " + (model.connection_detail or ""))]
-    return [("class:status.error" if model.status_is_error else "class:status", " " + model.status)]
+    return status_line(model, [("class:dim", " " + (model.connection_detail or ""))])
 
 
 def log_rule_fragments(model: ViewModel, width: int) -> Fragments:
@@ -299,8 +301,13 @@ def waiting_fragments(model: ViewModel) -> Fragments:
     return out
 
 
-def title_fragments(model: ViewModel, address: str) -> Fragments:
+def title_bar(model: ViewModel, address: str, where: str) -> Fragments:
+    """The top line, across the screen: who is where (red while the connection is down)."""
     style = "class:title" if model.connection == "online" else "class:title.offline"
+    return [(style, f" Noddy · {model.name} @ {address} · {where}"), (style, " " * 200)]
+
+
+def title_fragments(model: ViewModel, address: str) -> Fragments:
     if model.screen == LOBBY or model.table_id is None:
         where = "Lobby"
     else:
@@ -315,8 +322,7 @@ def title_fragments(model: ViewModel, address: str) -> Fragments:
     state = {"online": "", "connecting": " · connecting…",
              "reconnecting": " · connection lost, reconnecting…",
              "offline": " · offline"}.get(model.connection, "")
-    text = f" Noddy · {model.name} @ {address} · {where}{state}"
-    return [(style, text), (style, " " * 200)]
+    return title_bar(model, address, where + state)
 
 
 def lobby_fragments(model: ViewModel) -> Fragments:
@@ -417,6 +423,11 @@ def keys_fragments(model: ViewModel) -> Fragments:
     else:
         keys = [("1-6", "card"), ("g", "go"), ("r", "ready"), ("l", "leave"), ("PgUp", "log"),
                 ("c", "chat"), ("?", "help"), ("q", "quit")]
+    return key_hints(keys)
+
+
+def key_hints(keys: list[tuple[str, str]]) -> Fragments:
+    """The bottom line: each key, then what it does."""
     out: Fragments = []
     for key, what in keys:
         out += [("class:key", f" {key}"), ("class:dim", f" {what} ")]
@@ -426,7 +437,8 @@ def keys_fragments(model: ViewModel) -> Fragments:
 __all__ = ["STYLE", "board_fragments", "pegs_fragments", "hand_fragments", "table_fragments", "log_fragments",
            "pile_fragments", "log_rule_fragments", "password_prefix",
            "lobby_fragments", "form_fragments", "help_fragments", "keys_fragments",
-           "status_fragments", "title_fragments", "waiting_fragments", "cards_inline"]
+           "status_fragments", "title_fragments", "waiting_fragments", "cards_inline",
+           "card_fragments", "key_hints", "status_line", "title_bar", "cursor_list"]
 
 
 def plain(fragments: list[tuple[Any, ...]]) -> str:

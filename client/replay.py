@@ -519,8 +519,7 @@ def title_fragments(view: RecordsView, address: str) -> Fragments:
     where = {GAMES: "My games", LEADERBOARD: "Leaderboard"}.get(screen, "")
     if screen == REPLAY and view.replay is not None:
         where = replay_title(view.replay)
-    style = "class:title" if view.model.connection == "online" else "class:title.offline"
-    return [(style, f" Noddy · {view.model.name} @ {address} · {where}"), (style, " " * 200)]
+    return render.title_bar(view.model, address, where)
 
 
 def keys_fragments(view: RecordsView) -> Fragments:
@@ -532,18 +531,12 @@ def keys_fragments(view: RecordsView) -> Fragments:
         keys = [("↑ ↓", "choose"), ("↵", "replay"), ("b", "leaderboard"), ("Esc", "lobby"),
                 ("q", "quit")]
     else:
-        keys = [("Tab", "noddy/cribbage"), ("m", "my games"), ("Esc", "lobby"), ("q", "quit")]
-    out: Fragments = []
-    for key, what in keys:
-        out += [("class:key", f" {key}"), ("class:dim", f" {what} ")]
-    return out
+        keys = [("Tab", "/".join(FAMILIES)), ("m", "my games"), ("Esc", "lobby"), ("q", "quit")]
+    return render.key_hints(keys)
 
 
 def status_fragments(view: RecordsView) -> Fragments:
-    model = view.model
-    if not model.status:
-        return [("", "")]
-    return [("class:status.error" if model.status_is_error else "class:status", " " + model.status)]
+    return render.status_line(view.model, [("", "")])
 
 
 # == the application's hooks ================================================================
