@@ -39,7 +39,6 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
 from typing import IO, Any, Sequence
 
 from noddy.protocol import PROTOCOL_VERSION, decode_line, encode_line
@@ -186,18 +185,10 @@ class Watcher:
                 return reply
 
 
-@dataclass
-class ExternalGame:
-    """What the runner learnt from one game played on a server."""
-
-    record: dict[str, Any]  # the server's full record (``get_game``)
-    winning_seats: list[int]
-    scores: list[int]
-
-
 def play_on_server(preset: str, players: int, partnerships: bool, options: dict[str, Any],
-                   seed: int, seats: Sequence[str], timeout: float = 300.0) -> ExternalGame:
-    """Play one game with ``seats[i]`` (a level or a ``cmd:`` spec) in seat i; see the module doc."""
+                   seed: int, seats: Sequence[str], timeout: float = 300.0) -> dict[str, Any]:
+    """Play one game with ``seats[i]`` (a level or a ``cmd:`` spec) in seat i; see the module
+    doc.  Return the server's full record of it (``get_game``), result included."""
     server = LocalServer(seed)
     bots: list[tuple[str, subprocess.Popen[Any], IO[str]]] = []
     watcher: Watcher | None = None
@@ -222,7 +213,7 @@ def play_on_server(preset: str, players: int, partnerships: bool, options: dict[
                     raise ExternalBotError(f"cannot start the bot {shlex.join(command)}: "
                                            f"{error}") from None
                 bots.append((shlex.join(command), process, log))
-        over, summary = _watch(watcher, table, bots, time.monotonic() + timeout)
+        summary = _watch(watcher, table, bots, time.monotonic() + timeout)
         # The game's id: from the finished games of someone who sat in it.
         player = next(s["name"] for s in summary["seats"] if s and s["kind"] == "human")
         found = watcher.request({"type": "list_games", "name": player, "limit": 100})["games"]
@@ -242,7 +233,7 @@ def play_on_server(preset: str, players: int, partnerships: bool, options: dict[
                     print(f"noddy-match: warning: the bot exited with status "
                           f"{process.returncode} after the game: {command} {tail(log)}",
                           file=sys.stderr)
-        return ExternalGame(record, list(over["winning_seats"]), list(over["scores"]))
+        return record
     finally:
         if watcher is not None:
             watcher.close()
@@ -253,9 +244,9 @@ def play_on_server(preset: str, players: int, partnerships: bool, options: dict[
 
 
 def _watch(watcher: Watcher, table: int, bots: list[tuple[str, subprocess.Popen[Any], IO[str]]],
-           deadline: float) -> tuple[dict[str, Any], dict[str, Any]]:
+           deadline: float) -> dict[str, Any]:
     """Read the table's messages until ``game_over``; fail early if a bot dies first.
-    Return the ``game_over`` event and the table's latest summary."""
+    Return the table's latest summary."""
     summary: dict[str, Any] = {}
     while True:
         try:
@@ -272,7 +263,7 @@ def _watch(watcher: Watcher, table: int, bots: list[tuple[str, subprocess.Popen[
         if message["type"] == "table" and message["table"]["id"] == table:
             summary = message["table"]
         elif message["type"] == "event" and message["event"]["kind"] == "game_over":
-            return message["event"], summary
+            return summary
 
 
 def actions_of(record: dict[str, Any]) -> list[list[Any]]:

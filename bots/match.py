@@ -116,18 +116,11 @@ def play_game(preset: str, players: int, partnerships: bool, options: dict[str, 
         game.apply(action)
         actions.append([action.seat, str(action)])
     assert game.winner is not None
-    winner_label = labels[game.winning_seats[0]]
-    best = {label: max(game.scores[game.team_of(s)] for s in range(players) if labels[s] == label)
-            for label in ("A", "B")}
-    record = {
-        "preset": preset, "players": players, "partnerships": partnerships,
-        "options": options, "seed": seed,
-        "seats": [names[label] for label in labels],
-        "actions": actions,
-        "result": {"winner": game.winner, "winning_seats": list(game.winning_seats),
-                   "scores": list(game.scores), "winner_player": winner_label},
-    }
-    return GameResult(record, winner_label, best["A"] - best["B"], think, game)
+    record = {"preset": preset, "players": players, "partnerships": partnerships,
+              "options": options, "seed": seed, "seats": [names[label] for label in labels],
+              "actions": actions}
+    return _finished(record, labels, partnerships, game.winner, game.winning_seats, game.scores,
+                     think, game)
 
 
 def play_game_on_server(preset: str, players: int, partnerships: bool,
@@ -138,19 +131,27 @@ def play_game_on_server(preset: str, players: int, partnerships: bool,
     seats = [names[label] for label in labels]
     played = external.play_on_server(preset, players, partnerships, options, seed, seats,
                                      timeout=timeout)
-    team = (lambda s: s % 2) if partnerships else (lambda s: s)
-    best = {label: max(played.scores[team(s)] for s in range(players) if labels[s] == label)
+    result = played["result"]
+    record = {"preset": preset, "players": players, "partnerships": partnerships,
+              "options": options, "seed": played["seed"], "seats": seats,
+              "actions": external.actions_of(played)}
+    return _finished(record, labels, partnerships, result["winner"], result["winning_seats"],
+                     result["scores"])
+
+
+def _finished(record: dict[str, Any], labels: Sequence[str], partnerships: bool, winner: int,
+              winning_seats: Sequence[int], scores: Sequence[int],
+              think: dict[str, list[float]] | None = None, game: Game | None = None) -> GameResult:
+    """A finished game's result: ``record`` (the game up to its actions) completed with its
+    result, the winner's label and A's margin (its best score minus B's; a seat's score is
+    its team's, ``scores[seat % 2]``, in partnerships)."""
+    winner_label = labels[winning_seats[0]]
+    record["result"] = {"winner": winner, "winning_seats": list(winning_seats),
+                        "scores": list(scores), "winner_player": winner_label}
+    best = {label: max(scores[s % 2 if partnerships else s]
+                       for s in range(len(labels)) if labels[s] == label)
             for label in ("A", "B")}
-    winner_label = labels[played.winning_seats[0]]
-    result = played.record["result"]
-    record = {
-        "preset": preset, "players": players, "partnerships": partnerships,
-        "options": options, "seed": played.record["seed"], "seats": seats,
-        "actions": external.actions_of(played.record),
-        "result": {"winner": result["winner"], "winning_seats": list(result["winning_seats"]),
-                   "scores": list(result["scores"]), "winner_player": winner_label},
-    }
-    return GameResult(record, winner_label, best["A"] - best["B"])
+    return GameResult(record, winner_label, best["A"] - best["B"], think or {}, game)
 
 
 def replay(record: dict[str, Any]) -> Game:
