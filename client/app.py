@@ -130,9 +130,7 @@ class ClientApp:
     def _on_state(self, state: str, detail: str) -> None:
         if state == UP:
             self.model.connection_up()
-        elif state == LOST:
-            self.model.connection_lost(detail)
-        elif state == FAILED:
+        elif state in (LOST, FAILED):
             self.model.connection_lost(detail)
         self._flush()
 
