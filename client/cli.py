@@ -4,7 +4,7 @@ This module parses the arguments and runs :class:`~noddy.client.app.ClientApp` a
 server that is already running.  Playing with no address (a private server inside the
 process) needs the server package, which the client may not import; that composition lives
 in :mod:`noddy.play`, the module the ``noddy-client`` console script points at, and which
-reuses :func:`build_parser` and :func:`run_client` from here.
+reuses :func:`build_parser`, :func:`run_client` and :func:`play_at_address` from here.
 """
 
 from __future__ import annotations
@@ -83,6 +83,15 @@ async def run_client(host: str, port: int, name: str,
     return await app.run()
 
 
+def play_at_address(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Play at the server ``args.address`` names (a bad address is the parser's error)."""
+    try:
+        host, port = parse_address(args.address)
+    except ValueError as exc:
+        parser.error(str(exc))
+    return asyncio.run(run_client(host, port, args.name or default_name()))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point for a client that needs an address (see :mod:`noddy.play` for none)."""
     parser = build_parser()
@@ -91,11 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give the server's HOST:PORT (the noddy-client command also plays "
                      "without one, against a private server)")
     try:
-        host, port = parse_address(args.address)
-    except ValueError as exc:
-        parser.error(str(exc))
-    try:
-        return asyncio.run(run_client(host, port, args.name or default_name()))
+        return play_at_address(parser, args)
     except KeyboardInterrupt:
         return 130
 

@@ -12,7 +12,7 @@ import logging
 import sys
 from typing import Any
 
-from noddy.client.cli import build_parser, default_name, parse_address, run_client
+from noddy.client.cli import build_parser, default_name, play_at_address, run_client
 
 
 async def play_local(name: str, preset: str, players: int, *, target: int | None = None,
@@ -41,18 +41,13 @@ async def play_local(name: str, preset: str, players: int, *, target: int | None
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    name = args.name or default_name()
     try:
         if args.address is None:
             if not 2 <= args.players <= 4:
                 parser.error("--players must be 2, 3 or 4")
-            return asyncio.run(play_local(name, args.preset, args.players, target=args.target,
-                                          level=args.level))
-        try:
-            host, port = parse_address(args.address)
-        except ValueError as exc:
-            parser.error(str(exc))
-        return asyncio.run(run_client(host, port, name))
+            return asyncio.run(play_local(args.name or default_name(), args.preset, args.players,
+                                          target=args.target, level=args.level))
+        return play_at_address(parser, args)
     except KeyboardInterrupt:
         return 130
 
