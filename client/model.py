@@ -284,6 +284,11 @@ FALLBACK_PRESETS: list[dict[str, Any]] = [
 
 # -- the model -------------------------------------------------------------------------
 
+def free_seats(summary: dict[str, Any]) -> list[int]:
+    """The empty seats of a table summary, in order."""
+    return [i for i, s in enumerate(summary.get("seats", [])) if s is None]
+
+
 class ViewModel:
     """What the client knows and shows; see the module docstring."""
 
@@ -685,7 +690,7 @@ class ViewModel:
             return
         if 0 <= seat < len(self.hand_sizes):
             self.hand_sizes[seat] -= e["count"]
-        crib = "your" if self.dealer == self.seat else f"{self.seat_name(self.dealer)}'s"
+        crib = self._whose_crib()
         if seat == self.seat and e.get("cards") is not None:
             for card in e["cards"]:
                 if card in self.hand:
@@ -806,6 +811,9 @@ class ViewModel:
             return initials
         return [str(s + 1) for s in range(self.players)]
 
+    def _whose_crib(self) -> str:
+        return "your" if self.dealer == self.seat else f"{self.seat_name(self.dealer)}'s"
+
     def team_of(self, seat: int) -> int:
         return seat % 2 if self.partnerships else seat
 
@@ -883,7 +891,7 @@ class ViewModel:
             return "Watching: l goes back to the lobby."
         size = self.discard_size
         if size:
-            crib = "your" if self.dealer == self.seat else f"{self.seat_name(self.dealer)}'s"
+            crib = self._whose_crib()
             chosen = len(self.selected)
             return (f"Lay away {size} for {crib} crib ({chosen}/{size}): keys 1-{len(self.hand)} "
                     "or ←→ Space, then Enter.")
@@ -998,7 +1006,7 @@ class ViewModel:
             self.set_status("There is no table yet: n creates one.", error=True)
             return
         seats = table.get("seats", [])
-        free = [i for i, s in enumerate(seats) if s is None]
+        free = free_seats(table)
         if seat is None:
             if not free:
                 self.set_status(f"Table {table['id']} has no free seat; w watches it.", error=True)
@@ -1102,7 +1110,7 @@ class ViewModel:
         """Seat a computer player of :attr:`computer_level` in the first free seat."""
         if self.table is None:
             return
-        free = [i for i, s in enumerate(self.table.get("seats", [])) if s is None]
+        free = free_seats(self.table)
         if not free:
             self.set_status("Every seat is taken.", error=True)
             return
@@ -1186,7 +1194,7 @@ class ViewModel:
             self.clear_status()
             self.send("stand")
             return
-        free = [i for i, s in enumerate(self.table.get("seats", [])) if s is None]
+        free = free_seats(self.table)
         if not free:
             self.set_status("Every seat is taken.", error=True)
             return
