@@ -21,19 +21,24 @@ ERROR_CODES: dict[str, str] = {
     "unknown_type": "the message's type is not a request the server knows",
     "missing_field": "a required field is absent (the error names it in `field`)",
     "bad_field": "a field has the wrong type or an impossible value (named in `field`)",
+    "bad_text": "a string holds a lone UTF-16 surrogate, which is not text (the field is named in `field`)",
     "unknown_command": "text mode only: the line is not a text command",
     # handshake
     "hello_required": "a request other than hello or ping before the handshake",
     "already_hello": "a second hello on a connection that has completed the handshake",
     "unsupported_version": "the client's protocol version is not one the server speaks",
     "bad_token": "the resume token is unknown or its seat is no longer held",
-    "name_taken": "someone connected (or holding a seat) already goes by that name",
+    "name_taken": "someone connected (or holding a seat) already goes by that name, or one that looks "
+                  "the same, or the name is a computer player's",
+    "bad_name": "the name holds a character a name may not (a control, an invisible or bidirectional "
+                "one), or nothing visible",
     # lobby and seating
     "no_such_table": "no open table has this id",
     "no_such_seat": "the seat number is outside the table",
     "seat_taken": "someone (or a held, disconnected player) sits there",
     "table_full": "no free seat is left at the table",
     "wrong_password": "the table is private and the password is missing or wrong",
+    "too_many_attempts": "too many wrong passwords from your address lately; wait `retry_after` seconds",
     "already_at_table": "leave your table first",
     "not_at_table": "the request needs you to be at a table",
     "not_seated": "the request needs you to be seated (spectators cannot do it)",
@@ -44,7 +49,8 @@ ERROR_CODES: dict[str, str] = {
     "not_creator": "only the table's creator may change its settings or remove a computer player",
     # records
     "no_such_game": "no finished game has this id",
-    "storage_unavailable": "the server could not read its records (try again later)",
+    "storage_unavailable": "the server could not read its records, or could not save what the request did "
+                           "(so it did not happen), or the table is paused until it can (try again later)",
     # rules (from the engine)
     "unknown_preset": "no preset of that name",
     "invalid_player_count": "the preset is not played by that many players (or not in partnerships)",

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import ProtocolError
+from .text import has_lone_surrogate, lone_surrogate_path
 
 _KIND_WORDS = {
     "str": "a string", "int": "a whole number", "bool": "true or false",
@@ -43,6 +44,8 @@ class FieldSpec:
     minimum: float | None = None
     maximum: float | None = None
     max_length: int | None = None
+    #: Values allowed besides ``minimum``..``maximum`` (``configure_table``'s turn timer 0: off).
+    also: tuple[Any, ...] = ()
 
     def check(self, value: Any) -> Any:
         if value is None:
@@ -53,6 +56,8 @@ class FieldSpec:
             raise ProtocolError(
                 "bad_field", f"field {self.name!r} must be {_KIND_WORDS[self.kind]}, not {value!r}",
                 field=self.name)
+        if value in self.also:
+            return value
         if self.choices and value not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             raise ProtocolError(
@@ -92,6 +97,21 @@ def _is_kind(value: Any, kind: str) -> bool:
     raise AssertionError(kind)
 
 
+#: The turn timer's bounds in seconds, for ``create_table`` and ``configure_table`` alike (a
+#: shorter timer would let a table's creator make the server move for the others at will).
+TURN_TIMER_MIN = 1
+TURN_TIMER_MAX = 3600
+
+
+#: The largest id (of a table or a game) a request may name: the largest integer every JSON
+#: reader holds exactly (2**53 - 1), far below what storage can hold (2**63 - 1), so a larger
+#: one is ``bad_field`` instead of a failure of the database.
+MAX_ID = 2**53 - 1
+#: Seat numbers and player counts beyond any table (a preset's own limits are checked later).
+MAX_SEAT = 63
+MAX_PLAYERS = MAX_SEAT + 1
+
+
 def _f(name: str, kind: str, **kw: Any) -> FieldSpec:
     return FieldSpec(name, kind, **kw)
 
@@ -101,7 +121,7 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
     "hello": (
         _f("name", "str", required=True, nullable=False, max_length=32),
         _f("bot", "bool", default=False, nullable=False),
-        _f("version", "int", required=True, nullable=False),
+        _f("version", "int", required=True, nullable=False, minimum=0, maximum=MAX_ID),
         _f("resume", "str", max_length=64),
     ),
     "ping": (),
@@ -109,31 +129,31 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
     "list_tables": (),
     "create_table": (
         _f("preset", "str", default="noddy", nullable=False),
-        _f("players", "int", default=2, nullable=False),
+        _f("players", "int", default=2, nullable=False, minimum=1, maximum=MAX_PLAYERS),
         _f("partnerships", "bool", default=False, nullable=False),
         _f("options", "object", default=None),
         _f("private", "bool", default=False, nullable=False),
         _f("password", "str", max_length=64),
-        _f("seat", "int", default=0, minimum=0),
-        _f("turn_timer", "number", minimum=1, maximum=3600),
+        _f("seat", "int", default=0, minimum=0, maximum=MAX_SEAT),
+        _f("turn_timer", "number", minimum=TURN_TIMER_MIN, maximum=TURN_TIMER_MAX),
     ),
     "sit": (
-        _f("table", "int"),
-        _f("seat", "int"),
+        _f("table", "int", minimum=1, maximum=MAX_ID),
+        _f("seat", "int", minimum=0, maximum=MAX_SEAT),
         _f("password", "str", max_length=64),
     ),
     "spectate": (
-        _f("table", "int", required=True, nullable=False),
+        _f("table", "int", required=True, nullable=False, minimum=1, maximum=MAX_ID),
         _f("password", "str", max_length=64),
     ),
     "stand": (),
     "leave": (),
     "add_computer": (
-        _f("seat", "int"),
+        _f("seat", "int", minimum=0, maximum=MAX_SEAT),
         _f("level", "str", max_length=32),
     ),
     "remove_computer": (
-        _f("seat", "int", required=True, nullable=False),
+        _f("seat", "int", required=True, nullable=False, minimum=0, maximum=MAX_SEAT),
     ),
     "ready": (
         _f("ready", "bool", default=True, nullable=False),
@@ -142,7 +162,7 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
         _f("action", "str", required=True, nullable=False, choices=("play", "go", "discard")),
         _f("card", "str", max_length=8),
         _f("cards", "str_list"),
-        _f("seat", "int"),
+        _f("seat", "int", minimum=0, maximum=MAX_SEAT),
     ),
     "chat": (
         _f("text", "str", required=True, nullable=False, max_length=500),
@@ -153,14 +173,15 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
         _f("options", "object"),
         _f("private", "bool"),
         _f("password", "str", max_length=64),
-        _f("turn_timer", "number", minimum=0, maximum=3600),
+        _f("turn_timer", "number", minimum=TURN_TIMER_MIN, maximum=TURN_TIMER_MAX, also=(0,)),
     ),
     "list_games": (
         _f("name", "str", max_length=32),
         _f("limit", "int", default=20, nullable=False, minimum=1, maximum=100),
     ),
     "get_game": (
-        _f("game", "int", required=True, nullable=False),
+        _f("game", "int", required=True, nullable=False, minimum=1, maximum=MAX_ID),
+        _f("password", "str", max_length=64),
     ),
     "leaderboard": (
         _f("family", "str", default="noddy", nullable=False, choices=("noddy", "cribbage")),
@@ -171,7 +192,16 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
 
 
 def validate_request(message: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """Check ``message`` against :data:`REQUESTS`; return ``(type, fields)`` or raise."""
+    """Check ``message`` against :data:`REQUESTS`; return ``(type, fields)`` or raise.
+
+    First of all, a lone surrogate anywhere in the message (even in a field the schema does
+    not name) is ``bad_text``: such a string cannot be encoded, so nothing may pass it on.
+    """
+    bad_text = lone_surrogate_path(message)
+    if bad_text is not None:
+        raise ProtocolError("bad_text", f"field {bad_text!r} holds a lone UTF-16 surrogate "
+                            "(a \\ud800-\\udfff escape that is not half of a pair), which is not text",
+                            field=bad_text)
     kind = message.get("type")
     if "type" not in message:
         raise ProtocolError("missing_field", "every message needs a 'type'", field="type")
@@ -198,6 +228,8 @@ def request_id_of(message: Any) -> Any:
     """The ``id`` to echo in a reply: the request's own, if it is a usable one."""
     if isinstance(message, dict):
         value = message.get("id")
-        if isinstance(value, (str, int)) and not isinstance(value, bool):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str) and not has_lone_surrogate(value):  # else it cannot be sent back
             return value
     return None

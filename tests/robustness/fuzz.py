@@ -22,7 +22,23 @@ Case = tuple[str, bytes, Expected]
 
 CATEGORIES = ("invalid_utf8", "invalid_json", "not_an_object", "wrong_type", "bad_value",
               "missing_field", "extra_fields", "huge_number", "deep_nesting", "random_bytes",
-              "out_of_order")
+              "out_of_order", "lone_surrogate", "control_chars")
+
+#: Characters a terminal acts on or that disguise text: C0 controls (ESC, LF, CR, BEL...),
+#: DEL, C1 controls (CSI), bidirectional controls, zero-width characters.
+CONTROLS = [*map(chr, range(0x00, 0x20)), "\x7f", *map(chr, range(0x80, 0xa0)),
+            "\u202e", "\u202d", "\u2066", "\u2067", "\u2068", "\u2069", "\u200e", "\u200f",
+            "\u061c", "\u200b", "\u200d", "\ufeff", "\u2028"]
+#: Escape sequences that do harm at a terminal: clear the screen, write the clipboard (OSC
+#: 52), set the title, forge a server line, reverse the text.
+TERMINAL_TRICKS = ["\x1b[2J\x1b[H", "\x1b]52;c;ZXZpbA==\x07", "\x1b]0;pwned\x07", "\nann: I resign\n",
+                   "\r\x1b[K", "\u202eelgnis", "\x9b31m", "\x1bc", "\x07\x07\x07"]
+#: Where a lone surrogate goes in a line, as the JSON escapes that spell it (hex in either
+#: case; a high one with no low after it, a low one alone, a pair in the wrong order).
+SURROGATE_ESCAPES = [b"\\ud800", b"\\uDBFF", b"\\udc00", b"\\uDFFF", b"\\udc00\\ud800",
+                     b"\\ud83d", b"\\ud83dx", b"a\\uDe00"]
+#: What the fuzzer writes where a surrogate goes, then swaps for one of SURROGATE_ESCAPES.
+_MARK = "SURROGATE-HERE"
 
 #: Values of a JSON kind other than the one a field wants (bool is never an int here).
 WRONG: dict[str, list[Any]] = {
@@ -36,7 +52,7 @@ WRONG: dict[str, list[Any]] = {
 
 #: A valid value for every required field, so one broken field is the only fault.
 REQUIRED_OK: dict[str, Any] = {"name": "fuzz", "version": 1, "table": 1, "seat": 0,
-                               "action": "go", "text": "hi"}
+                               "action": "go", "text": "hi", "game": 1}
 
 
 def _line(message: dict[str, Any]) -> bytes:
@@ -153,6 +169,8 @@ class Fuzzer:
             ("create_table", "turn_timer", 0), ("create_table", "turn_timer", 3601),
             ("create_table", "seat", -1), ("hello", "resume", "t" * 65), ("action", "card", "ACE-OF-SPADES"),
             ("create_table", "preset", None), ("ready", "ready", None),
+            ("sit", "seat", 64), ("sit", "table", 0), ("get_game", "game", 0), ("get_game", "game", 2**63),
+            ("create_table", "players", 0), ("add_computer", "seat", -1), ("action", "seat", 99),
         ])
         return _line({**_base(kind), "id": rid, field: value}), _error("bad_field", rid, field)
 
@@ -189,18 +207,17 @@ class Fuzzer:
             raw = self.rng.choice([b"1e999", b"-1e999", b"NaN", b"Infinity"])
             return b'{"type":"create_table","id":%d,"turn_timer":%s}' % (rid, raw), \
                 _error("bad_field", rid, "turn_timer")
+        # Every int field is bounded, so a huge one is bad_field before anything else.
         if choice == 3:
-            return _line({"type": "sit", "id": rid, "table": big}), \
-                _error("no_such_table" if hello_done else "hello_required", rid)
+            kind, field = self.rng.choice([("sit", "table"), ("get_game", "game"), ("spectate", "table")])
+            return _line({**_base(kind), "id": rid, field: big}), _error("bad_field", rid, field)
         if choice == 4:
-            return _line({"type": "remove_computer", "id": rid, "seat": -big}), \
-                _error("not_at_table" if hello_done else "hello_required", rid)
+            return _line({"type": "remove_computer", "id": rid, "seat": -big}), _error("bad_field", rid, "seat")
         if choice == 5:
-            return _line({"type": "create_table", "id": rid, "players": big}), \
-                _error("invalid_player_count" if hello_done else "hello_required", rid)
+            return _line({"type": "create_table", "id": rid, "players": big}), _error("bad_field", rid, "players")
         if choice == 6:
             return _line({"type": "hello", "id": rid, "name": "x", "version": big}), \
-                _error("already_hello" if hello_done else "unsupported_version", rid)
+                _error("bad_field", rid, "version")
         return _line({"type": "spectate", "id": rid, "table": 1e300}), _error("bad_field", rid, "table")
 
     def deep_nesting(self, hello_done: bool) -> tuple[bytes, Expected]:
@@ -215,6 +232,48 @@ class Fuzzer:
             return b'{"type":"ping","x":' + b"[" * depth + b"]" * depth + b"}", _error("bad_json")
         depth = self.rng.randrange(1100, 1300)
         return b'{"type":"ping","x":' + b'{"a":' * depth + b"1" + b"}" * depth + b"}", _error("bad_json")
+
+    # -- hostile text --------------------------------------------------------------------------
+    def lone_surrogate(self, hello_done: bool) -> tuple[bytes, Expected]:
+        """A lone surrogate in any string of any request: a field of the schema (a string, an
+        item of a list of strings, a key or value of an object), the id, or an unknown field.
+        It is ``bad_text`` naming that field, before anything else about the request."""
+        rid: Any = self.rid()
+        kind = self.rng.choice(self.kinds)
+        message: dict[str, Any] = {**_base(kind), "id": rid}
+        places = [s for s in REQUESTS[kind] if s.kind in ("str", "str_list", "object")]
+        choice = self.rng.randrange(len(places) + 2)
+        if choice < len(places):
+            spec = places[choice]
+            field = spec.name
+            if spec.kind == "str":
+                message[field] = self.rng.choice([_MARK, f"ok {_MARK}", f"{_MARK}!"])
+            elif spec.kind == "str_list":
+                message[field] = ["AS", _MARK][:self.rng.randrange(1, 3)] + [_MARK]
+            else:
+                message[field] = self.rng.choice([{_MARK: 1}, {"target": _MARK}, {"a": [{"b": _MARK}]}])
+        elif choice == len(places):
+            field = "id"
+            message["id"] = f"id-{_MARK}"
+            rid = None  # an id that cannot be sent back is not echoed
+        else:
+            field = "x_extra"
+            message[field] = self.rng.choice([_MARK, [1, [_MARK]], {"deep": {"er": _MARK}}])
+        line = _line(message).replace(_MARK.encode(), self.rng.choice(SURROGATE_ESCAPES))
+        return line, _error("bad_text", rid, field)
+
+    def control_chars(self, hello_done: bool) -> tuple[bytes, Expected]:
+        """Terminal controls in a name (refused: ``bad_name``) or a chat (accepted, and cleaned
+        before anyone gets it: the fuzz connections, all in the lobby, check every chat)."""
+        rid = self.rid()
+        trick = self.rng.choice([self.rng.choice(TERMINAL_TRICKS), self.rng.choice(CONTROLS)])
+        if self.rng.random() < 0.5:
+            name = self.rng.choice([f"eve{trick}", f"{trick}eve", f"e{trick}ve"])
+            line = _line({"type": "hello", "id": rid, "name": name[:32], "version": 1})
+            return line, _error("already_hello", rid) if hello_done else _error("bad_name", rid, "name")
+        text = self.rng.choice([f"hi {trick} there", f"{trick}x", f"gg{trick * 3}"])
+        line = _line({"type": "chat", "id": rid, "text": text, "to": "lobby"})
+        return line, ("ok", None, rid, None) if hello_done else _error("hello_required", rid)
 
     # -- valid requests at the wrong moment ---------------------------------------------------
     def out_of_order(self, hello_done: bool) -> tuple[bytes, Expected]:

@@ -3,7 +3,10 @@
 Every bad line must get its documented answer (an error with the right code, id and field,
 or for ignored extra fields the normal reply), every over-long line ``line_too_long`` and a
 close, every real game must come out exactly as the engine replays it, and nothing may
-reach the server's error log or the event loop's exception handler.
+reach the server's error log or the event loop's exception handler.  Lone surrogates in any
+string are ``bad_text``; terminal controls in names are ``bad_name``, and in chat they are
+cleaned before anyone gets it: every chat a fuzz connection (all are in the lobby) receives
+is checked to be clean.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import json
 import random
 from typing import Any
 
+from noddy.protocol.text import clean_text
 from noddy.server import NoddyServer
 
 from ..server.harness import running_server
@@ -52,6 +56,9 @@ async def fuzz_connection(port: int, index: int, counts: collections.Counter[str
             raw = await asyncio.wait_for(client.reader.readline(), 30)
             assert raw, f"connection {index} closed early, waiting for the reply to {line[:60]!r}"
             reply: dict[str, Any] = json.loads(raw)
+            if reply["type"] == "chat":  # another fuzz connection's lobby chat, cleaned
+                assert clean_text(reply["text"]) == reply["text"], reply
+                counts["chat_received"] += 1
             if reply["type"] not in PUSHES:
                 break
         what = f"{category} {line[:80]!r} -> {str(reply)[:200]}"
@@ -88,7 +95,7 @@ async def test_a_hundred_thousand_bad_messages_while_games_run() -> None:
     counts: collections.Counter[str] = collections.Counter()
     with watch_errors() as watch:
         async with running_server(rate=1e9, burst=10**9, flood_strikes=10**9,
-                                  max_connections_per_address=0) as server:
+                                  max_connections_per_address=0, chat_rate_per_address=0) as server:
             port = server.port
             games = [asyncio.create_task(game_against_computer(port, f"solo{i}", seed=i)) for i in range(4)]
             pair = asyncio.create_task(game_between_people(port, ("ann", "ben"), seed=99))
@@ -110,11 +117,14 @@ async def test_a_hundred_thousand_bad_messages_while_games_run() -> None:
                 await client.close()
             await still_serves(server)
         watch.assert_clean()
+    chats = counts.pop("chat_received")
     total = sum(counts.values())
-    print(f"\nfuzzed {total} bad lines: {dict(sorted(counts.items()))}")
+    print(f"\nfuzzed {total} bad lines: {dict(sorted(counts.items()))}; {chats} clean chats received")
     assert total >= 100_000
     assert set(counts) >= {"invalid_utf8", "invalid_json", "wrong_type", "missing_field", "extra_fields",
-                           "huge_number", "deep_nesting", "random_bytes", "out_of_order", "over_long_line"}
+                           "huge_number", "deep_nesting", "random_bytes", "out_of_order", "over_long_line",
+                           "lone_surrogate", "control_chars"}
+    assert chats > 0
 
 
 async def still_serves(server: NoddyServer) -> None:

@@ -49,6 +49,8 @@ async def test_every_error_code() -> None:
         await refused(cat, {"type": "hello", "name": "cat", "version": 1, "resume": "nope"}, "bad_token")
         await refused(cat, {"type": "hello", "version": 1}, "missing_field", field="name")
         await refused(cat, {"type": "hello", "name": 5, "version": 1}, "bad_field", field="name")
+        await refused(cat, {"type": "hello", "name": "c\u202eat", "version": 1}, "bad_name", field="name")
+        await refused(cat, {"type": "hello", "name": "c\ud800t", "version": 1}, "bad_text", field="name")
         await refused(cat, {"type": "dance"}, "unknown_type", field="type")
         await cat.send_raw(b"{not json\n")
         assert (await cat.recv()) == {"type": "error", "code": "bad_json", "id": None,
@@ -267,6 +269,20 @@ async def test_names_access_and_records() -> None:
         await ben.close()
 
 
+async def test_too_many_wrong_passwords() -> None:
+    async with running_server(password_attempts=1) as server:
+        ann, ben = [await Client.connect(server.port) for _ in range(2)]
+        await ann.hello("ann")
+        await ben.hello("ben")
+        table_id = (await ann.request({"type": "create_table", "private": True, "password": "pw"}))["table"]["id"]
+        await refused(ben, {"type": "sit", "table": table_id, "password": "x"}, "wrong_password", state=TABLES)
+        reply = await refused(ben, {"type": "sit", "table": table_id, "password": "pw"}, "too_many_attempts",
+                              field="password", state=TABLES)
+        assert reply["retry_after"] > 0
+        await ann.close()
+        await ben.close()
+
+
 def test_every_code_was_provoked() -> None:
-    """Runs after the two tests above (pytest keeps file order)."""
+    """Runs after the tests above (pytest keeps file order)."""
     assert PROVOKED == set(ERROR_CODES)
