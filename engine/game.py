@@ -148,8 +148,8 @@ class Game:
         self.rules: Rules = configure(preset, players, partnerships=partnerships, options=options)
         self.players = players
         self.partnerships = partnerships
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**63)
+        if seed is None:  # 53 bits: a game record's seed must survive any JSON reader
+            seed = random.SystemRandom().randrange(2**53)
         self.seed = seed
         self._rng = random.Random(seed)
         self.phase = DISCARD

@@ -14,12 +14,15 @@ unfinished table is restored after a restart and how a test checks stored games.
 A *game record* (what ``get_game`` returns and ``--export-game`` writes) is a plain dict::
 
     {"id", "table", "number", "preset", "family", "players", "partnerships", "options",
-     "seats": [{"seat", "name", "kind", "level"}], "seed", "status", "started_at",
+     "seats": [{"seat", "name", "kind", "level"}], "seed", "private", "status", "started_at",
      "finished_at", "result": {"winner", "winning_seats", "scores"} | None,
      "opening": [event, ...], "steps": [{"action": {...}, "events": [event, ...]}, ...]}
 
 ``opening`` holds the events of the deal-in before anyone acted; every ``step`` is one action
-and the events it caused.  :func:`to_jsonl` / :func:`from_jsonl` give its JSON-lines form.
+and the events it caused.  ``private``: the game was played at a private table, whose records
+go only to who sat in the game or gives the table's password (:class:`StoredGame`).
+``seed`` is a number, or a decimal string for an old seed beyond 53 bits (:func:`wire_int`).
+:func:`to_jsonl` / :func:`from_jsonl` give its JSON-lines form.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from typing import Any, Iterable, Iterator
 from noddy.engine import Action, Discard, Game, Go, Play
 from noddy.protocol import compact_json
 
+from .passwords import password_matches
 from .ratings import Change
 
 
@@ -66,6 +70,9 @@ class GameBegun:
     seed: int
     started_at: float
     opening: list[dict[str, Any]]
+    #: The hash of the table's password when the game was dealt (None: a public table).  A
+    #: private table's game record goes only to those who sat in it or who give that password.
+    password: str | None = None
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,9 @@ class ActionApplied:
     index: int
     action: dict[str, Any]
     events: list[dict[str, Any]]
+    #: The table the game is played at: storage keeps each table's records apart, so that
+    #: one table's failed write never fails another's (see ``Storage.write``).
+    table_id: int = 0
 
 
 @dataclass(frozen=True)
@@ -86,6 +96,8 @@ class GameFinished:
     finished_at: float
     result: dict[str, Any]
     ratings: tuple[Change, ...]
+    #: The table the game was played at (see :class:`ActionApplied`).
+    table_id: int = 0
 
 
 Record = TableSaved | TableClosed | GameBegun | ActionApplied | GameFinished
@@ -109,9 +121,46 @@ def action_from_dict(data: dict[str, Any]) -> Action:
 
 
 def new_game(record: dict[str, Any]) -> Game:
-    """The game of ``record`` as dealt, before any action."""
+    """The game of ``record`` as dealt, before any action (its seed may be a string: see
+    :func:`wire_int`)."""
     return Game(record["preset"], record["players"], partnerships=record["partnerships"],
-                options=record["options"], seed=record["seed"])
+                options=record["options"], seed=int(record["seed"]))
+
+
+#: The largest whole number that every JSON reader holds exactly: JavaScript's
+#: ``Number.MAX_SAFE_INTEGER``.  Every number the server sends lies within plus or minus it.
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
+def wire_int(value: int) -> int | str:
+    """``value`` as a message carries it: itself, or as a decimal string if a JavaScript
+    client would round it (only the seeds of games stored by servers before seeds were
+    limited to 53 bits).
+
+    >>> wire_int(2**53 - 1), wire_int(5176404926135151453)
+    (9007199254740991, '5176404926135151453')
+    """
+    return value if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER else str(value)
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A finished game as storage hands it to the core for ``get_game``: the record, and
+    the hash of its table's password when it was dealt (None: a public table), which never
+    leaves the server."""
+
+    record: dict[str, Any]
+    password: str | None
+
+    def visible_to(self, name: str, password: str | None) -> bool:
+        """Whether the person called ``name`` may read the record: anyone for a public
+        table's game; for a private table's, those who sat in it (by name) or who give the
+        table's password."""
+        if self.password is None:
+            return True
+        if any(seat["kind"] == "human" and seat["name"] == name for seat in self.record["seats"]):
+            return True
+        return password_matches(self.password, password)
 
 
 def replay(record: dict[str, Any]) -> Game:

@@ -4,7 +4,8 @@ The table is plain state plus the rules for changing it; it knows nothing of soc
 ``seq`` numbers every game message (``event`` and ``turn``) that members receive, across all
 the games played at the table, so a client can tell that it missed nothing and a snapshot can
 say where it stands.  Redaction happens here and only here: a member is sent
-``event.for_seat(seat)`` for its own seat, a spectator ``event.for_seat(None)``.
+``event.for_seat(seat)`` for its own seat, a spectator ``event.for_seat(None)``, and the
+turn timer's move for a seat (``timed_out``) is redacted the same way.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 from noddy.bots import Player
-from noddy.engine import Event, Game, Rules
+from noddy.engine import Action, Discard, Event, Game, Rules
 
 from .session import Session
 
@@ -66,6 +67,7 @@ class Table:
     players: int
     partnerships: bool
     options: dict[str, Any]
+    #: A private table's password as kept: its salted hash (:mod:`noddy.server.passwords`).
     password: str | None = None
     turn_timer: float | None = None
     seats: list[Seat | None] = field(default_factory=list)
@@ -186,6 +188,16 @@ class Table:
                 messages.append(whole if view is event else
                                 {"type": "event", "table": table_id, "seq": seq, "event": view.to_dict()})
         return out
+
+    def timed_out_message(self, seat: int, action: Action, viewer: int | None) -> dict[str, Any]:
+        """The move the server made for ``seat`` when its turn timer ran out, as ``viewer``
+        (None: a spectator) may see it.  A crib discard is as secret as the ``discarded``
+        event it causes: only the seat itself is told which cards went; a played card is
+        public in the very next event anyway."""
+        shown = action.to_dict(with_seat=False)
+        if isinstance(action, Discard) and viewer != seat:
+            shown["cards"] = None
+        return {"type": "timed_out", "table": self.id, "seat": seat, "action": shown}
 
     def turn_message(self, seat: int | None, now: float) -> dict[str, Any]:
         """Whose move it is; the seat itself also gets its legal actions."""

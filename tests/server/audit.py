@@ -70,11 +70,19 @@ def audit(messages: list[dict[str, Any]], seat_of: list[int | None], ent: Entitl
     """Check every message; ``seat_of[i]`` is the recipient's seat when message i arrived.
     Returns how many cards were checked (so a test can tell the audit saw something)."""
     checked = 0
-    for message, seat in zip(messages, seat_of):
+    for index, (message, seat) in enumerate(zip(messages, seat_of)):
         kind = message["type"]
         if kind == "chat":
             continue
-        if kind in ("event", "turn") and message["table"] == table_id:
+        if kind == "timed_out" and message["table"] == table_id:
+            # The server's move for a seat comes just before the events it causes, so it may
+            # show what the next event makes public (a played card) or shows the seat itself
+            # (its own crib discard) -- nothing more.
+            found = set(cards_in(message))
+            extra = found - ent.allowed(_next_seq(messages, index, table_id, ent), seat)
+            assert not extra, f"seat {seat} saw {sorted(extra)} in {message}"
+            checked += len(found)
+        elif kind in ("event", "turn") and message["table"] == table_id:
             found = set(cards_in(message))
             extra = found - ent.allowed(message["seq"], seat)
             assert not extra, f"seat {seat} saw {sorted(extra)} in {message}"
@@ -94,3 +102,12 @@ def audit(messages: list[dict[str, Any]], seat_of: list[int | None], ent: Entitl
             found = set(cards_in(message))
             assert not found, f"cards {sorted(found)} in a {kind} message: {message}"
     return checked
+
+
+def _next_seq(messages: list[dict[str, Any]], index: int, table_id: int, ent: Entitlement) -> int:
+    """The seq of the first event of ``table_id`` after ``messages[index]`` (the last event
+    of the true record if the recipient got none after it)."""
+    for message in messages[index + 1:]:
+        if message["type"] == "event" and message["table"] == table_id:
+            return int(message["seq"])
+    return ent.last_seq
