@@ -43,6 +43,24 @@ class ServerConfig:
     max_line: int = MAX_LINE_BYTES
     #: Messages queued for one connection before it is taken for a dead, slow peer.
     send_queue: int = 2000
+    #: Bytes the server may hold unsent for one connection (its queue and its transport's
+    #: buffer) before it is taken for a dead, slow peer; a message is always taken into an
+    #: empty queue, so one longer than this still reaches a client that reads.
+    send_buffer_bytes: int = 512 * 1024
+    #: Tokens of a connection's ``rate`` bucket that a request reading the records takes
+    #: (``get_game``, ``list_games``, ``leaderboard``; any other request takes one): a long
+    #: game's record costs the server tens of milliseconds to read from the database.
+    query_cost: int = 4
+    #: Such requests a second one address may sustain over all its connections, and the
+    #: burst it may send at once (a rate of 0: no limit).
+    query_rate_per_address: float = 5.0
+    query_burst_per_address: int = 20
+    #: Bytes of finished games' records kept in memory for ``get_game`` (0: none); a finished
+    #: game never changes, so a record asked for again is neither read nor encoded again.
+    record_cache_bytes: int = 64 * 1024 * 1024
+    #: Seconds the server stops accepting connections when it has run out of file
+    #: descriptors (or memory) for one more; the connections it has are served meanwhile.
+    accept_retry_delay: float = 1.0
     #: Connections one address may hold open at once (0: no limit).  Without it one host
     #: could take every file descriptor, and silent or half-open connections with it.
     max_connections_per_address: int = 64
@@ -52,8 +70,21 @@ class ServerConfig:
     #: Tables created from one address that are still open (0: no limit): the per-connection
     #: limit alone lets one host open tables through many connections.
     max_tables_per_address: int = 32
+    #: Chat messages a second one address may sustain over all its connections, and the
+    #: burst it may send at once (a rate of 0: no limit).  Each connection's own ``rate``
+    #: alone let one host fill every lobby listener's screen through many connections.
+    chat_rate_per_address: float = 2.0
+    chat_burst_per_address: int = 10
+    #: Wrong table passwords one address may give within ``password_window`` seconds before
+    #: it is locked out of private tables for ``password_lockout`` seconds (0: no limit).
+    password_attempts: int = 5
+    password_window: float = 60.0
+    password_lockout: float = 60.0
     #: Seconds the shutdown waits for goodbyes to be written.
     shutdown_timeout: float = 2.0
+    #: Seconds between tries to take back a table whose records could not be written (a
+    #: failing disk): it stays paused until a try finds the database taking writes again.
+    storage_retry: float = 1.0
     #: How often timers (grace periods, turn timers, keepalive) are checked.
     tick_interval: float = 0.1
     default_level: str = ""
@@ -66,13 +97,15 @@ class ServerConfig:
         return self.default_level or default_level()
 
     def game_seed(self, table_id: int, game_number: int) -> int | None:
-        """The seed of a table's n-th game: derived from ``seed``, or None (unpredictable)."""
+        """The seed of a table's n-th game: derived from ``seed``, or None (unpredictable).
+        53 bits, like every number the server sends: a JavaScript client reads a bigger
+        one rounded, and could not replay the game's record."""
         if self.seed is None:
             return None
-        return random.Random(f"{self.seed}:game:{table_id}:{game_number}").getrandbits(63)
+        return random.Random(f"{self.seed}:game:{table_id}:{game_number}").getrandbits(53)
 
     def bot_seed(self, table_id: int, seat: int, serial: int) -> int | None:
         """The seed of a computer player, likewise reproducible only under ``seed``."""
         if self.seed is None:
             return None
-        return random.Random(f"{self.seed}:bot:{table_id}:{seat}:{serial}").getrandbits(63)
+        return random.Random(f"{self.seed}:bot:{table_id}:{seat}:{serial}").getrandbits(53)

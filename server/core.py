@@ -65,13 +65,18 @@ from noddy.protocol import (
     validate_request,
 )
 from noddy.protocol.errors import ERROR_CODES
-from noddy.protocol.requests import request_id_of
+from noddy.protocol.names import normal_name, skeleton
+from noddy.protocol.requests import MAX_PLAYERS, request_id_of
+from noddy.protocol.text import clean_text
 
 from . import text_mode
 from .config import ServerConfig
+from .passwords import hash_password, password_matches
 from .ratings import FAMILIES, RatingBook, Rated, family_of
-from .records import ActionApplied, GameBegun, GameFinished, Record, TableClosed, TableSaved, replay
-from .ratelimit import TokenBucket
+from .records import (ActionApplied, GameBegun, GameFinished, Record, StoredGame, TableClosed, TableSaved,
+                      replay)
+from .ratelimit import AddressBuckets, PasswordGuard, TokenBucket
+from .record_cache import RecordCache
 from .session import Connection, Session
 from .storage import StoredState
 from .table import FINISHED, PLAYING, LiveGame, Seat, Table
@@ -152,6 +157,9 @@ class ServerCore:
         self._dirty: dict[int, Table] = {}
         #: The current game of each table that has one (its storage bookkeeping).
         self._next_game = 1
+        #: ``table_closed`` for whoever comes back to a table that could not be restored, by
+        #: resume token (see ``_table_lost``).
+        self._lost_tables: dict[str, dict[str, Any]] = {}
         self.connections: dict[int, Connection] = {}
         self.sessions: dict[str, Session] = {}
         self.tables: dict[int, Table] = {}
@@ -166,12 +174,22 @@ class ServerCore:
         #: Ids of the tables created from each address (the open ones count against
         #: ``max_tables_per_address``; closed ones are forgotten when the address creates again).
         self._address_tables: dict[str, set[int]] = {}
+        #: Chat per address over all its connections, and wrong table passwords per address.
+        self._chat_buckets = AddressBuckets(self.config.chat_rate_per_address,
+                                            self.config.chat_burst_per_address)
+        self._password_guard = PasswordGuard(self.config.password_attempts, self.config.password_window,
+                                             self.config.password_lockout)
+        #: Requests that read records, per address (see ``_charge_query``), and the finished
+        #: games' records already read (``get_game`` of a long game is costly to read and encode).
+        self._query_buckets = AddressBuckets(self.config.query_rate_per_address,
+                                             self.config.query_burst_per_address)
+        self.record_cache = RecordCache(self.config.record_cache_bytes)
         # Indexes that spare the hot paths a scan of every session, table or connection (at
         # 1,000 tables those scans were the top of the profile).  Each may hold stale entries:
         # whoever reads one checks the real state, so the index only has to be a superset.
         #: Sessions that may be in the lobby (kept by Session.__setattr__; see _lobby_sessions).
         self._lobby: dict[Session, None] = {}
-        #: Sessions by casefolded name (see _name_in_use).
+        #: Sessions by the skeleton of their name (see _name_in_use).
         self._names: dict[str, list[Session]] = {}
         #: Min-heaps of (when, ...) for tick(): held seats' ends, turn timers' ends, and when
         #: each connection is next due a keepalive look (ping or idle drop).
@@ -181,6 +199,16 @@ class ServerCore:
         self._due_serial = 0
         #: When tick() next re-checks every playing table for computer moves (a safety net).
         self._next_sweep = 0.0
+        #: Tables whose records could not be written, with when next to try to take them back
+        #: from the database (see :meth:`unstored`); they take no action meanwhile.
+        self._paused: dict[int, float] = {}
+        #: Paused tables with a ``repair_table`` query out now.
+        self._repairing: set[int] = set()
+        #: Paused tables already rolled back to what is stored (see :meth:`_repaired`).
+        self._rolled_back: set[int] = set()
+        #: ``(connection id, request id)`` of the request the last ``receive`` handled: the
+        #: network layer passes it to :meth:`unstored` if that call's records are not written.
+        self.origin: tuple[int, Any] | None = None
         self.closed = False
 
     # == entry points ======================================================================
@@ -214,6 +242,7 @@ class ServerCore:
         return conn.id, self._flush()
 
     def receive(self, conn_id: int, line: bytes) -> list[Out]:
+        self.origin = None
         conn = self.connections.get(conn_id)
         if conn is None or conn.closing:
             return []
@@ -273,8 +302,9 @@ class ServerCore:
         table = session.table
         if table is None:
             self.sessions.pop(session.token, None)
-        elif session.seat is None:
-            self._remove_spectator(table, session)
+        elif session.seat is None:  # a watcher may resume too, within the grace period
+            session.held_until = self.clock() + self.config.grace_period
+            self._schedule_held(session)
         else:
             session.held_until = self.clock() + self.config.grace_period
             self._schedule_held(session)
@@ -293,6 +323,11 @@ class ServerCore:
             session = heapq.heappop(held)[2]
             if (session.held_until is not None and session.held_until <= now
                     and self.sessions.get(session.token) is session):
+                if session.table is not None and session.table.id in self._paused:
+                    # Not while the table is paused: its seats cannot be saved.
+                    self._due_serial += 1
+                    heapq.heappush(held, (now + self.config.storage_retry, self._due_serial, session))
+                    continue
                 self._expire(session)
         timers = self._timer_due
         due_tables: set[int] = set()
@@ -301,7 +336,8 @@ class ServerCore:
         for table_id in sorted(due_tables):
             table = self.tables.get(table_id)
             if table is not None:
-                self._check_turn_timer(table, now)
+                if table_id not in self._paused:
+                    self._check_turn_timer(table, now)
                 for deadline in table.deadlines.values():  # due but not acted on: look again
                     if deadline <= now:
                         self._schedule_timer(table, deadline)
@@ -312,13 +348,18 @@ class ServerCore:
             for table in self.tables.values():
                 if table.status == PLAYING:
                     self._bot_check.add(table.id)
+        for table_id, due in self._paused.items():
+            if due <= now and table_id not in self._repairing:
+                self._repairing.add(table_id)
+                self._out.append(Query(0, None, "repair_table",
+                                       {"table": table_id, "write": table_id in self._rolled_back}))
         conns = self._conn_due
         due_conns = []
         while conns and conns[0][0] <= now:
             due_conns.append(heapq.heappop(conns)[1])
         for conn_id in due_conns:
             conn = self.connections.get(conn_id)
-            if conn is None or conn.text or conn.closing:
+            if conn is None or conn.closing:
                 continue
             self._keepalive(conn, now)
             if not conn.closing:
@@ -326,19 +367,22 @@ class ServerCore:
         return self._flush()
 
     def _keepalive(self, conn: Connection, now: float) -> None:
-        """Ping a silent JSON connection, or drop it when it has been silent too long."""
+        """Ping a silent connection, or drop it when it has been silent too long.
+
+        Text-mode connections too: a silent one would otherwise hold its socket (and its
+        name) for ever.  A person at a terminal reads the ping as a question, and is told
+        why before the connection is closed; a JSON client is dropped without a message."""
         idle = now - conn.last_seen
-        if conn.session is None:
-            # Before hello nobody is pinged, but a connection that says nothing (or stops
-            # in the middle of a line) must not hold its socket for ever.
-            if idle >= self.config.idle_timeout:
-                log.info("connection %d silent for %.0f s before hello; dropping it", conn.id, idle)
-                self._close(conn, "idle")
-            return
         if idle >= self.config.idle_timeout:
-            log.info("connection %d silent for %.0f s; dropping it", conn.id, idle)
+            # Before hello nobody is pinged, but a connection that says nothing (or stops in
+            # the middle of a line) must not hold its socket for ever either.
+            log.info("connection %d silent for %.0f s%s; dropping it", conn.id, idle,
+                     " before hello" if conn.session is None else "")
+            if conn.text:
+                self._send(conn.id, {"type": "bye", "reason": f"silent for {self.config.idle_timeout:g} s, "
+                                     "the idle limit; closing the connection"})
             self._close(conn, "idle")
-        elif idle >= self.config.ping_interval and not conn.pinged:
+        elif conn.session is not None and idle >= self.config.ping_interval and not conn.pinged:
             conn.pinged = True
             self._send(conn.id, {"type": "ping"})
 
@@ -362,7 +406,7 @@ class ServerCore:
     def _add_session(self, session: Session) -> None:
         """A new session: in ``sessions`` and in the indexes of names and of the lobby."""
         self.sessions[session.token] = session
-        self._names.setdefault(session.name.casefold(), []).append(session)
+        self._names.setdefault(skeleton(session.name), []).append(session)
         session.lobby = self._lobby
 
     def take_bot_jobs(self) -> list[BotJob]:
@@ -376,7 +420,7 @@ class ServerCore:
             if table is None:
                 continue
             game = table.game
-            if table.status != PLAYING or game is None:
+            if table.status != PLAYING or game is None or table_id in self._paused:
                 continue
             for seat in game.awaiting:
                 occupant = table.seats[seat]
@@ -396,7 +440,7 @@ class ServerCore:
         self._bot_check.add(table.id)
         game = table.game
         occupant = table.seats[job.seat]
-        if (table.status != PLAYING or game is None or occupant is None
+        if (table.status != PLAYING or game is None or occupant is None or table.id in self._paused
                 or occupant.player is not job.player or job.seat not in game.awaiting):
             return self._flush()
         legal = game.legal_actions(job.seat)
@@ -414,6 +458,10 @@ class ServerCore:
 
     def answer(self, query: Query, result: Any, failed: bool = False) -> list[Out]:
         """Reply to a :class:`Query` with what storage returned (``failed``: it could not read)."""
+        if query.kind == "repair_table":
+            return self._repaired(query.args["table"], result, failed)
+        if query.kind == "get_game" and result is not None and not failed:
+            result = self.record_cache.put(query.args["game"], result)  # finished: it never changes
         conn = self.connections.get(query.conn)
         if conn is None or conn.closing:
             return []
@@ -424,11 +472,119 @@ class ServerCore:
         elif query.kind == "list_games":
             self._reply(conn, query.request_id, {"type": "games", "name": query.args["name"],
                                                  "games": result})
-        elif result is None:
+        else:
+            self._answer_game(conn, query, result)
+        return self._flush()
+
+    def _answer_game(self, conn: Connection, query: Query, result: StoredGame | None) -> None:
+        """Reply to ``get_game`` with the game storage or the record cache gave (None: no
+        such finished game), if the asker may read it."""
+        if result is None or not result.visible_to(query.args["viewer"], query.args["password"]):
+            # A private table's game that the asker may not read is answered as if it did
+            # not exist: the refusal does not even confirm that there is such a game.  A
+            # password given in vain counts against the address like a wrong one at a
+            # table (whether the game exists or not, so the lock-out tells nothing either).
+            if query.args["password"] is not None and conn.address is not None:
+                self._password_guard.failed(conn.address, self.clock())
             self._error(conn, ProtocolError("no_such_game", f"there is no finished game {query.args['game']}",
                                             field="game"), query.request_id)
         else:
-            self._reply(conn, query.request_id, {"type": "game_record", "record": result})
+            self._reply(conn, query.request_id, {"type": "game_record", "record": result.record})
+
+    # == when storage fails ================================================================
+    def unstored(self, table_ids: set[int] | frozenset[int], origin: tuple[int, Any] | None,
+                 reason: str = "") -> list[Out]:
+        """The records of a call that changed ``table_ids`` could not be written, so what the
+        call did is not acknowledged: the network layer has dropped its messages, and the
+        request it came from (``origin``) is refused with ``storage_unavailable``.
+
+        Each of those tables is *paused* (it takes no action, its computers and turn timers
+        wait) and its people are told so.  Storage refuses the table's later records until
+        the table is taken back, so nothing is ever written on top of a gap (and another
+        table's records never fail with these).  At the next :meth:`tick` the table is rolled
+        back to what is stored (a read, which a failing disk usually still allows), so
+        nobody sees what was not saved; then every ``storage_retry`` seconds storage is asked
+        whether it takes writes again, and once it does the table goes on (:meth:`_repaired`).
+        """
+        now = self.clock()
+        newly = sorted(t for t in table_ids if t not in self._paused)
+        for table_id in newly:
+            self._paused[table_id] = now
+            self._rolled_back.discard(table_id)
+        if newly:
+            log.error("the records of table%s %s could not be written (%s): paused until the "
+                      "database takes them", "s" if len(newly) > 1 else "",
+                      ", ".join(map(str, newly)), reason or "storage failed")
+        for table_id in newly:
+            table = self.tables.get(table_id)
+            if table is not None:
+                self._to_table(table, ProtocolError(
+                    "storage_unavailable", f"the server cannot save table {table_id}'s game right "
+                    f"now, so it is paused; it goes on by itself once it can save again",
+                    table=table_id).to_message())
+        if origin is not None:
+            conn = self.connections.get(origin[0])
+            if conn is not None and not conn.closing:
+                self._error(conn, ProtocolError(
+                    "storage_unavailable", "the server could not save that, so it did not "
+                    "happen; try again later"), origin[1])
+        return self._flush()
+
+    def _repaired(self, table_id: int, result: dict[str, Any] | None, failed: bool) -> list[Out]:
+        """Storage answered ``repair_table``: rebuild the table from what is stored (rolled
+        back, still paused; or, once storage takes writes again, going on), or try again
+        later."""
+        self._repairing.discard(table_id)
+        now = self.clock()
+        if table_id not in self._paused:
+            return self._flush()
+        if failed or result is None:
+            log.debug("table %d: the database still fails; trying again in %.1f s",
+                      table_id, self.config.storage_retry)
+            self._paused[table_id] = now + self.config.storage_retry
+            return self._flush()
+        if result["writable"]:
+            del self._paused[table_id]
+            self._rolled_back.discard(table_id)
+            log.warning("table %d: the database takes writes again; the table goes on from where "
+                        "it was last saved", table_id)
+        else:
+            self._paused[table_id] = now + self.config.storage_retry
+            self._rolled_back.add(table_id)
+        # The ratings of a game whose end was not stored would otherwise count twice.
+        self.ratings.standings.clear()
+        self.ratings.load(result["ratings"])
+        old = self.tables.get(table_id)
+        saved = result["table"]
+        if old is None:
+            if saved is not None:  # closed here, but the closing was what failed
+                self._records.append(TableClosed(table_id))
+            return self._flush()
+        if saved is None:
+            self._close_table(old, "the server could not save this table")
+            return self._flush()
+        live = {session.token: session for session in old.humans()}
+        try:
+            table = self._restore_table(saved, result["record"], now, live)
+        except (NoddyError, ValueError, KeyError, TypeError) as exc:
+            log.error("table %d cannot be rebuilt from the database (%s); closing it", table_id, exc)
+            self.tables[table_id] = old
+            self._paused.pop(table_id, None)
+            self._close_table(old, "the server could not save this table")
+            return self._flush()
+        seated = {id(s.session) for s in table.seats if s is not None and s.session is not None}
+        for session in old.spectators:
+            if id(session) not in seated:
+                session.table, session.seat = table, None
+                table.spectators.append(session)
+        for session in old.humans():
+            if session.table is old:  # sat down after the last save: back to the lobby
+                session.table, session.seat = None, None
+                if session.conn is None:
+                    self.sessions.pop(session.token, None)
+        for session, seat in table.members():
+            self._send(session.conn, table.snapshot(seat, now))
+        self._table_changed(table)
         return self._flush()
 
     def restore(self, state: StoredState) -> list[Out]:
@@ -449,7 +605,12 @@ class ServerCore:
             except (NoddyError, ValueError, KeyError, TypeError) as exc:
                 log.error("table %s cannot be restored (%s); closing it", saved.get("id"), exc)
                 self._records.append(TableClosed(saved["id"]))
+                self._table_lost(saved, now)
                 continue
+            if table.game is not None and table.game.is_over and record is not None \
+                    and record["status"] == "playing":
+                # Won at the deal by an older server, which never recorded such a game's end.
+                self._finish_game(table, table.game)
             if not any(s is not None and s.session is not None for s in table.seats):
                 self._close_table(table, "nobody came back")
             else:
@@ -457,7 +618,31 @@ class ServerCore:
         self._dirty.clear()
         return self._flush()
 
-    def _restore_table(self, saved: dict[str, Any], record: dict[str, Any] | None, now: float) -> Table:
+    def _table_lost(self, saved: dict[str, Any], now: float) -> None:
+        """A stored table could not be rebuilt: the people seated at it are held in the
+        lobby for the grace period (their resume tokens still work), and whoever comes back
+        is told the table is gone (``table_closed``) instead of finding a table that exists
+        nowhere.  ``saved`` may be damaged: only what reads as a seat is used."""
+        message = {"type": "table_closed", "table": saved["id"],
+                   "reason": "it could not be restored after the server restarted"}
+        seats = saved.get("seats")
+        for seat in seats if isinstance(seats, list) else []:
+            if not (isinstance(seat, dict) and seat.get("kind") == "human"
+                    and isinstance(seat.get("token"), str) and isinstance(seat.get("name"), str)):
+                continue
+            session = self.sessions.get(seat["token"])  # made already if it failed later
+            if session is None:
+                session = Session(seat["name"], bool(seat.get("bot")), None, token=seat["token"])
+                session.held_until = now + self.config.grace_period
+                self._add_session(session)
+                self._schedule_held(session)
+            session.table, session.seat = None, None
+            self._lost_tables[session.token] = message
+
+    def _restore_table(self, saved: dict[str, Any], record: dict[str, Any] | None, now: float,
+                       live: dict[str, Session] | None = None) -> Table:
+        """A table as storage kept it; seated people are held sessions, or (``live``: the
+        sessions at the table, by token, when a paused table is rebuilt) the same sessions."""
         rules = configure(saved["preset"], saved["players"], partnerships=saved["partnerships"],
                           options=saved["options"])
         table = Table(saved["id"], rules, rules.name, saved["players"], saved["partnerships"],
@@ -471,11 +656,13 @@ class ServerCore:
             if seat["kind"] == "computer":
                 table.seats[index] = self._computer(table, index, seat["level"])
                 continue
-            session = Session(seat["name"], seat["bot"], None, token=seat["token"])
+            session = live.get(seat["token"]) if live else None
+            if session is None:
+                session = Session(seat["name"], seat["bot"], None, token=seat["token"])
+                session.held_until = now + self.config.grace_period
+                self._add_session(session)
+                self._schedule_held(session)
             session.table, session.seat = table, index
-            session.held_until = now + self.config.grace_period
-            self._add_session(session)
-            self._schedule_held(session)
             table.seats[index] = Seat(session.name, session=session, ready=seat["ready"])
             if seat["token"] == saved.get("creator"):
                 table.creator = session
@@ -522,7 +709,7 @@ class ServerCore:
             self._records.clear()
         else:
             for table in self._dirty.values():
-                if table.id in self.tables:
+                if table.id in self.tables and table.id not in self._paused:
                     self._records.append(TableSaved(table.id, self._table_state(table)))
         self._dirty.clear()
         out, self._out = self._out, []
@@ -621,10 +808,13 @@ class ServerCore:
     # == requests ==========================================================================
     def _dispatch(self, conn: Connection, message: dict[str, Any]) -> None:
         request_id = request_id_of(message)
+        self.origin = (conn.id, request_id)
         try:
             kind, fields = validate_request(message)
             if conn.session is None and kind not in ("hello", "ping", "pong"):
                 raise ProtocolError("hello_required", f"say hello before {kind}")
+            if self._paused and kind in _CHANGES_SEATS_OR_GAME:
+                self._check_not_paused(conn, kind, fields)
             getattr(self, f"_on_{kind}")(conn, fields, request_id)
         except ProtocolError as exc:
             self._error(conn, exc, request_id)
@@ -647,11 +837,87 @@ class ServerCore:
                 self._guests += 1
             self._dispatch(conn, {"type": "hello", "name": f"guest-{self._guests}",
                                   "version": PROTOCOL_VERSION})
+        start = len(self._out)
+        try:
+            if request["type"] == "hello" and conn.session is not None:
+                self._hello_again_in_text(conn, request)
+            else:
+                if request.get("action") == "discard" and all(c.isdigit() for c in request["cards"]):
+                    request["cards"] = text_mode.cards_by_number(request["cards"], self._my_legal(conn))
+                self._dispatch(conn, request)
+        except ProtocolError as exc:
+            self._error(conn, exc, None)
+        # Errors are reworded for the person who caused them ("you do not hold TH", seats from 1).
+        seat = conn.session.seat if conn.session is not None else None
+        mine = [out for out in self._out[start:] if isinstance(out, Send) and out.conn == conn.id]
+        for out in mine:
+            if out.message["type"] == "error":
+                out.message = text_mode.person_error(out.message, seat)
+        # Watching a game: the snapshot begins with the table, so the table reply would
+        # print the same line twice.
+        if request["type"] == "spectate" and any(o.message["type"] == "snapshot" for o in mine):
+            tables = [o for o in mine if o.message["type"] == "table"][:1]
+            self._out[start:] = [out for out in self._out[start:] if not any(out is t for t in tables)]
+
+    def _my_legal(self, conn: Connection) -> list[dict[str, Any]]:
+        """The legal actions of a text connection's seat, for ``discard 1 2`` (none if it has
+        no seat in a game)."""
+        session = conn.session
+        if session is None or session.seat is None or session.table is None or session.table.game is None:
+            return []
+        return [a.to_dict(with_seat=False) for a in session.table.game.legal_actions(session.seat)]
+
+    def _hello_again_in_text(self, conn: Connection, request: dict[str, Any]) -> None:
+        """``name NAME`` or ``resume TOKEN`` from a text connection that already has a name
+        (a guest's, given on its first command, or one chosen before): until they sit down a
+        person may choose another name, or take back a held seat.  Either goes through the
+        very hello a JSON client sends, so it meets the same rules; the session is a new one
+        (a new resume token, or the resumed one).  A watcher keeps watching under a new name;
+        one who resumes a session leaves the table they were watching."""
+        old = conn.session
+        assert old is not None
+        table = old.table
+        resuming = request.get("resume") is not None
+        if old.seat is not None and table is not None:
+            raise ProtocolError("already_hello", f"you sit at table {table.id} as {old.name}; "
+                                + ("stand up or leave first" if resuming
+                                   else "stand up or leave to change your name"), field="name")
+        conn.session = None
+        self.sessions.pop(old.token, None)  # frees the old name for the check
         self._dispatch(conn, request)
+        if conn.session is None:  # refused: the old name stays
+            self._add_session(old)
+            conn.session = old
+            return
+        new = conn.session
+        log.info("connection %d: %s is now %s", conn.id, old.name, new.name)
+        if table is not None and resuming:
+            self._remove_spectator(table, old)
+        elif table is not None:
+            table.spectators[table.spectators.index(old)] = new
+            new.table = table
+            if table.creator is old:
+                table.creator = new
+            old.table = None
+            self._table_changed(table)
 
     def _session(self, conn: Connection) -> Session:
         assert conn.session is not None
         return conn.session
+
+    def _check_not_paused(self, conn: Connection, kind: str, fields: dict[str, Any]) -> None:
+        """Refuse what would change a paused table: its records could not be written, so
+        nothing more is done there until storage takes them again (spectators come and go)."""
+        session = conn.session
+        table = session.table if session is not None else None
+        if kind == "sit" and table is None:
+            table = self.tables.get(fields["table"])
+        if table is None or table.id not in self._paused:
+            return
+        if kind == "leave" and session is not None and session.seat is None:
+            return
+        raise ProtocolError("storage_unavailable", f"table {table.id} is paused: the server cannot "
+                            f"save its game right now; it goes on by itself once it can")
 
     def _find_table(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
@@ -675,7 +941,23 @@ class ServerCore:
             raise ProtocolError("game_in_progress", f"a game is being played at table {table.id}")
 
     def _check_password(self, table: Table, session: Session, password: str | None) -> None:
-        if table.private and session.table is not table and password != table.password:
+        """Let ``session`` into a private table only with its password, and only while its
+        address has not given too many wrong ones lately (then not even with the right one:
+        else one host could guess hundreds a second over many connections)."""
+        if not table.private or session.table is table:
+            return
+        conn = self.connections.get(session.conn) if session.conn is not None else None
+        address = conn.address if conn is not None else None
+        now = self.clock()
+        if address is not None:
+            wait = self._password_guard.locked_for(address, now)
+            if wait > 0:
+                raise ProtocolError(
+                    "too_many_attempts", f"too many wrong passwords from your address; wait {wait:.2f} s",
+                    field="password", retry_after=math.ceil(wait * 100) / 100)
+        if not password_matches(table.password, password):
+            if password is not None and address is not None:
+                self._password_guard.failed(address, now)
             raise ProtocolError("wrong_password", f"table {table.id} is private: the password is wrong"
                                 if password is not None else
                                 f"table {table.id} is private: give its password", field="password")
@@ -740,6 +1022,9 @@ class ServerCore:
             self._schedule_conn(conn)  # now it may be pinged
             log.info("connection %d resumed %r", conn.id, session)
             self._reply(conn, rid, self._welcome(session, resumed=True))
+            lost = self._lost_tables.pop(session.token, None)
+            if lost is not None:  # its table could not be restored (see _table_lost)
+                self._send(conn.id, lost)
             table = session.table
             if table is not None:
                 if session.seat is not None:
@@ -748,10 +1033,14 @@ class ServerCore:
                     self._table_changed(table, exclude=session)
                 self._send(conn.id, table.snapshot(session.seat, self.clock()))
             return
-        name = f["name"].strip()
+        name = normal_name(f["name"])  # printable, NFKC: the form everyone is shown
+        if skeleton(name) in _COMPUTER_SKELETONS:
+            raise ProtocolError("name_taken", f"the name {name!r} is (or looks like) a computer "
+                                "player's; choose another", field="name")
         if self._name_in_use(name):
-            raise ProtocolError("name_taken", f"the name {name!r} is in use by someone connected "
-                                "(or holding a seat); choose another", field="name")
+            raise ProtocolError("name_taken", f"the name {name!r} (or one that looks the same) is in "
+                                "use by someone connected (or holding a seat); choose another",
+                                field="name")
         session = Session(name, f["bot"], conn.id)
         self._add_session(session)
         conn.session = session
@@ -760,8 +1049,10 @@ class ServerCore:
         self._reply(conn, rid, self._welcome(session, resumed=False))
 
     def _name_in_use(self, name: str) -> bool:
-        """Whether a connected person, or one whose seat is held, goes by ``name`` (any case)."""
-        wanted = name.casefold()
+        """Whether a connected person, or one whose seat is held, goes by ``name`` or by a name
+        that looks the same (any case, width or accents, Cyrillic or Greek lookalikes: the
+        names' :func:`~noddy.protocol.names.skeleton` is the same)."""
+        wanted = skeleton(name)
         same = self._names.get(wanted)
         if not same:
             return False
@@ -807,7 +1098,8 @@ class ServerCore:
             raise ProtocolError("no_such_seat", f"a {f['players']}-player table has seats 0 to "
                                 f"{f['players'] - 1}, not {seat}", field="seat")
         table = Table(self._next_table, rules, rules.name, f["players"], f["partnerships"], options,
-                      password=f["password"] if f["private"] else None, turn_timer=f["turn_timer"])
+                      password=hash_password(f["password"]) if f["private"] else None,
+                      turn_timer=f["turn_timer"])
         table.creator = session
         table.rate = self._rater(table)
         self._next_table += 1
@@ -947,12 +1239,19 @@ class ServerCore:
         self._stream(table, events, plain)
 
     def _on_chat(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        """Chat, cleaned of terminal controls once here so JSON and text readers get the same
+        text, and limited per address as well as per connection (see PROTOCOL.md, Chat)."""
         session = self._session(conn)
         to = f["to"] or ("table" if session.table is not None else "lobby")
         table = self._my_table(session) if to == "table" else None
+        if conn.address is not None:
+            wait = self._chat_buckets.take(conn.address, self.clock())
+            if wait > 0:
+                raise ProtocolError("rate_limited", f"too much chat from your address; wait {wait:.2f} s",
+                                    retry_after=math.ceil(wait * 100) / 100)
         message = {"type": "chat", "to": to, "table": None if table is None else table.id,
                    "from": session.name, "seat": session.seat if table is not None else None,
-                   "text": f["text"]}
+                   "text": clean_text(f["text"])}
         self._reply(conn, rid, {"type": "ok"})
         if table is not None:
             self._to_table(table, message)
@@ -973,12 +1272,14 @@ class ServerCore:
         options = table.options if f["options"] is None else dict(f["options"])
         rules = configure(table.preset, table.players, partnerships=table.partnerships, options=options)
         private = table.private if f["private"] is None else f["private"]
-        password = f["password"] if f["password"] is not None else table.password
-        if private and not password:
+        if private and not (f["password"] or (f["password"] is None and table.password)):
             raise ProtocolError("missing_field", "a private table needs a password", field="password")
         table.rules, table.options = rules, options
-        table.password = password if private else None
-        if f["turn_timer"] is not None:
+        if not private:
+            table.password = None
+        elif f["password"] is not None:  # only its hash is kept (see passwords.py)
+            table.password = hash_password(f["password"])
+        if f["turn_timer"] is not None:  # the schema holds it to create_table's bounds; 0: off
             table.turn_timer = f["turn_timer"] or None
         for occupant in table.seats:  # nobody has agreed to play under the new settings yet
             if occupant is not None:
@@ -987,13 +1288,53 @@ class ServerCore:
         self._table_changed(table, exclude=session)
 
     def _on_list_games(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        name = f["name"] if f["name"] is not None else self._session(conn).name
-        self._out.append(Query(conn.id, rid, "list_games", {"name": name, "limit": f["limit"]}))
+        self._charge_query(conn)
+        viewer = self._session(conn).name  # a private table's games only to who sat there
+        name = f["name"] if f["name"] is not None else viewer
+        self._out.append(Query(conn.id, rid, "list_games", {"name": name, "limit": f["limit"],
+                                                            "viewer": viewer}))
 
     def _on_get_game(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        self._out.append(Query(conn.id, rid, "get_game", {"game": f["game"]}))
+        # Who asks and the password given: ``answer`` checks them against the stored game
+        # (StoredGame.visible_to) before anything of it is sent.
+        self._charge_query(conn)
+        if f["password"] is not None and conn.address is not None:  # as at a private table
+            wait = self._password_guard.locked_for(conn.address, self.clock())
+            if wait > 0:
+                raise ProtocolError(
+                    "too_many_attempts", f"too many wrong passwords from your address; wait {wait:.2f} s",
+                    field="password", retry_after=math.ceil(wait * 100) / 100)
+        query = Query(conn.id, rid, "get_game", {"game": f["game"], "viewer": self._session(conn).name,
+                                                 "password": f["password"]})
+        cached = self.record_cache.get(f["game"])
+        if cached is None:
+            self._out.append(query)
+        else:  # read before: no database read, and its line is encoded already
+            self._answer_game(conn, query, cached)
+
+    def _charge_query(self, conn: Connection) -> None:
+        """A request that reads records takes ``query_cost`` tokens of the connection's rate
+        bucket (its first already taken, as every request's, by ``receive``) and one of its
+        address's: reading a long record costs far more than a move.  Refused with
+        ``rate_limited`` (nothing done) when either is short."""
+        now = self.clock()
+        bucket = conn.bucket
+        extra = max(0, self.config.query_cost - 1)
+        wait = bucket.take(now, extra) if extra else 0.0
+        what = "requests for records"
+        if wait <= 0 and conn.address is not None:
+            wait = self._query_buckets.take(conn.address, now)
+            if wait > 0:
+                bucket.tokens += extra  # not served: the connection keeps what it paid
+                what = "requests for records from your address"
+        if wait > 0:
+            # The refused request's own token is spent, and a retry takes all of query_cost.
+            wait = max(wait, (extra + 1 - bucket.tokens) / bucket.rate)
+            raise ProtocolError("rate_limited", f"too many {what}; wait {wait:.2f} s",
+                                retry_after=math.ceil(wait * 100) / 100)
 
     def _on_leaderboard(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        self._charge_query(conn)
         rows = self.ratings.leaderboard(f["family"], f["limit"])
         self._reply(conn, rid, {"type": "leaderboard", "family": f["family"], "players": [
             {"rank": rank, "kind": who.kind, "name": who.name, "rating": round(standing.rating),
@@ -1013,7 +1354,7 @@ class ServerCore:
     def _computer(self, table: Table, seat: int, level: str) -> Seat:
         table.computers_made += 1
         player = get_player(level, seed=self.config.bot_seed(table.id, seat, table.computers_made))
-        return Seat(f"{level} computer", player=player, level=level)
+        return Seat(_computer_name(level, seat), player=player, level=level)
 
     def _leave(self, table: Table, session: Session) -> None:
         """``session`` goes back to the lobby; mid-game a computer player takes its seat."""
@@ -1049,10 +1390,13 @@ class ServerCore:
             self._table_changed(table)
 
     def _expire(self, session: Session) -> None:
-        """A held seat's grace period is over."""
+        """A held seat's (or a watcher's place's) grace period is over."""
         session.held_until = None
         self.sessions.pop(session.token, None)
         table, seat = session.table, session.seat
+        if table is not None and seat is None:
+            self._remove_spectator(table, session)
+            return
         session.table, session.seat = None, None
         if table is None or seat is None:
             return
@@ -1095,7 +1439,9 @@ class ServerCore:
         self._records.append(GameBegun(
             live.game_id, table.id, table.games_played, table.preset, family_of(table.preset),
             table.players, table.partnerships, dict(table.options), seats, game.seed,
-            self.wall_clock(), plain))
+            self.wall_clock(), plain, password=table.password))
+        if game.is_over:  # won by the deal itself, before anyone acted
+            self._finish_game(table, game)
         self._dirty[table.id] = table
         table.game = game
         table.status = PLAYING
@@ -1118,20 +1464,27 @@ class ServerCore:
         assert live is not None
         live.actions += 1
         plain = [event.to_dict() for event in events]
-        self._records.append(ActionApplied(live.game_id, live.actions, action.to_dict(), plain))
+        self._records.append(ActionApplied(live.game_id, live.actions, action.to_dict(), plain, table.id))
         if game.is_over:
-            assert game.winner is not None
-            changes: list = []
-            if table.players == 2 or table.partnerships:
-                by_seat = {s["seat"]: _identity_of(s) for s in live.seats}
-                sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
-                         for side in (0, 1)]
-                changes = self.ratings.rate_game(family_of(table.preset), sides, game.winner)
-            self._records.append(GameFinished(
-                live.game_id, self.wall_clock(),
-                {"winner": game.winner, "winning_seats": list(game.winning_seats),
-                 "scores": list(game.scores)}, tuple(changes)))
+            self._finish_game(table, game)
         return events, plain
+
+    def _finish_game(self, table: Table, game: Game) -> None:
+        """Record a won game as finished and rate it.  Every way a game ends comes here: an
+        action (a person's, a computer's or the turn timer's) or the deal itself (under the
+        Noddy presets the show comes before the play, so a low target can be reached at once)."""
+        live = table.live
+        assert live is not None and game.winner is not None
+        changes: list = []
+        if table.players == 2 or table.partnerships:
+            by_seat = {s["seat"]: _identity_of(s) for s in live.seats}
+            sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
+                     for side in (0, 1)]
+            changes = self.ratings.rate_game(family_of(table.preset), sides, game.winner)
+        self._records.append(GameFinished(
+            live.game_id, self.wall_clock(),
+            {"winner": game.winner, "winning_seats": list(game.winning_seats),
+             "scores": list(game.scores)}, tuple(changes), table.id))
 
     def _stream(self, table: Table, events: list[Event], plain: list[dict[str, Any]]) -> None:
         """Number and send new game events (see :meth:`_publish`)."""
@@ -1197,9 +1550,32 @@ class ServerCore:
             del table.deadlines[seat]
             player = get_player("random", seed=self.config.bot_seed(table.id, seat, -game.deal))
             action = player.choose(game.observation(seat), game.rules)
-            self._to_table(table, {"type": "timed_out", "table": table.id, "seat": seat,
-                                   "action": action.to_dict(with_seat=False)})
+            for member, viewer in table.members():  # a discard's cards only to its seat
+                self._send(member.conn, table.timed_out_message(seat, action, viewer))
             self._stream(table, *self._apply_action(table, game, action))
+
+
+#: Requests that change a table's seats or game: refused at a paused table.
+_CHANGES_SEATS_OR_GAME = frozenset({"action", "ready", "sit", "stand", "leave", "add_computer",
+                                    "remove_computer", "configure_table"})
+
+
+def _computer_name(level: str, seat: int | None = None) -> str:
+    """The name a computer player of ``level`` sits under in ``seat`` (no person may take it).
+
+    Each seat's computer has its own name, ``greedy computer 2`` for seat 1 (the number the
+    screens give the seat), so that three of them at one table are three names in "Lay away 1
+    for greedy computer 3's crib" or "greedy computer 2 wins"; the seat makes it stable
+    across a restore, which builds the computer again for the same seat.  ``seat=None`` is
+    the bare ``greedy computer``, refused for people all the same.
+    """
+    return f"{level} computer" if seat is None else f"{level} computer {seat + 1}"
+
+
+#: The skeletons of every computer player's name: a person's name that looks like one of them
+#: is refused (see :func:`~noddy.protocol.names.skeleton`).
+_COMPUTER_SKELETONS = frozenset(skeleton(_computer_name(level, seat)) for level in LEVELS
+                                for seat in (None, *range(MAX_PLAYERS)))
 
 
 def _check_seat_number(table: Table, seat: int) -> None:

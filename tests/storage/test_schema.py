@@ -24,8 +24,11 @@ EXPECTED_TABLES = {"tables", "games", "game_players", "actions", "ratings"}
 
 
 def _tables(path: Path) -> set[str]:
-    with sqlite3.connect(path) as db:
+    db = sqlite3.connect(path)
+    try:
         return {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    finally:
+        db.close()  # the server holds its database alone: nothing else may have it open
 
 
 def test_created_on_first_start_with_its_version_and_identity(tmp_path: Path) -> None:
@@ -37,6 +40,7 @@ def test_created_on_first_start_with_its_version_and_identity(tmp_path: Path) ->
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    db.close()
     assert (path.stat().st_mode & 0o777) == 0o600  # it holds resume tokens
     Storage(path).close()  # opening again changes nothing
     assert _tables(path) == EXPECTED_TABLES
@@ -68,7 +72,9 @@ def test_a_failed_migration_leaves_the_old_version(tmp_path: Path) -> None:
     Storage(path).close()
     with pytest.raises(StorageError, match="cannot prepare"):
         Storage(path, migrations=MIGRATIONS + ("CREATE TABLE notes (a); THIS IS NOT SQL;",))
-    assert Storage(path).schema_version == SCHEMA_VERSION
+    storage = Storage(path)
+    assert storage.schema_version == SCHEMA_VERSION
+    storage.close()
     assert "notes" not in _tables(path)
 
 
