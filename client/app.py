@@ -17,14 +17,27 @@ the replay, the leaderboard: :mod:`noddy.client.replay`) hook in the same way: t
 their way.  Their state is a :class:`~noddy.client.replay.RecordsView` beside the model, and
 every message from the server is shown to both.
 
-Two one-line inputs share the bottom of the screen: the chat line and the password line of
-a private table.  The model says when a password is wanted (``model.password_prompt``, which
-a ``wrong_password`` error opens again); :meth:`ClientApp._sync_focus` gives that line the
-keyboard whenever it appears.
+Three one-line inputs share the bottom of the screen: the chat line, the password line of
+a private table and the name line.  The model says when a password is wanted
+(``model.password_prompt``, which a ``wrong_password`` error opens again) or another name
+(``model.name_prompt``, when the server refuses the name); :meth:`ClientApp._sync_focus`
+gives that line the keyboard whenever it appears.
+
+Leaving has two meanings, kept apart.  Quitting the program (``q`` then ``y``, ``Ctrl-Q``)
+mid-game only closes the connection, so the server holds the seat for its grace period as
+for a dropped line, and the resume token kept on disk (:mod:`noddy.client.state`) takes it
+back when the client is started again; away from a game it says ``bye``.  Resigning (``l``
+during a game, asked first) sends ``leave``: a computer player takes the seat for good.
+
+A few things take the next key whatever it is, so that it does nothing else: the help ("any
+key closes it"), the quit/resign question, and the count at the end of a deal
+(``model.deal_count``), which a background task also takes down after a few seconds once the
+game waits for the player.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -51,6 +64,7 @@ from prompt_toolkit.widgets import Frame
 from . import render, replay
 from .connection import FAILED, LOST, UP, Connection
 from .model import CONNECTING, LOBBY, TABLE, ViewModel
+from .state import ResumeTokens
 
 #: The screens that show the lobby (before the welcome, the lobby is drawn empty).
 LOBBY_SCREENS = (LOBBY, CONNECTING)
@@ -73,9 +87,16 @@ class ClientApp:
         output: Output | None = None,
         silence: float = 45.0,
         backoff: tuple[float, ...] | None = None,
+        tokens: ResumeTokens | None = None,
     ) -> None:
         self.model = ViewModel(name)
         self.model.quick_start = quick_start
+        #: Where the resume token is kept between runs (None: not kept, as for the private
+        #: server of ``noddy-client`` with no address, which ends with the program).
+        self.tokens = tokens
+        self.server_key = f"{host}:{port}"
+        if tokens is not None:
+            self.model.token = tokens.get(self.server_key, name)
         self.records = replay.RecordsView(self.model)
         self.address = address_label or f"{host}:{port}"
         extra = {} if backoff is None else {"backoff": backoff}
@@ -85,10 +106,15 @@ class ClientApp:
         self._output = output
         self.show_help = False
         self.confirm_quit = False
+        #: Asking "leave this game for good?" (l during a game).
+        self.confirm_resign = False
         self.chatting = False
         self.chat_buffer = Buffer(multiline=False, accept_handler=self._send_chat)
         self.password_buffer = Buffer(multiline=False)
+        self.name_buffer = Buffer(multiline=False)
         self._password_shown = False
+        self._name_shown = False
+        self.lobby_status_window: Window | None = None
         self.log_window: Window | None = None
         self.application: Application[int] = Application(
             layout=Layout(self._build_layout()),
@@ -110,20 +136,44 @@ class ClientApp:
             with create_app_session(input=self._input, output=self._output):
                 result = await self.application.run_async(pre_run=self._start)
         finally:
-            if self.connection.connected:
-                self.connection.send({"type": "bye"})
-                await self.connection.flush(0.5)
+            # Quitting mid-game only closes the connection: the server holds the seat for its
+            # grace period, as for a dropped line, and the token on disk takes it back.  Only
+            # away from a game does the client say bye (and forget the token: nothing is held).
+            if self._playing():
+                pass
+            else:
+                if self.connection.connected:
+                    self.connection.send({"type": "bye"})
+                    await self.connection.flush(0.5)
+                self._forget_token()
             self.connection.stop()
         return result or 0
 
     def _start(self) -> None:
         self.application.create_background_task(self.connection.run())
+        self.application.create_background_task(self._watch_count())
+
+    async def _watch_count(self) -> None:
+        """Take the count of a deal down by itself once the game waits for the player."""
+        while True:
+            await asyncio.sleep(0.25)
+            if self.model.count_expired(time.monotonic()):
+                self.model.dismiss_count()
+                self.application.invalidate()
+
+    def _forget_token(self) -> None:
+        if self.tokens is not None:
+            self.tokens.forget(self.server_key, self.model.requested_name)
 
     def _on_message(self, message: dict[str, Any]) -> None:
         if message.get("type") == "bye" and message.get("reason") == "resumed on another connection":
             self.model.connection_failed("this seat was taken over by another client")
             self.connection.stop()
+        if message.get("type") == "error" and message.get("code") == "bad_token":
+            self._forget_token()
         self.model.handle(message, time.monotonic())
+        if message.get("type") == "welcome" and self.tokens is not None and self.model.token:
+            self.tokens.put(self.server_key, self.model.requested_name, self.model.token)
         self.records.handle(message)
         self._flush()
 
@@ -149,6 +199,13 @@ class ClientApp:
             self.password_buffer.reset()
             self.application.layout.focus(self.password_buffer)
         self._password_shown = wanted
+        naming = self.model.name_prompt is not None
+        if naming and not self._name_shown:
+            self.chatting = False
+            self.name_buffer.reset()
+            self.name_buffer.insert_text(self.model.name)
+            self.application.layout.focus(self.name_buffer)
+        self._name_shown = naming
 
     def _send_chat(self, buffer: Buffer) -> bool:
         self.model.chat(buffer.text)
@@ -158,6 +215,24 @@ class ClientApp:
 
     def _now(self) -> float:
         return time.monotonic()
+
+    def lobby_status_fragments(self) -> render.Fragments:
+        return render.status_fragments_lobby(self.model, self._width())
+
+    def confirm_text(self) -> render.Fragments:
+        """The question of the quit or resign box."""
+        if self.confirm_resign:
+            text = " Leave this game for good?\n A computer player takes your seat.  y / n "
+        elif self._playing() and self.tokens is not None:
+            grace = self.model.grace
+            held = f"held for {grace:g} s" if grace is not None else "held for a while"
+            text = (f" Quit? Your seat is {held}:\n start noddy-client again to take it back."
+                    "  y / n ")
+        elif self._playing():
+            text = " Quit? The game ends with the program.  y / n "
+        else:
+            text = " Quit?  y / n "
+        return [("class:prompt", text)]
 
     # == layout ============================================================================
     def _width(self) -> int:
@@ -192,6 +267,10 @@ class ClientApp:
                                                get_cursor_position=cursor, focusable=False),
                           wrap_lines=True, always_hide_cursor=True)
 
+        # A status line wraps onto a second and third line rather than being cut off.
+        status = lambda: Dimension(min=1, max=3)  # noqa: E731
+        lobby_status = self.lobby_status_window = Window(text(self.lobby_status_fragments),
+                                                         height=status, wrap_lines=True)
         lobby = HSplit([
             # The cursor on the selected row keeps it in view when the list is longer
             # than the window.
@@ -200,13 +279,13 @@ class ClientApp:
                    always_hide_cursor=True,
                    height=Dimension(min=3, preferred=len(model.tables) + 2, max=12)),
             Window(height=1, char="─", style="class:dim"),
-            Window(text(lambda: render.status_fragments_lobby(model)), height=1),
+            lobby_status,
             Window(text(lambda: [("class:label", " Lobby chat")]), height=1),
             log_window(lambda: model.lobby_chat),
         ])
         form = HSplit([
             Window(text(lambda: render.form_fragments(model))),
-            Window(text(lambda: render.status_fragments_lobby(model)), height=1),
+            Window(text(self.lobby_status_fragments), height=status, wrap_lines=True),
         ])
         board_height = lambda: max(1, len(model.scores))  # noqa: E731
         table_log = self.log_window = log_window(model.visible_log)
@@ -214,13 +293,20 @@ class ClientApp:
             Window(text(lambda: render.table_fragments(model, self._now(), self._width())), height=2),
             Window(text(lambda: render.hand_fragments(model)), height=4),
         ])
+        counting = Condition(lambda: model.deal_count is not None)
+        count = Window(text(lambda: render.count_fragments(model, self._width())),
+                       wrap_lines=True, height=Dimension(min=6, max=16))
         table = HSplit([
             Window(text(lambda: render.board_fragments(model, self._width())), height=board_height),
             Window(height=1, char="─", style="class:dim"),
-            ConditionalContainer(game, filter=in_game),
+            ConditionalContainer(count, filter=counting),
+            ConditionalContainer(game, filter=in_game & ~counting),
             ConditionalContainer(Window(text(lambda: render.waiting_fragments(model)),
-                                        height=Dimension(min=2, max=6)), filter=~in_game),
-            Window(text(lambda: render.status_fragments(model)), height=2),
+                                        height=Dimension(min=2, max=6)), filter=~in_game & ~counting),
+            # (while the count is up, it has the room: the prompt comes back with the game)
+            ConditionalContainer(
+                Window(text(lambda: render.status_fragments(model, self._width())), wrap_lines=True,
+                       height=Dimension(min=2, max=4)), filter=~counting),
             Window(text(lambda: render.log_rule_fragments(model, self._width())), height=1),
             table_log,
         ])
@@ -241,17 +327,25 @@ class ClientApp:
                        height=1, style="class:prompt",
                        get_line_prefix=lambda *_: render.password_prefix(model)),
                 filter=Condition(lambda: model.password_prompt is not None)),
+            ConditionalContainer(
+                Window(BufferControl(self.name_buffer), height=1, style="class:prompt",
+                       get_line_prefix=lambda *_: [("class:key", " Your name: ")]),
+                filter=Condition(lambda: model.name_prompt is not None)),
             Window(text(lambda: replay.keys_fragments(self.records)
                         if self.records.active else render.keys_fragments(model)), height=1),
         ])
-        help_box = Frame(Window(text(render.help_fragments), width=78, height=17), title="Keys",
+        # Sizes that give way: on a small screen the boxes shrink (the help goes to one
+        # column, and wraps) rather than vanish.
+        help_box = Frame(Window(text(lambda: render.help_fragments(self._width())),
+                                width=Dimension(max=78), height=Dimension(max=19)),
+                         title="Keys", style="class:help.frame")
+        quit_box = Frame(Window(text(self.confirm_text), wrap_lines=True,
+                                width=Dimension(max=60), height=Dimension(min=1, max=4)),
                          style="class:help.frame")
-        quit_box = Frame(Window(text(lambda: [("class:prompt",
-                                               " Leave the game and quit?  y / n ")]),
-                                width=36, height=1), style="class:help.frame")
         return FloatContainer(body, floats=[
             Float(ConditionalContainer(help_box, filter=Condition(lambda: self.show_help))),
-            Float(ConditionalContainer(quit_box, filter=Condition(lambda: self.confirm_quit))),
+            Float(ConditionalContainer(quit_box, filter=Condition(
+                lambda: self.confirm_quit or self.confirm_resign))),
         ])
 
     # == keys ==============================================================================
@@ -264,9 +358,13 @@ class ClientApp:
         model = self.model
         chatting = Condition(lambda: self.chatting)
         helping = Condition(lambda: self.show_help)
-        confirming = Condition(lambda: self.confirm_quit)
+        confirming = Condition(lambda: self.confirm_quit or self.confirm_resign)
+        naming = Condition(lambda: model.name_prompt is not None)
         asking = Condition(lambda: model.password_prompt is not None)
-        free = ~chatting & ~helping & ~confirming & ~asking
+        # The count of a deal takes the next key (any key): it is not played as well.
+        counting = (Condition(lambda: model.deal_count is not None and model.screen == TABLE)
+                    & ~chatting & ~helping & ~confirming & ~asking & ~naming)
+        free = ~chatting & ~helping & ~confirming & ~asking & ~naming & ~counting
         lobby = free & Condition(lambda: model.screen in LOBBY_SCREENS and model.form is None)
         form = free & Condition(lambda: model.screen in LOBBY_SCREENS and model.form is not None)
         typing = form & Condition(lambda: model.form is not None and model.form.on_password)
@@ -288,19 +386,54 @@ class ClientApp:
             else:
                 self.chatting = False
                 self.show_help = False
+                self.confirm_resign = False
                 self.confirm_quit = True
 
-        @kb.add("<any>", filter=helping)
-        def _close_help(event: KeyPressEvent) -> None:
-            self.show_help = False
+        def ask_to_quit() -> None:
+            if self._playing():
+                self.confirm_quit = True
+            else:
+                self.application.exit(result=0)
 
-        @kb.add("y", filter=confirming)
+        # "Any key closes the help": <any> alone loses to the exact keys (Esc, Enter, Tab,
+        # arrows...) that prompt_toolkit's own bindings claim, so those are named too.
+        for key in ("<any>", "escape", "enter", "tab", "s-tab", "backspace", "delete", "up",
+                    "down", "left", "right", "home", "end", "pageup", "pagedown", "insert"):
+            @kb.add(key, filter=helping, eager=True)
+            def _close_help(event: KeyPressEvent) -> None:
+                self.show_help = False
+
+        @kb.add("q", filter=helping, eager=True)
+        def _close_help_and_quit(event: KeyPressEvent) -> None:
+            self.show_help = False
+            ask_to_quit()
+
+        for key in ("<any>", "escape", "enter", "tab", "backspace", "up", "down", "left", "right",
+                    "pageup", "pagedown"):
+            @kb.add(key, filter=counting, eager=True)
+            def _close_count(event: KeyPressEvent) -> None:
+                model.dismiss_count()
+
+        @kb.add("y", filter=confirming, eager=True)
         def _yes(event: KeyPressEvent) -> None:
+            if self.confirm_resign:
+                self.confirm_resign = False
+                model.leave()
+                after(event)
+                return
             self.application.exit(result=0)
 
-        @kb.add("<any>", filter=confirming)
-        def _no(event: KeyPressEvent) -> None:
-            self.confirm_quit = False
+        for key in ("<any>", "escape", "enter"):
+            @kb.add(key, filter=confirming, eager=True)
+            def _no(event: KeyPressEvent) -> None:
+                self.confirm_quit = False
+                self.confirm_resign = False
+
+        # -- the name line, when the server refused the name --------------------------------
+        @kb.add("enter", filter=naming & ~helping & ~confirming)
+        def _name_send(event: KeyPressEvent) -> None:
+            model.submit_name(self.name_buffer.text)
+            after(event)
 
         @kb.add("enter", filter=chatting)
         def _chat_send(event: KeyPressEvent) -> None:
@@ -330,10 +463,7 @@ class ClientApp:
 
         @kb.add("q", filter=free & ~form)
         def _quit(event: KeyPressEvent) -> None:
-            if self._playing():
-                self.confirm_quit = True
-            else:
-                self.application.exit(result=0)
+            ask_to_quit()
 
         @kb.add("c", filter=free & ~form)
         @kb.add("t", filter=free & ~form)
@@ -380,6 +510,9 @@ class ClientApp:
 
         @kb.add("r", filter=lobby)
         def _refresh(event: KeyPressEvent) -> None:
+            if model.connection != "online":
+                self.connection.retry_now()
+                return
             model.send("list_tables")
             after(event)
 
@@ -512,14 +645,18 @@ class ClientApp:
 
         @kb.add("r", filter=table)
         def _ready(event: KeyPressEvent) -> None:
+            if model.connection != "online":
+                self.connection.retry_now()
+                return
             model.toggle_ready()
             after(event)
 
         @kb.add("l", filter=table)
         def _leave(event: KeyPressEvent) -> None:
             if self._playing():
-                model.set_status("You are in a game: q quits (a computer player takes your seat).",
-                              error=True)
+                # Resigning gives the seat away for good: ask first (q quits and keeps it).
+                self.chatting = False
+                self.confirm_resign = True
                 return
             model.leave()
             after(event)

@@ -16,9 +16,11 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from noddy import __version__
 from noddy.protocol import DEFAULT_PORT
 
 from .model import request_field
+from .state import ResumeTokens
 
 #: The longest name a ``hello`` may give.
 NAME_LIMIT = request_field("hello", "name").max_length
@@ -31,16 +33,49 @@ def build_parser() -> argparse.ArgumentParser:
                     "starts inside the program and you play against a computer player.")
     parser.add_argument("address", nargs="?", help=f"HOST:PORT of a noddy-server (port {DEFAULT_PORT} "
                                                    "if left out)")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--name", default=None, help="your name at the table (default: your login)")
-    parser.add_argument("--preset", default="noddy",
+    # The next four have no default here (see LOCAL_OPTIONS): None says "not given".
+    parser.add_argument("--preset", default=None,
                         help="with no address: the game to play (noddy, noddy-ducoeur, noddy-holme, "
-                             "noddy-modern, five-card-cribbage, cribbage)")
-    parser.add_argument("--players", type=int, default=2,
-                        help="with no address: how many players (the others are computers)")
+                             "noddy-modern, five-card-cribbage, cribbage; default noddy)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="with no address: how many players, the others are computers "
+                             "(default 2)")
     parser.add_argument("--target", type=int, default=None, help="with no address: points to win")
     parser.add_argument("--level", default=None, help="with no address: the computer level "
                                                      "(random, greedy, expert)")
     return parser
+
+
+#: The options of a game without an address (``dest`` names); given with an address they
+#: would be ignored, so they are refused instead.
+LOCAL_OPTIONS = ("preset", "players", "target", "level")
+
+
+def check_remote_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """A usage error (exit 2) when an option that only a private game reads is given with an
+    address: silently ignoring ``--preset cribbage`` would be a surprise at the table."""
+    if any(getattr(args, name) is not None for name in LOCAL_OPTIONS):
+        parser.error("--preset, --players, --target and --level are for a game without an "
+                     "address (at a server, choose the game in the lobby: n)")
+
+
+def terminal_problem(stdin: Any = None, stdout: Any = None) -> str | None:
+    """Why the full-screen client cannot run here, or None: it needs a terminal on both
+    sides (prompt_toolkit would fail with ``EOFError`` on a pipe)."""
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    for label, stream in (("input", stdin), ("output", stdout)):
+        try:
+            tty = stream.isatty()
+        except (AttributeError, ValueError):
+            tty = False
+        if not tty:
+            return (f"noddy-client: the full-screen client needs a terminal (standard {label} is "
+                    "not one); to play from a script or a pipe, talk to the server directly: "
+                    "nc HOST PORT\n")
+    return None
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -61,7 +96,10 @@ def parse_address(text: str) -> tuple[str, int]:
         host, port = text, ""
     if port and not port.isdigit():
         raise ValueError(f"not a port number: {port!r}")
-    return host or "127.0.0.1", int(port) if port else DEFAULT_PORT
+    number = int(port) if port else DEFAULT_PORT
+    if not 1 <= number <= 65535:
+        raise ValueError(f"port {number} is out of range (1 to 65535)")
+    return host or "127.0.0.1", number
 
 
 def default_name() -> str:
@@ -84,12 +122,19 @@ async def run_client(host: str, port: int, name: str,
 
 
 def play_at_address(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    """Play at the server ``args.address`` names (a bad address is the parser's error)."""
+    """Play at the server ``args.address`` names (a bad address or an option of a private
+    game is the parser's error), keeping the resume token on disk so that a restarted
+    client takes its seat back (:mod:`noddy.client.state`)."""
     try:
         host, port = parse_address(args.address)
     except ValueError as exc:
         parser.error(str(exc))
-    return asyncio.run(run_client(host, port, args.name or default_name()))
+    check_remote_options(parser, args)
+    problem = terminal_problem()
+    if problem is not None:
+        sys.stderr.write(problem)
+        return 2
+    return asyncio.run(run_client(host, port, args.name or default_name(), tokens=ResumeTokens()))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,7 +3,8 @@
 :class:`Connection` owns the socket and nothing else.  ``run()`` connects, reads lines and
 hands each decoded message to ``on_message``; when the connection drops it tells
 ``on_state`` and tries again with a growing pause (0.2 s up to 5 s), for as long as the
-client runs.  What to say on a new connection (the ``hello`` with the resume token) is the
+client runs (:meth:`Connection.retry_now` cuts a pause short).  Why a server cannot be
+reached is said in words (:func:`why_unreachable`), never as a Python exception.  What to say on a new connection (the ``hello`` with the resume token) is the
 view model's business, so the player's seat comes back without the player doing anything.
 
 It answers the server's ``ping`` itself, and pings a silent server so that a dead one is
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -32,6 +35,20 @@ BACKOFF: tuple[float, ...] = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
 UP = "up"
 LOST = "lost"
 FAILED = "failed"
+
+
+def why_unreachable(exc: OSError) -> str:
+    """Why a connection could not be made, in words a person can act on."""
+    text = str(exc)
+    if isinstance(exc, ConnectionRefusedError) or (exc.errno is None and "Connect call failed" in text):
+        return "nothing is listening there (connection refused)"
+    if isinstance(exc, socket.gaierror):
+        return "no such host (the name does not resolve)"
+    if isinstance(exc, TimeoutError):
+        return "no answer (timed out)"
+    if exc.errno is not None:
+        return os.strerror(exc.errno).lower()
+    return text or exc.__class__.__name__
 
 
 class Connection:
@@ -55,6 +72,7 @@ class Connection:
         self.backoff = backoff
         self._writer: asyncio.StreamWriter | None = None
         self._stopped = asyncio.Event()
+        self._retry = asyncio.Event()
         self.attempts = 0
         self.connections_made = 0
 
@@ -79,6 +97,10 @@ class Connection:
         if self._writer is not None:
             self._writer.close()
 
+    def retry_now(self) -> None:
+        """Cut the pause before the next attempt short (the player pressed r)."""
+        self._retry.set()
+
     def drop(self) -> None:
         """Close the current socket (the run loop reconnects): for tests and a stuck server."""
         if self._writer is not None:
@@ -102,9 +124,9 @@ class Connection:
             except OSError as exc:
                 pause = self.backoff[min(failures, len(self.backoff) - 1)]
                 failures += 1
-                self.on_state(FAILED, f"cannot reach {self.host}:{self.port} ({exc.strerror or exc}); "
-                                      f"retrying in {pause:g} s")
-                await self._pause(pause)
+                self.on_state(FAILED, f"cannot reach {self.host}:{self.port}: {why_unreachable(exc)}; "
+                                      f"trying again in {pause:g} s")
+                await self._pause(pause, interruptible=True)
                 continue
             failures = 0
             self._writer = writer
@@ -120,12 +142,22 @@ class Connection:
             self.on_state(LOST, reason)
             await self._pause(self.backoff[0])
 
-    async def _pause(self, seconds: float) -> None:
+    async def _pause(self, seconds: float, interruptible: bool = False) -> None:
+        """Wait ``seconds``, less if the connection is stopped (or, ``interruptible``,
+        :meth:`retry_now` is called)."""
+        self._retry.clear()
         # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
         # that arrives as the awaited thing completes, and the application could not exit.
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(seconds):
-                await self._stopped.wait()
+        waits = [asyncio.ensure_future(self._stopped.wait())]
+        if interruptible:
+            waits.append(asyncio.ensure_future(self._retry.wait()))
+        try:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(seconds):
+                    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
 
     async def _read(self, reader: asyncio.StreamReader) -> str:
         """Read lines until the connection ends; returns why it ended, in words."""

@@ -41,6 +41,12 @@ CONNECTING = "connecting"
 TIMER_CHOICES: tuple[float | None, ...] = (None, 15, 30, 60, 120)
 #: How many log lines are kept (the screen shows the last few; PgUp scrolls back).
 LOG_LIMIT = 500
+#: How long the count of a deal stays up by itself once the game waits for the player (a
+#: key closes it sooner); while others are to move it stays until a key.
+COUNT_SECONDS = 8.0
+#: What a request before the server's welcome gets instead of being sent (the server would
+#: answer ``hello_required``, which is no word for a person).
+NOT_CONNECTED = "Not connected yet: wait a moment (q quits)."
 
 
 def request_field(kind: str, name: str) -> FieldSpec:
@@ -52,6 +58,8 @@ def request_field(kind: str, name: str) -> FieldSpec:
 PASSWORD_LIMIT = request_field("sit", "password").max_length
 #: The longest chat line the protocol accepts.
 CHAT_LIMIT = request_field("chat", "text").max_length
+#: The longest name a ``hello`` may give.
+NAME_LIMIT = request_field("hello", "name").max_length
 
 
 # -- small values ------------------------------------------------------------------------
@@ -109,6 +117,29 @@ class PasswordPrompt:
     verb: str
     seat: int | None = None
     retry: bool = False
+
+
+@dataclass(frozen=True)
+class CountRow:
+    """One line of a deal's count: a hand (or the crib) with the turn-up and what it made."""
+
+    label: str
+    cards: tuple[str, ...]
+    points: int | None
+    announcement: str
+
+
+@dataclass
+class DealCount:
+    """The count at the end of a deal, shown until a key (see :data:`COUNT_SECONDS`): every
+    hand and the crib with the turn-up, each with its score as the announcement reads, and
+    the totals after the deal once ``deal_ended`` gives them."""
+
+    deal: int
+    turn_up: str | None
+    rows: list[CountRow]
+    shown_at: float
+    after: str = ""
 
 
 @dataclass
@@ -306,6 +337,17 @@ class ViewModel:
         self.computer_level: str | None = None
         #: Set while the password of a private table is being asked for.
         self.password_prompt: PasswordPrompt | None = None
+        #: Set (to why) while another name is asked for: the server refused this one.
+        self.name_prompt: str | None = None
+        #: The name the last hello asked for (the resume token is kept under it).
+        self.requested_name = name
+        #: The server has welcomed this connection: requests may be sent.
+        self.welcomed = False
+        #: How long the server holds a dropped player's seat (its welcome says).
+        self.grace: float | None = None
+        #: The count of the last deal, while it is on the screen.
+        self.deal_count: DealCount | None = None
+        self._now = 0.0
         #: "remove" while the player is picking which computer to remove with a seat key.
         self.picking: str | None = None
         self.tables: dict[int, dict[str, Any]] = {}
@@ -356,14 +398,19 @@ class ViewModel:
         #: How many of the newest log lines are scrolled out of view (0: following the log).
         self.log_scroll = 0
         self._show_points: dict[int, int] = {}
+        self._show_announcements: dict[int, str] = {}
         self._crib_points: int | None = None
+        self._crib_announcement = ""
         self._points_by_reason: dict[int, dict[str, int]] = {}
         self._best_show: dict[int, int] = {}
         self._sending_action = False
 
     # == requests ========================================================================
     def send(self, kind: str, **fields: Any) -> int:
-        """Queue a request; returns its id."""
+        """Queue a request; returns its id (0: not sent, there is no welcomed connection)."""
+        if not self.welcomed:
+            self.set_status(NOT_CONNECTED, error=True)
+            return 0
         request_id = self._next_id
         self._next_id += 1
         message = {"type": kind, **fields, "id": request_id}
@@ -378,6 +425,7 @@ class ViewModel:
     def hello(self) -> dict[str, Any]:
         """The hello for a new connection: with the resume token when we hold a seat."""
         message: dict[str, Any] = {"type": "hello", "name": self.name, "version": PROTOCOL_VERSION}
+        self.requested_name = self.name
         if self.token is not None:
             message["resume"] = self.token
         return message
@@ -386,11 +434,15 @@ class ViewModel:
     def connection_up(self) -> None:
         self.connection = "online"
         self.connection_detail = ""
+        self.welcomed = False
+        if self.status == NOT_CONNECTED:
+            self.clear_status()
         self.outbox.append(self.hello())
 
     def connection_lost(self, detail: str) -> None:
         self.connection = "reconnecting"
         self.connection_detail = detail
+        self.welcomed = False
         self._pending.clear()
         self.outbox.clear()
         self._sending_action = False
@@ -403,6 +455,7 @@ class ViewModel:
 
     # == messages from the server ========================================================
     def handle(self, message: dict[str, Any], now: float = 0.0) -> None:
+        self._now = now
         kind = message.get("type")
         request = self._pending.pop(message["id"], None) if isinstance(message.get("id"), int) else None
         handler = getattr(self, f"_on_{kind}", None) if isinstance(kind, str) else None
@@ -413,6 +466,13 @@ class ViewModel:
         self.server = str(m.get("server", ""))
 
     def _on_welcome(self, m: dict[str, Any], request: Any, now: float) -> None:
+        self.welcomed = True
+        self.name_prompt = None
+        if self.status == NOT_CONNECTED:
+            self.clear_status()
+        limits = m.get("limits") or {}
+        if isinstance(limits.get("grace_period"), (int, float)):
+            self.grace = float(limits["grace_period"])
         self.name = m.get("name", self.name)
         self.token = m.get("token")
         self.server = m.get("server", self.server)
@@ -495,6 +555,16 @@ class ViewModel:
                 self._leave_table("Your seat was given up while you were away.")
             self.outbox.append(self.hello())
             return
+        if not self.welcomed and m.get("field") == "name":
+            # The hello was refused for its name: ask for another here, not on the command line.
+            why = "is taken" if code == "name_taken" else f"cannot be used: {m.get('message', '')}"
+            self.name_prompt = (f"The name {self.name!r} {why}. Type another name and press "
+                                "Enter (Ctrl-Q quits).")
+            self.set_status(self.name_prompt, error=True)
+            return
+        if code == "hello_required":
+            self.set_status(NOT_CONNECTED, error=True)
+            return
         if request is not None and request["type"] == "action":
             self._sending_action = False
         if request is not None and request["type"] == "create_table":
@@ -507,7 +577,8 @@ class ViewModel:
             self.set_status(f"Wrong password for table {request['table']}: type it again, "
                             "or Esc.", error=True)
             return
-        self.set_status(f"{m.get('message', code)} ({code})", error=True)
+        # The message is for people; the code is for programs and stays off the screen.
+        self.set_status(str(m.get("message") or code.replace("_", " ")), error=True)
 
     def _on_chat(self, m: dict[str, Any], request: Any, now: float) -> None:
         line = _line("chat", f"<{m.get('from', '?')}> {m.get('text', '')}")
@@ -549,9 +620,11 @@ class ViewModel:
             self.table = summary
         self.seat = m.get("seat")
         self._reset_game()
+        shown = self.deal_count       # replaying old deals must not put their count up again
         for entry in m.get("events", []):
             self._apply_event(entry["event"])
             self.seq = entry.get("seq", self.seq)
+        self.deal_count = shown
         self.seq = m.get("seq", self.seq)
         game = m.get("game")
         if game is not None:
@@ -670,7 +743,9 @@ class ViewModel:
         self.selected.clear()
         self.cursor = 0
         self._show_points = {}
+        self._show_announcements = {}
         self._crib_points = None
+        self._crib_announcement = ""
         self._log(_line("deal", f"— Deal {self.deal}: {self.seat_name(self.dealer)} deals —"))
 
     def _ev_cards_dealt(self, e: dict[str, Any]) -> None:
@@ -723,10 +798,12 @@ class ViewModel:
         announcement = e.get("announcement") or "nothing"
         if reason == "show":
             self._show_points[seat] = e.get("points", 0)
+            self._show_announcements[seat] = e.get("announcement") or ""
             self._best_show[seat] = max(self._best_show.get(seat, 0), e.get("points", 0))
             self._log(_line("score", f"{who}: {announcement}"))
         elif reason == "crib":
             self._crib_points = e.get("points", 0)
+            self._crib_announcement = e.get("announcement") or ""
             self._log(_line("score", f"{who}'s crib: {announcement}"))
         elif reason == "turn-up":
             self._log(_line("score", f"{who}: {announcement} (the turn-up)"))
@@ -767,12 +844,20 @@ class ViewModel:
             tail = "" if self._crib_points is None else f": {self._crib_points}"
             self._log(_line("event", f"{self.seat_name(self.dealer)}'s crib ", list(crib),
                             " + " if up else "", up, tail))
+        rows = [CountRow(self.seat_name(seat), tuple(hand), self._show_points.get(seat),
+                         self._show_announcements.get(seat, ""))
+                for seat, hand in enumerate(e.get("hands", []))]
+        if crib is not None:
+            rows.append(CountRow("crib", tuple(crib), self._crib_points, self._crib_announcement))
+        self.deal_count = DealCount(self.deal, self.turn_up, rows, self._now)
 
     def _ev_deal_ended(self, e: dict[str, Any]) -> None:
         self.scores = list(e.get("scores", self.scores))
         self.phase = "deal over"
         figures = ", ".join(f"{label} {score}" for label, score in zip(self.team_labels(), self.scores))
         self._log(_line("deal", f"After deal {e['deal']}: {figures}."))
+        if self.deal_count is not None and self.deal_count.deal == e["deal"]:
+            self.deal_count.after = f"After deal {e['deal']}: {figures}."
 
     def _ev_game_over(self, e: dict[str, Any]) -> None:
         self.scores = list(e.get("scores", self.scores))
@@ -874,8 +959,7 @@ class ViewModel:
     def prompt(self) -> str:
         """The line that says what happens now, and what the player may do."""
         if self.connection in ("reconnecting", "offline"):
-            detail = f" ({self.connection_detail})" if self.connection_detail else ""
-            return f"Connection lost, reconnecting by itself{detail}."
+            return self.connection_words()
         if self.winner is not None:
             if self.seat is None:
                 return "The game is over: l goes back to the lobby."
@@ -884,6 +968,15 @@ class ViewModel:
             return "Remove which computer? Press its seat number; Esc keeps them all."
         if not self.in_game:
             if self.table is not None and self.seat is not None:
+                seats = self.table.get("seats", [])
+                if not free_seats(self.table):
+                    mine = seats[self.seat] if self.seat < len(seats) else None
+                    if not (mine or {}).get("ready"):
+                        return "Every seat is taken: r says you are ready, and the game begins."
+                    waiting = [str(s.get("name")) for i, s in enumerate(seats)
+                               if s is not None and i != self.seat and not s.get("ready")]
+                    return (f"You are ready; waiting for {', '.join(waiting) or 'the others'} "
+                            "(r: not ready after all).")
                 level = f" ({self.computer_level})" if self.computer_level else ""
                 return f"Waiting for players: a adds a computer{level}, r says you are ready."
             if self.seats_open:
@@ -898,6 +991,8 @@ class ViewModel:
         if self.can_act:
             if self.go_is_legal:
                 return "You cannot play without passing 31: g (or Enter) says go."
+            if len(self.hand) == 1:
+                return "Your turn: play your card with 1, or Enter."
             return f"Your turn: play a card with 1-{len(self.hand)}, or ←→ and Enter."
         if len(self.awaiting) > 1 or (self.phase == "discard" and self.awaiting):
             names = ", ".join(self.seat_name(s) for s in self.awaiting if s != self.seat)
@@ -905,6 +1000,41 @@ class ViewModel:
         if self.to_move is not None:
             return f"{self.seat_name(self.to_move)} to play."
         return ""
+
+    def connection_words(self) -> str:
+        """The connection is down: what happened, in words, and the two ways on."""
+        detail = self.connection_detail
+        if detail.startswith("cannot reach"):
+            said = detail[:1].upper() + detail[1:]
+        elif detail:
+            said = f"Connection lost ({detail}); reconnecting by itself"
+        else:
+            said = "Connection lost; reconnecting by itself"
+        return f"{said}. r tries now, q quits."
+
+    # == the count at the end of a deal ===================================================
+    def count_expired(self, now: float) -> bool:
+        """The count has been up :data:`COUNT_SECONDS` and the game waits for this player (or
+        they only watch): it goes by itself, so nobody waits on a screen nobody reads."""
+        count = self.deal_count
+        return (count is not None and now - count.shown_at >= COUNT_SECONDS
+                and (self.seat is None or self.can_act or self.winner is not None))
+
+    def dismiss_count(self) -> None:
+        self.deal_count = None
+
+    # == the name ============================================================================
+    def submit_name(self, text: str) -> None:
+        """Enter on the name line: say hello again under the name typed."""
+        name = " ".join(text.split())
+        if not name:
+            self.set_status("Type a name first (Ctrl-Q quits).", error=True)
+            return
+        self.name = name[:NAME_LIMIT]
+        self.name_prompt = None
+        self.token = None
+        self.clear_status()
+        self.outbox.append(self.hello())
 
     def table_line(self, summary: dict[str, Any]) -> str:
         """One row of the lobby's table list, in plain text: each seated player with their
@@ -969,6 +1099,7 @@ class ViewModel:
 
     def _enter_table(self, table_id: int) -> None:
         self.table_id = table_id
+        self.deal_count = None
         self.table = self.tables.get(table_id)
         self.screen = TABLE
         self._reset_game()
@@ -977,10 +1108,12 @@ class ViewModel:
         self.table_id = None
         self.table = None
         self.seat = None
+        self.deal_count = None
         self._reset_game()
         self.screen = LOBBY
         self.set_status(why)
-        self.send("list_tables")
+        if self.welcomed:
+            self.send("list_tables")
 
     def _clamp_cursor(self) -> None:
         self.cursor = max(0, min(self.cursor, len(self.hand) - 1))
@@ -1310,4 +1443,5 @@ def number_words(n: int) -> str:
     return _TENS[tens] + ("-" + _SMALL[ones] if ones else "")
 
 
-__all__ = ["ViewModel", "LogLine", "Peg", "CreateForm", "PasswordPrompt", "number_words"]
+__all__ = ["ViewModel", "LogLine", "Peg", "CreateForm", "PasswordPrompt", "DealCount", "CountRow",
+           "number_words", "COUNT_SECONDS"]

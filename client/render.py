@@ -9,13 +9,14 @@ names are defined once, in :data:`STYLE`.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Collection, Iterable
 from typing import Any
 
 from prompt_toolkit.styles import Style
 
 from .cards import card_label, is_red, rank_label, suit_symbol
-from .model import LOBBY, LogLine, Peg, ViewModel
+from .model import CONNECTING, LOBBY, LogLine, Peg, ViewModel, free_seats
 
 Fragments = list[tuple[str, str]]
 
@@ -161,14 +162,24 @@ def board_fragments(model: ViewModel, width: int) -> Fragments:
     return pegs_fragments(pegs, width)
 
 
+def compact(name: str) -> str:
+    """A computer player's name made short where room is short: ``greedy cpu 2``."""
+    return name.replace(" computer ", " cpu ")
+
+
 def pegs_fragments(pegs: list[Peg], width: int) -> Fragments:
     """A track per peg, ``width`` columns wide with the label and figures (the replay's
     board too)."""
-    label_width = min(16, max(len(p.label) for p in pegs) + 1)
+    labels = [p.label for p in pegs]
+    widest = max(16, width * 2 // 5)
+    if any(len(label) >= widest for label in labels):
+        # "greedy computer 2 & greedy computer 4" would be cut where the seat number is.
+        labels = [compact(label) for label in labels]
+    label_width = min(widest, max(len(label) for label in labels) + 1)
     track_width = max(10, width - label_width - 14)
     out: Fragments = []
-    for peg in pegs:
-        label = peg.label[:label_width - 1]
+    for peg, label in zip(pegs, labels):
+        label = label[:label_width - 1]
         style = "class:peg.mine" if peg.mine else "class:label"
         gained = peg.front - peg.back
         figure = f" {peg.front:>3}/{peg.target}"
@@ -229,6 +240,8 @@ def table_fragments(model: ViewModel, now: float, width: int = 80) -> Fragments:
         name = model.seat_name(seat)
         if seat < len(marks) and marks[seat].isdigit():
             name = f"{marks[seat]}:{name}"     # the pile's marks are seat numbers: say whose
+        if len(model.hand_sizes) > 2 and width < 100:
+            name = compact(name)      # three other hands and their names share one line
         mark = "▶" if seat in model.awaiting else " "
         parts += [("class:key" if seat in model.awaiting else "", f"{mark}{name}"),
                   ("", " "), ("class:cardback", "▒" * size if size else ""),
@@ -243,19 +256,31 @@ def table_fragments(model: ViewModel, now: float, width: int = 80) -> Fragments:
     return out + parts + [("", "\n")]
 
 
-def status_line(model: ViewModel, idle: Fragments) -> Fragments:
+def wrapped(text: str, width: int | None) -> str:
+    """`` text`` broken between words to lines of ``width`` (a status line is never cut: the
+    window it is drawn in grows a line or two); as it is when ``width`` is None."""
+    if width is None or len(text) + 1 < width:
+        return " " + text
+    return textwrap.fill(text, max(10, width - 1), initial_indent=" ", subsequent_indent=" ",
+                         break_on_hyphens=False)
+
+
+def status_line(model: ViewModel, idle: Fragments, width: int | None = None) -> Fragments:
     """The model's status message (red when it is an error), or ``idle`` when there is none."""
     if not model.status:
         return idle
-    return [("class:status.error" if model.status_is_error else "class:status", " " + model.status)]
+    return [("class:status.error" if model.status_is_error else "class:status",
+             wrapped(model.status, width))]
 
 
-def status_fragments(model: ViewModel) -> Fragments:
-    return [("class:prompt", " " + model.prompt() + "\n")] + status_line(model, [])
+def status_fragments(model: ViewModel, width: int | None = None) -> Fragments:
+    return [("class:prompt", wrapped(model.prompt(), width) + "\n")] + status_line(model, [], width)
 
 
-def status_fragments_lobby(model: ViewModel) -> Fragments:
-    return status_line(model, [("class:dim", " " + (model.connection_detail or ""))])
+def status_fragments_lobby(model: ViewModel, width: int | None = None) -> Fragments:
+    if model.connection in ("reconnecting", "offline") and not model.status:
+        return [("class:status.error", wrapped(model.connection_words(), width))]
+    return status_line(model, [("class:dim", " " + (model.connection_detail or ""))], width)
 
 
 def log_rule_fragments(model: ViewModel, width: int) -> Fragments:
@@ -319,6 +344,8 @@ def title_fragments(model: ViewModel, address: str) -> Fragments:
             where += f" to {target}"
         if model.deal:
             where += f" · deal {model.deal}"
+    if model.connection in ("reconnecting", "offline") and model.screen == CONNECTING:
+        return title_bar(model, address, where + " · not connected")
     state = {"online": "", "connecting": " · connecting…",
              "reconnecting": " · connection lost, reconnecting…",
              "offline": " · offline"}.get(model.connection, "")
@@ -328,6 +355,8 @@ def title_fragments(model: ViewModel, address: str) -> Fragments:
 def lobby_fragments(model: ViewModel) -> Fragments:
     out: Fragments = [("class:label", " Tables\n")]
     tables = model.sorted_tables()
+    if model.screen == CONNECTING:
+        return out + [("class:dim", "   Connecting to the server…\n")]
     if not tables:
         out.append(("class:dim", "   No tables yet: press n to create one.\n"))
     return out + cursor_list([model.table_line(table) for table in tables], model.lobby_cursor)
@@ -373,34 +402,118 @@ def password_prefix(model: ViewModel) -> Fragments:
     return [("class:key", f" Password {again}to {verb} table {prompt.table} (Esc cancels): ")]
 
 
-HELP_TEXT = """\
- In the lobby                     In a game
-   ↑ ↓    choose a table            1-6    play that card / pick it for crib
-   Enter  sit (first free seat)     ← →    move along the hand
-   1-4    sit in that seat          Enter  play / lay away the picked cards
-   w      watch the table           Space  pick the card under the cursor
-   n      new table (form)          g      say go (only when it is legal)
-   m games  b ratings  r refresh    PgUp PgDn End  scroll the log
- A private table asks for its     Before a game
- password (Esc cancels).            1-4    move to that seat   s  stand/sit
- In the form                        a      add a computer  v  its level
-   ↑ ↓ ← →  choose and change       x      remove a computer
-   Password: type one for a         r      ready / play again  l  leave
-   private table; Enter creates.  Anywhere
- Lit cards may be played; green     c or t  chat (Enter sends, Esc cancels)
- ones are picked for the crib.      ?       this help (any key closes it)
- Pile: A:4♥ is Ann's 4♥.            q       quit (asks first during a game)
- Board: ● score, ○ back peg.        Ctrl-Q  quit at once
-"""
+#: The first line of the help, on every size of screen.
+HELP_TITLE = " Keys · any key closes this help"
+#: The help's two columns: side by side on a wide screen, one after the other on a narrow one.
+HELP_LEFT = """\
+ In the lobby
+   ↑ ↓    choose a table
+   Enter  sit (first free seat)
+   1-4    sit in that seat
+   w      watch the table
+   n      new table (form)
+   m games  b ratings  r refresh
+ A private table asks for its
+ password (Esc cancels).
+ In the form
+   ↑ ↓ ← →  choose and change
+   Password: type one for a
+   private table; Enter creates.
+ Lit cards may be played; green
+ ones are picked for the crib.
+ Pile: A:4♥ is Ann's 4♥.
+ Board: ● score, ○ back peg."""
+HELP_RIGHT = """\
+ In a game
+   1-6    play that card / pick it for crib
+   ← →    move along the hand
+   Enter  play / lay away the picked cards
+   Space  pick the card under the cursor
+   g      say go (only when it is legal)
+   PgUp PgDn End  scroll the log
+   l      resign: a computer takes your seat
+ Before a game
+   1-4    move to that seat   s  stand/sit
+   a      add a computer  v  its level
+   x      remove a computer
+   r      ready / play again  l  leave
+ Anywhere
+   c or t  chat (Enter sends, Esc cancels)
+   q       quit (in a game the seat is held
+           a while: start again to resume)
+   Ctrl-Q  quit at once"""
+#: Width of the left column when the two stand side by side.
+HELP_COLUMN = 33
 
 
-def help_fragments() -> Fragments:
-    return [("class:help", HELP_TEXT)]
+def help_text(width: int = 80) -> str:
+    """The help for a screen ``width`` wide: two columns from 80 up, else one column with
+    long lines wrapped, so that nothing is cut off at the frame."""
+    left, right = HELP_LEFT.splitlines(), HELP_RIGHT.splitlines()
+    if width >= 80:
+        rows = [f"{a:<{HELP_COLUMN}}{b}".rstrip() for a, b in
+                zip(left + [""] * (len(right) - len(left)), right + [""] * (len(left) - len(right)))]
+        return "\n".join([HELP_TITLE, *rows])
+    room = max(20, width - 2)
+    lines = [HELP_TITLE[:room]]
+    anywhere = next(i for i, line in enumerate(right) if line.strip() == "Anywhere")
+    for line in right[anywhere:] + right[:anywhere] + left:     # the way out first
+        indent = len(line) - len(line.lstrip())
+        lines += textwrap.wrap(line, room, subsequent_indent=" " * (indent + 2)) or [""]
+    return "\n".join(lines)
+
+
+#: The help of a full-width screen (documentation and tests read it).
+HELP_TEXT = help_text(80)
+
+
+def help_fragments(width: int = 80) -> Fragments:
+    return [("class:help", help_text(width))]
+
+
+def count_fragments(model: ViewModel, width: int = 80) -> Fragments:
+    """The count at the end of a deal: each hand and the crib with the turn-up, its points
+    and the announcement, then the totals and how to go on."""
+    count = model.deal_count
+    if count is None:
+        return []
+    turn_up = [count.turn_up] if count.turn_up else []
+    out: Fragments = [("class:label", f" The count of deal {count.deal}")]
+    if count.turn_up:
+        out += [("class:label", " · turn-up "), *card_fragments(count.turn_up)]
+    out += [("class:dim", "  — any key goes on —"), ("", "\n")]
+    label_width = min(20, max((len(row.label) for row in count.rows), default=4))
+    cards_width = max((len(plain(cards_inline(row.cards))) for row in count.rows), default=0)
+    for row in count.rows:
+        points = "   " if row.points is None else f"{row.points:>3}"
+        shown = cards_inline(row.cards)
+        line: Fragments = [("class:label", f" {row.label[:label_width]:<{label_width}}  "), *shown,
+                           ("", " " * (cards_width - len(plain(shown))))]
+        if turn_up:
+            line += [("class:dim", " + "), *cards_inline(turn_up)]
+        line.append(("class:key", f"  {points}  "))
+        # The announcement wraps between words, under itself.
+        indent = len(plain(line))
+        words = textwrap.wrap(row.announcement or "nothing", max(20, width - indent - 1),
+                              break_on_hyphens=False) or ["nothing"]
+        out += line + [("class:score", ("\n" + " " * indent).join(words)), ("", "\n")]
+    if count.after:
+        out += [("class:deal", wrapped(count.after, width))]
+    return out
 
 
 def keys_fragments(model: ViewModel) -> Fragments:
-    if model.password_prompt is not None:
+    """The bottom line: only the keys that do something where the player is."""
+    if model.name_prompt is not None:
+        keys = [("↵", "use this name"), ("Ctrl-Q", "quit")]
+    elif model.password_prompt is not None:
         keys = [("↵", "send"), ("Esc", "cancel")]
+    elif model.connection in ("reconnecting", "offline"):
+        keys = [("r", "retry now"), ("?", "help"), ("q", "quit")]
+    elif model.screen == CONNECTING:
+        keys = [("?", "help"), ("q", "quit")]
+    elif model.deal_count is not None and model.screen != LOBBY:
+        keys = [("any key", "closes the count"), ("Ctrl-Q", "quit")]
     elif model.screen == LOBBY and model.form is not None:
         if model.form.on_password:
             keys = [("↑↓", "line"), ("type", "password"), ("⌫", "delete"), ("↵", "create"),
@@ -413,17 +526,36 @@ def keys_fragments(model: ViewModel) -> Fragments:
                 ("c", "chat"), ("?", "help"), ("q", "quit")]
     elif model.picking == "remove":
         keys = [("1-4", "that seat's computer"), ("Esc", "none")]
+    elif model.winner is not None:
+        keys = ([("r", "play again")] if model.seat is not None else []) + [
+            ("l", "leave"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
     elif model.seats_open and (not model.in_game or model.seat is None):
+        seats = f"1-{len((model.table or {}).get('seats', [])) or 4}"
         if model.seat is None:
-            keys = [("1-4", "sit there"), ("s", "first free seat"), ("l", "leave"), ("c", "chat"),
+            keys = [(seats, "sit there"), ("s", "first free seat"), ("l", "leave"), ("c", "chat"),
                     ("?", "help"), ("q", "quit")]
         else:
-            keys = [("1-4", "seat"), ("a/x", "computer"), ("v", "level"), ("s", "stand"),
+            computers = []
+            if model.table is not None and free_seats(model.table):
+                computers.append(("a", "add computer"))
+            if model.computer_seats():
+                computers.append(("x", "remove computer"))
+            keys = [(seats, "seat"), *computers, ("v", "level"), ("s", "stand"),
                     ("r", "ready"), ("l", "leave"), ("c", "chat"), ("?", "help")]
+            if len(key_text(keys)) > 80:
+                keys.remove(("v", "level"))
+    elif model.seat is None:
+        keys = [("l", "leave"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
     else:
-        keys = [("1-6", "card"), ("g", "go"), ("r", "ready"), ("l", "leave"), ("PgUp", "log"),
-                ("c", "chat"), ("?", "help"), ("q", "quit")]
+        cards = len(model.hand)
+        keys = [("1" if cards == 1 else f"1-{cards}", "card")] if cards else []
+        keys += [("g", "go"), ("l", "resign"), ("PgUp", "log"), ("c", "chat"), ("?", "help"),
+                 ("q", "quit")]
     return key_hints(keys)
+
+
+def key_text(keys: list[tuple[str, str]]) -> str:
+    return plain(key_hints(keys))
 
 
 def key_hints(keys: list[tuple[str, str]]) -> Fragments:
@@ -434,7 +566,7 @@ def key_hints(keys: list[tuple[str, str]]) -> Fragments:
     return out
 
 
-__all__ = ["STYLE", "board_fragments", "pegs_fragments", "hand_fragments", "table_fragments", "log_fragments",
+__all__ = ["STYLE", "count_fragments", "help_text", "board_fragments", "pegs_fragments", "hand_fragments", "table_fragments", "log_fragments",
            "pile_fragments", "log_rule_fragments", "password_prefix",
            "lobby_fragments", "form_fragments", "help_fragments", "keys_fragments",
            "status_fragments", "title_fragments", "waiting_fragments", "cards_inline",

@@ -7,12 +7,19 @@ game happens here.  With an address it only runs the client.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import sys
 from typing import Any
 
-from noddy.client.cli import build_parser, default_name, play_at_address, run_client
+from noddy.client.cli import (
+    build_parser,
+    default_name,
+    play_at_address,
+    run_client,
+    terminal_problem,
+)
 
 
 async def play_local(name: str, preset: str, players: int, *, target: int | None = None,
@@ -38,13 +45,40 @@ async def play_local(name: str, preset: str, players: int, *, target: int | None
         await server.shutdown()
 
 
+def check_local_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse a private game the server would refuse, as a usage error (exit 2) before any
+    screen opens: the preset, the player count (alone or in partnerships, as the quick
+    start picks), the options and the computer level are checked by the same rules the
+    server applies."""
+    from noddy.bots import LEVELS
+    from noddy.engine import RulesError, configure, find_preset
+
+    if not 2 <= args.players <= 4:
+        parser.error("--players must be 2, 3 or 4")
+    if args.level is not None and args.level not in LEVELS:
+        parser.error(f"no computer level {args.level!r}; the levels are: {', '.join(LEVELS)}")
+    options = {} if args.target is None else {"target": args.target}
+    try:
+        rules = find_preset(args.preset)
+        partnerships = (args.players not in rules.solo_counts
+                        and args.players in rules.partnership_counts)
+        configure(args.preset, args.players, partnerships=partnerships, options=options)
+    except RulesError as exc:
+        parser.error(str(exc))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         if args.address is None:
-            if not 2 <= args.players <= 4:
-                parser.error("--players must be 2, 3 or 4")
+            args.preset = "noddy" if args.preset is None else args.preset
+            args.players = 2 if args.players is None else args.players
+            check_local_options(parser, args)
+            problem = terminal_problem()
+            if problem is not None:
+                sys.stderr.write(problem)
+                return 2
             return asyncio.run(play_local(args.name or default_name(), args.preset, args.players,
                                           target=args.target, level=args.level))
         return play_at_address(parser, args)

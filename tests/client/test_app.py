@@ -57,7 +57,11 @@ async def running_client(port: int, name: str = "Me", **options: object) -> Asyn
 
 
 async def play_one_move(model: ViewModel, keys: PipeInput) -> None:
-    """Press the keys a player would for the move the model offers."""
+    """Press the keys a player would for the move the model offers (a key first to go on
+    from the count of the last deal, when it is on the screen)."""
+    if model.deal_count is not None:
+        keys.send_text(" ")
+        await wait_for(lambda: model.deal_count is None, "the count of the deal to close")
     if model.discard_size:
         for i in range(model.discard_size):
             keys.send_text(str(i + 1))
@@ -235,7 +239,7 @@ async def test_no_address_starts_a_private_server_and_seats_you_against_computer
         await wait_for(lambda: apps and apps[0].model.in_game, "the private game to start")
         model = apps[0].model
         assert model.players == 3 and model.target == 31 and model.seat == 0
-        assert [model.seat_name(s) for s in (1, 2)] == ["random computer", "random computer"]
+        assert [model.seat_name(s) for s in (1, 2)] == ["random computer 2", "random computer 3"]
         await wait_for(lambda: model.discard_size == 1, "my discard")
         keys.send_text("1" + ENTER)
         await wait_for(lambda: len(model.hand) == 4, "the discard to be made")
@@ -321,21 +325,21 @@ async def test_seats_computers_and_standing_by_keys(server: NoddyServer) -> None
         keys.send_text("vv")                                 # the server's default, random -> expert
         await wait_for(lambda: model.computer_level == "expert", "the level two along")
         keys.send_text("a")
-        await wait_for(lambda: seats() == ["expert computer", None, "Me"], "an expert computer")
+        await wait_for(lambda: seats() == ["expert computer 1", None, "Me"], "an expert computer")
         keys.send_text("vva")                                # expert -> random -> greedy
-        await wait_for(lambda: seats() == ["expert computer", "greedy computer", "Me"],
+        await wait_for(lambda: seats() == ["expert computer 1", "greedy computer 2", "Me"],
                        "a greedy computer")
         assert model.table["status"] == "waiting"            # Me is not ready: no game yet
         keys.send_text("x")                                  # two computers: which one?
         await wait_for(lambda: model.picking == "remove", "the question")
         keys.send_text("1")
-        await wait_for(lambda: seats() == [None, "greedy computer", "Me"], "seat 1 emptied")
+        await wait_for(lambda: seats() == [None, "greedy computer 2", "Me"], "seat 1 emptied")
         keys.send_text("s")                                  # stand up and watch
-        await wait_for(lambda: model.seat is None and seats() == [None, "greedy computer", None],
+        await wait_for(lambda: model.seat is None and seats() == [None, "greedy computer 2", None],
                        "standing")
         assert model.screen == "table" and model.table["spectators"] == ["Me"]
         keys.send_text("s")                                  # and sit in the first free seat
-        await wait_for(lambda: model.seat == 0 and seats() == ["Me", "greedy computer", None],
+        await wait_for(lambda: model.seat == 0 and seats() == ["Me", "greedy computer 2", None],
                        "seated again")
 
 

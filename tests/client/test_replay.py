@@ -187,7 +187,8 @@ def test_partnership_scores_are_per_team_and_a_long_record_fits_the_reader() -> 
     record, size = asyncio.run(scenario())
     assert size > 64 * 1024
     replay = Replay(record)
-    assert replay.team_labels() == ["greedy computer & greedy computer"] * 2
+    assert replay.team_labels() == ["greedy computer 1 & greedy computer 3",
+                                    "greedy computer 2 & greedy computer 4"]
     assert list(replay.frames[-1].scores) == record["result"]["scores"]
     assert len(replay.frames[-1].scores) == 2 and max(replay.frames[-1].scores) >= 500
     assert len(replay.frames[0].hands) == 4 and all(len(h) == 5 for h in replay.frames[0].hands)
@@ -196,6 +197,7 @@ def test_partnership_scores_are_per_team_and_a_long_record_fits_the_reader() -> 
 def test_records_view_requests_and_screens() -> None:
     model = ViewModel("Me")
     model.screen = LOBBY
+    model.welcomed = True
     view = RecordsView(model)
     view.open_games()
     assert model.screen == GAMES and view.games is None
@@ -216,7 +218,7 @@ def test_records_view_requests_and_screens() -> None:
              "id": ask["id"]}
     model.handle(error)
     view.handle(error)
-    assert model.screen == GAMES and "no_such_game" in model.status
+    assert model.screen == GAMES and model.status == "there is no finished game 7"
     view.open_leaderboard()
     assert model.screen == LEADERBOARD
     assert model.take_outbox()[-1]["family"] == "noddy"

@@ -203,7 +203,7 @@ def test_seats_do_not_change_during_a_game() -> None:
 
 def test_stand_makes_a_spectator_and_s_sits_down_again() -> None:
     model = at_waiting_table([human(0, "Me"), computer(1)])
-    assert model.prompt() == "Waiting for players: a adds a computer (greedy), r says you are ready."
+    assert model.prompt() == "Every seat is taken: r says you are ready, and the game begins."
     model.stand_or_sit()
     request = model.outbox[-1]
     assert sent(model) == [{"type": "stand"}]
@@ -364,7 +364,7 @@ def test_the_key_line_fits_80_columns(where: str) -> None:
 
 def test_the_help_fits_the_overlay() -> None:
     lines = HELP_TEXT.splitlines()
-    assert len(lines) <= 17 and max(len(line) for line in lines) <= 76
+    assert len(lines) <= 19 and max(len(line) for line in lines) <= 78
     for words in ("1-4", "stand", "remove a computer", "its level", "PgUp", "password"):
         assert words in HELP_TEXT
 
