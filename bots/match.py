@@ -32,6 +32,7 @@ and watches the game as a spectator; see :mod:`noddy.bots.external`.
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
 import math
 import random
@@ -276,6 +277,30 @@ def _option(text: str) -> tuple[str, Any]:
         return name, value
 
 
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def _at_least_one(text: str) -> int:
+    value = _whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {text}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:  # also NaN
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="noddy-match",
@@ -286,20 +311,23 @@ def build_parser() -> argparse.ArgumentParser:
                "--name NAME appended (or put {host} {port} {address} {table} {seat} {name} "
                "in the command), on a fresh noddy-server seeded with the game's seed.",
     )
+    # The distribution's version (noddy.bots may not import the top-level noddy package).
+    parser.add_argument("--version", action="version",
+                        version=f"%(prog)s {importlib.metadata.version('noddy')}")
     parser.add_argument("a", metavar="A", help="player A: a built-in level or cmd:COMMAND")
     parser.add_argument("b", metavar="B", help="player B: a built-in level or cmd:COMMAND")
     parser.add_argument("--preset", default="noddy", choices=sorted(PRESETS))
-    parser.add_argument("--players", type=int, default=2, help="seats at the table (default 2)")
+    parser.add_argument("--players", type=_whole, default=2, help="seats at the table (default 2)")
     parser.add_argument("--partnerships", action="store_true",
                         help="4 players as two teams, partners opposite")
     parser.add_argument("--option", "-o", action="append", type=_option, default=[],
                         metavar="NAME=VALUE", help="a table option, e.g. target=61 (repeatable)")
-    parser.add_argument("--target", type=int, help="shorthand for --option target=N")
-    parser.add_argument("--games", "-n", type=int, default=100, help="games to play (default 100)")
-    parser.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
+    parser.add_argument("--target", type=_whole, help="shorthand for --option target=N")
+    parser.add_argument("--games", "-n", type=_at_least_one, default=100, help="games to play (default 100)")
+    parser.add_argument("--seed", type=_whole, default=1, help="match seed (default 1)")
     parser.add_argument("--record", metavar="FILE",
                         help="write every game's record to FILE, one JSON object a line")
-    parser.add_argument("--timeout", type=float, default=300.0, metavar="SECONDS",
+    parser.add_argument("--timeout", type=_seconds, default=300.0, metavar="SECONDS",
                         help="the longest a game with a cmd: player may take (default 300)")
     return parser
 
@@ -311,19 +339,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = dict(args.option)
     if args.target is not None:
         options["target"] = args.target
-    if args.games < 1:
-        parser.error("--games must be at least 1")
     try:
         for spec in (args.a, args.b):
             check_player(spec)
         Game(args.preset, args.players, partnerships=args.partnerships, options=options, seed=0)
     except ValueError as error:
         parser.error(str(error))
+    try:
+        record: IO[str] | None = open(args.record, "w", encoding="utf-8") if args.record else None
+    except OSError as error:
+        parser.error(f"cannot write {args.record}: {error.strerror}")
     table = f"{args.players} players" + (" in partnerships" if args.partnerships else "")
     opts = "".join(f", {k}={v}" for k, v in sorted(options.items()))
     print(f"{args.preset}, {table}{opts}: {args.a} (A) vs {args.b} (B), "
           f"{args.games} games, seed {args.seed}")
-    record: IO[str] | None = open(args.record, "w", encoding="utf-8") if args.record else None
     try:
         summary = run_match(args.a, args.b, preset=args.preset, players=args.players,
                             partnerships=args.partnerships, options=options, games=args.games,

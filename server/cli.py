@@ -2,7 +2,8 @@
 
 ``noddy-server --export-game ID`` instead writes one stored game as JSON lines and exits.
 Exit status: 0, 1 if the address cannot be had, 2 if the database cannot be used (or the
-game to export does not exist).
+game to export does not exist), and 2 for a command line that makes no sense (a port outside
+0-65535, a negative grace...: argparse's usage error, never a traceback).
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ import argparse
 import asyncio
 import gc
 import logging
+import math
 import os
 import signal
 import sys
-from typing import Any, Coroutine
+from typing import Any, Callable, Coroutine
 from pathlib import Path
 
+import noddy
 from noddy.protocol import DEFAULT_PORT
 
 from .config import ServerConfig
@@ -25,42 +28,96 @@ from .records import to_jsonl
 from .storage import MEMORY, Storage, StorageError, default_db_path
 
 
+def _port(text: str) -> int:
+    """A TCP port (0: any free one); anything else is a usage error, not a traceback at bind."""
+    port = _whole(text)
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a TCP port is 0 to 65535, not {text}")
+    return port
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def _at_least(lowest: float, whole: bool = False, strictly: bool = False) -> Callable[[str], float]:
+    """An argparse type: a number ``>= lowest`` (``> lowest`` if ``strictly``; an int if
+    ``whole``).  A negative grace or a zero rate would start a server that makes no sense
+    (every seat lost at once, every request refused), so they are refused at the command
+    line, as usage errors (exit 2)."""
+    def check(text: str) -> float:
+        if whole:
+            value: float = _whole(text)
+        else:
+            try:
+                value = float(text)
+            except ValueError:
+                raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if math.isnan(value) or value < lowest or (strictly and value == lowest):
+            wanted = f"more than {lowest:g}" if strictly else f"{lowest:g} or more"
+            raise argparse.ArgumentTypeError(f"must be {wanted}, not {text}")
+        return value
+    return check
+
+
+_POSITIVE = _at_least(0, strictly=True)
+_NOT_NEGATIVE = _at_least(0)
+_COUNT = _at_least(0, whole=True)
+
+
 def build_parser() -> argparse.ArgumentParser:
     defaults = ServerConfig()
     parser = argparse.ArgumentParser(
         prog="noddy-server",
         description="Serve Noddy and Cribbage tables on the network (JSON lines over TCP; "
                     "see docs/PROTOCOL.md).  A person can also play with `nc HOST PORT`.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {noddy.__version__}")
     parser.add_argument("--host", default=defaults.host,
                         help=f"address to listen on (default {defaults.host}: every interface)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+    parser.add_argument("--port", type=_port, default=DEFAULT_PORT,
                         help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free port and prints it)")
-    parser.add_argument("--log-level", default="INFO",
+    parser.add_argument("--log-level", default="INFO", type=str.upper,
                         choices=["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"],
-                        help="how much to log to stderr (default INFO)")
-    parser.add_argument("--grace", type=float, default=defaults.grace_period, metavar="SECONDS",
+                        help="how much to log to stderr, in any case (default INFO)")
+    parser.add_argument("--grace", type=_NOT_NEGATIVE, default=defaults.grace_period, metavar="SECONDS",
                         help=f"how long a disconnected player's seat is held for a resume "
                              f"(default {defaults.grace_period:g})")
-    parser.add_argument("--ping-interval", type=float, default=defaults.ping_interval, metavar="SECONDS",
+    parser.add_argument("--ping-interval", type=_POSITIVE, default=defaults.ping_interval, metavar="SECONDS",
                         help=f"ping a silent JSON client after this long (default {defaults.ping_interval:g})")
-    parser.add_argument("--idle-timeout", type=float, default=defaults.idle_timeout, metavar="SECONDS",
+    parser.add_argument("--idle-timeout", type=_POSITIVE, default=defaults.idle_timeout, metavar="SECONDS",
                         help=f"drop a JSON client silent this long (default {defaults.idle_timeout:g})")
-    parser.add_argument("--rate", type=float, default=defaults.rate,
+    parser.add_argument("--rate", type=_POSITIVE, default=defaults.rate,
                         help=f"requests a second each connection may sustain (default {defaults.rate:g})")
-    parser.add_argument("--burst", type=int, default=defaults.burst,
+    parser.add_argument("--burst", type=_at_least(1, whole=True), default=defaults.burst,
                         help=f"requests a connection may send at once (default {defaults.burst})")
-    parser.add_argument("--max-connections-per-address", type=int,
+    parser.add_argument("--max-connections-per-address", type=_COUNT,
                         default=defaults.max_connections_per_address, metavar="N",
                         help=f"connections one address may hold open (default "
                              f"{defaults.max_connections_per_address}; 0: no limit)")
-    parser.add_argument("--max-tables-per-connection", type=int,
+    parser.add_argument("--max-tables-per-connection", type=_COUNT,
                         default=defaults.max_tables_per_connection, metavar="N",
                         help=f"open tables one connection may have created (default "
                              f"{defaults.max_tables_per_connection}; 0: no limit)")
-    parser.add_argument("--max-tables-per-address", type=int,
+    parser.add_argument("--max-tables-per-address", type=_COUNT,
                         default=defaults.max_tables_per_address, metavar="N",
                         help=f"open tables one address may have created, over all its connections "
                              f"(default {defaults.max_tables_per_address}; 0: no limit)")
+    parser.add_argument("--send-buffer-bytes", type=int, default=defaults.send_buffer_bytes, metavar="N",
+                        help=f"bytes the server may hold unsent for one connection before it drops it as "
+                             f"not reading (default {defaults.send_buffer_bytes}; 0: no limit)")
+    parser.add_argument("--query-cost", type=int, default=defaults.query_cost, metavar="N",
+                        help=f"requests' worth of the rate limit that get_game, list_games and "
+                             f"leaderboard take (default {defaults.query_cost})")
+    parser.add_argument("--query-rate-per-address", type=float, default=defaults.query_rate_per_address,
+                        metavar="RATE",
+                        help=f"get_game, list_games and leaderboard requests a second one address may "
+                             f"sustain (default {defaults.query_rate_per_address:g}; 0: no limit)")
+    parser.add_argument("--record-cache-bytes", type=_COUNT, default=defaults.record_cache_bytes, metavar="N",
+                        help=f"memory for finished games' records kept for get_game "
+                             f"(default {defaults.record_cache_bytes}; 0: none)")
     parser.add_argument("--seed", type=int, default=None,
                         help="make every deal and computer player reproducible (for testing only: "
                              "anyone who knows the seed knows the cards)")
@@ -80,7 +137,10 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
                         rate=args.rate, burst=args.burst,
                         max_connections_per_address=args.max_connections_per_address,
                         max_tables_per_connection=args.max_tables_per_connection,
-                        max_tables_per_address=args.max_tables_per_address, db=args.db)
+                        max_tables_per_address=args.max_tables_per_address,
+                        send_buffer_bytes=args.send_buffer_bytes, query_cost=args.query_cost,
+                        query_rate_per_address=args.query_rate_per_address,
+                        record_cache_bytes=args.record_cache_bytes, db=args.db)
 
 
 def export_game(path: str, game_id: int) -> int:
@@ -101,10 +161,15 @@ def export_game(path: str, game_id: int) -> int:
 
 async def serve(config: ServerConfig) -> int:
     """Run until SIGINT or SIGTERM, then shut down cleanly."""
+    # A file grown past the process's size limit must be a failed write that storage reports
+    # and the tables survive (see ServerCore.unstored), not a signal that kills the server.
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     server = NoddyServer(config)
     await server.start()
     _tune_garbage_collector()
+    # The one line on stdout, for scripts and people alike (the port, when --port 0 chose it).
     print(f"noddy-server listening on {config.host}:{server.port}", flush=True)
+    logging.getLogger("noddy.server").info("keeping tables and games in %s", config.db or MEMORY)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -5,6 +5,10 @@ Each text line is turned into the same request a JSON client would send
 (:func:`parse_command`), so the two modes cannot disagree about the rules; every message the
 server sends such a connection is rendered as plain lines (:func:`render`) instead of JSON.
 
+People count seats from 1, so text mode does too, both ways: ``sit 1`` is the JSON seat 0,
+and seat 0 reads "seat 1".  Errors are reworded for the person who caused them
+(:func:`person_error`: "you do not hold TH", not "seat 0 does not hold TH").
+
 >>> parse_command("play 5h")
 {'type': 'action', 'action': 'play', 'card': '5h'}
 >>> parse_command("new cribbage 4 pairs target=61")["options"]
@@ -13,6 +17,7 @@ server sends such a connection is rendered as plain lines (:func:`render`) inste
 
 from __future__ import annotations
 
+import re
 import textwrap
 import time
 from typing import Any, Sequence
@@ -24,25 +29,28 @@ HELP = """\
 Commands (one a line):
   tables                      list the tables
   new PRESET [N] [pairs] [opt=value ...] [password=PW] [timer=SECONDS]
-                              create a table for N players and sit in seat 0
+                              create a table for N players and sit in seat 1
 {presets}
   join TABLE [PASSWORD]       sit in the first free seat of a table
   sit SEAT | sit TABLE SEAT [PASSWORD]
+                              seats are numbered from 1
   watch TABLE [PASSWORD]      watch a table
   bot [SEAT] [LEVEL]          a computer player takes a seat
   unbot SEAT                  the computer player leaves the seat
   stand | leave               stand up (stay watching) | go back to the lobby
   ready | unready             the game starts when every seat is taken and ready
   play CARD | go | discard CARD CARD
-                              cards are rank+suit: A 2-9 T J Q K and C D H S, e.g. 5H TC
+                              cards are rank+suit: A 2-9 T J Q K and C D H S, e.g. 5H TC;
+                              discard also takes the numbers of the prompt: discard 1 2
   say TEXT | shout TEXT       chat at your table (or the lobby) | chat in the lobby
   look                        show the table and your cards again
   games [NAME]                your (or NAME's) finished games, newest first
-  game ID                     one finished game: its players, deals and result
+  game ID [PASSWORD]          one finished game: its players, deals and result
   leaderboard [noddy|cribbage]
                               the ratings of one family of games (noddy: default)
-  name NAME                   (first thing only) choose your name
-  resume TOKEN                (first thing only) take back your seat after a lost connection
+  name NAME                   choose your name (any time until you sit down)
+  resume TOKEN                take back your seat, or your place as a watcher, after a
+                              lost connection (any time until you sit down)
   ping | help | quit""".format(presets=textwrap.fill(
     "presets: " + " ".join(PRESETS) + "; e.g. new cribbage 4 pairs target=61",
     width=96, initial_indent=" " * 30, subsequent_indent=" " * 30, break_on_hyphens=False))
@@ -67,6 +75,14 @@ def _int(word: str, what: str) -> int:
         raise ProtocolError("bad_field", f"{what} must be a number, not {word!r}", field=what) from None
 
 
+def _seat(word: str) -> int:
+    """A seat as people number them (from 1) -> the protocol's seat (from 0)."""
+    seat = _int(word, "seat")
+    if seat < 1:
+        raise ProtocolError("no_such_seat", "seats are numbered from 1", field="seat")
+    return seat - 1
+
+
 def parse_command(line: str) -> dict[str, Any] | None:
     """The request a text line stands for; ``None`` for ``help``; ``unknown_command`` otherwise."""
     words = line.split()
@@ -75,7 +91,7 @@ def parse_command(line: str) -> dict[str, Any] | None:
     if verb in ("help", "?"):
         return None
     if verb == "name" and args:
-        return {"type": "hello", "name": rest[:32], "version": PROTOCOL_VERSION}
+        return {"type": "hello", "name": rest, "version": PROTOCOL_VERSION}
     if verb == "resume" and len(args) == 1:
         return {"type": "hello", "name": "guest", "version": PROTOCOL_VERSION, "resume": args[0]}
     if verb in ("tables", "list", "ls") and not args:
@@ -86,9 +102,9 @@ def parse_command(line: str) -> dict[str, Any] | None:
         return {"type": "sit", "table": _int(args[0], "table"), "seat": None,
                 "password": args[1] if len(args) == 2 else None}
     if verb == "sit" and len(args) == 1:
-        return {"type": "sit", "seat": _int(args[0], "seat")}
+        return {"type": "sit", "seat": _seat(args[0])}
     if verb == "sit" and 2 <= len(args) <= 3:
-        return {"type": "sit", "table": _int(args[0], "table"), "seat": _int(args[1], "seat"),
+        return {"type": "sit", "table": _int(args[0], "table"), "seat": _seat(args[1]),
                 "password": args[2] if len(args) == 3 else None}
     if verb == "watch" and 1 <= len(args) <= 2:
         return {"type": "spectate", "table": _int(args[0], "table"),
@@ -97,12 +113,12 @@ def parse_command(line: str) -> dict[str, Any] | None:
         request: dict[str, Any] = {"type": "add_computer"}
         for word in args:
             if word.isdigit():
-                request["seat"] = int(word)
+                request["seat"] = _seat(word)
             else:
                 request["level"] = word
         return request
     if verb == "unbot" and len(args) == 1:
-        return {"type": "remove_computer", "seat": _int(args[0], "seat")}
+        return {"type": "remove_computer", "seat": _seat(args[0])}
     if verb in ("stand", "leave", "ping", "look") and not args:
         return {"type": {"look": "snapshot"}.get(verb, verb)}
     if verb in ("ready", "start") and not args:
@@ -119,8 +135,9 @@ def parse_command(line: str) -> dict[str, Any] | None:
         return {"type": "chat", "text": rest, "to": "lobby" if verb == "shout" else None}
     if verb == "games" and len(args) <= 1:
         return {"type": "list_games", "name": args[0] if args else None}
-    if verb == "game" and len(args) == 1:
-        return {"type": "get_game", "game": _int(args[0].lstrip("#"), "game")}
+    if verb == "game" and len(args) in (1, 2):  # a private table's game: its password
+        request = {"type": "get_game", "game": _int(args[0].lstrip("#"), "game")}
+        return request if len(args) == 1 else {**request, "password": args[1]}
     if verb in ("leaderboard", "ratings") and len(args) <= 1:
         return {"type": "leaderboard", "family": args[0].lower() if args else "noddy"}
     if verb in ("quit", "exit", "bye") and not args:
@@ -152,12 +169,13 @@ def _parse_new(args: list[str]) -> dict[str, Any]:
 
 # -- rendering ---------------------------------------------------------------------------------
 def _seat_word(seat: int | None, names: Sequence[str] = ()) -> str:
-    """Who sits in ``seat``, by name where the table has one ("seat 2" otherwise)."""
+    """Who sits in ``seat``, by name where the table has one ("seat 2", counted from 1,
+    otherwise)."""
     if seat is None:
         return "the pack"
     if seat < len(names) and names[seat]:
         return names[seat]
-    return f"seat {seat}"
+    return f"seat {seat + 1}"
 
 
 def _who(seat: int, names: Sequence[str]) -> str:
@@ -170,7 +188,7 @@ def _table_line(table: dict[str, Any]) -> str:
     seats = []
     for index, seat in enumerate(table["seats"]):
         if seat is None:
-            seats.append(f"{index}: empty")
+            seats.append(f"{index + 1}: empty")
         else:
             flags = []
             if seat["kind"] == "computer":
@@ -179,7 +197,7 @@ def _table_line(table: dict[str, Any]) -> str:
                 flags.append("ready")
             if not seat["connected"]:
                 flags.append("away")
-            seats.append(f"{index}: {seat['name']}" + (f" ({', '.join(flags)})" if flags else ""))
+            seats.append(f"{index + 1}: {seat['name']}" + (f" ({', '.join(flags)})" if flags else ""))
     extras = []
     if table["partnerships"]:
         extras.append("partnerships")
@@ -192,6 +210,18 @@ def _table_line(table: dict[str, Any]) -> str:
     if extras:
         head += " (" + ", ".join(extras) + ")"
     return f"{head} [{table['status']}] " + " | ".join(seats) + watchers
+
+
+def _scores(scores: Sequence[int], names: Sequence[str] = ()) -> str:
+    """``Ada 8, random computer 32``: each side's score beside its name.  With fewer scores
+    than seats the seats play in partnerships: seats 1 and 3 (0 and 2 in the protocol)
+    score together."""
+    if len(scores) < len(names):
+        sides = [" & ".join(_seat_word(seat, names) for seat in range(len(names))
+                            if seat % len(scores) == side) for side in range(len(scores))]
+    else:
+        sides = [_seat_word(side, names) for side in range(len(scores))]
+    return ", ".join(f"{side} {score}" for side, score in zip(sides, scores))
 
 
 def _event_line(event: dict[str, Any], names: Sequence[str] = ()) -> str:
@@ -218,7 +248,7 @@ def _event_line(event: dict[str, Any], names: Sequence[str] = ()) -> str:
     if kind == "scored":
         cards = f" [{' '.join(event['cards'])}]" if event["cards"] else ""
         return (f"{_who(event['seat'], names)} scores {event['points']} ({event['reason']}): "
-                f"{event['announcement']}{cards}. Scores: {' '.join(map(str, event['scores']))}")
+                f"{event['announcement']}{cards}. Scores: {_scores(event['scores'], names)}")
     if kind == "played":
         return f"{_who(event['seat'], names)} plays {event['card']}: {event['count']}."
     if kind == "go":
@@ -231,11 +261,11 @@ def _event_line(event: dict[str, Any], names: Sequence[str] = ()) -> str:
         crib = f"; crib: {' '.join(event['crib'])}" if event["crib"] else ""
         return f"Hands: {hands}{crib}"
     if kind == "deal_ended":
-        return f"Deal {event['deal']} over. Scores: {' '.join(map(str, event['scores']))}"
+        return f"Deal {event['deal']} over. Scores: {_scores(event['scores'], names)}"
     if kind == "game_over":
         seats = " and ".join(_seat_word(s, names) for s in event["winning_seats"])
         verb = "win" if len(event["winning_seats"]) > 1 else "wins"
-        return f"Game over: {seats} {verb}. Scores: {' '.join(map(str, event['scores']))}"
+        return f"Game over: {seats} {verb}. Scores: {_scores(event['scores'], names)}"
     return str(event)
 
 
@@ -250,8 +280,8 @@ def _sides(game: dict[str, Any]) -> list[str]:
     """Who scores on each track: a player, or in partnerships a team (seats 0 and 2 first)."""
     names = {seat["seat"]: seat["name"] for seat in game["seats"]}
     if not game["partnerships"]:
-        return [names.get(seat, f"seat {seat}") for seat in range(game["players"])]
-    return [" & ".join(names.get(seat, f"seat {seat}") for seat in range(game["players"])
+        return [names.get(seat, f"seat {seat + 1}") for seat in range(game["players"])]
+    return [" & ".join(names.get(seat, f"seat {seat + 1}") for seat in range(game["players"])
                        if seat % 2 == team) for team in (0, 1)]
 
 
@@ -287,7 +317,7 @@ def _record_text(record: dict[str, Any]) -> str:
     seats = []
     for seat in record["seats"]:
         kind = f" (computer, {seat['level']})" if seat["kind"] == "computer" else ""
-        seats.append(f"{seat['seat']} {seat['name']}{kind}")
+        seats.append(f"{seat['seat'] + 1} {seat['name']}{kind}")
     lines = [f"Game {record['id']} (table {record['table']}): {record['preset']}, "
              f"{record['players']} players{pairs}, first to {target}.",
              f"Seats: {', '.join(seats)}.",
@@ -299,9 +329,9 @@ def _record_text(record: dict[str, Any]) -> str:
         if not deal:
             return
         hands = deal["revealed"] if deal["revealed"] is not None else deal["hands"]
-        text = ", ".join(f"{seat} {' '.join(hand)}" for seat, hand in sorted(hands.items()))
+        text = ", ".join(f"{seat + 1} {' '.join(hand)}" for seat, hand in sorted(hands.items()))
         crib = deal["crib"] if deal["revealed_crib"] is None else deal["revealed_crib"]
-        lines.append(f"Deal {deal['number']}, seat {deal['dealer']} deals, turn-up "
+        lines.append(f"Deal {deal['number']}, seat {deal['dealer'] + 1} deals, turn-up "
                      f"{deal['turn_up'] or '-'}. Hands: {text}"
                      + (f"; crib {' '.join(crib)}" if crib else "")
                      + f". Scores: {' '.join(map(str, deal['scores']))}")
@@ -366,9 +396,11 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
     elif kind == "error":
         text = f"Error ({message['code']}): {message['message']}"
     elif kind == "ok":
-        text = "OK."
+        return ""  # what the request did follows (an event, the chat line, the lobby)
     elif kind == "pong":
         text = "pong"
+    elif kind == "ping":  # the keepalive's: a silent connection is closed at the idle limit
+        text = "Are you there? Type anything (ping will do), or the server will close the connection."
     elif kind == "tables":
         text = "\n".join(_table_line(t) for t in message["tables"]) or \
             "No tables yet. Type new noddy to start one."
@@ -379,12 +411,9 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
     elif kind == "event":
         text = _event_line(message["event"], names)
     elif kind == "turn":
-        if message["legal_actions"]:
-            options = " | ".join(_action_text(a) for a in message["legal_actions"])
-            text = f"Your turn (count {message['count']}): {options}"
-        else:
-            who = ", ".join(_seat_word(s, names) for s in message["awaiting"])
-            text = f"Waiting for {who}."
+        text = _turn_text(message, names, again=False)
+        if not text:
+            return ""
     elif kind == "chat":
         where = "lobby" if message["to"] == "lobby" else f"table {message['table']}"
         text = f"[{where}] {message['from']}: {message['text']}"
@@ -396,16 +425,17 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
                 lines.append(f"Your cards: {' '.join(game['hand']) or '-'}")
             lines.append(f"Turn-up: {game['turn_up'] or '-'}  Count: {game['count']}  "
                          f"Pile: {' '.join(game['pile']) or '-'}  "
-                         f"Scores: {' '.join(map(str, game['scores']))}")
+                         f"Scores: {_scores(game['scores'], names)}")
             if "turn" in message:
-                lines.append(render(message["turn"], names).rstrip("\n"))
+                lines.append(_turn_text(message["turn"], names, again=True))
         text = "\n".join(lines)
     elif kind == "player_away":
-        text = f"{message['name']} (seat {message['seat']}) lost the connection; the seat is held for {message['grace']:g} s."
+        text = (f"{message['name']} (seat {message['seat'] + 1}) lost the connection; "
+                f"the seat is held for {message['grace']:g} s.")
     elif kind == "player_back":
-        text = f"{message['name']} (seat {message['seat']}) is back."
+        text = f"{message['name']} (seat {message['seat'] + 1}) is back."
     elif kind == "player_replaced":
-        text = f"A {message['level']} computer player takes seat {message['seat']} from {message['name']}."
+        text = f"A {message['level']} computer player takes seat {message['seat'] + 1} from {message['name']}."
     elif kind == "timed_out":
         text = (f"{_who(message['seat'], names)} ran out of time; "
                 f"the server plays {_action_text(message['action'])}.")
@@ -427,6 +457,84 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
 def _action_text(action: dict[str, Any]) -> str:
     if action["action"] == "play":
         return f"play {action['card']}"
-    if action["action"] == "discard":
-        return "discard " + " ".join(action["cards"])
+    if action["action"] == "discard":  # another seat's timed-out discard comes without cards
+        return "a discard to the crib" if action["cards"] is None else "discard " + " ".join(action["cards"])
     return "go"
+
+
+def numbered_hand(legal_actions: Sequence[dict[str, Any]]) -> list[str]:
+    """The cards a discard prompt numbers 1, 2, ...: every card of the legal discards, in the
+    order they first appear (the engine lists them by rank).  :func:`cards_by_number` reads
+    ``discard 1 2`` with the same list, so the numbers cannot disagree with the prompt."""
+    cards: dict[str, None] = {}
+    for action in legal_actions:
+        if action["action"] == "discard":
+            cards.update(dict.fromkeys(action["cards"]))
+    return list(cards)
+
+
+def cards_by_number(words: Sequence[str], legal_actions: Sequence[dict[str, Any]]) -> list[str]:
+    """``discard 1 2`` -> the cards numbered 1 and 2 in the discard prompt."""
+    hand = numbered_hand(legal_actions)
+    if not hand:
+        raise ProtocolError("wrong_phase", "there is nothing to discard now", field="cards")
+    cards = []
+    for word in words:
+        number = int(word)
+        if not 1 <= number <= len(hand):
+            raise ProtocolError("card_not_in_hand", f"your cards are numbered 1 to {len(hand)}, "
+                                f"not {number}", field="cards")
+        cards.append(hand[number - 1])
+    return cards
+
+
+def _turn_text(turn: dict[str, Any], names: Sequence[str], again: bool) -> str:
+    """What a ``turn`` says to a person.  A discard is asked for once: every seat discards at
+    the same time, so a later discard turn (another seat has laid away meanwhile, ``awaiting``
+    is shorter than the table) only repeats the question, and reads as nothing unless
+    ``again`` (``look``, a resume)."""
+    legal = turn["legal_actions"]
+    if not legal:
+        return f"Waiting for {', '.join(_seat_word(s, names) for s in turn['awaiting'])}."
+    if legal[0]["action"] != "discard":
+        return f"Your turn (count {turn['count']}): {' | '.join(_action_text(a) for a in legal)}"
+    if not again and names and len(turn["awaiting"]) < len(names):
+        return ""
+    hand = numbered_hand(legal)
+    size = len(legal[0]["cards"])
+    cards = "1 card" if size == 1 else f"{size} cards"
+    numbered = " ".join(f"{number}:{card}" for number, card in enumerate(hand, 1))
+    example = " ".join(legal[0]["cards"])
+    numbers = " ".join(str(hand.index(card) + 1) for card in legal[0]["cards"])
+    return (f"Your discard: choose {cards} for the crib from {numbered} "
+            f"(type discard {example}, or discard {numbers}).")
+
+
+#: Engine and server errors that name the reader's own seat, reworded for them.
+_YOU = ((re.compile(r"\bseat {seat} does not hold\b"), "you do not hold"),
+        (re.compile(r"\bseat {seat} has already\b"), "you have already"),
+        (re.compile(r"\bseat {seat} can play\b"), "you can play"),
+        (re.compile(r"\bnot seat {seat}'s\b"), "not yours"))
+
+
+#: The engine names a phase by its code word; a person is told what to do instead.
+_PHASES = {" (phase: discard)": ": lay away to the crib first (look shows how)",
+           " (phase: play)": ": the play is on"}
+
+
+def person_error(error: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """``error`` as it reads to the person in ``seat`` (None: not seated): "you do not hold
+    TH" for their own seat, and every other seat number counted from 1."""
+    text = error["message"]
+    for code_word, words in _PHASES.items():
+        if text.endswith(code_word):
+            text = text[:-len(code_word)] + words
+    if seat is not None:
+        for pattern, words in _YOU:
+            text = re.sub(pattern.pattern.format(seat=seat), words, text)
+    text = re.sub(r"\bseats (\d+) to (\d+)\b",
+                  lambda m: f"seats {int(m[1]) + 1} to {int(m[2]) + 1}", text)
+    text = re.sub(r"\bseat (\d+)\b", lambda m: f"seat {int(m[1]) + 1}", text)
+    if error["code"] == "no_such_seat":
+        text = re.sub(r"\bnot (\d+)$", lambda m: f"not {int(m[1]) + 1}", text)
+    return {**error, "message": text} if text != error["message"] else error

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+import noddy
+
 from noddy.bots.match import (game_seeds, main, play_game, replay, resolve_player, run_match,
                               seat_labels, wilson)
 
@@ -90,3 +92,25 @@ def test_bad_table_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["random", "greedy", "--preset", "cribbage", "--players", "4"])
     assert "4 players each alone is not allowed" in capsys.readouterr().err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out == f"noddy-match {noddy.__version__}\n"
+
+
+@pytest.mark.parametrize("argv, complaint", [
+    (["--timeout", "-1"], "argument --timeout: must be more than 0, not -1"),
+    (["--games", "0"], "argument --games/-n: must be 1 or more, not 0"),
+    (["--players", "x"], "argument --players: not a whole number: 'x'"),
+    (["--record", "/nonexistent/dir/games.jsonl"],
+     "cannot write /nonexistent/dir/games.jsonl: No such file or directory"),
+])
+def test_nonsense_is_a_usage_error(argv: list[str], complaint: str,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["random", "random", "--games", "2", *argv])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.endswith(f"noddy-match: error: {complaint}\n")

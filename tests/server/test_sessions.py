@@ -146,7 +146,7 @@ async def test_chat_and_lobby_pushes() -> None:
         assert (await ann.request({"type": "add_computer", "level": "random"}))["table"]["seats"][1]["kind"] == "computer"
         listed = await cat.request({"type": "list_tables"})
         assert [t["id"] for t in listed["tables"]] == [table_id]
-        assert listed["tables"][0]["seats"][1] == {"seat": 1, "name": "random computer", "kind": "computer",
+        assert listed["tables"][0]["seats"][1] == {"seat": 1, "name": "random computer 2", "kind": "computer",
                                                    "level": "random", "ready": True, "connected": True,
                                                    "rating": 1500}
         # everyone leaves: the table closes and the lobby hears so

@@ -17,14 +17,14 @@ def test_commands_map_onto_requests() -> None:
     assert parse_command("new cribbage 4 pairs target=61 password=pw timer=30") == {
         "type": "create_table", "preset": "cribbage", "players": 4, "partnerships": True,
         "options": {"target": 61}, "private": True, "password": "pw", "turn_timer": 30}
-    assert parse_command("sit 2") == {"type": "sit", "seat": 2}
-    assert parse_command("sit 1 2 pw") == {"type": "sit", "table": 1, "seat": 2, "password": "pw"}
+    assert parse_command("sit 2") == {"type": "sit", "seat": 1}
+    assert parse_command("sit 1 2 pw") == {"type": "sit", "table": 1, "seat": 1, "password": "pw"}
     assert parse_command("join 3") == {"type": "sit", "table": 3, "seat": None, "password": None}
     assert parse_command("play 5H") == {"type": "action", "action": "play", "card": "5H"}
     assert parse_command("go") == {"type": "action", "action": "go"}
     assert parse_command("discard 5H KS") == {"type": "action", "action": "discard", "cards": ["5H", "KS"]}
     assert parse_command("say hello there") == {"type": "chat", "text": "hello there", "to": None}
-    assert parse_command("bot 1 random") == {"type": "add_computer", "seat": 1, "level": "random"}
+    assert parse_command("bot 2 random") == {"type": "add_computer", "seat": 1, "level": "random"}
     assert parse_command("watch 2") == {"type": "spectate", "table": 2, "password": None}
     assert parse_command("look") == {"type": "snapshot"}
     assert parse_command("quit") == {"type": "bye"}
@@ -44,14 +44,13 @@ async def test_a_person_plays_a_whole_game_by_text() -> None:
         assert (await line()).startswith("Welcome, Ada! Your resume token is ")
         await line()
         writer.write(b"new noddy\n")
-        assert await line() == "Table 1 noddy 2p [waiting] 0: Ada | 1: empty\n"
-        writer.write(b"bot 1 random\n")
-        assert await line() == "Table 1 noddy 2p [waiting] 0: Ada | 1: random computer (computer)\n"
+        assert await line() == "Table 1 noddy 2p [waiting] 1: Ada | 2: empty\n"
+        writer.write(b"bot 2 random\n")
+        assert await line() == "Table 1 noddy 2p [waiting] 1: Ada | 2: random computer 2 (computer)\n"
         writer.write(b"say good luck\n")
-        assert await line() == "OK.\n"
         assert await line() == "[table 1] Ada: good luck\n"
         writer.write(b"ready\n")
-        assert await line() == "Table 1 noddy 2p [playing] 0: Ada | 1: random computer (computer)\n"
+        assert await line() == "Table 1 noddy 2p [playing] 1: Ada | 2: random computer 2 (computer)\n"
         seen: list[str] = []
         for _ in range(2000):
             text = await line()
@@ -63,13 +62,13 @@ async def test_a_person_plays_a_whole_game_by_text() -> None:
                 writer.write(match.group(1).encode() + b"\n")
         assert seen[-1].startswith("Game over: ")
         assert any(t.startswith("Your cards: ") for t in seen)
-        assert any(t.startswith("random computer plays ") for t in seen)
+        assert any(t.startswith("random computer 2 plays ") for t in seen)
         assert any(t.startswith("Ada scores ") for t in seen)
         assert not any(t.startswith("Error") for t in seen)
         game = server.core.tables[1].game
-        winner = ["Ada", "random computer"][game.winner]
+        winner = ["Ada", "random computer 2"][game.winner]
         assert seen[-1] == (f"Game over: {winner} wins. "
-                            f"Scores: {' '.join(map(str, game.scores))}\n")
+                            f"Scores: Ada {game.scores[0]}, random computer 2 {game.scores[1]}\n")
         writer.write(b"quit\n")
         rest = await asyncio.wait_for(reader.read(), 10)
         assert rest.decode().endswith("Goodbye (goodbye).\n")
@@ -130,10 +129,10 @@ def test_records_render_as_readable_lines() -> None:
                                "scores": [61, 7]}]}]}
     assert render({"type": "game_record", "record": record}).splitlines() == [
         "Game 4 (table 2): cribbage, 2 players, first to 61.",
-        "Seats: 0 ann, 1 bob.",
+        "Seats: 1 ann, 2 bob.",
         "Played 1970-01-01 00:00 UTC to 1970-01-01 01:00 UTC.",
-        "Deal 1, seat 1 deals, turn-up JC. Hands: 0 2S 3S, 1 5H 6H; crib AS 4H. Scores: 0 7",
-        "Deal 2, seat 0 deals, turn-up -. Hands: 0 5D 5S, 1 KD QD JD; crib 5C. Scores: 61 7",
+        "Deal 1, seat 2 deals, turn-up JC. Hands: 1 2S 3S, 2 5H 6H; crib AS 4H. Scores: 0 7",
+        "Deal 2, seat 1 deals, turn-up -. Hands: 1 5D 5S, 2 KD QD JD; crib 5C. Scores: 61 7",
         "Result: ann 61, bob 7; ann wins, after 2 deals and 3 actions.",
     ]
     board = {"type": "leaderboard", "family": "noddy", "players": [
@@ -155,7 +154,7 @@ async def test_games_game_and_leaderboard_after_a_game_by_text() -> None:
             return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", "<time>", text)
 
         await line()
-        writer.write(b"name Ada\nnew noddy target=15\nbot 1 random\nready\n")
+        writer.write(b"name Ada\nnew noddy target=15\nbot 2 random\nready\n")
         for _ in range(2000):
             text = await line()
             if text.startswith("Game over"):
@@ -167,15 +166,15 @@ async def test_games_game_and_leaderboard_after_a_game_by_text() -> None:
         writer.write(b"games\n")
         assert [await line() for _ in range(2)] == [
             "Games of Ada, newest first (game ID shows one):\n",
-            "Game 1: noddy 2p, <time>: Ada 12, random computer 17; random computer wins.\n"]
+            "Game 1: noddy 2p, <time>: Ada 2, random computer 2 15; random computer 2 wins.\n"]
         writer.write(b"game 1\n")
         assert [await line() for _ in range(6)] == [
             "Game 1 (table 1): noddy, 2 players, first to 15.\n",
-            "Seats: 0 Ada, 1 random computer (computer, random).\n",
+            "Seats: 1 Ada, 2 random computer 2 (computer, random).\n",
             "Played <time> to <time>.\n",
-            "Deal 1, seat 1 deals, turn-up 2D. Hands: 0 JH 3C JC, 1 TS 2H AD. Scores: 12 9\n",
-            "Deal 2, seat 0 deals, turn-up 5C. Hands: 0 6S 8S 4D, 1 4S 5H 5D. Scores: 12 17\n",
-            "Result: Ada 12, random computer 17; random computer wins, after 2 deals and 6 actions.\n"]
+            "Deal 1, seat 1 deals, turn-up 4S. Hands: 1 8H 2C QH, 2 6H 5C QC. Scores: 0 12\n",
+            "Deal 2, seat 2 deals, turn-up JH. Hands: 1 6H AC 2S, 2 2H 6D TH. Scores: 2 15\n",
+            "Result: Ada 2, random computer 2 15; random computer 2 wins, after 2 deals and 5 actions.\n"]
         writer.write(b"leaderboard\nleaderboard cribbage\ngame 9\n")
         assert [await line() for _ in range(5)] == [
             "Leaderboard (noddy):\n",
@@ -193,6 +192,6 @@ def test_events_name_the_players_at_the_readers_table() -> None:
                                        "scores": [31, 12]}}
     waiting = {"type": "turn", "legal_actions": [], "awaiting": [3], "count": 0}
     assert render(played, names) == "ben plays 5H: 20.\n"
-    assert render(played) == "Seat 1 plays 5H: 20.\n"
-    assert render(over, names) == "Game over: ann and cy win. Scores: 31 12\n"
-    assert render(waiting, names) == "Waiting for seat 3.\n"
+    assert render(played) == "Seat 2 plays 5H: 20.\n"
+    assert render(over, names) == "Game over: ann and cy win. Scores: ann & cy 31, ben & seat 4 12\n"
+    assert render(waiting, names) == "Waiting for seat 4.\n"

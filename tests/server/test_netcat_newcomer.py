@@ -1,0 +1,234 @@
+"""Netcat as a newcomer meets it (issue 12): seats counted from 1, names beside scores, one
+short discard prompt, no stray ``OK.``, errors in a person's words, a name that can be
+chosen until one sits down, the same name limit as JSON, and a watcher who can resume."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+
+import pytest
+
+from noddy.protocol import ProtocolError
+from noddy.server import text_mode
+from noddy.server.text_mode import parse_command, render
+
+from .harness import Client, running_server
+
+DISCARD_2 = [{"action": "discard", "cards": [a, b]}
+             for i, a in enumerate(["3C", "4H", "8C", "9S", "QH", "KD"])
+             for b in ["3C", "4H", "8C", "9S", "QH", "KD"][i + 1:]]
+
+
+def test_people_count_seats_from_1_in_commands() -> None:
+    assert parse_command("sit 1") == {"type": "sit", "seat": 0}
+    assert parse_command("sit 4 2 pw") == {"type": "sit", "table": 4, "seat": 1, "password": "pw"}
+    assert parse_command("bot 2 random") == {"type": "add_computer", "seat": 1, "level": "random"}
+    assert parse_command("unbot 3") == {"type": "remove_computer", "seat": 2}
+    with pytest.raises(ProtocolError) as caught:
+        parse_command("sit 0")
+    assert (caught.value.code, caught.value.message) == (
+        "no_such_seat", "seats are numbered from 1")
+
+
+def test_people_count_seats_from_1_in_what_they_read() -> None:
+    table = {"id": 1, "preset": "noddy", "players": 2, "partnerships": False, "options": {},
+             "private": False, "status": "waiting", "spectators": [],
+             "seats": [{"name": "Ada", "kind": "human", "ready": False, "connected": True}, None]}
+    assert render({"type": "table", "table": table}) == \
+        "Table 1 noddy 2p [waiting] 1: Ada | 2: empty\n"
+    played = {"type": "event", "event": {"kind": "played", "seat": 1, "card": "5H", "count": 20}}
+    assert render(played) == "Seat 2 plays 5H: 20.\n"
+    away = {"type": "player_away", "table": 1, "seat": 0, "name": "Ada", "grace": 60.0}
+    assert render(away) == "Ada (seat 1) lost the connection; the seat is held for 60 s.\n"
+
+
+def test_scores_carry_names_and_ok_is_not_printed() -> None:
+    names = ("Ada", "random computer")
+    scored = {"type": "event", "event": {
+        "kind": "scored", "seat": 1, "points": 2, "reason": "play", "announcement": "fifteen two",
+        "cards": [], "scores": [8, 32]}}
+    assert render(scored, names) == \
+        "random computer scores 2 (play): fifteen two. Scores: Ada 8, random computer 32\n"
+    teams = {"type": "event", "event": {"kind": "deal_ended", "deal": 3, "scores": [40, 52]}}
+    assert render(teams, ("ann", "ben", "cy", "dee")) == \
+        "Deal 3 over. Scores: ann & cy 40, ben & dee 52\n"
+    assert render({"type": "ok"}) == ""
+
+
+def test_the_discard_prompt_shows_the_hand_once_numbered() -> None:
+    names = ("Ada", "random computer")
+    first = {"type": "turn", "awaiting": [0, 1], "count": 0, "legal_actions": DISCARD_2}
+    assert render(first, names) == (
+        "Your discard: choose 2 cards for the crib from 1:3C 2:4H 3:8C 4:9S 5:QH 6:KD "
+        "(type discard 3C 4H, or discard 1 2).\n")
+    # The computer has discarded: the person was already asked, and is not asked again.
+    assert render({**first, "awaiting": [0]}, names) == ""
+    one = {"type": "turn", "awaiting": [0, 1, 2], "count": 0,
+           "legal_actions": [{"action": "discard", "cards": [card]} for card in ("5D", "8D", "JH")]}
+    assert render(one, ("Ada", "b", "c")) == (
+        "Your discard: choose 1 card for the crib from 1:5D 2:8D 3:JH "
+        "(type discard 5D, or discard 1).\n")
+    # ``look`` shows it again, in full.
+    snapshot = {"type": "snapshot", "table": {
+        "id": 1, "preset": "cribbage", "players": 2, "partnerships": False, "options": {},
+        "private": False, "status": "playing", "spectators": [],
+        "seats": [{"name": "Ada", "kind": "human", "ready": True, "connected": True},
+                  {"name": "random computer", "kind": "computer", "ready": True, "connected": True}]},
+        "game": {"hand": ["4H", "9S", "KD", "3C", "8C", "QH"], "turn_up": None, "count": 0,
+                 "pile": [], "scores": [0, 0]},
+        "turn": {**first, "awaiting": [0]}}
+    assert render(snapshot, names).splitlines()[-1] == render(first, names).rstrip("\n")
+
+
+def test_errors_speak_to_the_person() -> None:
+    error = {"type": "error", "code": "card_not_in_hand", "message": "seat 0 does not hold TH"}
+    assert text_mode.person_error(error, 0) == {**error, "message": "you do not hold TH"}
+    turn = {"type": "error", "code": "not_your_turn", "message": "it is seat 1's turn, not seat 0's"}
+    assert text_mode.person_error(turn, 0)["message"] == "it is seat 2's turn, not yours"
+    seats = {"type": "error", "code": "no_such_seat", "message": "table 1 has seats 0 to 2, not 5"}
+    assert text_mode.person_error(seats, None)["message"] == "table 1 has seats 1 to 3, not 6"
+    early = {"type": "error", "code": "wrong_phase", "message": "the play has not begun (phase: discard)"}
+    assert text_mode.person_error(early, 0)["message"] == \
+        "the play has not begun: lay away to the crib first (look shows how)"
+    late = {"type": "error", "code": "wrong_phase", "message": "nothing is laid away to the crib now (phase: play)"}
+    assert text_mode.person_error(late, 0)["message"] == \
+        "nothing is laid away to the crib now: the play is on"
+
+
+async def _text(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    json.loads(await asyncio.wait_for(reader.readline(), 5))  # the greeting
+    return reader, writer
+
+
+async def _line(reader: asyncio.StreamReader) -> str:
+    return (await asyncio.wait_for(reader.readline(), 5)).decode()
+
+
+async def test_a_cribbage_deal_by_netcat() -> None:
+    async with running_server(seed=7) as server:
+        reader, writer = await _text(server.port)
+        writer.write(b"name Ada\nnew cribbage\nbot 2 random\n")
+        lines = [await _line(reader) for _ in range(4)]
+        assert lines[2:] == ["Table 1 cribbage 2p [waiting] 1: Ada | 2: empty\n",
+                             "Table 1 cribbage 2p [waiting] 1: Ada | 2: random computer 2 (computer)\n"]
+        writer.write(b"ready\n")
+        seen: list[str] = []
+        while not seen or not seen[-1].startswith("Your discard"):
+            seen.append(await _line(reader))
+        hand = re.search(r"from ((?:\d:\w\w ?)+)", seen[-1]).group(1).split()
+        writer.write(b"play AS\ndiscard 1 2\n")
+        while not seen[-1].startswith("Turn-up: "):  # both have laid away
+            seen.append(await _line(reader))
+        assert any(line.startswith("Error (wrong_phase): ") for line in seen)
+        mine = [line for line in seen if line.startswith("Ada lays 2 to the crib")]
+        assert mine == [f"Ada lays 2 to the crib ({hand[0][2:]} {hand[1][2:]}).\n"]
+        assert sum(line.startswith("Your discard") for line in seen) == 1
+        assert not any(line.startswith(("OK", "Your turn (count 0)")) for line in seen)
+        writer.write(b"say hi\n")
+        while (text := await _line(reader)) != "[table 1] Ada: hi\n":
+            assert not text.startswith("OK")
+        writer.close()
+
+
+async def test_a_person_may_choose_a_name_until_they_sit_down() -> None:
+    async with running_server() as server:
+        reader, writer = await _text(server.port)
+        writer.write(b"tables\n")
+        assert (await _line(reader)).startswith("Welcome, guest-1! ")
+        await _line(reader)
+        assert await _line(reader) == "No tables yet. Type new noddy to start one.\n"
+        writer.write(b"name Carl\n")
+        assert (await _line(reader)).startswith("Welcome, Carl! Your resume token is ")
+        await _line(reader)
+        other = await Client.connect(server.port)
+        await other.hello("Dora")
+        writer.write(b"name dora\n")
+        assert (await _line(reader)).startswith("Error (name_taken): the name 'dora' ")
+        writer.write(b"new noddy\nname Carla\n")
+        assert await _line(reader) == "Table 1 noddy 2p [waiting] 1: Carl | 2: empty\n"
+        assert await _line(reader) == ("Error (already_hello): you sit at table 1 as Carl; "
+                                       "stand up or leave to change your name\n")
+        writer.write(b"stand\nname Carla\n")
+        assert (await _line(reader)).startswith("Table 1 noddy 2p [waiting] 1: empty | 2: empty; watching: Carl")
+        assert (await _line(reader)).startswith("Welcome, Carla! ")
+        await _line(reader)
+        assert (await _line(reader)).startswith("Table 1 noddy 2p [waiting] 1: empty | 2: empty; watching: Carla")
+        writer.close()
+        await other.close()
+
+
+async def test_a_long_name_is_refused_as_over_json() -> None:
+    name = "x" * 40
+    async with running_server() as server:
+        client = await Client.connect(server.port)
+        refused = await client.request({"type": "hello", "name": name, "version": 1})
+        reader, writer = await _text(server.port)
+        writer.write(f"name {name}\n".encode())
+        assert await _line(reader) == f"Error ({refused['code']}): {refused['message']}\n"
+        assert refused["code"] != "ok"
+        writer.close()
+        await client.close()
+
+
+async def test_a_watcher_can_resume() -> None:
+    async with running_server(grace_period=0.3) as server:
+        ada = await Client.connect(server.port)
+        await ada.hello("Ada")
+        await ada.request({"type": "create_table", "preset": "noddy"})
+        reader, writer = await _text(server.port)
+        writer.write(b"name Dora\n")
+        token = re.search(r"token is (\w+)", await _line(reader)).group(1)
+        await _line(reader)
+        writer.write(b"watch 1\n")
+        assert "watching: Dora" in await _line(reader)
+        writer.close()
+        reader, writer = await _text(server.port)
+        writer.write(f"resume {token}\n".encode())
+        assert (await _line(reader)).startswith("Welcome, Dora! You are back at table 1. ")
+        writer.close()
+        # Gone for longer than the grace period, the watcher leaves the table.
+        await ada.recv_until(lambda m: m["type"] == "table" and m["table"]["spectators"] == [], 3)
+        await ada.close()
+
+
+async def test_resume_after_a_first_command_that_made_a_guest() -> None:
+    async with running_server() as server:
+        reader, writer = await _text(server.port)
+        writer.write(b"name Ann\nnew noddy\n")
+        token = re.search(r"token is (\w+)", await _line(reader)).group(1)
+        await _line(reader)
+        assert (await _line(reader)).startswith("Table 1 noddy 2p [waiting] 1: Ann")
+        writer.close()
+        reader, writer = await _text(server.port)
+        writer.write(b"tables\n")
+        assert (await _line(reader)).startswith("Welcome, guest-")
+        await _line(reader)
+        assert "1: Ann (away)" in await _line(reader)
+        writer.write(f"resume {token}\n".encode())
+        assert (await _line(reader)).startswith("Welcome, Ann! You are back at table 1. ")
+        writer.write(b"resume 0123\n")
+        await _line(reader)  # "Type tables ..."
+        while not (text := await _line(reader)).startswith("Error"):
+            pass
+        assert text == ("Error (already_hello): you sit at table 1 as Ann; "
+                        "stand up or leave first\n")
+        writer.close()
+
+
+async def test_watching_a_game_shows_the_table_once() -> None:
+    async with running_server() as server:
+        ada = await Client.connect(server.port)
+        await ada.hello("Ada")
+        await ada.request({"type": "create_table", "preset": "cribbage"})
+        await ada.request({"type": "add_computer", "seat": 1})
+        await ada.request({"type": "ready"})
+        reader, writer = await _text(server.port)
+        writer.write(b"name Dora\nwatch 1\n")
+        await _line(reader), await _line(reader)
+        assert (await _line(reader)).startswith("Table 1 cribbage 2p [playing] 1: Ada | 2: ")
+        assert (await _line(reader)).startswith("Turn-up: -  Count: 0  Pile: -  Scores: Ada 0, ")
+        writer.close()
+        await ada.close()
