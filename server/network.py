@@ -126,6 +126,13 @@ class _Link(asyncio.BufferedProtocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
+        byte_limit = self.server.config.send_buffer_bytes
+        if byte_limit:
+            # While the transport is not paused it holds at most half the byte limit, so
+            # _carry_out need only ask for its buffer's size once the link is blocked or
+            # holds much itself (see there).
+            high = transport.get_write_buffer_limits()[1]
+            transport.set_write_buffer_limits(high=min(high, byte_limit // 2))
         sock = transport.get_extra_info("socket")
         if sock is not None:
             try:
@@ -639,7 +646,8 @@ class NoddyServer:
                         if _essential(out.message):
                             link.drop()
                         continue
-                    if byte_limit:
+                    if byte_limit and (link.blocked or link.held + len(data) > byte_limit // 2):
+                        # (Otherwise the transport holds under half the limit: see connection_made.)
                         unsent = link.unsent()
                         # A message always goes into an empty queue: one longer than the
                         # bound still reaches a client that reads.
@@ -678,7 +686,9 @@ class NoddyServer:
         try:
             if out.text:
                 return text_mode.render(out.message, out.names).encode("utf-8")
-            return encoded_line(out.message) or encode_line(out.message)
+            if out.message.get("type") == "game_record":
+                return encoded_line(out.message) or encode_line(out.message)
+            return encode_line(out.message)
         except Exception as exc:  # UnicodeEncodeError, a value JSON cannot hold, a KeyError in render...
             failed.setdefault(id(out.message), [out.message, exc, 0])
             return None
