@@ -549,8 +549,8 @@ def keys_fragments(model: ViewModel) -> Fragments:
     else:
         cards = len(model.hand)
         keys = [("1" if cards == 1 else f"1-{cards}", "card")] if cards else []
-        keys += [("g", "go"), ("l", "resign"), ("PgUp", "log"), ("c", "chat"), ("?", "help"),
-                 ("q", "quit")]
+        keys += [("g", "go")] if model.go_is_legal else []  # only when no card can be played
+        keys += [("l", "resign"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
     return key_hints(keys)
 
 

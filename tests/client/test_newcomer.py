@@ -293,6 +293,12 @@ def test_the_footer_and_prompt_fit_the_hand_and_the_moment() -> None:
     _at_table(model, [ann, bot], ["5H", "9S", "KD"])
     footer = plain(keys_fragments(model))
     assert "1-3 card" in footer and "1-6" not in footer and "r ready" not in footer
+    assert "g go" not in footer  # a card can be played, so go is not offered
+    model.handle({"type": "turn", "table": 1, "to_move": 0, "awaiting": [0],
+                  "legal_actions": [{"action": "go"}]})
+    assert "g go" in plain(keys_fragments(model))
+    model.handle({"type": "turn", "table": 1, "to_move": 0, "awaiting": [0],
+                  "legal_actions": [{"action": "play", "card": c} for c in model.hand]})
     model.hand = ["5H"]
     assert model.prompt() == "Your turn: play your card with 1, or Enter."
     assert "1 card" in plain(keys_fragments(model))
