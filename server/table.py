@@ -1,4 +1,5 @@
-"""One table: its seats, its spectators, its game, and the per-seat stream of game messages.
+"""One table: its seats, its spectators, its game, and the per-seat stream of game messages;
+and the :class:`Session` of a person who sits or watches there.
 
 The table is plain state plus the rules for changing it; it knows nothing of sockets.  Its
 ``seq`` numbers every game message (``event`` and ``turn``) that members receive, across all
@@ -6,21 +7,46 @@ the games played at the table, so a client can tell that it missed nothing and a
 say where it stands.  Redaction happens here and only here: a member is sent
 ``event.for_seat(seat)`` for its own seat, a spectator ``event.for_seat(None)``, and the
 turn timer's move for a seat (``timed_out``) is redacted the same way.
+
+A session and a table name each other (a session is at a table, a seat holds a session), so
+both are defined here: split over two modules, the two had to import each other.  The
+connection a session is reached on is :mod:`noddy.server.session`'s, which imports this.
 """
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 from noddy.bots import Player
 from noddy.engine import Action, Discard, Event, Game, Rules
 
-from .session import Session
-
 WAITING = "waiting"
 PLAYING = "playing"
 FINISHED = "finished"
+
+
+@dataclass(eq=False)
+class Session:
+    """A player who has said hello; ``conn`` is None while the player is disconnected.
+
+    The session survives its connection: when the connection drops mid-game the session is
+    *held* (``held_until``) and a new connection that presents the ``token`` takes it over.
+    Whoever changes ``table`` or ``conn`` so that the session may be in the lobby tells the
+    core's lobby index (``CoreState._in_lobby``)."""
+
+    name: str
+    bot: bool
+    conn: int | None
+    token: str = field(default_factory=lambda: secrets.token_hex(16))
+    table: Table | None = None
+    seat: int | None = None
+    held_until: float | None = None
+
+    def __repr__(self) -> str:
+        where = "" if self.table is None else f" table={self.table.id} seat={self.seat}"
+        return f"<Session {self.name!r} conn={self.conn}{where}>"
 
 
 @dataclass(eq=False)

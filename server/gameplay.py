@@ -1,0 +1,272 @@
+"""The game: dealing, applying actions, publishing them, turn timers and computer players.
+
+Owns: ``_next_game``, ``_timer_due`` (the turn timers' heap) and ``_next_sweep``, the
+requests ``action`` and ``snapshot``, the entry points ``take_bot_jobs`` and ``bot_moved``,
+and the turn-timer part of ``tick``.  This is the hot path: an action is applied by the
+engine, queued for storage (``ActionApplied``; ``GameBegun``/``GameFinished`` at either end,
+with the rating of a finished game), and published to every member, redacted for its seat
+(:meth:`Table.event_messages`), followed by whose turn it is.  ``_publish`` builds each
+message once and appends the :class:`Send` instructions itself: keep it that way.
+
+Touches: a table's ``game``, ``status``, ``live``, ``deadlines`` and ``thinking``, the
+ratings (a finished game is rated here), and ``_bot_check`` (tables that may owe a computer
+player's move).
+"""
+
+from __future__ import annotations
+
+import heapq
+import logging
+from typing import Any
+
+from noddy.bots import get_player
+from noddy.engine import Action, Discard, Event, Game, Go, Play
+from noddy.protocol import ProtocolError
+
+from .core_state import CoreState
+from .instructions import BotJob, Out, Send
+from .ratings import Rated, family_of
+from .records import ActionApplied, GameBegun, GameFinished
+from .session import Connection
+from .table import FINISHED, PLAYING, LiveGame, Table
+
+log = logging.getLogger("noddy.server")
+
+
+class Gameplay(CoreState):
+    """Games at the tables, their timers and computer players; see the module docstring."""
+
+    def _on_action(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = self._session(conn)
+        table, seat = self._my_seat(session)
+        game = table.game
+        if game is None or table.status != PLAYING:
+            raise ProtocolError("no_game", f"no game is being played at table {table.id}")
+        if f["seat"] is not None and f["seat"] != seat:
+            raise ProtocolError("bad_field", f"you sit in seat {seat}, not {f['seat']}", field="seat")
+        action: Action
+        if f["action"] == "play":
+            if f["card"] is None:
+                raise ProtocolError("missing_field", "play needs the field 'card'", field="card")
+            action = Play(seat, f["card"])
+        elif f["action"] == "discard":
+            if f["cards"] is None:
+                raise ProtocolError("missing_field", "discard needs the field 'cards'", field="cards")
+            action = Discard(seat, f["cards"])
+        else:
+            action = Go(seat)
+        events, plain = self._apply_action(table, game, action)
+        table.deadlines.pop(seat, None)
+        self._reply(conn, rid, {"type": "ok"})
+        self._stream(table, events, plain)
+
+    def _on_snapshot(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = self._session(conn)
+        table = self._my_table(session)
+        self._reply(conn, rid, table.snapshot(session.seat, self.clock()))
+
+    def _start_game(self, table: Table) -> tuple[list[tuple[int, Event]], list[dict[str, Any]]]:
+        """Deal a new game at a full, ready table; the caller publishes the returned events
+        (numbered) with their dicts, which the storage record holds too."""
+        table.games_played += 1
+        seed = self.config.game_seed(table.id, table.games_played)
+        # The table's rules are configured already (from its preset and options), so the
+        # game takes them as they are instead of configuring a copy.
+        game = Game(table.rules, table.players, partnerships=table.partnerships, seed=seed)
+        seats = [{"seat": i, "name": s.name, "kind": "computer" if s.is_computer else "human",
+                  "level": s.level} for i, s in enumerate(table.seats) if s is not None]
+        live = LiveGame(self._next_game, table.seq, seats)
+        self._next_game += 1
+        table.live = live
+        plain = [event.to_dict() for event in game.log]
+        self._records.append(GameBegun(
+            live.game_id, table.id, table.games_played, table.preset, family_of(table.preset),
+            table.players, table.partnerships, dict(table.options), seats, game.seed,
+            self.wall_clock(), plain, password=table.password))
+        if game.is_over:  # won by the deal itself, before anyone acted
+            self._finish_game(table, game)
+        self._dirty[table.id] = table
+        table.game = game
+        table.status = PLAYING
+        table.log.clear()
+        table.deadlines.clear()
+        table.thinking.clear()
+        for occupant in table.seats:
+            if occupant is not None:
+                occupant.ready = False
+        log.info("table %d: game %d of %s begins", table.id, table.games_played, table.preset)
+        return table.record(game.log), plain
+
+    def _apply_action(self, table: Table, game: Game, action: Action,
+                      ) -> tuple[list[Event], list[dict[str, Any]]]:
+        """Apply ``action`` (the engine raises, changing nothing, if it is illegal) and queue
+        it for storage with its events; a won game is recorded as finished and rated.
+        Returns the events and their dicts (the stored ones, for :meth:`_stream` to reuse)."""
+        events = game.apply(action)
+        live = table.live
+        assert live is not None
+        live.actions += 1
+        plain = [event.to_dict() for event in events]
+        self._records.append(ActionApplied(live.game_id, live.actions, action.to_dict(), plain, table.id))
+        if game.is_over:
+            self._finish_game(table, game)
+        return events, plain
+
+    def _finish_game(self, table: Table, game: Game) -> None:
+        """Record a won game as finished and rate it.  Every way a game ends comes here: an
+        action (a person's, a computer's or the turn timer's) or the deal itself (under the
+        Noddy presets the show comes before the play, so a low target can be reached at once)."""
+        live = table.live
+        assert live is not None and game.winner is not None
+        changes: list = []
+        if table.players == 2 or table.partnerships:
+            by_seat = {s["seat"]: _identity_of(s) for s in live.seats}
+            sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
+                     for side in (0, 1)]
+            changes = self.ratings.rate_game(family_of(table.preset), sides, game.winner)
+        self._records.append(GameFinished(
+            live.game_id, self.wall_clock(),
+            {"winner": game.winner, "winning_seats": list(game.winning_seats),
+             "scores": list(game.scores)}, tuple(changes), table.id))
+
+    def _stream(self, table: Table, events: list[Event], plain: list[dict[str, Any]]) -> None:
+        """Number and send new game events (see :meth:`_publish`)."""
+        self._publish(table, table.record(events), plain)
+
+    def _publish(self, table: Table, numbered: list[tuple[int, Event]],
+                 plain: list[dict[str, Any]]) -> None:
+        """Send numbered game events to every member, redacted for its seat, then whose turn it is.
+
+        ``plain`` are the events' dicts, which the storage records hold: a public event's
+        message carries the same dict (see :meth:`Table.event_messages`), so nothing may
+        change either once made."""
+        game = table.game
+        assert game is not None
+        now = self.clock()
+        members = table.members()
+        seats = dict.fromkeys(seat for _session, seat in members)
+        self._bot_check.add(table.id)
+        # Members whose redacted views of an event agree get the very same message object,
+        # which the network layer then encodes once (events are mostly public).
+        messages = table.event_messages(numbered, seats, plain)
+        # Each member's connection is looked up once, for its events and its turn (nothing
+        # in between opens or closes one, or changes who sits where).
+        recipients: list[tuple[int, int | None, bool, tuple[str, ...]]] = []
+        for session, seat in members:
+            conn_id = session.conn
+            how = self._how_to_send(conn_id)
+            if how is not None:
+                assert conn_id is not None
+                recipients.append((conn_id, seat, *how))
+        out = self._out
+        for conn_id, seat, text, names in recipients:
+            for message in messages[seat]:
+                out.append(Send(conn_id, message, text, names))
+        if game.is_over:
+            table.status = FINISHED
+            table.deadlines.clear()
+            log.info("table %d: game %d won by %s, scores %s", table.id, table.games_played,
+                     game.winner, game.scores)
+            self._table_changed(table)
+            return
+        if table.turn_timer is not None:
+            awaiting = set(game.awaiting)
+            for seat in list(table.deadlines):
+                if seat not in awaiting:
+                    del table.deadlines[seat]
+            for seat in awaiting:
+                occupant = table.seats[seat]
+                if occupant is not None and not occupant.is_computer and seat not in table.deadlines:
+                    table.deadlines[seat] = now + table.turn_timer
+                    self._schedule_timer(table, table.deadlines[seat])
+        turns = table.turn_messages(seats, now)
+        for conn_id, seat, text, names in recipients:
+            out.append(Send(conn_id, turns[seat], text, names))
+
+    def _schedule_timer(self, table: Table, deadline: float) -> None:
+        heapq.heappush(self._timer_due, (deadline, table.id))
+
+    def _check_turn_timer(self, table: Table, now: float) -> None:
+        game = table.game
+        if table.status != PLAYING or game is None or not table.deadlines:
+            return
+        for seat, deadline in sorted(table.deadlines.items()):
+            if deadline > now or seat not in game.awaiting or game.is_over:
+                continue
+            del table.deadlines[seat]
+            player = get_player("random", seed=self.config.bot_seed(table.id, seat, -game.deal))
+            action = player.choose(game.observation(seat), game.rules)
+            for member, viewer in table.members():  # a discard's cards only to its seat
+                self._send(member.conn, table.timed_out_message(seat, action, viewer))
+            self._stream(table, *self._apply_action(table, game, action))
+
+    def _tick_turn_timers(self, now: float) -> None:
+        """Play for the seats whose turn timers ran out (not at a paused table), and now and
+        then mark every playing table for :meth:`take_bot_jobs`."""
+        timers = self._timer_due
+        due_tables: set[int] = set()
+        while timers and timers[0][0] <= now:
+            due_tables.add(heapq.heappop(timers)[1])
+        for table_id in sorted(due_tables):
+            table = self.tables.get(table_id)
+            if table is not None:
+                if table_id not in self._paused:
+                    self._check_turn_timer(table, now)
+                for deadline in table.deadlines.values():  # due but not acted on: look again
+                    if deadline <= now:
+                        self._schedule_timer(table, deadline)
+        if now >= self._next_sweep:
+            # Every change already marks its table for take_bot_jobs; this sweep is only a
+            # safety net, so once a second is plenty.
+            self._next_sweep = now + 1.0
+            for table in self.tables.values():
+                if table.status == PLAYING:
+                    self._bot_check.add(table.id)
+
+    def take_bot_jobs(self) -> list[BotJob]:
+        """Decisions computer players owe now; each is handed out once."""
+        jobs = []
+        # Only tables that changed since the last call can owe a decision (tick() adds every
+        # playing table as a safety net): scanning all tables per request was the hot spot.
+        check, self._bot_check = self._bot_check, set()
+        for table_id in check:
+            table = self.tables.get(table_id)
+            if table is None:
+                continue
+            game = table.game
+            if table.status != PLAYING or game is None or table_id in self._paused:
+                continue
+            for seat in game.awaiting:
+                occupant = table.seats[seat]
+                if occupant is None or occupant.player is None or seat in table.thinking:
+                    continue
+                table.thinking.add(seat)
+                jobs.append(BotJob(table.id, table.games_played, seat, occupant.player,
+                                   game.observation(seat), game.rules))
+        return jobs
+
+    def bot_moved(self, job: BotJob, action: Action | None) -> list[Out]:
+        """A computer player decided (``None``: it failed).  Stale decisions are dropped."""
+        table = self.tables.get(job.table_id)
+        if table is None or table.games_played != job.game_number:
+            return []
+        table.thinking.discard(job.seat)
+        self._bot_check.add(table.id)
+        game = table.game
+        occupant = table.seats[job.seat]
+        if (table.status != PLAYING or game is None or occupant is None or table.id in self._paused
+                or occupant.player is not job.player or job.seat not in game.awaiting):
+            return self._flush()
+        legal = game.legal_actions(job.seat)
+        if action not in legal:
+            log.error("computer player %s at table %d seat %d chose %r; playing %s instead",
+                      occupant.level, table.id, job.seat, action, legal[0])
+            action = legal[0]
+        self._stream(table, *self._apply_action(table, game, action))
+        return self._flush()
+
+
+def _identity_of(seat: dict[str, Any]) -> Rated:
+    """Who a seat's rating belongs to, for a seat as a game record keeps it: a person by
+    name, a computer player by level (as :mod:`~noddy.server.queries` rates a live seat)."""
+    return Rated("computer", seat["level"]) if seat["kind"] == "computer" else Rated("human", seat["name"])

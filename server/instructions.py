@@ -1,0 +1,71 @@
+"""What the core hands the network layer: the instructions its entry points return.
+
+Owns the plain data that crosses the sans-IO boundary and nothing else: :class:`Send` and
+:class:`Close` (carry out in order), :class:`Query` (read storage, then give the result to
+``ServerCore.answer``) and :class:`BotJob` (a computer player's decision, to be made off the
+event loop and given back to ``ServerCore.bot_moved``).  They live apart from the core's
+concerns so that every concern, the network layer and the tests can import them without
+importing the core; :mod:`noddy.server.core` re-exports them under their old names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from noddy.bots import Player
+from noddy.engine import Action, Observation, Rules
+
+# The instructions are plain slotted dataclasses, not frozen ones: a frozen dataclass's
+# __init__ sets each field through object.__setattr__, which made building the ~7 Sends of a
+# game request show in the profile.  Nothing hashes or changes an instruction once made.
+@dataclass(slots=True)
+class Send:
+    """Write ``message`` to connection ``conn`` (as readable text if ``text``)."""
+
+    conn: int
+    message: dict[str, Any]
+    text: bool = False
+    #: For a text connection at a table: the seats' names, so it reads "ann plays 5H".
+    names: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Close:
+    """Close connection ``conn`` once what was sent before has been written."""
+
+    conn: int
+    reason: str
+
+
+@dataclass(slots=True)
+class Query:
+    """Read ``kind`` (``list_games``, ``get_game``) from storage; pass the result to
+    :meth:`ServerCore.answer`, which replies to request ``request_id`` on ``conn``."""
+
+    conn: int
+    request_id: Any
+    kind: str
+    args: dict[str, Any]
+
+
+Out = Send | Close | Query
+
+#: ``(text, names)`` of every Send to a JSON connection (see CoreState._how_to_send).
+AS_JSON: tuple[bool, tuple[str, ...]] = (False, ())
+
+
+@dataclass(frozen=True)
+class BotJob:
+    """A computer player's decision to be made off the event loop."""
+
+    table_id: int
+    game_number: int
+    seat: int
+    player: Player
+    view: Observation
+    rules: Rules
+
+    def run(self) -> Action:
+        return self.player.choose(self.view, self.rules)
+

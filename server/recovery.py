@@ -1,0 +1,261 @@
+"""Storage's side of the core: bringing tables back at start, and tables that could not be saved.
+
+Owns: ``_lost_tables`` (who is told a table could not be restored), ``_paused``,
+``_repairing`` and ``_rolled_back`` (tables whose records could not be written), the entry
+points ``restore`` and ``unstored``, the ``repair_table`` answer and the repair part of
+``tick``.  A paused table takes no action (``_check_not_paused`` refuses the requests in
+:data:`CHANGES_SEATS_OR_GAME`; computers and turn timers wait) until storage takes its
+records again; meanwhile it is rolled back to what is stored.
+
+Touches: ``tables``, ``sessions`` and the ratings, which it rebuilds from what storage kept
+(a game is dealt again from its seed and its stored actions replayed), using
+:mod:`~noddy.server.seating`'s ``_computer``/``_close_table`` and
+:mod:`~noddy.server.gameplay`'s ``_finish_game``/``_schedule_timer``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from noddy.engine import NoddyError, configure
+from noddy.protocol import ProtocolError
+
+from .core_state import CoreState
+from .instructions import Out, Query
+from .records import TableClosed, replay
+from .session import Connection
+from .storage import StoredState
+from .table import FINISHED, PLAYING, LiveGame, Seat, Session, Table
+
+log = logging.getLogger("noddy.server")
+
+
+class Recovery(CoreState):
+    """Restore at start, and pausing, rolling back and resuming unsaved tables; see the
+    module docstring."""
+
+    def _check_not_paused(self, conn: Connection, kind: str, fields: dict[str, Any]) -> None:
+        """Refuse what would change a paused table: its records could not be written, so
+        nothing more is done there until storage takes them again (spectators come and go)."""
+        session = conn.session
+        table = session.table if session is not None else None
+        if kind == "sit" and table is None:
+            table = self.tables.get(fields["table"])
+        if table is None or table.id not in self._paused:
+            return
+        if kind == "leave" and session is not None and session.seat is None:
+            return
+        raise ProtocolError("storage_unavailable", f"table {table.id} is paused: the server cannot "
+                            f"save its game right now; it goes on by itself once it can")
+
+    def unstored(self, table_ids: set[int] | frozenset[int], origin: tuple[int, Any] | None,
+                 reason: str = "") -> list[Out]:
+        """The records of a call that changed ``table_ids`` could not be written, so what the
+        call did is not acknowledged: the network layer has dropped its messages, and the
+        request it came from (``origin``) is refused with ``storage_unavailable``.
+
+        Each of those tables is *paused* (it takes no action, its computers and turn timers
+        wait) and its people are told so.  Storage refuses the table's later records until
+        the table is taken back, so nothing is ever written on top of a gap (and another
+        table's records never fail with these).  At the next :meth:`tick` the table is rolled
+        back to what is stored (a read, which a failing disk usually still allows), so
+        nobody sees what was not saved; then every ``storage_retry`` seconds storage is asked
+        whether it takes writes again, and once it does the table goes on (:meth:`_repaired`).
+        """
+        now = self.clock()
+        newly = sorted(t for t in table_ids if t not in self._paused)
+        for table_id in newly:
+            self._paused[table_id] = now
+            self._rolled_back.discard(table_id)
+        if newly:
+            log.error("the records of table%s %s could not be written (%s): paused until the "
+                      "database takes them", "s" if len(newly) > 1 else "",
+                      ", ".join(map(str, newly)), reason or "storage failed")
+        for table_id in newly:
+            table = self.tables.get(table_id)
+            if table is not None:
+                self._to_table(table, ProtocolError(
+                    "storage_unavailable", f"the server cannot save table {table_id}'s game right "
+                    f"now, so it is paused; it goes on by itself once it can save again",
+                    table=table_id).to_message())
+        if origin is not None:
+            conn = self.connections.get(origin[0])
+            if conn is not None and not conn.closing:
+                self._error(conn, ProtocolError(
+                    "storage_unavailable", "the server could not save that, so it did not "
+                    "happen; try again later"), origin[1])
+        return self._flush()
+
+    def _tick_repairs(self, now: float) -> None:
+        """Ask storage (a ``repair_table`` query) about each paused table that is due a look."""
+        for table_id, due in self._paused.items():
+            if due <= now and table_id not in self._repairing:
+                self._repairing.add(table_id)
+                self._out.append(Query(0, None, "repair_table",
+                                       {"table": table_id, "write": table_id in self._rolled_back}))
+
+    def _repaired(self, table_id: int, result: dict[str, Any] | None, failed: bool) -> list[Out]:
+        """Storage answered ``repair_table``: rebuild the table from what is stored (rolled
+        back, still paused; or, once storage takes writes again, going on), or try again
+        later."""
+        self._repairing.discard(table_id)
+        now = self.clock()
+        if table_id not in self._paused:
+            return self._flush()
+        if failed or result is None:
+            log.debug("table %d: the database still fails; trying again in %.1f s",
+                      table_id, self.config.storage_retry)
+            self._paused[table_id] = now + self.config.storage_retry
+            return self._flush()
+        if result["writable"]:
+            del self._paused[table_id]
+            self._rolled_back.discard(table_id)
+            log.warning("table %d: the database takes writes again; the table goes on from where "
+                        "it was last saved", table_id)
+        else:
+            self._paused[table_id] = now + self.config.storage_retry
+            self._rolled_back.add(table_id)
+        # The ratings of a game whose end was not stored would otherwise count twice.
+        self.ratings.standings.clear()
+        self.ratings.load(result["ratings"])
+        old = self.tables.get(table_id)
+        saved = result["table"]
+        if old is None:
+            if saved is not None:  # closed here, but the closing was what failed
+                self._records.append(TableClosed(table_id))
+            return self._flush()
+        if saved is None:
+            self._close_table(old, "the server could not save this table")
+            return self._flush()
+        live = {session.token: session for session in old.humans()}
+        try:
+            table = self._restore_table(saved, result["record"], now, live)
+        except (NoddyError, ValueError, KeyError, TypeError) as exc:
+            log.error("table %d cannot be rebuilt from the database (%s); closing it", table_id, exc)
+            self.tables[table_id] = old
+            self._paused.pop(table_id, None)
+            self._close_table(old, "the server could not save this table")
+            return self._flush()
+        seated = {id(s.session) for s in table.seats if s is not None and s.session is not None}
+        for session in old.spectators:
+            if id(session) not in seated:
+                session.table, session.seat = table, None
+                table.spectators.append(session)
+        for session in old.humans():
+            if session.table is old:  # sat down after the last save: back to the lobby
+                session.table, session.seat = None, None
+                self._in_lobby(session)
+                if session.conn is None:
+                    self.sessions.pop(session.token, None)
+        for session, seat in table.members():
+            self._send(session.conn, table.snapshot(seat, now))
+        self._table_changed(table)
+        return self._flush()
+
+    def restore(self, state: StoredState) -> list[Out]:
+        """Bring back what storage kept: ratings, ids, and every open table with its game.
+
+        Each game is dealt again from its seed and its stored actions are applied, so it is
+        exactly where it was.  Seated people are disconnected now, so their seats are held
+        for a fresh grace period: they come back with their resume tokens.  A table with no
+        person seated at it is closed, as it would have been when its last person left.
+        """
+        self.ratings.load(state.ratings)
+        self._next_table = max(self._next_table, state.next_table)
+        self._next_game = max(self._next_game, state.next_game)
+        now = self.clock()
+        for saved, record in state.tables:
+            try:
+                table = self._restore_table(saved, record, now)
+            except (NoddyError, ValueError, KeyError, TypeError) as exc:
+                log.error("table %s cannot be restored (%s); closing it", saved.get("id"), exc)
+                self._records.append(TableClosed(saved["id"]))
+                self._table_lost(saved, now)
+                continue
+            if table.game is not None and table.game.is_over and record is not None \
+                    and record["status"] == "playing":
+                # Won at the deal by an older server, which never recorded such a game's end.
+                self._finish_game(table, table.game)
+            if not any(s is not None and s.session is not None for s in table.seats):
+                self._close_table(table, "nobody came back")
+            else:
+                log.info("table %d restored (%s, %s)", table.id, table.preset, table.status)
+        self._dirty.clear()
+        return self._flush()
+
+    def _table_lost(self, saved: dict[str, Any], now: float) -> None:
+        """A stored table could not be rebuilt: the people seated at it are held in the
+        lobby for the grace period (their resume tokens still work), and whoever comes back
+        is told the table is gone (``table_closed``) instead of finding a table that exists
+        nowhere.  ``saved`` may be damaged: only what reads as a seat is used."""
+        message = {"type": "table_closed", "table": saved["id"],
+                   "reason": "it could not be restored after the server restarted"}
+        seats = saved.get("seats")
+        for seat in seats if isinstance(seats, list) else []:
+            if not (isinstance(seat, dict) and seat.get("kind") == "human"
+                    and isinstance(seat.get("token"), str) and isinstance(seat.get("name"), str)):
+                continue
+            session = self.sessions.get(seat["token"])  # made already if it failed later
+            if session is None:
+                session = Session(seat["name"], bool(seat.get("bot")), None, token=seat["token"])
+                session.held_until = now + self.config.grace_period
+                self._add_session(session)
+                self._schedule_held(session)
+            session.table, session.seat = None, None
+            self._in_lobby(session)
+            self._lost_tables[session.token] = message
+
+    def _restore_table(self, saved: dict[str, Any], record: dict[str, Any] | None, now: float,
+                       live: dict[str, Session] | None = None) -> Table:
+        """A table as storage kept it; seated people are held sessions, or (``live``: the
+        sessions at the table, by token, when a paused table is rebuilt) the same sessions."""
+        rules = configure(saved["preset"], saved["players"], partnerships=saved["partnerships"],
+                          options=saved["options"])
+        table = Table(saved["id"], rules, rules.name, saved["players"], saved["partnerships"],
+                      dict(saved["options"]), password=saved["password"], turn_timer=saved["turn_timer"])
+        table.rate = self._rater(table)
+        table.games_played = saved["games_played"]
+        table.computers_made = saved["computers_made"]
+        for index, seat in enumerate(saved["seats"]):
+            if seat is None:
+                continue
+            if seat["kind"] == "computer":
+                table.seats[index] = self._computer(table, index, seat["level"])
+                continue
+            session = live.get(seat["token"]) if live else None
+            if session is None:
+                session = Session(seat["name"], seat["bot"], None, token=seat["token"])
+                session.held_until = now + self.config.grace_period
+                self._add_session(session)
+                self._schedule_held(session)
+            session.table, session.seat = table, index
+            table.seats[index] = Seat(session.name, session=session, ready=seat["ready"])
+            if seat["token"] == saved.get("creator"):
+                table.creator = session
+        table.status = saved["status"]
+        game_info = saved.get("game")
+        if game_info is not None and record is not None:
+            game = replay(record)
+            table.game = game
+            table.seq = game_info["seq_start"]
+            table.record(game.log)
+            table.live = LiveGame(record["id"], game_info["seq_start"], record["seats"],
+                                  len(record["steps"]))
+            if game.is_over:
+                table.status = FINISHED
+            elif table.status == PLAYING and table.turn_timer is not None:
+                for seat_index in game.awaiting:
+                    occupant = table.seats[seat_index]
+                    if occupant is not None and not occupant.is_computer:
+                        table.deadlines[seat_index] = now + table.turn_timer
+                        self._schedule_timer(table, table.deadlines[seat_index])
+        elif table.status == PLAYING:
+            raise ValueError("a playing table without its game")
+        self.tables[table.id] = table
+        return table
+
+
+#: Requests that change a table's seats or game: refused at a paused table.
+CHANGES_SEATS_OR_GAME = frozenset({"action", "ready", "sit", "stand", "leave", "add_computer",
+                                   "remove_computer", "configure_table"})
