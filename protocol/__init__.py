@@ -17,9 +17,10 @@ from .limits import (
     SUPPORTED_VERSIONS,
 )
 from .requests import REQUESTS, FieldSpec, validate_request
+from .story import TableView, narrate
 
 __all__ = [
     "compact_json", "decode_line", "encode_line", "ERROR_CODES", "CLOSING_CODES", "ProtocolError",
     "error_message", "DEFAULT_PORT", "MAX_LINE_BYTES", "PROTOCOL_VERSION",
-    "SUPPORTED_VERSIONS", "REQUESTS", "FieldSpec", "validate_request",
+    "SUPPORTED_VERSIONS", "REQUESTS", "FieldSpec", "validate_request", "TableView", "narrate",
 ]

@@ -4,6 +4,9 @@ A connection whose first non-blank line does not begin with ``{`` is in text mod
 Each text line is turned into the same request a JSON client would send
 (:func:`parse_command`), so the two modes cannot disagree about the rules; every message the
 server sends such a connection is rendered as plain lines (:func:`render`) instead of JSON.
+Game events are told by the shared narration of :mod:`noddy.protocol.story` (the words the
+client's log and replay use too); this module adds only what a terminal without a board
+needs, the scores after each score.
 
 People count seats from 1, so text mode does too, both ways: ``sit 1`` is the JSON seat 0,
 and seat 0 reads "seat 1".  Errors are reworded for the person who caused them
@@ -24,6 +27,7 @@ from typing import Any, Sequence
 
 from noddy.engine import PRESETS
 from noddy.protocol import PROTOCOL_VERSION, ProtocolError
+from noddy.protocol.story import narrate, score_line, seat_name
 
 HELP = """\
 Commands (one a line):
@@ -170,12 +174,8 @@ def _parse_new(args: list[str]) -> dict[str, Any]:
 # -- rendering ---------------------------------------------------------------------------------
 def _seat_word(seat: int | None, names: Sequence[str] = ()) -> str:
     """Who sits in ``seat``, by name where the table has one ("seat 2", counted from 1,
-    otherwise)."""
-    if seat is None:
-        return "the pack"
-    if seat < len(names) and names[seat]:
-        return names[seat]
-    return f"seat {seat + 1}"
+    otherwise): the shared rule of :func:`noddy.protocol.story.seat_name`."""
+    return seat_name(seat, names)
 
 
 def _who(seat: int, names: Sequence[str]) -> str:
@@ -216,57 +216,23 @@ def _scores(scores: Sequence[int], names: Sequence[str] = ()) -> str:
     """``Ada 8, random computer 32``: each side's score beside its name.  With fewer scores
     than seats the seats play in partnerships: seats 1 and 3 (0 and 2 in the protocol)
     score together."""
-    if len(scores) < len(names):
-        sides = [" & ".join(_seat_word(seat, names) for seat in range(len(names))
-                            if seat % len(scores) == side) for side in range(len(scores))]
-    else:
-        sides = [_seat_word(side, names) for side in range(len(scores))]
-    return ", ".join(f"{side} {score}" for side, score in zip(sides, scores))
+    return score_line(scores, names)
 
 
-def _event_line(event: dict[str, Any], names: Sequence[str] = ()) -> str:
-    kind = event["kind"]
-    if kind == "game_started":
-        return f"A game of {event['preset']} begins; first to {event['target']} wins."
-    if kind == "cut_for_deal":
-        cuts = ", ".join(f"{_seat_word(c['seat'], names)} {c['card']}" for c in event["cuts"])
-        who = ("a tie: cut again" if event["dealer"] is None
-               else f"{_seat_word(event['dealer'], names)} deals")
-        return f"Cut for deal: {cuts}; {who}."
-    if kind == "deal_started":
-        return f"Deal {event['deal']}: {_seat_word(event['dealer'], names)} deals."
-    if kind == "cards_dealt":
-        if event["cards"] is not None:
-            return f"Your cards: {' '.join(event['cards'])}"
-        return f"{_who(event['seat'], names)} is dealt {event['count']} cards."
-    if kind == "discarded":
-        shown = f" ({' '.join(event['cards'])})" if event["cards"] else ""
-        who = "The pack" if event["seat"] is None else _who(event["seat"], names)
-        return f"{who} lays {event['count']} to the crib{shown}."
-    if kind == "turned_up":
-        return f"Turn-up: {event['card']}"
-    if kind == "scored":
-        cards = f" [{' '.join(event['cards'])}]" if event["cards"] else ""
-        return (f"{_who(event['seat'], names)} scores {event['points']} ({event['reason']}): "
-                f"{event['announcement']}{cards}. Scores: {_scores(event['scores'], names)}")
-    if kind == "played":
-        return f"{_who(event['seat'], names)} plays {event['card']}: {event['count']}."
-    if kind == "go":
-        return f"{_who(event['seat'], names)} says go."
-    if kind == "count_reset":
-        return "The count starts again from 0."
-    if kind == "hands_revealed":
-        hands = "; ".join(f"{_seat_word(i, names)}: {' '.join(h)}"
-                          for i, h in enumerate(event["hands"]))
-        crib = f"; crib: {' '.join(event['crib'])}" if event["crib"] else ""
-        return f"Hands: {hands}{crib}"
-    if kind == "deal_ended":
-        return f"Deal {event['deal']} over. Scores: {_scores(event['scores'], names)}"
-    if kind == "game_over":
-        seats = " and ".join(_seat_word(s, names) for s in event["winning_seats"])
-        verb = "win" if len(event["winning_seats"]) > 1 else "wins"
-        return f"Game over: {seats} {verb}. Scores: {_scores(event['scores'], names)}"
-    return str(event)
+def _event_text(event: dict[str, Any], names: Sequence[str] = ()) -> str:
+    """A game event in words: the shared narration (:func:`noddy.protocol.story.narrate`),
+    and after a score the scores, since a terminal has no peg board.
+
+    A text connection's messages do not say which seat reads them, but an event that shows
+    a seat's dealt or discarded cards is only ever sent to that seat: it is the reader's
+    own, and is told to them as "You hold ..."."""
+    private = event.get("kind") in ("cards_dealt", "discarded") and event.get("cards") is not None
+    text = narrate(event, names, event.get("seat") if private else None)
+    if text is None:  # a kind this version cannot tell
+        return str(event)
+    if event["kind"] == "scored":
+        text = f"{text.rstrip('.')}. Scores: {_scores(event['scores'], names)}"
+    return text
 
 
 def _when(seconds: float | None) -> str:
@@ -409,7 +375,7 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
     elif kind == "table_closed":
         text = f"Table {message['table']} is closed: {message['reason']}."
     elif kind == "event":
-        text = _event_line(message["event"], names)
+        text = _event_text(message["event"], names)
     elif kind == "turn":
         text = _turn_text(message, names, again=False)
         if not text:

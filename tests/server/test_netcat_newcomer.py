@@ -11,6 +11,7 @@ import re
 import pytest
 
 from noddy.protocol import ProtocolError
+from noddy.protocol.story import sort_cards
 from noddy.server import text_mode
 from noddy.server.text_mode import parse_command, render
 
@@ -39,7 +40,7 @@ def test_people_count_seats_from_1_in_what_they_read() -> None:
     assert render({"type": "table", "table": table}) == \
         "Table 1 noddy 2p [waiting] 1: Ada | 2: empty\n"
     played = {"type": "event", "event": {"kind": "played", "seat": 1, "card": "5H", "count": 20}}
-    assert render(played) == "Seat 2 plays 5H: 20.\n"
+    assert render(played) == "Seat 2 plays 5H — twenty\n"
     away = {"type": "player_away", "table": 1, "seat": 0, "name": "Ada", "grace": 60.0}
     assert render(away) == "Ada (seat 1) lost the connection; the seat is held for 60 s.\n"
 
@@ -50,10 +51,10 @@ def test_scores_carry_names_and_ok_is_not_printed() -> None:
         "kind": "scored", "seat": 1, "points": 2, "reason": "play", "announcement": "fifteen two",
         "cards": [], "scores": [8, 32]}}
     assert render(scored, names) == \
-        "random computer scores 2 (play): fifteen two. Scores: Ada 8, random computer 32\n"
+        "random computer: fifteen two. Scores: Ada 8, random computer 32\n"
     teams = {"type": "event", "event": {"kind": "deal_ended", "deal": 3, "scores": [40, 52]}}
     assert render(teams, ("ann", "ben", "cy", "dee")) == \
-        "Deal 3 over. Scores: ann & cy 40, ben & dee 52\n"
+        "After deal 3: ann & cy 40, ben & dee 52.\n"
     assert render({"type": "ok"}) == ""
 
 
@@ -123,8 +124,10 @@ async def test_a_cribbage_deal_by_netcat() -> None:
         while not seen[-1].startswith("Turn-up: "):  # both have laid away
             seen.append(await _line(reader))
         assert any(line.startswith("Error (wrong_phase): ") for line in seen)
-        mine = [line for line in seen if line.startswith("Ada lays 2 to the crib")]
-        assert mine == [f"Ada lays 2 to the crib ({hand[0][2:]} {hand[1][2:]}).\n"]
+        mine = [line for line in seen if line.startswith("You lay away ")]
+        assert mine == [f"You lay away {' '.join(sort_cards([hand[0][2:], hand[1][2:]]))} "
+                        "to the crib.\n"]
+        assert "random computer 2 lays away 2 cards.\n" in seen
         assert sum(line.startswith("Your discard") for line in seen) == 1
         assert not any(line.startswith(("OK", "Your turn (count 0)")) for line in seen)
         writer.write(b"say hi\n")

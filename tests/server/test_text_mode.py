@@ -6,9 +6,13 @@ import asyncio
 import json
 import re
 
+from noddy.protocol.story import narrate
 from noddy.server.text_mode import parse_command, render
 
 from .harness import running_server
+
+#: The line that ends a game in text mode (the shared narration's ``game_over``).
+GAME_OVER = re.compile(r".+ wins? the game, \d+ to [\d to]+!$")
 
 
 def test_commands_map_onto_requests() -> None:
@@ -55,20 +59,20 @@ async def test_a_person_plays_a_whole_game_by_text() -> None:
         for _ in range(2000):
             text = await line()
             seen.append(text)
-            if text.startswith("Game over"):
+            if GAME_OVER.match(text):
                 break
             match = re.match(r"Your turn \(count \d+\): (play \w\w|go)", text)
             if match:
                 writer.write(match.group(1).encode() + b"\n")
-        assert seen[-1].startswith("Game over: ")
-        assert any(t.startswith("Your cards: ") for t in seen)
+        assert GAME_OVER.match(seen[-1])
+        assert any(t.startswith("You hold ") for t in seen)
         assert any(t.startswith("random computer 2 plays ") for t in seen)
-        assert any(t.startswith("Ada scores ") for t in seen)
+        assert any(t.startswith("Ada shows ") for t in seen)
         assert not any(t.startswith("Error") for t in seen)
         game = server.core.tables[1].game
         winner = ["Ada", "random computer 2"][game.winner]
-        assert seen[-1] == (f"Game over: {winner} wins. "
-                            f"Scores: Ada {game.scores[0]}, random computer 2 {game.scores[1]}\n")
+        assert seen[-1] == (f"{winner} wins the game, {game.scores[game.winner]} "
+                            f"to {game.scores[1 - game.winner]}!\n")
         writer.write(b"quit\n")
         rest = await asyncio.wait_for(reader.read(), 10)
         assert rest.decode().endswith("Goodbye (goodbye).\n")
@@ -157,7 +161,7 @@ async def test_games_game_and_leaderboard_after_a_game_by_text() -> None:
         writer.write(b"name Ada\nnew noddy target=15\nbot 2 random\nready\n")
         for _ in range(2000):
             text = await line()
-            if text.startswith("Game over"):
+            if GAME_OVER.match(text):
                 break
             match = re.match(r"Your turn \(count \d+\): (play \w\w|go)", text)
             if match:
@@ -191,7 +195,33 @@ def test_events_name_the_players_at_the_readers_table() -> None:
     over = {"type": "event", "event": {"kind": "game_over", "winner": 0, "winning_seats": [0, 2],
                                        "scores": [31, 12]}}
     waiting = {"type": "turn", "legal_actions": [], "awaiting": [3], "count": 0}
-    assert render(played, names) == "ben plays 5H: 20.\n"
-    assert render(played) == "Seat 2 plays 5H: 20.\n"
-    assert render(over, names) == "Game over: ann and cy win. Scores: ann & cy 31, ben & seat 4 12\n"
+    assert render(played, names) == "ben plays 5H — twenty\n"
+    assert render(played) == "Seat 2 plays 5H — twenty\n"
+    assert render(over, names) == "ann & cy win the game, 31 to 12!\n"
     assert render(waiting, names) == "Waiting for seat 4.\n"
+
+
+def test_events_are_told_by_the_shared_narration() -> None:
+    """Text mode tells events in the words of :mod:`noddy.protocol.story` (the client's log
+    and replay use the same); it adds the scores after a score, and tells the reader's own
+    cards in the second person (only that seat is ever sent them)."""
+    names = ("Ada", "Ben")
+
+    def said(event: dict) -> str:
+        return render({"type": "event", "event": event}, names)
+
+    go = {"kind": "go", "seat": 1}
+    assert said(go) == narrate(go, names) + "\n" == "Ben says go.\n"
+    assert said({"kind": "cards_dealt", "seat": 0, "count": 3, "cards": ["TC", "5H", "AD"]}) == \
+        "You hold AD 5H TC.\n"
+    assert said({"kind": "cards_dealt", "seat": 1, "count": 3, "cards": None}) == \
+        "Ben is dealt 3 cards.\n"
+    assert said({"kind": "discarded", "seat": 0, "count": 2, "cards": ["KS", "2S"]}) == \
+        "You lay away 2S KS to the crib.\n"
+    assert said({"kind": "scored", "seat": 0, "points": 3, "reason": "first deal", "items": [],
+                 "scores": [3, 0], "cards": None, "concealed": False,
+                 "announcement": "first deal three"}) == \
+        "Ada pegs 3 for the first deal. Scores: Ada 3, Ben 0\n"
+    assert said({"kind": "hands_revealed", "hands": [["TC", "5H"], ["6S", "3C"]], "crib": None}) == \
+        "Ada's hand 5H TC\nBen's hand 3C 6S\n"
+    assert said({"kind": "muggins", "seat": 0}) == "{'kind': 'muggins', 'seat': 0}\n"
