@@ -1,6 +1,9 @@
 """The full-screen terminal application: layout, keys, and the wiring to the connection.
 
-The screen is drawn from the :class:`~noddy.client.model.ViewModel` by the functions in
+The application composes the screens: their models (session, lobby, new-table form, table and
+game: :mod:`noddy.client.model` composes them into one :class:`~noddy.client.model.ViewModel`;
+the finished games: :class:`~noddy.client.records.RecordsView`), their drawing and their
+keys.  The screen is drawn from the view model by the functions in
 :mod:`noddy.client.render`; each window's text is a callable, so ``invalidate()`` after a
 message or a key is all it takes to redraw (and a resize redraws by itself).  Keys call the
 model's methods; whatever requests the model queues are written to the connection right
@@ -9,12 +12,13 @@ key.  A full-screen application never prints: every message, including errors an
 connection, is shown on the screen.
 
 Screens are chosen by ``model.screen`` (``connecting``/``lobby``, ``table``), each a
-``ConditionalContainer`` in :meth:`ClientApp._build_layout` with its keys filtered on the
-same condition in :meth:`ClientApp._build_keys`.  The screens of finished games (My games,
-the replay, the leaderboard: :mod:`noddy.client.replay`) hook in the same way: their own
-``model.screen`` values, one container (``replay.build_layout``) and their keys
-(``replay.bind_keys``); the lobby and table filters name their screens, so they stay out of
-their way.  Their state is a :class:`~noddy.client.replay.RecordsView` beside the model, and
+``ConditionalContainer`` in :meth:`ClientApp._build_layout` with its keys
+(:mod:`noddy.client.keys`, one function per screen) filtered on the same condition in
+:meth:`ClientApp._build_keys`.  The screens of finished games (My games,
+the replay, the leaderboard: :mod:`noddy.client.records`) hook in the same way: their own
+``model.screen`` values, one container (``records.build_layout``) and their keys
+(``records.bind_keys``); the lobby and table filters name their screens, so they stay out of
+their way.  Their state is a :class:`~noddy.client.records.RecordsView` beside the model, and
 every message from the server is shown to both.
 
 Three one-line inputs share the bottom of the screen: the chat line, the password line of
@@ -61,7 +65,7 @@ from prompt_toolkit.layout.processors import PasswordProcessor
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame
 
-from . import render, replay
+from . import keys, records, render
 from .connection import FAILED, LOST, UP, Connection
 from .model import CONNECTING, LOBBY, TABLE, ViewModel
 from .state import ResumeTokens
@@ -97,7 +101,7 @@ class ClientApp:
         self.server_key = f"{host}:{port}"
         if tokens is not None:
             self.model.token = tokens.get(self.server_key, name)
-        self.records = replay.RecordsView(self.model)
+        self.records = records.RecordsView(self.model)
         self.address = address_label or f"{host}:{port}"
         extra = {} if backoff is None else {"backoff": backoff}
         self.connection = Connection(host, port, self._on_message, self._on_state,
@@ -311,13 +315,13 @@ class ClientApp:
             table_log,
         ])
         body = HSplit([
-            Window(text(lambda: replay.title_fragments(self.records, self.address)
+            Window(text(lambda: records.title_fragments(self.records, self.address)
                         if self.records.active else render.title_fragments(model, self.address)),
                    height=1),
             ConditionalContainer(lobby, filter=in_lobby & ~form_open),
             ConditionalContainer(form, filter=in_lobby & form_open),
             ConditionalContainer(table, filter=at_table),
-            replay.build_layout(self.records, self._width),
+            records.build_layout(self.records, self._width),
             ConditionalContainer(
                 Window(BufferControl(self.chat_buffer), height=1, style="class:prompt",
                        get_line_prefix=lambda *_: [("class:key", " say: ")]),
@@ -331,7 +335,7 @@ class ClientApp:
                 Window(BufferControl(self.name_buffer), height=1, style="class:prompt",
                        get_line_prefix=lambda *_: [("class:key", " Your name: ")]),
                 filter=Condition(lambda: model.name_prompt is not None)),
-            Window(text(lambda: replay.keys_fragments(self.records)
+            Window(text(lambda: records.keys_fragments(self.records)
                         if self.records.active else render.keys_fragments(model)), height=1),
         ])
         # Sizes that give way: on a small screen the boxes shrink (the help goes to one
@@ -353,6 +357,15 @@ class ClientApp:
         model = self.model
         return model.seat is not None and model.in_game and model.winner is None
 
+    def _ask_to_resign(self) -> bool:
+        """l at a table: during a game, ask first (resigning gives the seat away for good; q
+        quits and keeps it), and say so; else nothing to ask."""
+        if not self._playing():
+            return False
+        self.chatting = False
+        self.confirm_resign = True
+        return True
+
     def _build_keys(self) -> KeyBindings:
         kb = KeyBindings()
         model = self.model
@@ -370,7 +383,7 @@ class ClientApp:
         typing = form & Condition(lambda: model.form is not None and model.form.on_password)
         table = free & Condition(lambda: model.screen == TABLE)
         picking = table & Condition(lambda: model.picking is not None)
-        replay.bind_keys(kb, self.records, lobby, free, lambda event: self._flush())
+        records.bind_keys(kb, self.records, lobby, free, lambda event: self._flush())
 
         def after(event: KeyPressEvent) -> None:
             self._flush()
@@ -472,194 +485,10 @@ class ClientApp:
             self.chat_buffer.reset()
             self.application.layout.focus(self.chat_buffer)
 
-        # -- the lobby ------------------------------------------------------------------
-        @kb.add("up", filter=lobby)
-        @kb.add("k", filter=lobby)
-        def _lobby_up(event: KeyPressEvent) -> None:
-            model.lobby_move(-1)
-
-        @kb.add("down", filter=lobby)
-        @kb.add("j", filter=lobby)
-        def _lobby_down(event: KeyPressEvent) -> None:
-            model.lobby_move(1)
-
-        @kb.add("enter", filter=lobby)
-        @kb.add("s", filter=lobby)
-        def _sit(event: KeyPressEvent) -> None:
-            model.clear_status()
-            model.sit()
-            after(event)
-
-        @kb.add("w", filter=lobby)
-        def _watch(event: KeyPressEvent) -> None:
-            model.clear_status()
-            model.spectate()
-            after(event)
-
-        for digit in "1234":
-            def _sit_in(event: KeyPressEvent, seat: int = int(digit) - 1) -> None:
-                model.clear_status()
-                model.sit(seat)
-                after(event)
-            kb.add(digit, filter=lobby)(_sit_in)
-
-        @kb.add("n", filter=lobby)
-        def _new(event: KeyPressEvent) -> None:
-            model.clear_status()
-            model.open_form()
-
-        @kb.add("r", filter=lobby)
-        def _refresh(event: KeyPressEvent) -> None:
-            if model.connection != "online":
-                self.connection.retry_now()
-                return
-            model.send("list_tables")
-            after(event)
-
-        # -- the create-table form -------------------------------------------------------
-        @kb.add("up", filter=form)
-        def _form_up(event: KeyPressEvent) -> None:
-            assert model.form is not None
-            model.form.move(-1)
-
-        @kb.add("down", filter=form)
-        @kb.add("tab", filter=form)
-        def _form_down(event: KeyPressEvent) -> None:
-            assert model.form is not None
-            model.form.move(1)
-
-        @kb.add("left", filter=form)
-        def _form_left(event: KeyPressEvent) -> None:
-            assert model.form is not None
-            model.form.change(-1)
-
-        @kb.add("right", filter=form)
-        @kb.add("space", filter=form & ~typing)
-        def _form_right(event: KeyPressEvent) -> None:
-            assert model.form is not None
-            model.form.change(1)
-
-        @kb.add("pageup", filter=form)
-        def _form_big_up(event: KeyPressEvent) -> None:
-            assert model.form is not None
-            model.form.change(1, big=True)
-
-        @kb.add("pagedown", filter=form)
-        def _form_big_down(event: KeyPressEvent) -> None:
-            assert model.form is not None
-            model.form.change(-1, big=True)
-
-        @kb.add("enter", filter=form)
-        def _form_submit(event: KeyPressEvent) -> None:
-            model.submit_form()
-            after(event)
-
-        @kb.add("escape", filter=form, eager=True)
-        @kb.add("q", filter=form & ~typing)
-        def _form_cancel(event: KeyPressEvent) -> None:
-            model.close_form()
-
-        @kb.add("<any>", filter=typing)
-        def _form_type(event: KeyPressEvent) -> None:
-            assert model.form is not None
-            if len(event.data) == 1 and event.data.isprintable():
-                model.form.type_text(event.data)
-
-        @kb.add("backspace", filter=typing)
-        def _form_backspace(event: KeyPressEvent) -> None:
-            assert model.form is not None
-            model.form.backspace()
-
-        # -- at a table ------------------------------------------------------------------
-        for digit in "123456789":
-            def _choose(event: KeyPressEvent, index: int = int(digit) - 1) -> None:
-                # A number is a card in a game, a seat before one (or when picking a computer).
-                if model.picking is not None or (model.seats_open and not model.can_act):
-                    model.pick_seat(index)
-                else:
-                    model.choose(index)
-                after(event)
-            kb.add(digit, filter=table)(_choose)
-
-        @kb.add("escape", filter=picking, eager=True)
-        def _cancel_pick(event: KeyPressEvent) -> None:
-            model.cancel_pick()
-
-        @kb.add("s", filter=table)
-        def _stand_or_sit(event: KeyPressEvent) -> None:
-            model.stand_or_sit()
-            after(event)
-
-        @kb.add("x", filter=table)
-        def _remove_computer(event: KeyPressEvent) -> None:
-            model.remove_computer()
-            after(event)
-
-        @kb.add("v", filter=table)
-        def _level(event: KeyPressEvent) -> None:
-            model.cycle_level()
-
-        @kb.add("pageup", filter=table)
-        def _log_back(event: KeyPressEvent) -> None:
-            self._scroll_log(1)
-
-        @kb.add("pagedown", filter=table)
-        def _log_forward(event: KeyPressEvent) -> None:
-            self._scroll_log(-1)
-
-        @kb.add("end", filter=table)
-        def _log_end(event: KeyPressEvent) -> None:
-            model.scroll_log_to_end()
-
-        @kb.add("home", filter=table)
-        def _log_start(event: KeyPressEvent) -> None:
-            model.scroll_log(len(model.log), self._log_height())
-
-        @kb.add("left", filter=table)
-        @kb.add("h", filter=table)
-        def _left(event: KeyPressEvent) -> None:
-            model.move_cursor(-1)
-
-        @kb.add("right", filter=table)
-        def _right(event: KeyPressEvent) -> None:
-            model.move_cursor(1)
-
-        @kb.add("space", filter=table)
-        def _toggle(event: KeyPressEvent) -> None:
-            model.toggle()
-
-        @kb.add("enter", filter=table)
-        def _enter(event: KeyPressEvent) -> None:
-            model.enter()
-            after(event)
-
-        @kb.add("g", filter=table)
-        def _go(event: KeyPressEvent) -> None:
-            model.say_go()
-            after(event)
-
-        @kb.add("a", filter=table)
-        def _computer(event: KeyPressEvent) -> None:
-            model.add_computer()
-            after(event)
-
-        @kb.add("r", filter=table)
-        def _ready(event: KeyPressEvent) -> None:
-            if model.connection != "online":
-                self.connection.retry_now()
-                return
-            model.toggle_ready()
-            after(event)
-
-        @kb.add("l", filter=table)
-        def _leave(event: KeyPressEvent) -> None:
-            if self._playing():
-                # Resigning gives the seat away for good: ask first (q quits and keeps it).
-                self.chatting = False
-                self.confirm_resign = True
-                return
-            model.leave()
-            after(event)
+        keys.bind_lobby(kb, model, lobby, after, self.connection.retry_now)
+        keys.bind_form(kb, model.new_table, form, typing, after)
+        keys.bind_table(kb, model, table, picking, after, self.connection.retry_now,
+                        self._scroll_log, self._log_height, self._ask_to_resign)
 
         return kb
 

@@ -19,7 +19,7 @@ from typing import Any
 from noddy import __version__
 from noddy.protocol import DEFAULT_PORT
 
-from .model import request_field
+from .session import request_field
 from .state import ResumeTokens
 
 #: The longest name a ``hello`` may give.

@@ -16,7 +16,10 @@ from typing import Any
 from prompt_toolkit.styles import Style
 
 from .cards import card_label, is_red, rank_label, suit_symbol
-from .model import CONNECTING, LOBBY, LogLine, Peg, ViewModel, free_seats
+from .lines import LogLine, Peg
+from .lobby import free_seats
+from .model import ViewModel
+from .session import CONNECTING, LOBBY
 
 Fragments = list[tuple[str, str]]
 

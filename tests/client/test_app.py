@@ -77,7 +77,7 @@ async def play_one_move(model: ViewModel, keys: PipeInput) -> None:
 
 async def play_until(model: ViewModel, keys: PipeInput, done: Callable[[], bool]) -> None:
     while not done():
-        await wait_for(lambda: done() or (model.can_act and not model._sending_action),
+        await wait_for(lambda: done() or (model.can_act and not model.game.sending_action),
                        "my turn or the end")
         if done():
             break
@@ -119,9 +119,9 @@ async def test_a_whole_cribbage_game_with_discards(server: NoddyServer) -> None:
         assert max(model.scores) >= 31
         assert any("wins the game" in line.text for line in model.log)
         # play again: r, and a new game begins at the same table
-        games = sum(1 for line in model.log if line.text.startswith("New game"))
+        games = sum(1 for line in model.log if line.text.startswith("A game of"))
         keys.send_text("r")
-        await wait_for(lambda: sum(1 for line in model.log if line.text.startswith("New game")) > games,
+        await wait_for(lambda: sum(1 for line in model.log if line.text.startswith("A game of")) > games,
                        "a second game")
         assert model.winner is None
 

@@ -87,13 +87,14 @@ def test_the_show_is_announced_the_way_players_say_it() -> None:
     deal_004(model)
     texts = [line.text for line in model.log]
     assert texts == [
-        "New game of noddy, 2 players, first to 31.",
+        "A game of noddy, 2 players, first to 31.",
         "Cut for deal: Ben 9♣, Anna 2♦ — Anna deals.",
         "— Deal 1: Anna deals —",
         "You hold 4♥ 10♣ J♥.",
+        "Anna is dealt 3 cards.",
         "Turn-up: 5♥.",
-        "Ben: " + SHOW_BEN,
-        "Anna: fifteen two, a pair four",
+        "Ben shows: " + SHOW_BEN,
+        "Anna shows: fifteen two, a pair four",
     ]
     assert model.hand == ["4H", "TC", "JH"]
     assert model.turn_up == "5H"
@@ -120,7 +121,7 @@ def test_the_cards_that_may_be_played_are_highlighted() -> None:
     assert model.outbox == []
     assert model.status == "J♥ (10) would pass 31: only 8 to go."
     model.say_go()
-    assert model.take_outbox() == [{"type": "action", "action": "go", "id": model._next_id - 1}]
+    assert model.take_outbox() == [{"type": "action", "action": "go", "id": model.session._next_id - 1}]
 
 
 def test_playing_by_number_and_by_arrows_sends_the_card() -> None:
@@ -132,7 +133,7 @@ def test_playing_by_number_and_by_arrows_sends_the_card() -> None:
     # a second key before the server answered does not send a second action
     model.choose(1)
     assert model.take_outbox() == []
-    model.handle({"type": "ok", "id": model._next_id - 1})
+    model.handle({"type": "ok", "id": model.session._next_id - 1})
     model.handle(ev(9, "played", seat=0, card="4H", count=4))
     model.handle(ev(10, "played", seat=1, card="3C", count=7))
     model.handle(turn(10, 0, [{"action": "play", "card": c} for c in ("TC", "JH")]))
@@ -160,18 +161,18 @@ def test_the_rest_of_the_deal_the_reveal_and_the_pegs() -> None:
         ev(18, "deal_ended", deal=1, scores=[11, 7]),
     ]:
         model.handle(message)
-    texts = [line.text for line in model.log][7:]
+    texts = [line.text for line in model.log][8:]
     assert texts == [
         "Ben plays 4♥ — four",
         "Anna plays 3♣ — seven",
         "Ben plays 10♣ — seventeen",
         "Anna plays 6♠ — twenty-three",
-        "Ben: go",
+        "Ben says go.",
         "Anna plays 6♦ — twenty-nine",
         "Anna: a pair two",
         "Anna: last card one",
-        "Ben's hand 10♣ J♥ 4♥ + 5♥: 11",
-        "Anna's hand 6♠ 6♦ 3♣ + 5♥: 4",
+        "Ben's hand 4♥ 10♣ J♥ + 5♥: 11",
+        "Anna's hand 3♣ 6♦ 6♠ + 5♥: 4",
         "After deal 1: Ben 11, Anna 7.",
     ]
     pegs = model.pegs()
@@ -225,7 +226,7 @@ def test_discards_are_chosen_with_the_same_keys() -> None:
     assert "for the crib: 2/2" in text
     model.enter()
     assert model.take_outbox()[-1] == {"type": "action", "action": "discard", "cards": ["2S", "KS"],
-                                       "id": model._next_id - 1}
+                                       "id": model.session._next_id - 1}
     model.handle(ev(4, "discarded", seat=0, count=2, cards=["2S", "KS"]))
     assert model.hand == ["5C", "5H", "9H", "JD"]
     assert model.log[-1].text == "You lay away 2♠ K♠ to your crib."
@@ -346,7 +347,8 @@ def test_whole_games_keep_the_model_equal_to_the_engine(preset: str, players: in
             pending = game.apply(rng.choice(game.legal_actions(seat)))
         assert model.winner == game.winner
         assert model.scores == list(game.scores)
-        assert "wins the game" in "".join(line.text for line in model.log)
+        told = "".join(line.text for line in model.log)
+        assert "wins the game" in told or "win the game" in told   # a partnership wins
 
 
 def test_quick_start_with_four_players_plays_in_partnerships_where_the_preset_must() -> None:
@@ -364,3 +366,26 @@ def test_quick_start_with_four_players_plays_in_partnerships_where_the_preset_mu
     model.handle(ev(1, "game_started", preset="noddy", players=4, partnerships=True, target=31))
     assert model.team_labels() == ["Me & Cy", "Bo & Di"]
     assert [p.mine for p in model.pegs()] == [True, False]
+
+
+def test_the_live_log_and_the_replay_tell_an_event_in_the_shared_words() -> None:
+    """One narration (noddy.protocol.story): a go is told the same in the live log, in the
+    replay of the game and by ``narrate`` itself (cards as the client writes them)."""
+    from noddy.client.cards import card_label
+    from noddy.client.replay import Replay
+    from noddy.protocol.story import narrate
+
+    model = seated_ben()
+    deal_004(model)
+    go = {"kind": "go", "seat": 1}
+    model.handle(ev(9, "go", seat=1))
+    names = ["Ben", "Anna"]
+    record = {"id": 1, "preset": "noddy", "players": 2, "partnerships": False,
+              "seats": [{"seat": 0, "name": "Ben"}, {"seat": 1, "name": "Anna"}],
+              "opening": [{"kind": "game_started", "preset": "noddy", "players": 2,
+                           "partnerships": False, "target": 31},
+                          {"kind": "deal_started", "deal": 1, "dealer": 1}],
+              "steps": [{"action": {"seat": 1, "action": "go"}, "events": [go]}]}
+    replay = Replay(record)
+    assert model.log[-1].text == replay.log[-1].text == narrate(go, names, card=card_label)
+    assert model.log[-1].text == "Anna says go."

@@ -332,7 +332,7 @@ async def test_any_key_closes_the_help_and_does_nothing_else(key: str) -> None:
             await wait_for(lambda: not app.show_help, "the help to close")
             await asyncio.sleep(0.1)
             assert model.screen == "lobby" and model.form is None and not app.chatting
-            assert not any(m["type"] == "sit" for m in model._pending.values())
+            assert not any(m["type"] == "sit" for m in model.session._pending.values())
 
 
 async def test_q_in_the_help_quits() -> None:

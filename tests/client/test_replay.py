@@ -17,7 +17,8 @@ import pytest
 
 from noddy.client.connection import Connection
 from noddy.client.render import pegs_fragments, plain
-from noddy.client.replay import GAMES, LEADERBOARD, REPLAY, Replay, RecordsView, game_line
+from noddy.client.records import GAMES, LEADERBOARD, REPLAY, RecordsView, game_line
+from noddy.client.replay import Replay
 from noddy.client.model import LOBBY, ViewModel
 from noddy.server import NoddyServer
 
@@ -138,7 +139,11 @@ def test_next_and_previous_deal_and_home_and_end(cribbage_record: dict) -> None:
     assert replay.position == len(replay.frames) - 1
     replay.next_deal()
     assert replay.position == len(replay.frames) - 1
-    assert replay.visible_log()[-1].text.endswith("!") and "wins the game" in replay.visible_log()[-1].text
+    # The last lines are the live log's: the winner, then the summary of the game.
+    told = [entry.text for entry in replay.visible_log()]
+    won = next(i for i, text in enumerate(told) if "wins the game" in text)
+    assert told[won].endswith("!") and told[won + 1].startswith("Summary after ")
+    assert replay.visible_log() == replay.log
     replay.home()
     assert replay.position == 0 and replay.visible_log() == replay.log[:replay.frames[0].log_end]
 

@@ -279,19 +279,19 @@ def test_no_computer_to_remove() -> None:
 def test_the_log_scrolls_back_and_holds_still_while_lines_arrive() -> None:
     model = seated_ben()
     deal_004(model)
-    assert len(model.log) == 7
-    model.scroll_log(4, view_height=3)
-    assert model.log_scroll == 4
+    assert len(model.log) == 8       # up to "Anna shows: ..."
+    model.scroll_log(5, view_height=3)
+    assert model.log_scroll == 5
     assert [line.text for line in model.visible_log()][-1] == "— Deal 1: Anna deals —"
     rule = plain(log_rule_fragments(model, 60))
-    assert rule == "── ↓ 4 newer lines · PgDn / End return " + "─" * 21 and len(rule) == 60
+    assert rule == "── ↓ 5 newer lines · PgDn / End return " + "─" * 21 and len(rule) == 60
     model.scroll_log(10, view_height=3)     # no further than a window of the oldest lines
-    assert model.log_scroll == 4
+    assert model.log_scroll == 5
     model.handle(ev(9, "played", seat=0, card="4H", count=4))
-    assert model.log_scroll == 5            # the same lines stay in view
+    assert model.log_scroll == 6            # the same lines stay in view
     assert [line.text for line in model.visible_log()][-1] == "— Deal 1: Anna deals —"
     model.scroll_log(-2, view_height=3)
-    assert model.log_scroll == 3
+    assert model.log_scroll == 4
     model.scroll_log_to_end()
     assert model.visible_log() == model.log
     assert plain(log_rule_fragments(model, 10)) == "─" * 10

@@ -1,0 +1,227 @@
+"""The keys of the lobby, the create-table form and the table, one function per screen.
+
+Each function adds one screen's bindings to the application's :class:`KeyBindings`, under the
+filter that says the screen is up and no line or box has the keyboard (``free``, worked out
+by :mod:`noddy.client.app`).  A key calls a method of the screen's model
+(:mod:`~noddy.client.lobby`, :mod:`~noddy.client.form`, :mod:`~noddy.client.table`, through
+the composed :class:`~noddy.client.model.ViewModel`) and then ``after``, which writes the
+queued requests to the connection and redraws; what a key needs of the application itself
+(retry the connection now, the log window's height, asking before resigning) comes in as a
+callable.  The keys that belong to no one screen (help, quit, chat, the password and name
+lines, the count of a deal) stay in the application; the finished games' screens bind theirs
+in :func:`noddy.client.records.bind_keys`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from prompt_toolkit.filters import Filter
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+
+from .form import NewTable
+from .model import ViewModel
+
+After = Callable[[KeyPressEvent], None]
+
+
+def bind_lobby(kb: KeyBindings, model: ViewModel, lobby: Filter, after: After,
+               retry: Callable[[], None]) -> None:
+    """↑↓ choose a table; Enter/s sit, 1-4 sit in that seat, w watch, n new table, r refresh."""
+    @kb.add("up", filter=lobby)
+    @kb.add("k", filter=lobby)
+    def _lobby_up(event: KeyPressEvent) -> None:
+        model.lobby_move(-1)
+
+    @kb.add("down", filter=lobby)
+    @kb.add("j", filter=lobby)
+    def _lobby_down(event: KeyPressEvent) -> None:
+        model.lobby_move(1)
+
+    @kb.add("enter", filter=lobby)
+    @kb.add("s", filter=lobby)
+    def _sit(event: KeyPressEvent) -> None:
+        model.clear_status()
+        model.sit()
+        after(event)
+
+    @kb.add("w", filter=lobby)
+    def _watch(event: KeyPressEvent) -> None:
+        model.clear_status()
+        model.spectate()
+        after(event)
+
+    for digit in "1234":
+        def _sit_in(event: KeyPressEvent, seat: int = int(digit) - 1) -> None:
+            model.clear_status()
+            model.sit(seat)
+            after(event)
+        kb.add(digit, filter=lobby)(_sit_in)
+
+    @kb.add("n", filter=lobby)
+    def _new(event: KeyPressEvent) -> None:
+        model.clear_status()
+        model.open_form()
+
+    @kb.add("r", filter=lobby)
+    def _refresh(event: KeyPressEvent) -> None:
+        if model.connection != "online":
+            retry()
+            return
+        model.send("list_tables")
+        after(event)
+
+
+def bind_form(kb: KeyBindings, new_table: NewTable, form: Filter, typing: Filter,
+              after: After) -> None:
+    """↑↓ Tab move between rows, ←→ Space change, PgUp/PgDn by ten, Enter create, Esc/q
+    close; on the password row (``typing``) printable keys type."""
+    @kb.add("up", filter=form)
+    def _form_up(event: KeyPressEvent) -> None:
+        assert new_table.form is not None
+        new_table.form.move(-1)
+
+    @kb.add("down", filter=form)
+    @kb.add("tab", filter=form)
+    def _form_down(event: KeyPressEvent) -> None:
+        assert new_table.form is not None
+        new_table.form.move(1)
+
+    @kb.add("left", filter=form)
+    def _form_left(event: KeyPressEvent) -> None:
+        assert new_table.form is not None
+        new_table.form.change(-1)
+
+    @kb.add("right", filter=form)
+    @kb.add("space", filter=form & ~typing)
+    def _form_right(event: KeyPressEvent) -> None:
+        assert new_table.form is not None
+        new_table.form.change(1)
+
+    @kb.add("pageup", filter=form)
+    def _form_big_up(event: KeyPressEvent) -> None:
+        assert new_table.form is not None
+        new_table.form.change(1, big=True)
+
+    @kb.add("pagedown", filter=form)
+    def _form_big_down(event: KeyPressEvent) -> None:
+        assert new_table.form is not None
+        new_table.form.change(-1, big=True)
+
+    @kb.add("enter", filter=form)
+    def _form_submit(event: KeyPressEvent) -> None:
+        new_table.submit_form()
+        after(event)
+
+    @kb.add("escape", filter=form, eager=True)
+    @kb.add("q", filter=form & ~typing)
+    def _form_cancel(event: KeyPressEvent) -> None:
+        new_table.close_form()
+
+    @kb.add("<any>", filter=typing)
+    def _form_type(event: KeyPressEvent) -> None:
+        assert new_table.form is not None
+        if len(event.data) == 1 and event.data.isprintable():
+            new_table.form.type_text(event.data)
+
+    @kb.add("backspace", filter=typing)
+    def _form_backspace(event: KeyPressEvent) -> None:
+        assert new_table.form is not None
+        new_table.form.backspace()
+
+
+def bind_table(kb: KeyBindings, model: ViewModel, table: Filter, picking: Filter, after: After,
+               retry: Callable[[], None], scroll_log: Callable[[float], None],
+               log_height: Callable[[], int], ask_to_resign: Callable[[], bool]) -> None:
+    """Numbers (a card, or a seat before a game), ←→ Space Enter g for cards; s a x v r l for
+    seats, computers, ready and leaving; PgUp PgDn Home End for the log.  ``ask_to_resign``
+    opens the "leave for good?" question during a game and says whether it did."""
+    for digit in "123456789":
+        def _choose(event: KeyPressEvent, index: int = int(digit) - 1) -> None:
+            # A number is a card in a game, a seat before one (or when picking a computer).
+            if model.picking is not None or (model.seats_open and not model.can_act):
+                model.pick_seat(index)
+            else:
+                model.choose(index)
+            after(event)
+        kb.add(digit, filter=table)(_choose)
+
+    @kb.add("escape", filter=picking, eager=True)
+    def _cancel_pick(event: KeyPressEvent) -> None:
+        model.cancel_pick()
+
+    @kb.add("s", filter=table)
+    def _stand_or_sit(event: KeyPressEvent) -> None:
+        model.stand_or_sit()
+        after(event)
+
+    @kb.add("x", filter=table)
+    def _remove_computer(event: KeyPressEvent) -> None:
+        model.remove_computer()
+        after(event)
+
+    @kb.add("v", filter=table)
+    def _level(event: KeyPressEvent) -> None:
+        model.cycle_level()
+
+    @kb.add("pageup", filter=table)
+    def _log_back(event: KeyPressEvent) -> None:
+        scroll_log(1)
+
+    @kb.add("pagedown", filter=table)
+    def _log_forward(event: KeyPressEvent) -> None:
+        scroll_log(-1)
+
+    @kb.add("end", filter=table)
+    def _log_end(event: KeyPressEvent) -> None:
+        model.scroll_log_to_end()
+
+    @kb.add("home", filter=table)
+    def _log_start(event: KeyPressEvent) -> None:
+        model.scroll_log(len(model.log), log_height())
+
+    @kb.add("left", filter=table)
+    @kb.add("h", filter=table)
+    def _left(event: KeyPressEvent) -> None:
+        model.move_cursor(-1)
+
+    @kb.add("right", filter=table)
+    def _right(event: KeyPressEvent) -> None:
+        model.move_cursor(1)
+
+    @kb.add("space", filter=table)
+    def _toggle(event: KeyPressEvent) -> None:
+        model.toggle()
+
+    @kb.add("enter", filter=table)
+    def _enter(event: KeyPressEvent) -> None:
+        model.enter()
+        after(event)
+
+    @kb.add("g", filter=table)
+    def _go(event: KeyPressEvent) -> None:
+        model.say_go()
+        after(event)
+
+    @kb.add("a", filter=table)
+    def _computer(event: KeyPressEvent) -> None:
+        model.add_computer()
+        after(event)
+
+    @kb.add("r", filter=table)
+    def _ready(event: KeyPressEvent) -> None:
+        if model.connection != "online":
+            retry()
+            return
+        model.toggle_ready()
+        after(event)
+
+    @kb.add("l", filter=table)
+    def _leave(event: KeyPressEvent) -> None:
+        if ask_to_resign():
+            return
+        model.leave()
+        after(event)
+
+
+__all__ = ["bind_lobby", "bind_form", "bind_table"]

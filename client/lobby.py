@@ -1,0 +1,173 @@
+"""The lobby: the list of tables, sitting down or watching, and the password of a private table.
+
+:class:`Lobby` owns the tables the server has described (``tables``, from ``tables``,
+``table`` and ``table_closed`` messages), the cursor on their list, the lobby's chat, and the
+password prompt of a private table (:class:`PasswordPrompt`, opened again by a
+``wrong_password`` error).  Its keys (``lobby_move``, ``sit``, ``spectate``,
+``submit_password``, ``cancel_password``) only queue requests on the
+:class:`~noddy.client.session.Session`; the ``table`` reply that seats us is handled by
+:class:`~noddy.client.model.ViewModel`, which moves us to the table screen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .lines import LOG_LIMIT, LogLine
+from .session import Session, request_field
+
+#: The longest table password the protocol accepts (``password`` of create_table/sit).
+PASSWORD_LIMIT = request_field("sit", "password").max_length
+
+
+@dataclass(frozen=True)
+class PasswordPrompt:
+    """A private table asked for its password: what to send once it is typed.
+
+    ``verb`` is ``sit`` or ``spectate``; ``seat`` is the seat asked for (sit only);
+    ``retry`` says the last password was refused, so the screen can say so.
+    """
+
+    table: int
+    verb: str
+    seat: int | None = None
+    retry: bool = False
+
+
+def free_seats(summary: dict[str, Any]) -> list[int]:
+    """The empty seats of a table summary, in order."""
+    return [i for i, s in enumerate(summary.get("seats", [])) if s is None]
+
+
+class Lobby:
+    """The tables, the cursor on them, the lobby chat and the password line (module docstring)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.tables: dict[int, dict[str, Any]] = {}
+        self.lobby_cursor = 0
+        self.lobby_chat: list[LogLine] = []
+        #: Set while the password of a private table is being asked for.
+        self.password_prompt: PasswordPrompt | None = None
+
+    # == messages ========================================================================
+    def on_tables(self, m: dict[str, Any]) -> None:
+        self.tables = {t["id"]: t for t in m.get("tables", [])}
+        self.clamp_cursor()
+
+    def on_chat(self, line: LogLine) -> None:
+        self.lobby_chat.append(line)
+        del self.lobby_chat[:-LOG_LIMIT]
+
+    def on_wrong_password(self, request: dict[str, Any]) -> None:
+        """Ask again: a mistyped password should cost one more try, not a trip back."""
+        self.password_prompt = PasswordPrompt(request["table"], request["type"],
+                                              request.get("seat"), retry=True)
+        self.session.set_status(f"Wrong password for table {request['table']}: type it again, "
+                                "or Esc.", error=True)
+
+    def clamp_cursor(self) -> None:
+        self.lobby_cursor = max(0, min(self.lobby_cursor, len(self.tables) - 1))
+
+    # == keys ============================================================================
+    def lobby_move(self, delta: int) -> None:
+        if self.tables:
+            self.lobby_cursor = (self.lobby_cursor + delta) % len(self.tables)
+
+    def selected_table(self) -> dict[str, Any] | None:
+        tables = self.sorted_tables()
+        return tables[self.lobby_cursor] if tables else None
+
+    def sit(self, seat: int | None = None) -> None:
+        """Sit at the table under the cursor: in ``seat`` (0-based; the screen and the keys
+        say 1, 2...), or in the first free one.  A private table asks for its password first."""
+        status = self.session.set_status
+        table = self.selected_table()
+        if table is None:
+            status("There is no table yet: n creates one.", error=True)
+            return
+        seats = table.get("seats", [])
+        free = free_seats(table)
+        if seat is None:
+            if not free:
+                status(f"Table {table['id']} has no free seat; w watches it.", error=True)
+                return
+            seat = free[0]
+        elif not 0 <= seat < len(seats):
+            status(f"Table {table['id']} has seats 1 to {len(seats)}.", error=True)
+            return
+        elif seats[seat] is not None:
+            status(f"{seats[seat].get('name', 'Someone')} sits in seat {seat + 1} "
+                   f"of table {table['id']}.", error=True)
+            return
+        if table.get("private"):
+            self.password_prompt = PasswordPrompt(table["id"], "sit", seat)
+            return
+        self.session.send("sit", table=table["id"], seat=seat)
+
+    def spectate(self) -> None:
+        """Watch the table under the cursor (a private one asks for its password first)."""
+        table = self.selected_table()
+        if table is None:
+            self.session.set_status("There is no table to watch.", error=True)
+            return
+        if table.get("private"):
+            self.password_prompt = PasswordPrompt(table["id"], "spectate")
+            return
+        self.session.send("spectate", table=table["id"])
+
+    def submit_password(self, password: str) -> None:
+        """Enter on the password line: send the sit or spectate it was asked for."""
+        prompt = self.password_prompt
+        if prompt is None:
+            return
+        if not password:
+            self.session.set_status(f"Table {prompt.table} is private: type its password, "
+                                    "or Esc.", error=True)
+            return
+        self.password_prompt = None
+        self.session.clear_status()
+        fields: dict[str, Any] = {"table": prompt.table, "password": password[:PASSWORD_LIMIT]}
+        if prompt.verb == "sit":
+            fields["seat"] = prompt.seat
+        self.session.send(prompt.verb, **fields)
+
+    def cancel_password(self) -> None:
+        self.password_prompt = None
+        self.session.clear_status()
+
+    # == what the screen shows ===========================================================
+    def table_line(self, summary: dict[str, Any]) -> str:
+        """One row of the lobby's table list, in plain text: each seated player with their
+        rating in the table's family (docs/PROTOCOL.md "Ratings") when the server gives it."""
+        options = summary.get("options") or {}
+        target = options.get("target")
+        seats = []
+        for seat in summary.get("seats", []):
+            if seat is None:
+                seats.append("·free·")
+            else:
+                mark = "" if seat.get("connected", True) else "(away)"
+                rating = f" ({seat['rating']})" if isinstance(seat.get("rating"), int) else ""
+                seats.append(f"{seat['name']}{rating}{mark}")
+        who = f"{summary['players']}p" + (" pairs" if summary.get("partnerships") else "")
+        extra = []
+        if target is not None:
+            extra.append(f"to {target}")
+        extra += [name for name, value in options.items() if name != "target" and value is True]
+        extra += [f"no {name}" for name, value in options.items() if value is False]
+        if summary.get("turn_timer"):
+            extra.append(f"{summary['turn_timer']:g}s timer")
+        if summary.get("private"):
+            extra.append("private")
+        watchers = len(summary.get("spectators", []))
+        return (f"#{summary['id']:<3} {summary['preset']:<18} {who:<8} {summary.get('status', ''):<9} "
+                f"{', '.join(seats)}" + (f"  [{'; '.join(extra)}]" if extra else "")
+                + (f"  {watchers} watching" if watchers else ""))
+
+    def sorted_tables(self) -> list[dict[str, Any]]:
+        return [self.tables[k] for k in sorted(self.tables)]
+
+
+__all__ = ["Lobby", "PasswordPrompt", "free_seats", "PASSWORD_LIMIT"]

@@ -1,0 +1,363 @@
+"""Finished games in the terminal client: "My games", the replay screen, the leaderboard.
+
+:class:`RecordsView` holds the three screens' state (the list of my games, the
+:class:`~noddy.client.replay.Replay` being watched, the leaderboard) next to the
+:class:`~noddy.client.model.ViewModel`: it queues its requests with ``model.send``, reads the
+replies the application hands it (``games``, ``game_record``, ``leaderboard``), and switches
+``model.screen``.  The rest of this module draws the screens and binds their keys;
+:mod:`noddy.client.app` adds them with :func:`build_layout` and :func:`bind_keys`.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, cast
+
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.filters import Condition, Filter
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import ConditionalContainer, HSplit, Window
+from prompt_toolkit.layout.containers import Container
+from prompt_toolkit.layout.controls import FormattedTextControl
+
+from . import render
+from .model import LOBBY, ViewModel, request_field
+from .replay import Replay
+
+GAMES = "games"
+REPLAY = "replay"
+LEADERBOARD = "leaderboard"
+SCREENS = (GAMES, REPLAY, LEADERBOARD)
+#: The rating families, as the ``leaderboard`` request names them.
+FAMILIES: tuple[str, ...] = request_field("leaderboard", "family").choices
+#: How many players the leaderboard asks for: as many as the protocol allows.
+BOARD_LIMIT = int(cast(float, request_field("leaderboard", "limit").maximum))
+#: How many of my games the list asks for (the protocol allows 1-100).
+GAMES_LIMIT = 50
+
+Fragments = list[tuple[str, str]]
+
+
+# == the screens' state =====================================================================
+
+class RecordsView:
+    """My games, the replay and the leaderboard, beside the view model (module docstring)."""
+
+    def __init__(self, model: ViewModel) -> None:
+        self.model = model
+        self.games: list[dict[str, Any]] | None = None     # None: asked for, not yet here
+        self.cursor = 0
+        self.replay: Replay | None = None
+        self.family = FAMILIES[0]
+        self.board: list[dict[str, Any]] | None = None
+        self._asked: dict[int, str] = {}
+
+    @property
+    def active(self) -> bool:
+        return self.model.screen in SCREENS
+
+    def _ask(self, kind: str, **fields: Any) -> None:
+        self._asked[self.model.send(kind, **fields)] = kind
+
+    # -- keys ---------------------------------------------------------------------------
+    def open_games(self) -> None:
+        """m in the lobby: my recent games, newest first."""
+        self.model.clear_status()
+        self.model.screen = GAMES
+        self.games = None
+        self._ask("list_games", limit=GAMES_LIMIT)
+
+    def open_leaderboard(self, family: str | None = None) -> None:
+        """b in the lobby: the ratings of one family of games."""
+        self.model.clear_status()
+        self.family = family or self.family
+        self.model.screen = LEADERBOARD
+        self.board = None
+        self._ask("leaderboard", family=self.family, limit=BOARD_LIMIT)
+
+    def other_family(self) -> None:
+        index = FAMILIES.index(self.family) if self.family in FAMILIES else -1
+        self.open_leaderboard(FAMILIES[(index + 1) % len(FAMILIES)])
+
+    def move(self, delta: int) -> None:
+        if self.games:
+            self.cursor = (self.cursor + delta) % len(self.games)
+
+    def open_selected(self) -> None:
+        """Enter on a game: ask for its whole record; the replay opens when it comes."""
+        if not self.games:
+            return
+        game_id = self.games[self.cursor]["id"]
+        self.model.set_status(f"Fetching game {game_id}…")
+        self._ask("get_game", game=game_id)
+
+    def back(self) -> None:
+        """Esc: from the replay to the list, from a list to the lobby."""
+        self.model.clear_status()
+        if self.model.screen == REPLAY:
+            self.replay = None
+            self.model.screen = GAMES
+        else:
+            self.model.screen = LOBBY
+            self.model.send("list_tables")
+
+    # -- replies ------------------------------------------------------------------------
+    def handle(self, message: dict[str, Any]) -> None:
+        """A message from the server (the application passes every one)."""
+        request_id = message.get("id")
+        asked = self._asked.pop(request_id, None) if isinstance(request_id, int) else None
+        if asked is None:
+            return
+        kind = message.get("type")
+        if kind == "games":
+            self.games = list(message.get("games") or [])
+            self.cursor = max(0, min(self.cursor, len(self.games) - 1))
+        elif kind == "leaderboard":
+            self.board = list(message.get("players") or [])
+        elif kind == "game_record" and self.model.screen == GAMES:
+            self.model.clear_status()
+            self.replay = Replay(message["record"], me=self.model.name)
+            self.model.screen = REPLAY
+        elif kind == "error":
+            if asked == "list_games":
+                self.games = []
+            elif asked == "leaderboard":
+                self.board = []
+
+
+# == drawing ================================================================================
+
+def _when(seconds: float | None) -> str:
+    if seconds is None:
+        return "?"
+    return time.strftime("%d %b %H:%M", time.localtime(seconds))
+
+
+def game_line(game: dict[str, Any], me: str) -> str:
+    """One finished game in the list: id, preset, when, the scores, and how it went for me."""
+    names = {s["seat"]: s["name"] for s in game.get("seats", [])}
+    players = game.get("players", len(names))
+    if game.get("partnerships"):
+        sides = [" & ".join(names.get(s, "?") for s in range(players) if s % 2 == t) for t in (0, 1)]
+        mine = [t for t in (0, 1) if any(names.get(s) == me for s in range(players) if s % 2 == t)]
+    else:
+        sides = [names.get(s, "?") for s in range(players)]
+        mine = [s for s in range(players) if names.get(s) == me]
+    result = game.get("result") or {}
+    scores = result.get("scores") or []
+    figures = ", ".join(f"{side} {score}" for side, score in zip(sides, scores))
+    outcome = "    "
+    if mine and result.get("winner") is not None:
+        outcome = "won " if result["winner"] in mine else "lost"
+    pairs = " pairs" if game.get("partnerships") else ""
+    return (f"#{game['id']:<3} {game['preset']:<10} {str(players) + 'p' + pairs:<3} "
+            f"{_when(game.get('finished_at'))}  {outcome}  {figures}")
+
+
+def games_fragments(view: RecordsView) -> Fragments:
+    out: Fragments = [("class:label", " My games"), ("class:dim", "  newest first\n")]
+    if view.games is None:
+        return out + [("class:dim", "   Asking the server…\n")]
+    if not view.games:
+        return out + [("class:dim", "   No finished games yet: play one, then come back.\n")]
+    return out + render.cursor_list([game_line(game, view.model.name) for game in view.games],
+                                    view.cursor)
+
+
+def leaderboard_fragments(view: RecordsView) -> Fragments:
+    out: Fragments = [("class:label", f" Leaderboard · {view.family}"),
+                      ("class:dim", "   (Tab: " + " / ".join(FAMILIES) + ")\n")]
+    if view.board is None:
+        return out + [("class:dim", "   Asking the server…\n")]
+    if not view.board:
+        return out + [("class:dim", f"   Nobody has played a rated {view.family} game yet.\n")]
+    out.append(("class:dim", f"   {'#':>3}  {'name':<24} {'rating':>6}  {'games':>5}  {'wins':>5}\n"))
+    for row in view.board:
+        name = str(row.get("name", "?")) + (" (computer)" if row.get("kind") == "computer" else "")
+        style = "class:peg.mine" if row.get("name") == view.model.name else ""
+        out.append((style, f"   {row.get('rank', ''):>3}  {name[:24]:<24} {row.get('rating', ''):>6}  "
+                           f"{row.get('games', ''):>5}  {row.get('wins', ''):>5}\n"))
+    return out
+
+
+def step_fragments(replay: Replay) -> Fragments:
+    """What this step was, where it stands, and the turn-up, count and pile."""
+    frame = replay.frame
+    out: Fragments = [("class:key", f" Step {frame.index}/{len(replay.frames) - 1}"),
+                      ("class:dim", f" · deal {frame.deal}/{replay.deals} · "),
+                      ("class:label", frame.headline), ("", "\n")]
+    out += [("class:label", " Turn-up ")]
+    out += [("", "["), *render.card_fragments(frame.turn_up), ("", "]")] if frame.turn_up else [("class:dim", "[  ]")]
+    out += [("class:label", "   Count "), ("class:key", f"{frame.count:>2}"), ("class:label", "   Pile ")]
+    if not frame.pile:
+        out.append(("class:dim", "—"))
+    for i, (seat, card) in enumerate(frame.pile[-12:]):
+        out += [("", " " if i else ""), ("class:dim", f"{replay.seat_name(seat)[:1].upper()}:"),
+                *render.card_fragments(card)]
+    return out + [("", "\n")]
+
+
+def hands_fragments(replay: Replay) -> Fragments:
+    """Every hand, face up (the game is over): cards already played this deal are dimmed
+    during the play; the seat that just acted is marked ▶; then the crib."""
+    frame = replay.frame
+    width = min(16, max(len(replay.seat_name(s)) for s in range(replay.players)) + 1)
+    out: Fragments = []
+    dim = frame.played if frame.phase == "play" else frozenset()
+    for seat in range(replay.players):
+        marker = "▶" if seat == frame.seat else " "
+        name = replay.seat_name(seat)[:width - 1]
+        dealer = "dealer" if seat == frame.dealer else ""
+        style = "class:key" if seat == frame.seat else "class:label"
+        out += [(style, f" {marker}{name:<{width}}"), ("class:dim", f"{dealer:<7}")]
+        out += render.cards_inline(frame.hands[seat], dim) if frame.hands[seat] else [("class:dim", "—")]
+        out.append(("", "\n"))
+    if frame.crib:
+        out += [("class:label", f"  {'crib':<{width}}"), ("class:dim", " " * 7), *render.cards_inline(frame.crib),
+                ("", "\n")]
+    return out
+
+
+def replay_title(replay: Replay) -> str:
+    record = replay.record
+    return f"Replay of game {record['id']} · {record['preset']} to {replay.target}"
+
+
+def title_fragments(view: RecordsView, address: str) -> Fragments:
+    screen = view.model.screen
+    where = {GAMES: "My games", LEADERBOARD: "Leaderboard"}.get(screen, "")
+    if screen == REPLAY and view.replay is not None:
+        where = replay_title(view.replay)
+    return render.title_bar(view.model, address, where)
+
+
+def keys_fragments(view: RecordsView) -> Fragments:
+    screen = view.model.screen
+    if screen == REPLAY:
+        keys = [("← →", "step"), ("↑ ↓", "deal"), ("Home End", "start/end"), ("Esc", "back"),
+                ("q", "quit")]
+    elif screen == GAMES:
+        keys = [("↑ ↓", "choose"), ("↵", "replay"), ("b", "leaderboard"), ("Esc", "lobby"),
+                ("q", "quit")]
+    else:
+        keys = [("Tab", "/".join(FAMILIES)), ("m", "my games"), ("Esc", "lobby"), ("q", "quit")]
+    return render.key_hints(keys)
+
+
+def status_fragments(view: RecordsView) -> Fragments:
+    return render.status_line(view.model, [("", "")])
+
+
+# == the application's hooks ================================================================
+
+def build_layout(view: RecordsView, width: Callable[[], int]) -> Container:
+    """The three screens, each shown while ``model.screen`` names it."""
+    model = view.model
+
+    def text(fn: Callable[[], Fragments]) -> FormattedTextControl:
+        return FormattedTextControl(fn, focusable=False)
+
+    def on(screen: str) -> Filter:
+        return Condition(lambda: model.screen == screen)
+
+    def when_replaying(fn: Callable[[Replay], Fragments]) -> Callable[[], Fragments]:
+        return lambda: fn(view.replay) if view.replay is not None else []
+
+    def log_cursor() -> Point:
+        return Point(0, max(0, len(view.replay.visible_log()) - 1) if view.replay else 0)
+
+    games = HSplit([
+        Window(FormattedTextControl(lambda: games_fragments(view), focusable=False,
+                                    get_cursor_position=lambda: Point(0, view.cursor + 1)),
+               always_hide_cursor=True),
+        Window(text(lambda: status_fragments(view)), height=1),
+    ])
+    board = HSplit([
+        Window(text(lambda: leaderboard_fragments(view)), always_hide_cursor=True),
+        Window(text(lambda: status_fragments(view)), height=1),
+    ])
+    replay = HSplit([
+        Window(text(when_replaying(lambda r: render.pegs_fragments(r.pegs(), width()))),
+               height=lambda: max(1, len(view.replay.pegs()) if view.replay else 1)),
+        Window(height=1, char="─", style="class:dim"),
+        Window(text(when_replaying(step_fragments)), height=2),
+        Window(text(when_replaying(hands_fragments)),
+               height=lambda: (view.replay.players + bool(view.replay.frame.crib)) if view.replay else 1),
+        Window(height=1, char="─", style="class:dim"),
+        Window(FormattedTextControl(when_replaying(lambda r: render.log_fragments(r.visible_log())),
+                                    get_cursor_position=log_cursor, focusable=False),
+               wrap_lines=True, always_hide_cursor=True),
+    ])
+    return HSplit([
+        ConditionalContainer(games, filter=on(GAMES)),
+        ConditionalContainer(board, filter=on(LEADERBOARD)),
+        ConditionalContainer(replay, filter=on(REPLAY)),
+    ])
+
+
+def bind_keys(kb: KeyBindings, view: RecordsView, lobby: Filter, free: Filter,
+              after: Callable[[KeyPressEvent], None]) -> None:
+    """m and b in the lobby; the keys of the three screens (``free``: no prompt is open)."""
+    model = view.model
+    games = free & Condition(lambda: model.screen == GAMES)
+    board = free & Condition(lambda: model.screen == LEADERBOARD)
+    replaying = free & Condition(lambda: model.screen == REPLAY and view.replay is not None)
+
+    def replay_key(fn: Callable[[Replay], None]) -> Callable[[KeyPressEvent], None]:
+        def handler(event: KeyPressEvent) -> None:
+            if view.replay is not None:
+                fn(view.replay)
+        return handler
+
+    @kb.add("m", filter=lobby | board)
+    def _my_games(event: KeyPressEvent) -> None:
+        view.open_games()
+        after(event)
+
+    @kb.add("b", filter=lobby | games)
+    def _leaderboard(event: KeyPressEvent) -> None:
+        view.open_leaderboard()
+        after(event)
+
+    @kb.add("tab", filter=board)
+    @kb.add("right", filter=board)
+    @kb.add("left", filter=board)
+    def _family(event: KeyPressEvent) -> None:
+        view.other_family()
+        after(event)
+
+    @kb.add("up", filter=games)
+    @kb.add("k", filter=games)
+    def _up(event: KeyPressEvent) -> None:
+        view.move(-1)
+
+    @kb.add("down", filter=games)
+    @kb.add("j", filter=games)
+    def _down(event: KeyPressEvent) -> None:
+        view.move(1)
+
+    @kb.add("enter", filter=games)
+    def _open(event: KeyPressEvent) -> None:
+        view.open_selected()
+        after(event)
+
+    @kb.add("escape", filter=free & Condition(lambda: view.active), eager=True)
+    @kb.add("backspace", filter=free & Condition(lambda: view.active))
+    def _back(event: KeyPressEvent) -> None:
+        view.back()
+        after(event)
+
+    kb.add("right", filter=replaying)(replay_key(lambda r: r.step(1)))
+    kb.add("l", filter=replaying)(replay_key(lambda r: r.step(1)))
+    kb.add("left", filter=replaying)(replay_key(lambda r: r.step(-1)))
+    kb.add("h", filter=replaying)(replay_key(lambda r: r.step(-1)))
+    kb.add("down", filter=replaying)(replay_key(Replay.next_deal))
+    kb.add("n", filter=replaying)(replay_key(Replay.next_deal))
+    kb.add("up", filter=replaying)(replay_key(Replay.previous_deal))
+    kb.add("p", filter=replaying)(replay_key(Replay.previous_deal))
+    kb.add("home", filter=replaying)(replay_key(Replay.home))
+    kb.add("end", filter=replaying)(replay_key(Replay.end))
+
+
+__all__ = ["RecordsView", "GAMES", "REPLAY", "LEADERBOARD", "SCREENS",
+           "build_layout", "bind_keys", "title_fragments", "keys_fragments", "game_line"]

@@ -1,0 +1,217 @@
+"""The connection and the session: who we are to the server, and how requests reach it.
+
+:class:`Session` owns what every screen shares: the state of the link (``connection``,
+``connection_detail``), the ``hello``/``welcome`` exchange (the name, the resume token, the
+server's presets and computer levels, the grace period), the name line shown when the server
+refuses a name, the one-line status under the screen, which screen is up (``screen``), and
+the outbox.  Nothing here does I/O: :meth:`Session.send` appends a request with a fresh
+``id`` to :attr:`Session.outbox` and remembers it, so that the reply (which echoes the id)
+can be matched to its request by :meth:`Session.take_request`; the application drains the
+outbox and writes it to the connection.
+
+The other screens' models (:mod:`~noddy.client.lobby`, :mod:`~noddy.client.form`,
+:mod:`~noddy.client.game`, :mod:`~noddy.client.table`) hold a reference to the one session
+and call ``send`` and ``set_status`` on it; :class:`~noddy.client.model.ViewModel` composes
+them and routes the server's messages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from noddy.protocol import PROTOCOL_VERSION, REQUESTS, FieldSpec
+
+LOBBY = "lobby"
+TABLE = "table"
+CONNECTING = "connecting"
+
+#: What a request before the server's welcome gets instead of being sent (the server would
+#: answer ``hello_required``, which is no word for a person).
+NOT_CONNECTED = "Not connected yet: wait a moment (q quits)."
+
+
+def request_field(kind: str, name: str) -> FieldSpec:
+    """The protocol's schema of one field of a request: its limits are the client's too."""
+    return next(spec for spec in REQUESTS[kind] if spec.name == name)
+
+
+#: Used when the server's welcome lists no presets (an older server): the common ones.
+FALLBACK_PRESETS: list[dict[str, Any]] = [
+    {"name": "noddy", "title": "Noddy", "players": [2], "partnership_players": [4],
+     "options": {"target": {"type": "int", "min": 15, "max": 500, "default": 31},
+                 "knave_noddy": {"type": "bool", "default": True}}},
+]
+#: The longest chat line the protocol accepts.
+CHAT_LIMIT = request_field("chat", "text").max_length
+#: The longest name a ``hello`` may give.
+NAME_LIMIT = request_field("hello", "name").max_length
+
+
+class Session:
+    """The link, the name and token, the status line and the outbox (module docstring)."""
+
+    def __init__(self, name: str = "player") -> None:
+        self.name = name
+        self.screen = CONNECTING
+        self.connection = "connecting"   # connecting | online | reconnecting | offline
+        self.connection_detail = ""
+        self.token: str | None = None
+        self.server = ""
+        self.presets: list[dict[str, Any]] = []
+        self.levels: list[str] = []
+        self.default_level: str | None = None
+        #: The level of the next computer player added at the table (v cycles it) or by
+        #: the create-table form.
+        self.computer_level: str | None = None
+        #: Set (to why) while another name is asked for: the server refused this one.
+        self.name_prompt: str | None = None
+        #: The name the last hello asked for (the resume token is kept under it).
+        self.requested_name = name
+        #: The server has welcomed this connection: requests may be sent.
+        self.welcomed = False
+        #: How long the server holds a dropped player's seat (its welcome says).
+        self.grace: float | None = None
+        self.status = ""          # the one-line message under the board (errors, hints)
+        self.status_is_error = False
+        self.outbox: list[dict[str, Any]] = []
+        self._next_id = 1
+        self._pending: dict[int, dict[str, Any]] = {}
+
+    # == requests ========================================================================
+    def send(self, kind: str, **fields: Any) -> int:
+        """Queue a request; returns its id (0: not sent, there is no welcomed connection)."""
+        if not self.welcomed:
+            self.set_status(NOT_CONNECTED, error=True)
+            return 0
+        request_id = self._next_id
+        self._next_id += 1
+        message = {"type": kind, **fields, "id": request_id}
+        self._pending[request_id] = message
+        self.outbox.append(message)
+        return request_id
+
+    def take_outbox(self) -> list[dict[str, Any]]:
+        out, self.outbox = self.outbox, []
+        return out
+
+    def take_request(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """The request a reply answers (its ``id`` echoed), forgotten now it is answered."""
+        request_id = message.get("id")
+        return self._pending.pop(request_id, None) if isinstance(request_id, int) else None
+
+    def awaits(self, kind: str) -> bool:
+        """A request of this kind has been sent and not yet answered."""
+        return any(p["type"] == kind for p in self._pending.values())
+
+    def hello(self) -> dict[str, Any]:
+        """The hello for a new connection: with the resume token when we hold a seat."""
+        message: dict[str, Any] = {"type": "hello", "name": self.name, "version": PROTOCOL_VERSION}
+        self.requested_name = self.name
+        if self.token is not None:
+            message["resume"] = self.token
+        return message
+
+    def say_hello(self) -> None:
+        """Queue the hello (it goes out before any welcome, so not through :meth:`send`)."""
+        self.outbox.append(self.hello())
+
+    # == the status line =================================================================
+    def set_status(self, text: str, error: bool = False) -> None:
+        self.status = text
+        self.status_is_error = error
+
+    def clear_status(self) -> None:
+        self.status = ""
+        self.status_is_error = False
+
+    # == the connection ==================================================================
+    def connection_up(self) -> None:
+        self.connection = "online"
+        self.connection_detail = ""
+        self.welcomed = False
+        if self.status == NOT_CONNECTED:
+            self.clear_status()
+        self.say_hello()
+
+    def connection_lost(self, detail: str) -> None:
+        self.connection = "reconnecting"
+        self.connection_detail = detail
+        self.welcomed = False
+        self._pending.clear()
+        self.outbox.clear()
+
+    def connection_failed(self, detail: str) -> None:
+        self.connection = "offline"
+        self.connection_detail = detail
+
+    def connection_words(self) -> str:
+        """The connection is down: what happened, in words, and the two ways on."""
+        detail = self.connection_detail
+        if detail.startswith("cannot reach"):
+            said = detail[:1].upper() + detail[1:]
+        elif detail:
+            said = f"Connection lost ({detail}); reconnecting by itself"
+        else:
+            said = "Connection lost; reconnecting by itself"
+        return f"{said}. r tries now, q quits."
+
+    # == messages about the session ======================================================
+    def on_greeting(self, m: dict[str, Any]) -> None:
+        self.server = str(m.get("server", ""))
+
+    def on_welcome(self, m: dict[str, Any]) -> None:
+        """Take what the welcome says about us and the server (the caller places us)."""
+        self.welcomed = True
+        self.name_prompt = None
+        if self.status == NOT_CONNECTED:
+            self.clear_status()
+        limits = m.get("limits") or {}
+        if isinstance(limits.get("grace_period"), (int, float)):
+            self.grace = float(limits["grace_period"])
+        self.name = m.get("name", self.name)
+        self.token = m.get("token")
+        self.server = m.get("server", self.server)
+        self.presets = list(m.get("presets") or FALLBACK_PRESETS)
+        self.levels = list(m.get("levels") or [])
+        self.default_level = m.get("default_level")
+        if self.computer_level not in self.levels:
+            self.computer_level = (self.default_level if self.default_level in self.levels
+                                   else (self.levels[0] if self.levels else None))
+
+    def on_name_refused(self, m: dict[str, Any]) -> None:
+        """The hello was refused for its name: ask for another here, not on the command line."""
+        code = m.get("code", "")
+        why = "is taken" if code == "name_taken" else f"cannot be used: {m.get('message', '')}"
+        self.name_prompt = (f"The name {self.name!r} {why}. Type another name and press "
+                            "Enter (Ctrl-Q quits).")
+        self.set_status(self.name_prompt, error=True)
+
+    def on_shutdown(self, m: dict[str, Any]) -> None:
+        self.set_status(m.get("message", "the server is shutting down"), error=True)
+
+    def on_bye(self, m: dict[str, Any]) -> None:
+        if m.get("reason") and m.get("reason") != "goodbye":
+            self.set_status(f"The server said goodbye: {m['reason']}", error=True)
+
+    # == keys ============================================================================
+    def submit_name(self, text: str) -> None:
+        """Enter on the name line: say hello again under the name typed."""
+        name = " ".join(text.split())
+        if not name:
+            self.set_status("Type a name first (Ctrl-Q quits).", error=True)
+            return
+        self.name = name[:NAME_LIMIT]
+        self.name_prompt = None
+        self.token = None
+        self.clear_status()
+        self.say_hello()
+
+    def chat(self, text: str, at_table: bool) -> None:
+        """Say something to the table (when at one) or to the lobby."""
+        text = text.strip()
+        if text:
+            self.send("chat", text=text[:CHAT_LIMIT], to="table" if at_table else "lobby")
+
+
+__all__ = ["Session", "LOBBY", "TABLE", "CONNECTING", "NOT_CONNECTED", "request_field",
+           "CHAT_LIMIT", "NAME_LIMIT", "FALLBACK_PRESETS"]
