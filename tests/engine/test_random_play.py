@@ -1,6 +1,6 @@
 """Complete games between random players, for every preset and player count, with the
-game's invariants checked after every action: 600 games per two-player set-up and 300 per
-other one by default (about 20 s in all); ``NODDY_SOAK_GAMES=2000`` (or more) plays that many
+game's invariants checked after every action: 400 games per two-player set-up and 200 per
+other one by default (about 12 s in all); ``NODDY_SOAK_GAMES=2000`` (or more) plays that many
 per two-player set-up and half as many per other, for a longer soak.
 
 What is checked, as the rules state it:
@@ -26,7 +26,7 @@ from noddy.engine import (
 )
 
 #: Games per two-player set-up (see the module docstring).
-SOAK_GAMES = int(os.environ.get("NODDY_SOAK_GAMES", "600"))
+SOAK_GAMES = int(os.environ.get("NODDY_SOAK_GAMES", "400"))
 
 CONFIGS = [
     ("noddy", 2, False), ("noddy", 4, True),
