@@ -1,0 +1,149 @@
+"""Sending: the core's messages encoded once and handed to each connection's link, within its caps.
+
+The messages of one batch of instructions go to a connection's socket in one write (see
+:meth:`~noddy.server.link._Link.flush`).  A slow or stuck peer fills only its own buffer, and
+is dropped when it holds ``send_buffer_bytes``, or ``send_queue`` messages, instead of
+stalling its table.  A message that cannot be encoded touches only its own recipients (see
+:func:`_essential`), and a write that fails for any other reason costs one link only.
+
+:class:`Sending` is a mixin of :class:`~noddy.server.network.NoddyServer`: ``_carry_out`` is
+on the path of every message, so it stays a method of the server (no object or call between
+the storage gating and the links), and its log lines keep the network layer's logger.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from noddy.protocol import encode_line
+
+from . import text_mode
+from .config import ServerConfig
+from .instructions import Close, Out, Send
+from .link import _Link
+from .record_cache import encoded_line
+from .throttled_log import ThrottledLog
+
+#: The network layer's one logger (operators and tests filter on its name).
+log = logging.getLogger("noddy.server.network")
+
+#: Seconds between two log lines about the same kind of send-path trouble (see ThrottledLog).
+LOG_PERIOD = 10.0
+#: Message types a client cannot do without: its game (``event``, ``turn``, ``snapshot``) and
+#: its session (``welcome``).  See :func:`_essential`.
+ESSENTIAL_TYPES = frozenset({"event", "turn", "snapshot", "welcome"})
+
+
+def _essential(message: dict[str, Any]) -> bool:
+    """Whether a recipient that cannot be sent ``message`` must be dropped rather than have
+    it skipped: a reply to its request (it waits for it: a request gets exactly one reply),
+    or a message of its game or session (without it the client's picture of the game is
+    silently wrong).  Dropping it is what a lost connection is: the seat is held and a resume
+    brings a fresh snapshot.  Anything else (a table summary, a chat line, a ping) is
+    skipped: the next one will do."""
+    if not isinstance(message, dict):  # not a message at all: a bug, so play safe
+        return True
+    return message.get("id") is not None or message.get("type") in ESSENTIAL_TYPES
+
+
+class Sending:
+    """The writing half of :class:`~noddy.server.network.NoddyServer`: ``_carry_out`` turns a
+    batch of ``Send`` and ``Close`` instructions into writes on the links."""
+
+    #: Set by the server (a dataclass field); sending reads its queue and byte caps.
+    config: ServerConfig
+    #: The server's open connections, by connection number.
+    _links: dict[int, _Link]
+
+    def _init_sending(self) -> None:
+        """The send path's throttled logs; called once by the server's constructor."""
+        #: One warning per message that cannot be encoded, at most one a period.
+        self._unencodable = ThrottledLog(log, logging.WARNING, LOG_PERIOD)
+        #: A write that failed for any other reason (a bug): logged, the link dropped.
+        self._send_failed = ThrottledLog(log, logging.ERROR, LOG_PERIOD)
+
+    def _carry_out(self, outs: list[Out]) -> None:
+        """Encode and write ``outs``: each connection's messages of the batch in one write.
+
+        The core hands every member of a table the same message object when their views
+        agree, so each object is encoded once per batch (once per text/JSON and names).
+
+        Nothing here raises: a message that cannot be encoded (a string with a lone
+        surrogate, say) is a fault of that message alone, so it touches only its own
+        recipients (see :func:`_essential`: the message is skipped for them, or they are
+        dropped), and it is logged once per message object, at most once a period, however
+        many connections it was for.  Every other message of the batch goes out as usual."""
+        touched: list[_Link] = []
+        encoded: dict[tuple[int, bool, tuple[str, ...]], bytes | None] = {}
+        #: id(message) -> [message, exception, recipients], for the messages that failed.
+        failed: dict[int, list[Any]] = {}
+        limit = self.config.send_queue or float("inf")
+        byte_limit = self.config.send_buffer_bytes
+        for out in outs:
+            link = self._links.get(out.conn)
+            if link is None or link.closing:
+                continue
+            try:
+                if isinstance(out, Send):
+                    if len(link.buffer) >= limit:
+                        log.warning("connection %d is not reading (%d messages waiting); dropping it",
+                                    out.conn, len(link.buffer))
+                        link.drop()
+                        continue
+                    key = (id(out.message), out.text, out.names)
+                    if key in encoded:
+                        data = encoded[key]
+                    else:
+                        data = encoded[key] = self._encode(out, failed)
+                    if data is None:
+                        failed[id(out.message)][2] += 1
+                        if _essential(out.message):
+                            link.drop()
+                        continue
+                    if byte_limit and (link.blocked or link.held + len(data) > byte_limit // 2):
+                        # (Otherwise the transport holds under half the limit: see connection_made.)
+                        unsent = link.unsent()
+                        # A message always goes into an empty queue: one longer than the
+                        # bound still reaches a client that reads.
+                        if unsent and unsent + len(data) > byte_limit:
+                            log.warning("connection %d is not reading (%d bytes waiting); dropping it",
+                                        out.conn, unsent)
+                            link.drop()
+                            continue
+                    if not link.buffer:
+                        touched.append(link)
+                    link.buffer.append(data)
+                    link.held += len(data)
+                elif isinstance(out, Close):
+                    log.debug("closing connection %d: %s", out.conn, out.reason)
+                    link.end(self.config.shutdown_timeout)
+            except Exception:  # a bug, not a peer's doing: it must still cost one link only
+                self._send_failed("sending to connection %d failed; dropping it", out.conn, exc_info=True)
+                link.drop()
+        for link in touched:
+            if not link.closing:
+                try:
+                    link.flush()
+                except Exception:
+                    self._send_failed("writing to connection %d failed; dropping it", link.conn, exc_info=True)
+                    link.drop()
+        for message, exc, recipients in failed.values():
+            kind = message.get("type") if isinstance(message, dict) else type(message).__name__
+            what = "dropped the" if _essential(message) else "skipped it for"
+            self._unencodable("a %r message could not be encoded (%s: %s); %s %d connections",
+                              kind, type(exc).__name__, exc, what, recipients)
+
+    @staticmethod
+    def _encode(out: Send, failed: dict[int, list[Any]]) -> bytes | None:
+        """``out``'s message as the bytes of its line (text or JSON), or None (noted in
+        ``failed``) if it cannot be encoded."""
+        try:
+            if out.text:
+                return text_mode.render(out.message, out.names).encode("utf-8")
+            if out.message.get("type") == "game_record":
+                return encoded_line(out.message) or encode_line(out.message)
+            return encode_line(out.message)
+        except Exception as exc:  # UnicodeEncodeError, a value JSON cannot hold, a KeyError in render...
+            failed.setdefault(id(out.message), [out.message, exc, 0])
+            return None
