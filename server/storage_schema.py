@@ -1,0 +1,78 @@
+"""The database's schema and its migrations: what a noddy-server file holds, and how an older
+file is brought up to date.
+
+Kept apart from the code that opens the file and the code that reads and writes it because
+it is the one part that is append-only: a released migration is never edited, so every
+database walks the same path (:mod:`noddy.server.storage` describes the tables).
+"""
+
+from __future__ import annotations
+
+#: ``PRAGMA application_id`` of a noddy-server database: "Nody" in ASCII.
+APPLICATION_ID = 0x4E6F6479
+
+_V1 = """
+CREATE TABLE tables (
+    id         INTEGER PRIMARY KEY,
+    open       INTEGER NOT NULL DEFAULT 1,
+    state      TEXT    NOT NULL,
+    updated_at REAL    NOT NULL
+);
+CREATE TABLE games (
+    id           INTEGER PRIMARY KEY,
+    table_id     INTEGER NOT NULL,
+    number       INTEGER NOT NULL,
+    preset       TEXT    NOT NULL,
+    family       TEXT    NOT NULL,
+    players      INTEGER NOT NULL,
+    partnerships INTEGER NOT NULL,
+    options      TEXT    NOT NULL,
+    seats        TEXT    NOT NULL,
+    seed         INTEGER NOT NULL,
+    status       TEXT    NOT NULL CHECK (status IN ('playing', 'finished', 'abandoned')),
+    started_at   REAL    NOT NULL,
+    finished_at  REAL,
+    result       TEXT,
+    opening      TEXT    NOT NULL
+);
+CREATE INDEX games_by_table ON games (table_id, status);
+CREATE TABLE game_players (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    seat    INTEGER NOT NULL,
+    kind    TEXT    NOT NULL,
+    name    TEXT    NOT NULL,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+CREATE INDEX game_players_by_name ON game_players (kind, name, game_id);
+CREATE TABLE actions (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    n       INTEGER NOT NULL,
+    action  TEXT    NOT NULL,
+    events  TEXT    NOT NULL,
+    PRIMARY KEY (game_id, n)
+) WITHOUT ROWID;
+CREATE TABLE ratings (
+    family TEXT    NOT NULL,
+    kind   TEXT    NOT NULL,
+    name   TEXT    NOT NULL,
+    rating REAL    NOT NULL,
+    games  INTEGER NOT NULL,
+    wins   INTEGER NOT NULL,
+    PRIMARY KEY (family, kind, name)
+) WITHOUT ROWID;
+"""
+
+#: ``MIGRATIONS[n]`` takes a database from schema version ``n`` to ``n + 1``.  Append only:
+#: a released step is never edited, so every database walks the same path.
+#: Version 2: each game keeps the hash of its table's password when it was dealt (NULL: a
+#: public table), so a private table's records go only to its players or to its password.
+#: Games stored before take the password their table has in its saved state (an older
+#: server kept it in the clear: :meth:`Storage.load` hashes those).
+_V2 = """
+ALTER TABLE games ADD COLUMN password TEXT;
+UPDATE games SET password = (SELECT json_extract(t.state, '$.password') FROM tables AS t
+                             WHERE t.id = games.table_id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+SCHEMA_VERSION = len(MIGRATIONS)
