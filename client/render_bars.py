@@ -1,0 +1,127 @@
+"""The one-line bars around every screen: the title at the top, the status line and the
+key hints at the bottom.
+
+They are drawn on every screen (lobby, table, records) and each depends on where the
+player is rather than on what a panel shows, so they live together, apart from the panels.
+"""
+
+from __future__ import annotations
+
+from .lobby import free_seats
+from .model import ViewModel
+from .render_fragments import Fragments, plain, wrapped
+from .session import CONNECTING, LOBBY
+
+
+def title_bar(model: ViewModel, address: str, where: str) -> Fragments:
+    """The top line, across the screen: who is where (red while the connection is down)."""
+    style = "class:title" if model.connection == "online" else "class:title.offline"
+    return [(style, f" Noddy · {model.name} @ {address} · {where}"), (style, " " * 200)]
+
+
+def title_fragments(model: ViewModel, address: str) -> Fragments:
+    """The title bar for the live screens: lobby or table (preset, target, deal), and the
+    connection's state, so a dropped link is visible at a glance."""
+    if model.screen == LOBBY or model.table_id is None:
+        where = "Lobby"
+    else:
+        table = model.table or {}
+        options = table.get("options") or {}
+        target = options.get("target", model.target)
+        where = f"Table {model.table_id} · {table.get('preset', model.preset or '')}"
+        if target:
+            where += f" to {target}"
+        if model.deal:
+            where += f" · deal {model.deal}"
+    if model.connection in ("reconnecting", "offline") and model.screen == CONNECTING:
+        return title_bar(model, address, where + " · not connected")
+    state = {"online": "", "connecting": " · connecting…",
+             "reconnecting": " · connection lost, reconnecting…",
+             "offline": " · offline"}.get(model.connection, "")
+    return title_bar(model, address, where + state)
+
+
+def status_line(model: ViewModel, idle: Fragments, width: int | None = None) -> Fragments:
+    """The model's status message (red when it is an error), or ``idle`` when there is none."""
+    if not model.status:
+        return idle
+    return [("class:status.error" if model.status_is_error else "class:status",
+             wrapped(model.status, width))]
+
+
+def status_fragments(model: ViewModel, width: int | None = None) -> Fragments:
+    """At a table: what the player is asked to do, then any status message under it."""
+    return [("class:prompt", wrapped(model.prompt(), width) + "\n")] + status_line(model, [], width)
+
+
+def status_fragments_lobby(model: ViewModel, width: int | None = None) -> Fragments:
+    """In the lobby: a lost connection first, else the status message, else where we are
+    connected (the lobby has no prompt to show)."""
+    if model.connection in ("reconnecting", "offline") and not model.status:
+        return [("class:status.error", wrapped(model.connection_words(), width))]
+    return status_line(model, [("class:dim", " " + (model.connection_detail or ""))], width)
+
+
+def keys_fragments(model: ViewModel) -> Fragments:
+    """The bottom line: only the keys that do something where the player is."""
+    if model.name_prompt is not None:
+        keys = [("↵", "use this name"), ("Ctrl-Q", "quit")]
+    elif model.password_prompt is not None:
+        keys = [("↵", "send"), ("Esc", "cancel")]
+    elif model.connection in ("reconnecting", "offline"):
+        keys = [("r", "retry now"), ("?", "help"), ("q", "quit")]
+    elif model.screen == CONNECTING:
+        keys = [("?", "help"), ("q", "quit")]
+    elif model.deal_count is not None and model.screen != LOBBY:
+        keys = [("any key", "closes the count"), ("Ctrl-Q", "quit")]
+    elif model.screen == LOBBY and model.form is not None:
+        if model.form.on_password:
+            keys = [("↑↓", "line"), ("type", "password"), ("⌫", "delete"), ("↵", "create"),
+                    ("Esc", "back")]
+        else:
+            keys = [("↑↓", "line"), ("←→", "change"), ("↵", "create"), ("Esc", "back"),
+                    ("?", "help")]
+    elif model.screen == LOBBY:
+        keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("m", "my games"), ("b", "ratings"),
+                ("c", "chat"), ("?", "help"), ("q", "quit")]
+    elif model.picking == "remove":
+        keys = [("1-4", "that seat's computer"), ("Esc", "none")]
+    elif model.winner is not None:
+        keys = ([("r", "play again")] if model.seat is not None else []) + [
+            ("l", "leave"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+    elif model.seats_open and (not model.in_game or model.seat is None):
+        seats = f"1-{len((model.table or {}).get('seats', [])) or 4}"
+        if model.seat is None:
+            keys = [(seats, "sit there"), ("s", "first free seat"), ("l", "leave"), ("c", "chat"),
+                    ("?", "help"), ("q", "quit")]
+        else:
+            computers = []
+            if model.table is not None and free_seats(model.table):
+                computers.append(("a", "add computer"))
+            if model.computer_seats():
+                computers.append(("x", "remove computer"))
+            keys = [(seats, "seat"), *computers, ("v", "level"), ("s", "stand"),
+                    ("r", "ready"), ("l", "leave"), ("c", "chat"), ("?", "help")]
+            if len(key_text(keys)) > 80:
+                keys.remove(("v", "level"))
+    elif model.seat is None:
+        keys = [("l", "leave"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+    else:
+        cards = len(model.hand)
+        keys = [("1" if cards == 1 else f"1-{cards}", "card")] if cards else []
+        keys += [("g", "go")] if model.go_is_legal else []  # only when no card can be played
+        keys += [("l", "resign"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+    return key_hints(keys)
+
+
+def key_text(keys: list[tuple[str, str]]) -> str:
+    """The key hints as plain text, to measure whether they fit the line."""
+    return plain(key_hints(keys))
+
+
+def key_hints(keys: list[tuple[str, str]]) -> Fragments:
+    """The bottom line: each key, then what it does."""
+    out: Fragments = []
+    for key, what in keys:
+        out += [("class:key", f" {key}"), ("class:dim", f" {what} ")]
+    return out

@@ -1,0 +1,77 @@
+"""The peg board: one track of holes per player or team, with the score beside it.
+
+The live table and the replay both draw it (from :class:`~noddy.client.lines.Peg`
+values), so it stands alone; the hole arithmetic that fits a track to the width is the
+whole of its difficulty and is kept in one place.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .lines import Peg
+from .model import ViewModel
+from .render_fragments import Fragments
+
+
+def _track(peg: Peg, width: int) -> Fragments:
+    """One track of holes from 0 to the target: the back peg ○, the front peg ●, the
+    points just made drawn between them."""
+    per_hole = max(1, math.ceil(peg.target / max(1, width)))
+    holes = math.ceil(peg.target / per_hole)
+    front = min(holes, math.ceil(peg.front / per_hole))
+    back = min(front, math.ceil(peg.back / per_hole))
+    out: Fragments = []
+    front_style = "class:peg.mine" if peg.mine else "class:peg.front"
+    out.append((front_style if front == 0 else ("class:peg.back" if back == 0 else "class:peg.track"),
+                "●" if front == 0 else ("○" if back == 0 and front != 0 else "▕")))
+    for hole in range(1, holes + 1):
+        if hole == front:
+            out.append((front_style, "●"))
+        elif hole == back and back != 0:
+            out.append(("class:peg.back", "○"))
+        elif back < hole < front:
+            out.append(("class:peg.trail", "━"))
+        elif hole < back:
+            out.append(("class:peg.track", "─"))
+        else:
+            out.append(("class:peg.track", "┊" if hole % (5 if holes <= 61 else 10) == 0 else "·"))
+    out.append(("class:peg.track", "▏"))
+    return out
+
+
+def board_fragments(model: ViewModel, width: int) -> Fragments:
+    """The peg board: a track per player or team, the figures beside it."""
+    pegs = model.pegs()
+    if not pegs:
+        return [("class:dim", " The peg board appears when the game begins.\n")]
+    return pegs_fragments(pegs, width)
+
+
+def compact(name: str) -> str:
+    """A computer player's name made short where room is short: ``greedy cpu 2``."""
+    return name.replace(" computer ", " cpu ")
+
+
+def pegs_fragments(pegs: list[Peg], width: int) -> Fragments:
+    """A track per peg, ``width`` columns wide with the label and figures (the replay's
+    board too)."""
+    labels = [p.label for p in pegs]
+    widest = max(16, width * 2 // 5)
+    if any(len(label) >= widest for label in labels):
+        # "greedy computer 2 & greedy computer 4" would be cut where the seat number is.
+        labels = [compact(label) for label in labels]
+    label_width = min(widest, max(len(label) for label in labels) + 1)
+    track_width = max(10, width - label_width - 14)
+    out: Fragments = []
+    for peg, label in zip(pegs, labels):
+        label = label[:label_width - 1]
+        style = "class:peg.mine" if peg.mine else "class:label"
+        gained = peg.front - peg.back
+        figure = f" {peg.front:>3}/{peg.target}"
+        out += [(style, f" {label:<{label_width}}")] + _track(peg, track_width)
+        out += [(style, figure)]
+        if gained:
+            out.append(("class:peg.trail", f" +{gained}"))
+        out.append(("", "\n"))
+    return out

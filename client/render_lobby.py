@@ -1,0 +1,64 @@
+"""The lobby's screens: the list of tables, the new-table form, the password question.
+
+Everything drawn before the player sits at a table; :func:`cursor_list` is also what the
+records screens use for their lists.
+"""
+
+from __future__ import annotations
+
+from .model import ViewModel
+from .render_fragments import Fragments
+from .session import CONNECTING
+
+
+def lobby_fragments(model: ViewModel) -> Fragments:
+    """The list of tables with the cursor, or why there is none yet."""
+    out: Fragments = [("class:label", " Tables\n")]
+    tables = model.sorted_tables()
+    if model.screen == CONNECTING:
+        return out + [("class:dim", "   Connecting to the server…\n")]
+    if not tables:
+        out.append(("class:dim", "   No tables yet: press n to create one.\n"))
+    return out + cursor_list([model.table_line(table) for table in tables], model.lobby_cursor)
+
+
+def cursor_list(lines: list[str], cursor: int) -> Fragments:
+    """One line each, the one under the cursor marked ``▶`` and highlighted."""
+    out: Fragments = []
+    for i, line in enumerate(lines):
+        out.append(("class:selected", f" ▶ {line}") if i == cursor else ("", f"   {line}"))
+        out.append(("", "\n"))
+    return out
+
+
+def form_fragments(model: ViewModel) -> Fragments:
+    """The new-table form: a line per option, the current one highlighted, the password
+    typed in place."""
+    form = model.form
+    if form is None:
+        return []
+    if form.on_password:
+        hint = "↑↓ line  type a password (none: public)  ⌫ delete  Enter create"
+    else:
+        hint = "↑↓ line  ←→ change  PgUp/PgDn ±10  Enter create  Esc back"
+    out: Fragments = [("class:label", " New table  "), ("class:dim", hint + "\n\n")]
+    for i, (label, value) in enumerate(form.rows()):
+        current = i == form.row
+        if label == "Password":
+            shown = form.password + ("▏" if current else "") if form.password or current else value
+            text = f"  {label:<22} {shown}"
+        else:
+            text = f"  {label:<22} {'‹ ' + value + ' ›' if label else value}"
+        out.append(("class:selected" if current else "", text))
+        out.append(("", "\n"))
+    return out
+
+
+def password_prefix(model: ViewModel) -> Fragments:
+    """What the password line asks, before the (masked) typing."""
+    prompt = model.password_prompt
+    if prompt is None:
+        return []
+    verb = "sit at" if prompt.verb == "sit" else "watch"
+    again = "again " if prompt.retry else ""
+    return [("class:key", f" Password {again}to {verb} table {prompt.table} (Esc cancels): ")]

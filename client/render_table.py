@@ -1,0 +1,157 @@
+"""The table screen's middle: turn-up, count and pile, the other hands, the log, the
+seats before a game, and the count at the end of a deal.
+
+These are the panels that show one table's play; the bars above and below them are in
+:mod:`noddy.client.render_bars`, the hand in :mod:`noddy.client.render_cards` and the
+board in :mod:`noddy.client.render_board`.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from .lines import LogLine
+from .model import ViewModel
+from .render_board import compact
+from .render_cards import card_fragments, cards_inline
+from .render_fragments import Fragments, plain, wrapped
+
+
+def pile_fragments(model: ViewModel, width: int) -> Fragments:
+    """The cards of the current count, each after a dim mark of who played it (``A:4♥``;
+    see :meth:`ViewModel.seat_marks`).  When the pile is longer than ``width`` allows, its
+    oldest cards give way to ``…``, so the line never wraps."""
+    if not model.pile:
+        return [("class:dim", "—")]
+    marks = model.seat_marks()
+    entries: list[Fragments] = []
+    for seat, card in model.pile:
+        mark = marks[seat] if 0 <= seat < len(marks) else "?"
+        mine = seat == model.seat
+        entries.append([("class:peg.mine" if mine else "class:dim", f"{mark}:"),
+                        *card_fragments(card)])
+    shown: list[Fragments] = []
+    used = 0
+    for entry in reversed(entries):
+        size = len(plain(entry)) + 1
+        if used + size > width - (2 if len(shown) + 1 < len(entries) else 0):
+            break
+        shown.insert(0, entry)
+        used += size
+    out: Fragments = [("class:dim", "… ")] if len(shown) < len(entries) else []
+    for i, entry in enumerate(shown):
+        if i:
+            out.append(("", " "))
+        out += entry
+    return out
+
+
+def table_fragments(model: ViewModel, now: float, width: int = 80) -> Fragments:
+    """Turn-up, count and pile (who played each card); the other hands, the dealer, whose
+    turn, the timer."""
+    out: Fragments = [("class:label", " Turn-up ")]
+    if model.turn_up:
+        out += [("", "["), *card_fragments(model.turn_up), ("", "]")]
+    else:
+        out.append(("class:dim", "[  ]"))
+    out += [("class:label", "   Count "), ("class:key", f"{model.count:>2}"), ("class:label", "   Pile ")]
+    out += pile_fragments(model, width - len(plain(out)) - 1)
+    out.append(("", "\n"))
+    parts: Fragments = [("", " ")]
+    marks = model.seat_marks()
+    for seat in range(model.players):
+        if seat == model.seat:
+            continue
+        size = model.hand_sizes[seat] if seat < len(model.hand_sizes) else 0
+        name = model.seat_name(seat)
+        if seat < len(marks) and marks[seat].isdigit():
+            name = f"{marks[seat]}:{name}"     # the pile's marks are seat numbers: say whose
+        if len(model.hand_sizes) > 2 and width < 100:
+            name = compact(name)      # three other hands and their names share one line
+        mark = "▶" if seat in model.awaiting else " "
+        parts += [("class:key" if seat in model.awaiting else "", f"{mark}{name}"),
+                  ("", " "), ("class:cardback", "▒" * size if size else ""),
+                  ("class:dim", f" {size} " if size else " 0 ")]
+    if model.dealer is not None:
+        parts.append(("class:dim", f" · dealer {model.seat_name(model.dealer)}"))
+    if model.crib_size:
+        parts.append(("class:dim", f" · crib {model.crib_size}"))
+    left = model.time_left_now(now)
+    if left is not None and model.awaiting:
+        parts.append(("class:status.error" if left < 10 else "class:status", f" · ⏱ {left:.0f}s"))
+    return out + parts + [("", "\n")]
+
+
+def log_rule_fragments(model: ViewModel, width: int) -> Fragments:
+    """The rule above the table's log; while scrolled back, it says how far and how to return."""
+    if not model.log_scroll:
+        return [("class:dim", "─" * width)]
+    note = f" ↓ {model.log_scroll} newer line{'s' * (model.log_scroll != 1)} · PgDn / End return "
+    return [("class:dim", "──"), ("class:status", note), ("class:dim", "─" * max(0, width - len(note) - 2))]
+
+
+def log_fragments(lines: list[LogLine]) -> Fragments:
+    """Log lines one under another, each keeping its own styled segments (coloured cards)."""
+    out: Fragments = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.append(("", " "))
+        out += [(f"class:{style}", text) for style, text in line.segments]
+    return out
+
+
+def waiting_fragments(model: ViewModel) -> Fragments:
+    """Before a game: the seats by the number that picks them, who is ready, who watches."""
+    table = model.table or {}
+    out: Fragments = []
+    seats = table.get("seats", [])
+    for entry in range(table.get("players", 0)):
+        seat = seats[entry] if entry < len(seats) else None
+        mine = " (you)" if entry == model.seat else ""
+        out.append(("class:key", f"  {entry + 1} "))
+        if seat is None:
+            out.append(("class:dim", " ·free·\n"))
+        else:
+            ready = "ready" if seat.get("ready") else "not ready"
+            kind = f"computer, {seat.get('level')}" if seat.get("kind") == "computer" else ready
+            if seat.get("kind") == "computer" and not seat.get("level"):
+                kind = "computer"
+            away = "" if seat.get("connected", True) else ", away"
+            out.append(("class:label", f" {seat.get('name')}{mine}"))
+            out.append(("class:dim", f"  ({kind}{away})\n"))
+    watchers = list(table.get("spectators") or [])
+    if watchers:
+        out.append(("class:dim", f"  watching: {', '.join(watchers)}\n"))
+    return out
+
+
+def count_fragments(model: ViewModel, width: int = 80) -> Fragments:
+    """The count at the end of a deal: each hand and the crib with the turn-up, its points
+    and the announcement, then the totals and how to go on."""
+    count = model.deal_count
+    if count is None:
+        return []
+    turn_up = [count.turn_up] if count.turn_up else []
+    out: Fragments = [("class:label", f" The count of deal {count.deal}")]
+    if count.turn_up:
+        out += [("class:label", " · turn-up "), *card_fragments(count.turn_up)]
+    out += [("class:dim", "  — any key goes on —"), ("", "\n")]
+    label_width = min(20, max((len(row.label) for row in count.rows), default=4))
+    cards_width = max((len(plain(cards_inline(row.cards))) for row in count.rows), default=0)
+    for row in count.rows:
+        points = "   " if row.points is None else f"{row.points:>3}"
+        shown = cards_inline(row.cards)
+        line: Fragments = [("class:label", f" {row.label[:label_width]:<{label_width}}  "), *shown,
+                           ("", " " * (cards_width - len(plain(shown))))]
+        if turn_up:
+            line += [("class:dim", " + "), *cards_inline(turn_up)]
+        line.append(("class:key", f"  {points}  "))
+        # The announcement wraps between words, under itself.
+        indent = len(plain(line))
+        words = textwrap.wrap(row.announcement or "nothing", max(20, width - indent - 1),
+                              break_on_hyphens=False) or ["nothing"]
+        out += line + [("class:score", ("\n" + " " * indent).join(words)), ("", "\n")]
+    if count.after:
+        out += [("class:deal", wrapped(count.after, width))]
+    return out
