@@ -11,6 +11,12 @@ after.  The connection runs in a background task of the application and never bl
 key.  A full-screen application never prints: every message, including errors and the lost
 connection, is shown on the screen.
 
+Idling costs nothing and a fast game little (``bench/client_idle.py`` measures both): nothing
+is redrawn on a timer but the clock of a turn timer, and only while it is shown
+(:meth:`ClientApp._tick`); a burst of messages is drawn once, and messages that keep coming
+at most :data:`MESSAGE_FRAME_INTERVAL` apart (:meth:`ClientApp._draw_soon`; a key is drawn at
+once); and a log formats only the lines the screen has rows for (``render.log_tail``).
+
 Screens are chosen by ``model.screen`` (``connecting``/``lobby``, ``table``), each a
 ``ConditionalContainer`` in :meth:`ClientApp._build_layout` with its keys
 (:mod:`noddy.client.keys`, one function per screen) filtered on the same condition in
@@ -74,6 +80,17 @@ from .state import ResumeTokens
 LOBBY_SCREENS = (LOBBY, CONNECTING)
 #: Log lines a PgUp/PgDn moves when the log window has not been drawn yet.
 DEFAULT_LOG_PAGE = 8
+#: The shortest time between two redraws of any kind (s): a key held down is drawn at this
+#: pace at most.
+MIN_REDRAW_INTERVAL = 0.05
+#: How long a message waits for the rest of its burst before it is drawn (s): the events
+#: of an action and the next turn come in a few writes, drawn as one frame.
+MESSAGE_DRAW_DELAY = 0.03
+#: The shortest time between two redraws for messages (s): a game played faster than this
+#: is drawn at this pace, a few actions a frame (a key is still drawn at once).
+MESSAGE_FRAME_INTERVAL = 0.2
+#: How often the count of a deal and the clock of a turn timer are looked at (s).
+TICK = 0.25
 
 
 class ClientApp:
@@ -119,6 +136,12 @@ class ClientApp:
         self._password_shown = False
         self._name_shown = False
         self.lobby_status_window: Window | None = None
+        #: The redraw asked for by a message, not yet made (see :meth:`_draw_soon`).
+        self._draw_timer: asyncio.TimerHandle | None = None
+        #: Set after each message or key: wakes :meth:`_tick` when nothing timed was shown.
+        self._timed = asyncio.Event()
+        #: When the last redraw for messages was made (the event loop's clock).
+        self._message_drawn = float("-inf")
         self.log_window: Window | None = None
         self.application: Application[int] = Application(
             layout=Layout(self._build_layout()),
@@ -126,10 +149,16 @@ class ClientApp:
             style=render.STYLE,
             full_screen=True,
             mouse_support=False,
-            refresh_interval=1.0,
+            # No redraw on a timer: a message, a key or a resize redraws, and the clock of a
+            # turn timer is ticked by :meth:`_tick` only while it is on the screen.
+            refresh_interval=None,
+            min_redraw_interval=MIN_REDRAW_INTERVAL,
             input=input,
             output=output,
         )
+        #: The clock as last drawn (see :meth:`clock_shown`): the tick redraws when it moves.
+        self._drawn_clock: str | None = None
+        self.application.before_render += self._note_clock
 
     # == running ===========================================================================
     async def run(self) -> int:
@@ -155,15 +184,41 @@ class ClientApp:
 
     def _start(self) -> None:
         self.application.create_background_task(self.connection.run())
-        self.application.create_background_task(self._watch_count())
+        self.application.create_background_task(self._tick())
 
-    async def _watch_count(self) -> None:
-        """Take the count of a deal down by itself once the game waits for the player."""
+    async def _tick(self) -> None:
+        """The only redraws no message or key asks for: take the count of a deal down by
+        itself once the game waits for the player, and move the clock of a turn timer on
+        while it is shown (when the seconds it shows change; else nothing is drawn)."""
+        shown = self.clock_shown()
         while True:
-            await asyncio.sleep(0.25)
-            if self.model.count_expired(time.monotonic()):
+            if self.model.deal_count is None and shown is None:
+                # Nothing on the screen moves with the time: sleep until a message or a
+                # key has been handled (see :meth:`_flush`), not four times a second.
+                self._timed.clear()
+                await self._timed.wait()
+            await asyncio.sleep(TICK)
+            now = time.monotonic()
+            if self.model.count_expired(now):
                 self.model.dismiss_count()
                 self.application.invalidate()
+            shown = self.clock_shown(now)
+            if shown is not None and shown != self._drawn_clock:
+                self.application.invalidate()
+
+    def _note_clock(self, _: object = None) -> None:
+        self._drawn_clock = self.clock_shown()
+
+    def clock_shown(self, now: float | None = None) -> str | None:
+        """The seconds the turn timer's clock shows now (as drawn), or None when no clock is
+        on the screen: only then does anything change with the time alone."""
+        model = self.model
+        if model.screen != TABLE or self.records.active or model.deal_count is not None:
+            return None
+        if not (model.in_game or model.winner is not None) or not model.awaiting:
+            return None
+        left = model.time_left_now(time.monotonic() if now is None else now)
+        return None if left is None else f"{left:.0f}"
 
     def _forget_token(self) -> None:
         if self.tokens is not None:
@@ -179,7 +234,7 @@ class ClientApp:
         if message.get("type") == "welcome" and self.tokens is not None and self.model.token:
             self.tokens.put(self.server_key, self.model.requested_name, self.model.token)
         self.records.handle(message)
-        self._flush()
+        self._flush(soon=True)
 
     def _on_state(self, state: str, detail: str) -> None:
         if state == UP:
@@ -188,10 +243,35 @@ class ClientApp:
             self.model.connection_lost(detail)
         self._flush()
 
-    def _flush(self) -> None:
+    def _flush(self, soon: bool = False) -> None:
+        """Write the queued requests and redraw: now after a key, ``soon`` after a message
+        (the messages that arrive within :data:`MESSAGE_DRAW_DELAY` are drawn together)."""
         for message in self.model.take_outbox():
             self.connection.send(message)
         self._sync_focus()
+        self._timed.set()         # (:meth:`_tick` looks whether a count or a clock is up)
+        if soon:
+            self._draw_soon()
+        else:
+            self.application.invalidate()
+
+    def _draw_soon(self) -> None:
+        """One redraw for a burst of messages: the first asks for it a moment later, the
+        rest of the burst finds it asked for already; and while messages stream in (a fast
+        game watched), at most one such redraw every :data:`MESSAGE_FRAME_INTERVAL`."""
+        if self._draw_timer is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.application.invalidate()
+            return
+        wait = max(MESSAGE_DRAW_DELAY, self._message_drawn + MESSAGE_FRAME_INTERVAL - loop.time())
+        self._draw_timer = loop.call_later(wait, self._draw_now, loop)
+
+    def _draw_now(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._draw_timer = None
+        self._message_drawn = loop.time()
         self.application.invalidate()
 
     def _sync_focus(self) -> None:
@@ -245,6 +325,12 @@ class ClientApp:
         except Exception:
             return 80
 
+    def _rows(self) -> int:
+        try:
+            return self.application.output.get_size().rows
+        except Exception:
+            return 24
+
     def _log_height(self) -> int:
         info = self.log_window.render_info if self.log_window is not None else None
         return info.window_height if info is not None else DEFAULT_LOG_PAGE + 1
@@ -265,9 +351,15 @@ class ClientApp:
             return FormattedTextControl(fn, focusable=False)
 
         def log_window(lines: Any) -> Window:
+            # Only the log's last lines are drawn: the window shows its end, and it can show
+            # no more lines than the screen has rows (each takes one row at least), so the
+            # lines before those would be formatted and wrapped for nothing.
+            def shown() -> list[Any]:
+                return render.log_tail(lines(), self._rows())
+
             def cursor() -> Point:
-                return Point(0, max(0, len(lines()) - 1))
-            return Window(FormattedTextControl(lambda: render.log_fragments(lines()),
+                return Point(0, max(0, len(shown()) - 1))
+            return Window(FormattedTextControl(lambda: render.log_fragments(shown()),
                                                get_cursor_position=cursor, focusable=False),
                           wrap_lines=True, always_hide_cursor=True)
 
@@ -321,7 +413,7 @@ class ClientApp:
             ConditionalContainer(lobby, filter=in_lobby & ~form_open),
             ConditionalContainer(form, filter=in_lobby & form_open),
             ConditionalContainer(table, filter=at_table),
-            records.build_layout(self.records, self._width),
+            records.build_layout(self.records, self._width, self._rows),
             ConditionalContainer(
                 Window(BufferControl(self.chat_buffer), height=1, style="class:prompt",
                        get_line_prefix=lambda *_: [("class:key", " say: ")]),

@@ -21,6 +21,7 @@ from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import FormattedTextControl
 
 from . import render
+from .lines import LogLine
 from .model import LOBBY, ViewModel, request_field
 from .replay import Replay
 
@@ -250,8 +251,10 @@ def status_fragments(view: RecordsView) -> Fragments:
 
 # == the application's hooks ================================================================
 
-def build_layout(view: RecordsView, width: Callable[[], int]) -> Container:
-    """The three screens, each shown while ``model.screen`` names it."""
+def build_layout(view: RecordsView, width: Callable[[], int],
+                 rows: Callable[[], int] = lambda: 24) -> Container:
+    """The three screens, each shown while ``model.screen`` names it (``rows``: the screen's
+    height, which bounds the log lines the replay draws)."""
     model = view.model
 
     def text(fn: Callable[[], Fragments]) -> FormattedTextControl:
@@ -263,8 +266,11 @@ def build_layout(view: RecordsView, width: Callable[[], int]) -> Container:
     def when_replaying(fn: Callable[[Replay], Fragments]) -> Callable[[], Fragments]:
         return lambda: fn(view.replay) if view.replay is not None else []
 
+    def log_shown(replay: Replay) -> list[LogLine]:
+        return render.log_tail(replay.visible_log(), rows())
+
     def log_cursor() -> Point:
-        return Point(0, max(0, len(view.replay.visible_log()) - 1) if view.replay else 0)
+        return Point(0, max(0, len(log_shown(view.replay)) - 1) if view.replay else 0)
 
     games = HSplit([
         Window(FormattedTextControl(lambda: games_fragments(view), focusable=False,
@@ -284,7 +290,7 @@ def build_layout(view: RecordsView, width: Callable[[], int]) -> Container:
         Window(text(when_replaying(hands_fragments)),
                height=lambda: (view.replay.players + bool(view.replay.frame.crib)) if view.replay else 1),
         Window(height=1, char="─", style="class:dim"),
-        Window(FormattedTextControl(when_replaying(lambda r: render.log_fragments(r.visible_log())),
+        Window(FormattedTextControl(when_replaying(lambda r: render.log_fragments(log_shown(r))),
                                     get_cursor_position=log_cursor, focusable=False),
                wrap_lines=True, always_hide_cursor=True),
     ])

@@ -49,12 +49,13 @@ from .render_table import (
     count_fragments,
     log_fragments,
     log_rule_fragments,
+    log_tail,
     pile_fragments,
     table_fragments,
     waiting_fragments,
 )
 
-__all__ = ["STYLE", "count_fragments", "help_text", "board_fragments", "pegs_fragments", "hand_fragments", "table_fragments", "log_fragments",
+__all__ = ["STYLE", "count_fragments", "help_text", "board_fragments", "pegs_fragments", "hand_fragments", "table_fragments", "log_fragments", "log_tail",
            "pile_fragments", "log_rule_fragments", "password_prefix",
            "lobby_fragments", "form_fragments", "help_fragments", "keys_fragments",
            "status_fragments", "title_fragments", "waiting_fragments", "cards_inline",

@@ -90,6 +90,17 @@ def log_rule_fragments(model: ViewModel, width: int) -> Fragments:
     return [("class:dim", "──"), ("class:status", note), ("class:dim", "─" * max(0, width - len(note) - 2))]
 
 
+def log_tail(lines: list[LogLine], rows: int) -> list[LogLine]:
+    """The lines of a log a window of at most ``rows`` rows can show when it shows the end
+    (every line takes a row at least): what :func:`log_fragments` need be given, so that a
+    frame costs the screen's height, not the log's length.
+
+    >>> log_tail(list("abcdef"), 4), log_tail(list("ab"), 4), log_tail(list("ab"), 0)
+    (['c', 'd', 'e', 'f'], ['a', 'b'], ['b'])
+    """
+    return lines[-max(1, rows):]
+
+
 def log_fragments(lines: list[LogLine]) -> Fragments:
     """Log lines one under another, each keeping its own styled segments (coloured cards)."""
     out: Fragments = []

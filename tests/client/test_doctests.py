@@ -8,7 +8,8 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("name", ["noddy.client.cards", "noddy.client.cli"])
+@pytest.mark.parametrize("name", ["noddy.client.cards", "noddy.client.cli",
+                                  "noddy.client.render_table"])
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
