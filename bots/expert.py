@@ -7,8 +7,8 @@ How it decides
   expected points: the kept hand's show averaged *exactly* over every card that could be
   turned up, plus (own or partner's crib) or minus (an opponent's) the crib's show,
   averaged over turn-ups and the other players' cards drawn at random (see
-  :func:`crib_value`, which caches it by the pattern of cards laid away, so it is precise
-  and, after the first deals, free).  ``show_total`` makes all this a few hundred table
+  :func:`crib_value`, which values each pattern of cards laid away once -- ahead of time,
+  in :mod:`noddy.bots.crib_table`, for the presets -- so it is precise and free).  ``show_total`` makes all this a few hundred table
   look-ups.
 * **The play, two players.**  The opponent is modelled as playing like ``greedy`` (the
   most points now less the expected reply), which is what most opponents roughly do.
@@ -31,13 +31,13 @@ How it decides
   play (own side maximising, the others minimising), leaves valued as above; long plays
   are cut off at ``max_depth`` plies.
 
-Bounded time: the work per decision is fixed by ``samples`` / ``model_samples`` (two
-players; ``draws`` is the most deals drawn per wanted sample), ``crib_samples`` and
-``max_depth`` (tens of milliseconds, see ``bench/bots.py``), and a safety deadline
-(``time_limit``) stops adding samples if a slow machine would take longer (two players:
-drawing stops at half of it, and a search still running at its end gives way to greedy's
-choice).  The player is a plain function of the observation: the server runs it in a
-worker thread, off the event loop.
+Bounded by work, not time: the work per decision is fixed by ``samples`` /
+``model_samples`` (two players; ``draws`` is the most deals drawn per wanted sample),
+``crib_samples`` and ``max_depth``, and the two-player search visits at most ``max_nodes``
+of this seat's turns (past that, rare, it gives way to greedy's choice).  Nothing reads a
+clock, so a decision is the same on a fast machine, a slow one or a loaded one (a few
+milliseconds to tens of them, see ``bench/expert_time.py``).  The player is a plain function
+of the observation: the server runs it in a worker thread, off the event loop.
 
 Deterministic given a seed: each decision draws from ``random.Random`` seeded by the
 player's seed and the observation itself, so the same seat in the same position always
@@ -46,16 +46,21 @@ chooses the same card, whichever decisions came before.
 
 from __future__ import annotations
 
+import dataclasses
 import random
-import time
 from typing import Sequence
 
-from noddy.engine import FULL_DECK, Action, Card, Discard, Observation, Play, Rules, show_total
+from noddy.engine import (FULL_DECK, PRESETS, Action, Card, Discard, Observation, Play, Rules,
+                          show_total)
 
+from .crib_table import CRIB_TABLE
 from .pegging import PlayRules, team_of, unseen_cards
 
 #: What reaching the target is worth, against a few points of pegging either way.
 WIN = 100.0
+#: The most turns of this seat the two-player search visits in one decision (a bound by
+#: work, not time, so a decision is the same on every machine); past it, greedy's card.
+MAX_NODES = 20_000
 _INF = float("inf")
 
 
@@ -65,7 +70,7 @@ class ExpertPlayer:
     level = "expert"
 
     def __init__(self, seed: int | None = None, *, samples: int = 24, crib_samples: int = 3000,
-                 max_depth: int = 9, time_limit: float = 0.5, opponent: str = "greedy",
+                 max_depth: int = 9, max_nodes: int = MAX_NODES, opponent: str = "greedy",
                  model_samples: int = 48, draws: int = 8) -> None:
         self._seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.opponent = opponent
@@ -74,7 +79,7 @@ class ExpertPlayer:
         self.samples = samples
         self.crib_samples = crib_samples
         self.max_depth = max_depth
-        self.time_limit = time_limit
+        self.max_nodes = max_nodes
 
     # -- the Player protocol ------------------------------------------------------------
     def choose(self, view: Observation, rules: Rules) -> Action:
@@ -130,17 +135,12 @@ class ExpertPlayer:
                 return values
         search = _Search(view, rules, fast, self.max_depth)
         totals = [0.0] * len(distinct)
-        started = time.perf_counter()
-        done = 0
         for _ in range(self.samples):
             hands, crib = _sample_deal(view, unseen, laid, fast, rng)
             search.set_deal(hands, crib)
             for i, play in enumerate(distinct):
                 totals[i] += search.root(play.card)
-            done += 1
-            if time.perf_counter() - started > self.time_limit:
-                break
-        return {play: totals[i] / done for i, play in enumerate(distinct)}
+        return {play: totals[i] / self.samples for i, play in enumerate(distinct)}
 
     def _model_values(self, view: Observation, rules: Rules, fast: PlayRules,
                       distinct: list[Play], unseen: list[Card], laid: tuple[Card, ...],
@@ -156,10 +156,7 @@ class ExpertPlayer:
         replies = _REPLIES.setdefault(rules, {})
         worlds: list[_World] = []
         weight_sum = 0.0
-        started = time.perf_counter()
         for _ in range(self.model_samples * self.draws):
-            if worlds and time.perf_counter() - started > self.time_limit / 2:
-                break
             hands, crib = _sample_deal(view, unseen, laid, fast, rng)
             opp_hand = hands[opp]
             weight = history_weight(view, fast, opp_hand, replies)
@@ -181,14 +178,14 @@ class ExpertPlayer:
             return None
         search = _Worlds(view, rules, fast)
         search.replies = replies
-        search.deadline = started + self.time_limit
+        search.budget = self.max_nodes
         passed = _seat_bits(view.passed)
         hand = tuple(view.hand)
         try:
             return {play: search.root(worlds, hand, view.pile, view.count, passed, play.card)
                     / weight_sum for play in distinct}
         except _OutOfTime:
-            # A machine far slower than planned: fall back on greedy's own choice.
+            # A position too big for the node budget: fall back on greedy's own choice.
             blocked = set(view.hand) | search.dead
             replier = 1 if view.hand_sizes[opp] and opp not in view.passed else 0
             card, _ = greedy_pick(fast, hand, view.pile, view.count, blocked, 52 - len(blocked),
@@ -198,30 +195,62 @@ class ExpertPlayer:
 
 _CRIB_VALUES: dict[tuple[object, ...], float] = {}
 
+#: The card each laid-away rank stands for when a crib is valued: every card of one suit if
+#: they share one, else clubs then diamonds (then hearts, spades).  The value depends only on
+#: the pattern, so a fixed representative makes it independent of which deal met it first.
+_CANON_SUITS = "CDHS"
+
 
 def crib_value(laid: tuple[Card, ...], rules: Rules, players: int, samples: int) -> float:
     """The average show of a crib holding ``laid``, the rest of it and the turn-up drawn at
     random from the other cards.
 
     It depends on the laid-away ranks, whether they share a suit and which Jack could be
-    "his nob", not on the rest of the hand, so it is estimated once per pattern (with a
-    fixed seed, ``samples`` draws) and cached for the life of the process: precise,
-    deterministic, and nearly free after the first few deals.
+    "his nob", not on the rest of the hand, so it is estimated once per pattern (for one
+    fixed representative of the pattern, with a fixed seed, ``samples`` draws) and cached
+    for the life of the process: precise, deterministic, and free after the first deals.
+    For the presets' own scoring (any target) the values are read from
+    :mod:`noddy.bots.crib_table`, computed the same way ahead of time, so not even the
+    first deals of a process pay for them.
     """
+    ranks = tuple(sorted(card.rank for card in laid))
     suited = len({card.suit for card in laid}) == 1
-    key = (rules, players, tuple(sorted(card.rank for card in laid)), suited, samples)
+    table_key = (_table_name(rules), players, ranks, suited, samples)
+    value = CRIB_TABLE.get(table_key)
+    if value is not None:
+        return value
+    key = (rules, players, ranks, suited, samples)
     value = _CRIB_VALUES.get(key)
     if value is None:
-        others = rules.discards(players) * players + rules.pack_to_crib(players) - len(laid)
-        rest = [card for card in FULL_DECK if card not in laid]
-        rng = random.Random(f"crib|{rules.name}|{key[1:]}")
-        total = 0
-        for _ in range(samples):
-            draw = rng.sample(rest, others + 1)
-            total += show_total(laid + tuple(draw[:others]), draw[others], rules, crib=True)
-        value = total / samples
+        value = _estimate_crib(rules, players, ranks, suited, samples)
         _CRIB_VALUES[key] = value
     return value
+
+
+def _estimate_crib(rules: Rules, players: int, ranks: tuple[int, ...], suited: bool,
+                   samples: int) -> float:
+    """:func:`crib_value` computed: ``samples`` seeded draws for the pattern's representative."""
+    laid = tuple(Card(rank, "C" if suited else _CANON_SUITS[i]) for i, rank in enumerate(ranks))
+    others = rules.discards(players) * players + rules.pack_to_crib(players) - len(laid)
+    rest = [card for card in FULL_DECK if card not in laid]
+    rng = random.Random(f"crib|{rules.name}|{(players, ranks, suited, samples)}")
+    total = 0
+    for _ in range(samples):
+        draw = rng.sample(rest, others + 1)
+        total += show_total(laid + tuple(draw[:others]), draw[others], rules, crib=True)
+    return total / samples
+
+
+def _table_name(rules: Rules) -> str | None:
+    """The preset whose crib table holds ``rules``' crib values: its own name if it scores
+    exactly like that preset (the target and the record of options aside), else None."""
+    preset = PRESETS.get(rules.name)
+    if preset is None:
+        return None
+    if rules == preset or dataclasses.replace(rules, target=preset.target,
+                                              option_values=preset.option_values) == preset:
+        return rules.name
+    return None
 
 
 def _position_key(view: Observation) -> str:
@@ -237,30 +266,36 @@ def _sample_deal(view: Observation, unseen: list[Card], laid: tuple[Card, ...], 
     """One deal of the unseen cards to the other hands (and the crib) consistent with the
     view: a seat that has said go in this count holds only cards too big for it."""
     assert view.seat is not None and view.hand is not None
-    pool = list(unseen)
-    rng.shuffle(pool)
     hands: list[tuple[Card, ...]] = [()] * view.players
     hands[view.seat] = tuple(view.hand)
-    room = 31 - view.count
-    for seat in view.passed:
-        if seat == view.seat:
-            continue
-        size = view.hand_sizes[seat]
-        big = [card for card in pool if card.value > room]
-        chosen = big[:size] if len(big) >= size else pool[:size]
-        for card in chosen:
-            pool.remove(card)
-        hands[seat] = tuple(chosen)
-    for seat in range(view.players):
-        if seat == view.seat or seat in view.passed:
-            continue
-        size = view.hand_sizes[seat]
-        hands[seat] = tuple(pool[:size])
-        del pool[:size]
-    crib: tuple[Card, ...] = ()
+    pool = unseen
+    me = view.seat
+    passed = [seat for seat in view.passed if seat != me]
+    if passed:
+        pool = list(unseen)
+        room = 31 - view.count
+        for seat in passed:
+            size = view.hand_sizes[seat]
+            big = [card for card in pool if card.value > room]
+            chosen = rng.sample(big, size) if len(big) >= size else rng.sample(pool, size)
+            for card in chosen:
+                pool.remove(card)
+            hands[seat] = tuple(chosen)
+    # Draw only the cards the other hands (and the crib) need, not a shuffle of the pool.
+    others = [seat for seat in range(view.players) if seat != me and seat not in passed]
+    missing = 0
     if fast.has_crib and fast.show_after_play:
         missing = max(0, view.crib_size - len(laid))
-        crib = tuple(laid) + tuple(pool[:missing])
+    need = sum(view.hand_sizes[seat] for seat in others)
+    drawn = rng.sample(pool, min(len(pool), need + missing))
+    at = 0
+    for seat in others:
+        size = view.hand_sizes[seat]
+        hands[seat] = tuple(drawn[at:at + size])
+        at += size
+    crib: tuple[Card, ...] = ()
+    if fast.has_crib and fast.show_after_play:
+        crib = tuple(laid) + tuple(drawn[at:at + missing])
     return hands, crib
 
 
@@ -443,15 +478,34 @@ _World = tuple[tuple[Card, ...], float, int, int]
 _BY_RANK = [[card for card in FULL_DECK if card.rank == rank] for rank in range(14)]
 
 
+def _reply_key(flush: bool, pile: tuple[Card, ...]) -> tuple[int, ...]:
+    """The key of ``pile``'s replies: its cards' indexes, or only its ranks if the play scores
+    no flushes (ints: quick to hash, and no work for the garbage collector)."""
+    if flush:
+        return tuple([card.index for card in pile])
+    return tuple([card.rank for card in pile])
+
+
 def _replies(fast: PlayRules, pile: tuple[Card, ...], count: int) -> list[tuple[Card, int]]:
     """Every card that would peg something played on ``pile``, with its points."""
     found: list[tuple[Card, int]] = []
     room = 31 - count
-    points = fast.points
+    points = fast.points_uncached  # the replies are remembered whole, per pile
     if fast.flush:
-        for reply in FULL_DECK:
-            if reply.value <= room:
-                gained = points(pile + (reply,), count + reply.value)
+        # A reply's suit matters only if it is the suit of the pile's last card (a flush
+        # runs on from it): one card of each rank in that suit, one standing for the others.
+        suit = pile[-1].suit
+        for rank in range(1, 14):
+            same = _BY_RANK[rank]
+            if same[0].value > room:
+                continue
+            other = same[1] if same[0].suit == suit else same[0]
+            gained_other = points(pile + (other,), count + other.value)
+            for reply in same:
+                if reply.suit == suit:
+                    gained = points(pile + (reply,), count + reply.value)
+                else:
+                    gained = gained_other
                 if gained:
                     found.append((reply, gained))
         return found
@@ -464,13 +518,14 @@ def _replies(fast: PlayRules, pile: tuple[Card, ...], count: int) -> list[tuple[
     return found
 
 
-#: Per rules, the replies that peg on each pile seen (a pile's replies never change).
-_REPLIES: dict[Rules, dict[tuple[Card, ...], list[tuple[Card, int]]]] = {}
+#: Per rules, the replies that peg on each pile seen (a pile's replies never change), keyed by
+#: the pile's ranks when the play scores no flushes (suits change nothing then).
+_REPLIES: dict[Rules, dict[tuple[int, ...], list[tuple[Card, int]]]] = {}
 
 
 def greedy_pick(fast: PlayRules, hand: Sequence[Card], pile: tuple[Card, ...], count: int,
                 blocked: set[Card], unseen: int, replier: int, reply_sign: int,
-                replies: dict[tuple[Card, ...], list[tuple[Card, int]]]) -> tuple[Card, bool]:
+                replies: dict[tuple[int, ...], list[tuple[Card, int]]]) -> tuple[Card, bool]:
     """The card :mod:`~noddy.bots.greedy` plays from ``hand``, and whether it was a real
     choice (two or more cards with different keys).
 
@@ -492,12 +547,13 @@ def greedy_pick(fast: PlayRules, hand: Sequence[Card], pile: tuple[Card, ...], c
         new_count = count + card.value
         value: float = points(new_pile, new_count)
         if new_count != 31 and unseen and replier:
-            found = replies.get(new_pile)
+            key = _reply_key(fast.flush, new_pile)
+            found = replies.get(key)
             if found is None:
                 found = _replies(fast, new_pile, new_count)
                 if len(replies) > 20_000:
                     replies.clear()
-                replies[new_pile] = found
+                replies[key] = found
             total = 0
             for reply, gained in found:
                 if reply not in blocked:
@@ -511,7 +567,7 @@ def greedy_pick(fast: PlayRules, hand: Sequence[Card], pile: tuple[Card, ...], c
 
 
 class _OutOfTime(Exception):
-    """The search of one decision ran past its deadline."""
+    """The search of one decision used up its node budget."""
 
 
 class _Worlds:
@@ -539,7 +595,7 @@ class _Worlds:
         self.dead = {card for _, card in view.played}
         if view.turn_up is not None:
             self.dead.add(view.turn_up)
-        self.replies: dict[tuple[Card, ...], list[tuple[Card, int]]] = {}
+        self.replies: dict[tuple[int, ...], list[tuple[Card, int]]] = {}
         # After the play (show-after-play presets): the non-dealer shows first.
         self.me_first = (view.dealer + 1) % 2 == self.me
         self.my_show = 0
@@ -548,7 +604,7 @@ class _Worlds:
             kept = tuple(view.hand) + tuple(c for s, c in view.played if s == self.me)
             self.my_show = show_total(kept, view.turn_up, rules)
         self.my_crib = view.dealer == self.me
-        self.deadline = _INF
+        self.budget = MAX_NODES  # this seat's turns the search may still visit
 
     # -- the search ----------------------------------------------------------------------
     def root(self, worlds: list[_World], hand: tuple[Card, ...], pile: tuple[Card, ...],
@@ -594,7 +650,8 @@ class _Worlds:
     def _my_move(self, last: int | None, worlds: list[_World], hand: tuple[Card, ...],
                  pile: tuple[Card, ...], count: int, passed: int, gone: tuple[Card, ...],
                  gains: tuple[int, int]) -> float:
-        if time.perf_counter() > self.deadline:
+        self.budget -= 1
+        if self.budget < 0:
             raise _OutOfTime
         choices = _choices(hand, count, self.flush)
         if not choices:
@@ -612,15 +669,18 @@ class _Worlds:
         replier = 1 if hand and not (passed >> self.me) & 1 else 0
         seen = self.dead.union(gone)  # what every deal's opponent has seen played
         groups: dict[Card | None, list[_World]] = {}
+        # greedy_pick for every deal at once: a card's points now and the replies it gives
+        # away (less those the deal's opponent holds) are worked out once per node.
+        candidates: dict[Card, tuple[int, int, dict[Card, int] | None]] = {}
+        seen_count = len(seen)
         for world in worlds:
             opp_hand = world[0]
             if any(c.value <= room for c in opp_hand):
                 if len(opp_hand) == 1:
                     card = opp_hand[0]
                 else:
-                    blocked = seen.union(opp_hand)
-                    card, _ = greedy_pick(self.fast, opp_hand, pile, count, blocked,
-                                          52 - len(blocked), replier, -1, self.replies)
+                    card = self._greedy_card(opp_hand, pile, count, seen, replier,
+                                             52 - seen_count - len(opp_hand), candidates)
                 groups.setdefault(card, []).append(
                     (tuple(c for c in opp_hand if c is not card), world[1], world[2], world[3]))
             else:
@@ -633,6 +693,56 @@ class _Worlds:
             else:
                 total += self._play(opp, card, group, hand, pile, count, passed, gone, gains)
         return total
+
+    def _greedy_card(self, opp_hand: tuple[Card, ...], pile: tuple[Card, ...], count: int,
+                     seen: set[Card], replier: int, unseen: int,
+                     candidates: dict[Card, tuple[int, int, dict[Card, int] | None]]) -> Card:
+        """Exactly ``greedy_pick(fast, opp_hand, pile, count, seen | opp_hand, unseen,
+        replier, -1, replies)[0]`` (``unseen`` is ``52 - len(seen | opp_hand)``), with each
+        card's share of the work kept in ``candidates`` for the other deals of the node."""
+        room = 31 - count
+        best_key: tuple[float, int, int] | None = None
+        best = opp_hand[0]
+        for card in opp_hand:
+            if card.value > room:
+                continue
+            entry = candidates.get(card)
+            if entry is None:
+                entry = self._candidate(pile, count, card, seen, replier, unseen)
+                candidates[card] = entry
+            now, total, by_card = entry
+            value: float = now
+            if by_card is not None:
+                for held in opp_hand:
+                    gained = by_card.get(held)
+                    if gained:
+                        total -= gained
+                value = value - total / unseen
+            key = (value, card.value, card.rank)
+            if best_key is None or key > best_key:
+                best_key = key
+                best = card
+        return best
+
+    def _candidate(self, pile: tuple[Card, ...], count: int, card: Card, seen: set[Card],
+                   replier: int, unseen: int) -> tuple[int, int, dict[Card, int] | None]:
+        """``card`` played on ``pile``: the points it pegs, and (if a reply is asked for) the
+        points of the replies nobody has seen played, in total and by card."""
+        new_pile = pile + (card,)
+        new_count = count + card.value
+        now = self.fast.points(new_pile, new_count)
+        if new_count == 31 or not unseen or not replier:
+            return now, 0, None
+        replies = self.replies
+        key = _reply_key(self.flush, new_pile)
+        found = replies.get(key)
+        if found is None:
+            found = _replies(self.fast, new_pile, new_count)
+            if len(replies) > 20_000:
+                replies.clear()
+            replies[key] = found
+        by_card = {reply: gained for reply, gained in found if reply not in seen}
+        return now, sum(by_card.values()), by_card
 
     def _end_count(self, last: int | None, last_card: bool, worlds: list[_World],
                    hand: tuple[Card, ...], pile: tuple[Card, ...], count: int, passed: int,
@@ -687,7 +797,7 @@ class _Worlds:
 
 
 def history_weight(view: Observation, fast: PlayRules, opp_hand: tuple[Card, ...],
-                   replies: dict[tuple[Card, ...], list[tuple[Card, int]]]) -> float:
+                   replies: dict[tuple[int, ...], list[tuple[Card, int]]]) -> float:
     """How likely this deal's play so far is if the opponent (two players) holds
     ``opp_hand`` now: 0 if the rules rule it out (it said go holding a card that fitted, or
     played on when it had to say go), else :data:`MODEL_SLIP` to the power of the choices it

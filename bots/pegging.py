@@ -19,12 +19,17 @@ from typing import Iterable, Sequence
 from noddy.engine import FULL_DECK, Card, Observation, Rules
 
 
+#: Per rules, the points of each pile met (see :meth:`PlayRules.points`); cleared when full.
+_MEMOS: dict[Rules, dict[tuple[int, ...], int]] = {}
+_MEMO_SIZE = 200_000
+
+
 class PlayRules:
     """The parameters of the play, read once from a :class:`Rules` for speed."""
 
     __slots__ = ("fifteen", "twenty_five", "twenty_five_fixed", "thirty_one",
                  "hitter_counts", "pair_points", "noddy_runs", "flush", "last_card",
-                 "restarts", "target", "show_after_play", "has_crib")
+                 "restarts", "target", "show_after_play", "has_crib", "_memo")
 
     def __init__(self, rules: Rules) -> None:
         self.fifteen = rules.fifteen_points
@@ -40,9 +45,34 @@ class PlayRules:
         self.target = rules.target
         self.show_after_play = not rules.show_before_play
         self.has_crib = rules.has_crib
+        # Shared by every PlayRules of equal rules: a search meets the same piles again and
+        # again, within a decision and across decisions.
+        self._memo = _MEMOS.setdefault(rules, {})
 
     def points(self, pile: Sequence[Card], count: int) -> int:
-        """What the last card of ``pile`` (whose values add up to ``count``) pegs."""
+        """What the last card of ``pile`` (whose values add up to ``count``) pegs.
+
+        Remembered per pile (``count`` is always the pile's total, so the pile alone is the
+        key): the searches ask for the same piles many times over."""
+        # Keyed by numbers: without flushes only the ranks count (piles of other suits share
+        # the entry), with them the cards' indexes.  A tuple of ints hashes far faster than
+        # one of cards, and the garbage collector stops tracking it.
+        if self.flush:
+            key = tuple([card.index for card in pile])
+        else:
+            key = tuple([card.rank for card in pile])
+        memo = self._memo
+        try:
+            return memo[key]
+        except KeyError:
+            value = self.points_uncached(pile, count)
+            if len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            memo[key] = value
+            return value
+
+    def points_uncached(self, pile: Sequence[Card], count: int) -> int:
+        """:meth:`points` computed afresh."""
         n = len(pile)
         points = 0
         if count == 15:

@@ -91,6 +91,16 @@ class Discard(Action):
         object.__setattr__(self, "seat", seat)
         object.__setattr__(self, "cards", tuple(sorted(_card(c) for c in cards)))
 
+    @classmethod
+    def _sorted(cls, seat: int, cards: tuple[Card, ...]) -> "Discard":
+        """A discard of ``cards``, which the caller guarantees are Cards already in sorted
+        order (e.g. a combination of a sorted hand): no parsing, no sort.  ``legal_actions``
+        builds every discard this way; a cribbage deal offers 15 of them."""
+        action = object.__new__(cls)
+        object.__setattr__(action, "seat", seat)
+        object.__setattr__(action, "cards", cards)
+        return action
+
     def __str__(self) -> str:
         return "discard " + format_cards(self.cards)
 

@@ -208,7 +208,9 @@ class Game:
             if seat not in self._pending_discards:
                 return []
             size = self.rules.discards(self.players)
-            return [Discard(seat, combo) for combo in combinations(sorted(self.hands[seat]), size)]
+            # combinations() of a sorted hand come out sorted: skip Discard's own sort.
+            make = Discard._sorted
+            return [make(seat, combo) for combo in combinations(sorted(self.hands[seat]), size)]
         if seat != self.to_move:
             return []
         room = 31 - self.count

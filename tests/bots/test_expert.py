@@ -7,7 +7,8 @@ import random
 import pytest
 
 from noddy.bots import ExpertPlayer
-from noddy.bots.expert import WIN, crib_value
+from noddy.bots.crib_table import CRIB_TABLE
+from noddy.bots.expert import WIN, _estimate_crib, crib_value
 from noddy.engine import FULL_DECK, Discard, Game, Play, configure, parse_cards, score_show
 
 from .helpers import discard_view, play_view
@@ -130,3 +131,28 @@ def test_its_own_discards_are_never_dealt_to_an_opponent() -> None:
     assert set(view.laid_away) == laid[seat]
     assert not laid[seat] & set(unseen_cards(view, view.laid_away))
     assert ExpertPlayer(seed=12, samples=4).choose(view, game.rules) == expert.choose(view, game.rules)
+
+
+def test_the_crib_table_holds_what_crib_value_would_compute() -> None:
+    """The precomputed crib values are exactly the first-use estimates, for every preset
+    with a crib and player count; a few entries are recomputed (each takes a few ms)."""
+    keys = sorted(CRIB_TABLE, key=repr)
+    assert {key[:2] for key in keys} >= {("cribbage", 2), ("cribbage", 3), ("cribbage", 4),
+                                          ("five-card-cribbage", 2)}
+    for key in random.Random(3).sample(keys, 6):
+        name, players, ranks, suited, samples = key
+        assert _estimate_crib(configure(name), players, ranks, suited, samples) == CRIB_TABLE[key]
+
+
+def test_crib_values_depend_on_the_pattern_only() -> None:
+    """Any cards of the pattern give the same value (not whichever met it first), and a
+    preset with another target reads the same table."""
+    rules = configure("cribbage")
+    value = crib_value(tuple(parse_cards("5H JS")), rules, 2, 3000)
+    assert crib_value(tuple(parse_cards("JC 5D")), rules, 2, 3000) == value
+    assert crib_value(tuple(parse_cards("5D JD")), rules, 2, 3000) != value  # suited
+    assert crib_value(tuple(parse_cards("5S JH")), configure("cribbage", options={"target": 61}),
+                      2, 3000) == value
+    custom = configure("cribbage", options={"knave_noddy": False})
+    assert crib_value(tuple(parse_cards("5H JS")), custom, 2, 300) == \
+        crib_value(tuple(parse_cards("5C JD")), custom, 2, 300)

@@ -124,13 +124,39 @@ def test_expert_answers_a_known_greedy_lead_in_modern() -> None:
     assert a == ExpertPlayer(seed=3).choose(view, rules)
 
 
-def test_out_of_time_it_plays_greedys_card() -> None:
-    """With no time at all the search gives way to greedy's own choice (a bound on the
-    time per decision on a machine far slower than planned)."""
+def test_out_of_nodes_it_plays_greedys_card() -> None:
+    """With no node budget at all the search gives way to greedy's own choice (the bound
+    on the work of one decision, the same on every machine)."""
     rules = configure("noddy-modern")
     for hand, pile in (("5S 9C TD", "6H"), ("2D AD 3S", ""), ("KH 5C 2D", "5S")):
         view = play_view("noddy-modern", hand, pile, seat=1, dealer=1 if pile else 0,
                          hand_sizes=(3 - len(pile.split()), 3))
         expected = GreedyPlayer().choose(view, rules)
-        got = ExpertPlayer(seed=4, time_limit=0.0).choose(view, rules)
+        got = ExpertPlayer(seed=4, max_nodes=0).choose(view, rules)
         assert got.card.rank == expected.card.rank
+
+
+def test_replies_are_every_card_that_pegs_on_a_pile() -> None:
+    """``_replies`` (one card standing for the suits that cannot extend a flush) lists
+    exactly the cards whose play on the pile pegs, with their points, on every preset."""
+    from noddy.bots.expert import _replies
+    from noddy.engine import FULL_DECK, PRESETS
+
+    rng = random.Random(1)
+    for name in PRESETS:
+        fast = PlayRules(configure(name))
+        for _ in range(300):
+            pile: tuple = ()
+            count = 0
+            for card in rng.sample(FULL_DECK[:20] if rng.random() < 0.6 else FULL_DECK, 6):
+                if count + card.value > 31:
+                    break
+                pile += (card,)
+                count += card.value
+            want = {}
+            for reply in FULL_DECK:
+                if reply.value <= 31 - count:
+                    gained = fast.points_uncached(pile + (reply,), count + reply.value)
+                    if gained:
+                        want[reply] = gained
+            assert dict(_replies(fast, pile, count)) == want, (name, pile)
