@@ -79,8 +79,11 @@ class RatingBook:
     def __init__(self) -> None:
         self.standings: dict[tuple[str, Rated], Standing] = {}
 
-    def load(self, rows: Iterable[tuple[str, str, str, float, int, int]]) -> None:
-        """Rows of (family, kind, name, rating, games, wins), as the storage keeps them."""
+    def load(self, rows: Iterable[tuple[str, str, str, float, int, int]], *, replace: bool = False) -> None:
+        """Rows of (family, kind, name, rating, games, wins), as the storage keeps them; with
+        ``replace``, they are all there is (standings not among them are forgotten)."""
+        if replace:
+            self.standings.clear()
         for family, kind, name, rating, games, wins in rows:
             self.standings[(family, Rated(kind, name))] = Standing(rating, games, wins)
 

@@ -117,8 +117,7 @@ class Recovery(CoreState):
             self._paused[table_id] = now + self.config.storage_retry
             self._rolled_back.add(table_id)
         # The ratings of a game whose end was not stored would otherwise count twice.
-        self.ratings.standings.clear()
-        self.ratings.load(result["ratings"])
+        self.ratings.load(result["ratings"], replace=True)
         old = self.tables.get(table_id)
         saved = result["table"]
         if old is None:
