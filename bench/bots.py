@@ -12,6 +12,7 @@ ranges of one match, so the figures do not depend on how many processes ran them
     python bench/bots.py --quick        # 200 games a pairing
     python bench/bots.py --games 500 --presets cribbage noddy
     python bench/bots.py --pairings expert-greedy --jobs 1
+    python bench/bots.py --counting manual --pairings expert-random   # counting by hand
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ PAIRINGS = (("expert", "greedy"), ("greedy", "random"), ("expert", "random"))
 CHUNK = 50  # games per task: even, so both games of a seat-swapped pair stay together
 
 
-def _chunk(args: tuple[str, str, str, int, int, int, int]) -> MatchSummary:
-    a, b, preset, first, games, total, seed = args
+def _chunk(args: tuple[str, str, str, int, int, int, int, str]) -> MatchSummary:
+    a, b, preset, first, games, total, seed, counting = args
+    options = {"counting": counting} if counting != "auto" else {}
     return run_match(a, b, preset=preset, games=games, seed=seed, first_game=first,
-                     total_games=total)
+                     total_games=total, options=options)
 
 
 def _times(summary: MatchSummary, label: str) -> str:
@@ -55,9 +57,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pairings", nargs="+", default=[f"{a}-{b}" for a, b in PAIRINGS],
                         choices=[f"{a}-{b}" for a, b in PAIRINGS],
                         help="which pairings to play (default all), e.g. expert-greedy")
+    parser.add_argument("--counting", choices=("auto", "manual"), default="auto",
+                        help="manual: shows counted by hand, with muggins (only the presets "
+                             "that take it are played)")
     args = parser.parse_args(argv)
     games = 200 if args.quick else args.games
-    print(f"{games} games per pairing, 2 players, seed {args.seed}, {args.jobs} processes")
+    if args.counting == "manual":
+        args.presets = [p for p in args.presets if PRESETS[p].manual_counting_allowed]
+    print(f"{games} games per pairing, 2 players, seed {args.seed}, {args.jobs} processes, "
+          f"counting {args.counting}")
     print("win rate is player A's; times are A's and B's ms per decision: mean/median/max")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for preset in args.presets:
@@ -66,7 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if f"{a}-{b}" not in args.pairings:
                     continue
                 started = time.perf_counter()
-                tasks = [(a, b, preset, first, min(CHUNK, games - first), games, args.seed)
+                tasks = [(a, b, preset, first, min(CHUNK, games - first), games, args.seed,
+                          args.counting)
                          for first in range(0, games, CHUNK)]
                 summary = MatchSummary({"A": a, "B": b})
                 for part in pool.map(_chunk, tasks):

@@ -7,6 +7,8 @@ from typing import Callable, Protocol
 
 from noddy.engine import Action, Observation, Rules
 
+from .counting import counting_action
+
 
 class Player(Protocol):
     """Anything that picks an action for a seat from what that seat can see."""
@@ -19,7 +21,8 @@ class Player(Protocol):
 
 
 class RandomPlayer:
-    """Any legal move, uniformly at random: the floor every other level must beat."""
+    """Any legal move, uniformly at random: the floor every other level must beat.  When
+    shows are counted by hand it counts carelessly (:mod:`noddy.bots.counting`)."""
 
     level = "random"
 
@@ -27,6 +30,10 @@ class RandomPlayer:
         self._rng = random.Random(seed)
 
     def choose(self, view: Observation, rules: Rules) -> Action:
+        if view.counting is not None:
+            counted = counting_action(view, rules, careless=self._rng)
+            if counted is not None:
+                return counted
         return self._rng.choice(view.legal_actions)
 
 

@@ -53,6 +53,7 @@ from typing import Sequence
 from noddy.engine import (FULL_DECK, PRESETS, Action, Card, Discard, Observation, Play, Rules,
                           show_total)
 
+from .counting import counting_action
 from .crib_table import CRIB_TABLE
 from .pegging import PlayRules, team_of, unseen_cards
 
@@ -83,6 +84,9 @@ class ExpertPlayer:
 
     # -- the Player protocol ------------------------------------------------------------
     def choose(self, view: Observation, rules: Rules) -> Action:
+        counted = counting_action(view, rules)  # counting by hand: exactly
+        if counted is not None:
+            return counted
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]  # a go is always alone: it is legal only when no card is
@@ -247,8 +251,12 @@ def _table_name(rules: Rules) -> str | None:
     preset = PRESETS.get(rules.name)
     if preset is None:
         return None
-    if rules == preset or dataclasses.replace(rules, target=preset.target,
-                                              option_values=preset.option_values) == preset:
+    # Neither the target, nor counting by hand, nor a turned-up Jack's points changes what
+    # a crib holds.
+    if rules == preset or dataclasses.replace(
+            rules, target=preset.target, option_values=preset.option_values,
+            counting_by_hand=preset.counting_by_hand,
+            turned_jack_points=preset.turned_jack_points) == preset:
         return rules.name
     return None
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from noddy.engine import Action, Card, Discard, Observation, Play, Rules, score_show
 
+from .counting import counting_action
 from .pegging import PlayRules, next_seat, team_of, unseen_cards
 
 
@@ -31,6 +32,9 @@ class GreedyPlayer:
         """Greedy is deterministic: ``seed`` is accepted so every level is built the same way."""
 
     def choose(self, view: Observation, rules: Rules) -> Action:
+        counted = counting_action(view, rules)  # counting by hand: exactly
+        if counted is not None:
+            return counted
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]  # a go is always alone: it is legal only when no card is

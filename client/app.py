@@ -40,7 +40,8 @@ back when the client is started again; away from a game it says ``bye``.  Resign
 during a game, asked first) sends ``leave``: a computer player takes the seat for good.
 
 A few things take the next key whatever it is, so that it does nothing else: the help ("any
-key closes it"), the quit/resign question, and the count at the end of a deal
+key closes it"), the quit/resign question, the coach's box (a hint or a review,
+``model.coach.panel``: :mod:`noddy.client.coach`), and the count at the end of a deal
 (``model.deal_count``), which a background task also takes down after a few seconds once the
 game waits for the player.
 """
@@ -387,7 +388,7 @@ class ClientApp:
         table_log = self.log_window = log_window(model.visible_log)
         game = HSplit([
             Window(text(lambda: render.table_fragments(model, self._now(), self._width())), height=2),
-            Window(text(lambda: render.hand_fragments(model)), height=4),
+            Window(text(lambda: render.hand_or_show_fragments(model)), height=4),
         ])
         counting = Condition(lambda: model.deal_count is not None)
         count = Window(text(lambda: render.count_fragments(model, self._width())),
@@ -438,7 +439,11 @@ class ClientApp:
         quit_box = Frame(Window(text(self.confirm_text), wrap_lines=True,
                                 width=Dimension(max=60), height=Dimension(min=1, max=4)),
                          style="class:help.frame")
+        coach_box = Frame(Window(text(lambda: render.panel_fragments(model)), wrap_lines=True,
+                                 width=Dimension(max=78), height=Dimension(max=12)),
+                          style="class:help.frame")
         return FloatContainer(body, floats=[
+            Float(ConditionalContainer(coach_box, filter=Condition(lambda: model.coach.panel is not None))),
             Float(ConditionalContainer(help_box, filter=Condition(lambda: self.show_help))),
             Float(ConditionalContainer(quit_box, filter=Condition(
                 lambda: self.confirm_quit or self.confirm_resign))),
@@ -466,10 +471,13 @@ class ClientApp:
         confirming = Condition(lambda: self.confirm_quit or self.confirm_resign)
         naming = Condition(lambda: model.name_prompt is not None)
         asking = Condition(lambda: model.password_prompt is not None)
-        # The count of a deal takes the next key (any key): it is not played as well.
+        # The coach's box, then the count of a deal, take the next key (any key): it is not
+        # played as well.
+        coached = (Condition(lambda: model.coach.panel is not None)
+                   & ~chatting & ~helping & ~confirming & ~asking & ~naming)
         counting = (Condition(lambda: model.deal_count is not None and model.screen == TABLE)
-                    & ~chatting & ~helping & ~confirming & ~asking & ~naming)
-        free = ~chatting & ~helping & ~confirming & ~asking & ~naming & ~counting
+                    & ~chatting & ~helping & ~confirming & ~asking & ~naming & ~coached)
+        free = ~chatting & ~helping & ~confirming & ~asking & ~naming & ~counting & ~coached
         lobby = free & Condition(lambda: model.screen in LOBBY_SCREENS and model.form is None)
         form = free & Condition(lambda: model.screen in LOBBY_SCREENS and model.form is not None)
         typing = form & Condition(lambda: model.form is not None and model.form.on_password)
@@ -518,6 +526,10 @@ class ClientApp:
             @kb.add(key, filter=counting, eager=True)
             def _close_count(event: KeyPressEvent) -> None:
                 model.dismiss_count()
+
+            @kb.add(key, filter=coached, eager=True)
+            def _close_coach(event: KeyPressEvent) -> None:
+                model.coach.close_panel()
 
         @kb.add("y", filter=confirming, eager=True)
         def _yes(event: KeyPressEvent) -> None:

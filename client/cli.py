@@ -45,20 +45,44 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--target", type=int, default=None, help="with no address: points to win")
     parser.add_argument("--level", default=None, help="with no address: the computer level "
                                                      "(random, greedy, expert)")
+    parser.add_argument("--counting", default=None, choices=COUNTING_CHOICES,
+                        help="with no address: auto (the server counts every show; the default) "
+                             "or manual (count your own hand, and call muggins on the computer's; "
+                             "cribbage, five-card-cribbage and noddy-modern)")
+    parser.add_argument("--no-hints", dest="hints", action="store_false", default=None,
+                        help="with no address: no coach (by default h asks it for a hint and "
+                             "each deal is reviewed; the game is unrated either way)")
     return parser
 
 
+#: The values of ``--counting`` (the table option ``counting``).
+COUNTING_CHOICES = ("auto", "manual")
 #: The options of a game without an address (``dest`` names); given with an address they
 #: would be ignored, so they are refused instead.
-LOCAL_OPTIONS = ("preset", "players", "target", "level")
+LOCAL_OPTIONS = ("preset", "players", "target", "level", "counting", "hints")
+
+
+def solo_table_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The table options of a game against the computer, from the command line: the coach
+    on unless ``--no-hints`` (a solo game is practice), ``counting`` when not automatic.
+
+    >>> solo_table_options(build_parser().parse_args(["--counting", "manual"]))
+    {'hints': True, 'counting': 'manual'}
+    >>> solo_table_options(build_parser().parse_args(["--no-hints"]))
+    {}
+    """
+    options: dict[str, Any] = {} if args.hints is False else {"hints": True}
+    if args.counting not in (None, "auto"):
+        options["counting"] = args.counting
+    return options
 
 
 def check_remote_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """A usage error (exit 2) when an option that only a private game reads is given with an
     address: silently ignoring ``--preset cribbage`` would be a surprise at the table."""
     if any(getattr(args, name) is not None for name in LOCAL_OPTIONS):
-        parser.error("--preset, --players, --target and --level are for a game without an "
-                     "address (at a server, choose the game in the lobby: n)")
+        parser.error("--preset, --players, --target, --level, --counting and --no-hints are for "
+                     "a game without an address (at a server, choose the game in the lobby: n)")
 
 
 def terminal_problem(stdin: Any = None, stdout: Any = None) -> str | None:

@@ -27,7 +27,10 @@ class CreateForm:
 
     The choices come from the ``presets`` and ``levels`` the server describes in its
     ``welcome``, so the form offers exactly what the server accepts (player counts, options
-    and their ranges, computer levels).  The password row is a text field: while it is the
+    and their ranges, computer levels): a ``bool`` option is a yes/no row, a ``choice`` one
+    (such as ``counting``) cycles through its ``values`` (a row only when there are two or
+    more), and the server's own ``hints`` (not in ``describe``) is a yes/no row of its own,
+    off by default.  The password row is a text field: while it is the
     current row, typed characters go into it (:meth:`type_text`), and a table with a
     password is created private.
     """
@@ -40,6 +43,10 @@ class CreateForm:
     players_index: int = 0
     target: int = 31
     flags: dict[str, bool] = field(default_factory=dict)
+    #: The preset's options that take one of a few words (``"type": "choice"``), as chosen.
+    choices: dict[str, str] = field(default_factory=dict)
+    #: The server's own option ``hints``: a coach at the table (and no rating).
+    hints: bool = False
     timer_index: int = 0
     computers: int = 1
     row: int = 0
@@ -75,6 +82,9 @@ class CreateForm:
         self.flags = {name: bool(spec.get("default", False))
                       for name, spec in self.preset.get("options", {}).items()
                       if spec.get("type") == "bool"}
+        self.choices = {name: str(spec.get("default", spec["values"][0]))
+                        for name, spec in self.preset.get("options", {}).items()
+                        if spec.get("type") == "choice" and len(spec.get("values") or []) > 1}
         self.computers = self.players - 1
 
     def rows(self) -> list[tuple[str, str]]:
@@ -88,6 +98,9 @@ class CreateForm:
         ]
         out += [(_FLAG_LABELS.get(name, name), "yes" if value else "no")
                 for name, value in self.flags.items()]
+        out += [(_FLAG_LABELS.get(name, name), _CHOICE_LABELS.get(value, value))
+                for name, value in self.choices.items()]
+        out.append((_FLAG_LABELS["hints"], "yes (unrated)" if self.hints else "no"))
         out += [
             ("Turn timer", "off" if timer is None else f"{timer:g} s"),
             ("Computer players", str(self.computers)),
@@ -102,8 +115,8 @@ class CreateForm:
 
     def _row_keys(self) -> list[str]:
         levels = ["level"] if self.levels else []
-        return ["preset", "players", "target", *self.flags, "timer", "computers", *levels,
-                "password", "create"]
+        return ["preset", "players", "target", *self.flags, *self.choices, "hints", "timer",
+                "computers", *levels, "password", "create"]
 
     def _row_key(self) -> str:
         return self._row_keys()[self.row]
@@ -151,8 +164,14 @@ class CreateForm:
             self.computers = min(self.players - 1, max(0, self.computers + delta))
         elif key == "level":
             self.level_index = (self.level_index + delta) % len(self.levels)
+        elif key == "hints":
+            self.hints = not self.hints
         elif key in self.flags:
             self.flags[key] = not self.flags[key]
+        elif key in self.choices:
+            values = [str(v) for v in self._option(key).get("values", [])]
+            index = values.index(self.choices[key]) if self.choices[key] in values else 0
+            self.choices[key] = values[(index + delta) % len(values)]
 
     @property
     def on_create(self) -> bool:
@@ -166,6 +185,11 @@ class CreateForm:
         for name, value in self.flags.items():
             if value != bool(self._option(name).get("default", False)):
                 options[name] = value
+        for name, choice in self.choices.items():
+            if choice != str(self._option(name).get("default", choice)):
+                options[name] = choice
+        if self.hints:
+            options["hints"] = True
         message: dict[str, Any] = {"type": "create_table", "preset": self.preset["name"],
                                    "players": self.players, "partnerships": self.partnerships,
                                    "options": options, "seat": 0}
@@ -182,7 +206,11 @@ _FLAG_LABELS = {
     "knave_noddy": "Turned-up Jack scores",
     "hitter_counts_thirty_one": "31 also pegs per card",
     "four_card": "Four cards each",
+    "counting": "Counting",
+    "hints": "Coach (h: hints)",
 }
+#: How a choice's value reads in the form.
+_CHOICE_LABELS = {"auto": "auto (the server counts)", "manual": "by hand, with muggins"}
 
 
 class NewTable:

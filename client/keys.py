@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from prompt_toolkit.filters import Filter
+from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from .form import NewTable
@@ -133,9 +133,14 @@ def bind_form(kb: KeyBindings, new_table: NewTable, form: Filter, typing: Filter
 def bind_table(kb: KeyBindings, model: ViewModel, table: Filter, picking: Filter, after: After,
                retry: Callable[[], None], scroll_log: Callable[[float], None],
                log_height: Callable[[], int], ask_to_resign: Callable[[], bool]) -> None:
-    """Numbers (a card, or a seat before a game), ←→ Space Enter g for cards; s a x v r l for
-    seats, computers, ready and leaving; PgUp PgDn Home End for the log.  ``ask_to_resign``
-    opens the "leave for good?" question during a game and says whether it did."""
+    """Numbers (a card, or a seat before a game), ←→ Space Enter g for cards; h the coach's
+    hint, v its review of the last deal; s a x v r l for seats, computers, ready and leaving;
+    PgUp PgDn Home End for the log.  While a show is counted by hand the digits, Enter,
+    Backspace, Esc and p are the count's (:func:`bind_counting`).  ``ask_to_resign`` opens
+    the "leave for good?" question during a game and says whether it did."""
+    entering = table & Condition(lambda: model.hand_count.active)
+    bind_counting(kb, model, entering, after)
+    table = table & ~entering
     for digit in "123456789":
         def _choose(event: KeyPressEvent, index: int = int(digit) - 1) -> None:
             # A number is a card in a game, a seat before one (or when picking a computer).
@@ -161,8 +166,18 @@ def bind_table(kb: KeyBindings, model: ViewModel, table: Filter, picking: Filter
         after(event)
 
     @kb.add("v", filter=table)
-    def _level(event: KeyPressEvent) -> None:
+    def _level_or_review(event: KeyPressEvent) -> None:
+        # During a game at a coached table, v opens the review of the last deal.
+        if model.in_game and model.coach.hints_on:
+            if not model.coach.open_review():
+                model.set_status("The coach reviews each deal when it ends.")
+            return
         model.cycle_level()
+
+    @kb.add("h", filter=table)
+    def _hint(event: KeyPressEvent) -> None:
+        model.coach.ask_hint()
+        after(event)
 
     @kb.add("pageup", filter=table)
     def _log_back(event: KeyPressEvent) -> None:
@@ -181,7 +196,6 @@ def bind_table(kb: KeyBindings, model: ViewModel, table: Filter, picking: Filter
         model.scroll_log(len(model.log), log_height())
 
     @kb.add("left", filter=table)
-    @kb.add("h", filter=table)
     def _left(event: KeyPressEvent) -> None:
         model.move_cursor(-1)
 
@@ -224,4 +238,36 @@ def bind_table(kb: KeyBindings, model: ViewModel, table: Filter, picking: Filter
         after(event)
 
 
-__all__ = ["bind_lobby", "bind_form", "bind_table"]
+def bind_counting(kb: KeyBindings, model: ViewModel, entering: Filter, after: After) -> None:
+    """Counting by hand (``entering``: our turn to claim or call muggins): 0-9 type the
+    points, Backspace edits, Esc clears, Enter claims or calls, p passes."""
+    count = model.hand_count
+    for digit in "0123456789":
+        def _digit(event: KeyPressEvent, digit: str = digit) -> None:
+            count.type_digit(digit)
+        kb.add(digit, filter=entering)(_digit)
+
+    @kb.add("backspace", filter=entering)
+    def _backspace(event: KeyPressEvent) -> None:
+        count.backspace()
+
+    @kb.add("escape", filter=entering, eager=True)
+    def _clear(event: KeyPressEvent) -> None:
+        count.clear()
+
+    @kb.add("enter", filter=entering)
+    def _claim(event: KeyPressEvent) -> None:
+        count.submit()
+        after(event)
+
+    @kb.add("p", filter=entering)
+    def _pass(event: KeyPressEvent) -> None:
+        count.pass_claim()
+        after(event)
+
+    @kb.add("h", filter=entering)
+    def _no_hint(event: KeyPressEvent) -> None:
+        model.coach.ask_hint()       # (says why not: the coach never counts a hand)
+
+
+__all__ = ["bind_lobby", "bind_form", "bind_table", "bind_counting"]

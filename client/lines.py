@@ -73,13 +73,15 @@ class DealCount:
     """The count at the end of a deal, shown until a key (see
     :data:`noddy.client.game.COUNT_SECONDS`): every hand and the crib with the turn-up, each
     with its score as the announcement reads, and the totals after the deal once
-    ``deal_ended`` gives them."""
+    ``deal_ended`` gives them; at a table with a coach, its review of the deal (``notes``,
+    None until it comes)."""
 
     deal: int
     turn_up: str | None
     rows: list[CountRow]
     shown_at: float
     after: str = ""
+    notes: list[LogLine] | None = None
 
 
 __all__ = ["LogLine", "line", "Peg", "CountRow", "DealCount", "number_words", "LOG_LIMIT"]

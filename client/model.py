@@ -15,6 +15,10 @@ can be tested by feeding it messages:
   the ``event``/``turn``/``snapshot`` messages (:class:`noddy.protocol.story.TableView`,
   ``model.view``) and the log, which is that fold's narration;
 * :class:`~noddy.client.table.TableScreen` -- the keys and the prompt of the table screen;
+* :class:`~noddy.client.counting.HandCount` -- the number typed to claim a show or call
+  muggins, under counting by hand (``model.hand_count``);
+* :class:`~noddy.client.coach.Coach` -- the coach's hints and reviews at a table with
+  ``hints`` (``model.coach``);
 * the finished games' screens are :class:`~noddy.client.records.RecordsView`, beside this one
   (its replay, :class:`~noddy.client.replay.Replay`, runs the same fold over a stored record).
 
@@ -44,6 +48,8 @@ from typing import Any, Generic, TypeVar
 
 from noddy.protocol.story import TableView
 
+from .coach import Coach, Panel
+from .counting import HandCount
 from .form import FALLBACK_PRESETS, TIMER_CHOICES, CreateForm, NewTable
 from .game import COUNT_SECONDS, Game
 from .lines import LOG_LIMIT, CountRow, DealCount, LogLine, Peg, line, number_words
@@ -97,6 +103,8 @@ class ViewModel:
         self.new_table = NewTable(self.session)
         self.game = Game(self.session)
         self.table_screen = TableScreen(self.session, self.game)
+        self.hand_count = HandCount(self.session, self.game)
+        self.coach = Coach(self.session, self.game)
 
     @property
     def view(self) -> TableView:
@@ -220,7 +228,15 @@ class ViewModel:
     toggle = Part[Any](_T)
     enter = Part[Any](_T)
     say_go = Part[Any](_T)
-    prompt = Part[Any](_T)
+
+    def prompt(self) -> str:
+        """The line that says what happens now: while a show is counted by hand, what the
+        count asks (:meth:`HandCount.prompt`); else the table screen's prompt."""
+        if self.session.connection == "online" and self.view.winner is None:
+            counting = self.hand_count.prompt()
+            if counting is not None:
+                return counting
+        return self.table_screen.prompt()
 
     def chat(self, text: str) -> None:
         """Say something to the table we are at, or to the lobby."""
@@ -304,6 +320,8 @@ class ViewModel:
             self.game.leave_table("You left the table.")
         elif request["type"] == "action":
             self.game.sending_action = False
+            if request.get("action") in ("claim", "muggins", "pass"):
+                self.hand_count.entry = ""
 
     def _on_error(self, m: dict[str, Any], request: Any, now: float) -> None:
         session = self.session
@@ -323,6 +341,10 @@ class ViewModel:
             return
         if request is not None and request["type"] == "action":
             self.game.sending_action = False
+            if self.hand_count.refused(request, code, str(m.get("message") or "")):
+                return
+        if request is not None and self.coach.refused(request, code, str(m.get("message") or "")):
+            return
         if request is not None and request["type"] == "create_table":
             self.new_table.creation_refused()
         if (code == "wrong_password" and request is not None
@@ -362,15 +384,25 @@ class ViewModel:
         if "id" in summary:
             self.lobby.tables[summary["id"]] = summary
         self.game.on_snapshot(m, now)
+        self.hand_count.turned()
 
     def _on_event(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.game.on_event(m)
+        if self.game.table_id is not None and m.get("table") in (None, self.game.table_id):
+            self.coach.on_event(m)
 
     def _on_turn(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.game.on_turn(m, now)
+        self.hand_count.turned()
+
+    def _on_hint(self, m: dict[str, Any], request: Any, now: float) -> None:
+        self.coach.on_hint(m)
+
+    def _on_review(self, m: dict[str, Any], request: Any, now: float) -> None:
+        self.coach.on_review(m, request)
 
 
-__all__ = ["ViewModel", "Part", "LogLine", "Peg", "CreateForm", "PasswordPrompt", "DealCount",
+__all__ = ["ViewModel", "Part", "Panel", "LogLine", "Peg", "CreateForm", "PasswordPrompt", "DealCount",
            "CountRow", "number_words", "COUNT_SECONDS", "free_seats", "request_field", "line",
            "LOBBY", "TABLE", "CONNECTING", "NOT_CONNECTED", "TIMER_CHOICES", "LOG_LIMIT",
            "FALLBACK_PRESETS", "PASSWORD_LIMIT", "CHAT_LIMIT", "NAME_LIMIT"]

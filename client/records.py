@@ -4,7 +4,8 @@
 :class:`~noddy.client.replay.Replay` being watched, the leaderboard) next to the
 :class:`~noddy.client.model.ViewModel`: it queues its requests with ``model.send``, reads the
 replies the application hands it (``games``, ``game_record``, ``leaderboard``), and switches
-``model.screen``.  The rest of this module draws the screens and binds their keys;
+``model.screen``.  In a replay, ``v`` asks the coach to review the stored game
+(:meth:`noddy.client.coach.Coach.review_game`; the notes open in the coach's box).  The rest of this module draws the screens and binds their keys;
 :mod:`noddy.client.app` adds them with :func:`build_layout` and :func:`bind_keys`.
 """
 
@@ -235,8 +236,8 @@ def title_fragments(view: RecordsView, address: str) -> Fragments:
 def keys_fragments(view: RecordsView) -> Fragments:
     screen = view.model.screen
     if screen == REPLAY:
-        keys = [("← →", "step"), ("↑ ↓", "deal"), ("Home End", "start/end"), ("Esc", "back"),
-                ("q", "quit")]
+        keys = [("← →", "step"), ("↑ ↓", "deal"), ("Home End", "start/end"),
+                ("v", "coach's review"), ("Esc", "back"), ("q", "quit")]
     elif screen == GAMES:
         keys = [("↑ ↓", "choose"), ("↵", "replay"), ("b", "leaderboard"), ("Esc", "lobby"),
                 ("q", "quit")]
@@ -363,6 +364,13 @@ def bind_keys(kb: KeyBindings, view: RecordsView, lobby: Filter, free: Filter,
     kb.add("p", filter=replaying)(replay_key(Replay.previous_deal))
     kb.add("home", filter=replaying)(replay_key(Replay.home))
     kb.add("end", filter=replaying)(replay_key(Replay.end))
+
+    @kb.add("v", filter=replaying)
+    def _review(event: KeyPressEvent) -> None:
+        # The coach's review of the stored game: it opens in the coach's box when it comes.
+        if view.replay is not None:
+            model.coach.review_game(int(view.replay.record["id"]))
+            after(event)
 
 
 __all__ = ["RecordsView", "GAMES", "REPLAY", "LEADERBOARD", "SCREENS",

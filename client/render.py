@@ -14,7 +14,8 @@ tests import from here, while the work is split by what is drawn:
 * :mod:`~noddy.client.render_table` – turn-up and pile, other hands, log, seats, the count;
 * :mod:`~noddy.client.render_bars` – title, status line and key hints;
 * :mod:`~noddy.client.render_lobby` – the table list, the new-table form, the password line;
-* :mod:`~noddy.client.render_help` – the help box.
+* :mod:`~noddy.client.render_help` – the help box;
+* :mod:`~noddy.client.render_coach` – a show counted by hand, and the coach's box.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ from .render_bars import (
     title_fragments,
 )
 from .render_board import board_fragments, compact, pegs_fragments
-from .render_cards import card_fragments, cards_inline, hand_fragments
+from .render_cards import card_faces, card_fragments, cards_inline, hand_fragments
+from .render_coach import counting_fragments, hand_or_show_fragments, panel_fragments
 from .render_fragments import STYLE, Fragments, plain, wrapped
 from .render_help import (
     HELP_COLUMN,
@@ -55,7 +57,8 @@ from .render_table import (
     waiting_fragments,
 )
 
-__all__ = ["STYLE", "count_fragments", "help_text", "board_fragments", "pegs_fragments", "hand_fragments", "table_fragments", "log_fragments", "log_tail",
+__all__ = ["STYLE", "hand_or_show_fragments", "counting_fragments", "panel_fragments",
+           "card_faces", "count_fragments", "help_text", "board_fragments", "pegs_fragments", "hand_fragments", "table_fragments", "log_fragments", "log_tail",
            "pile_fragments", "log_rule_fragments", "password_prefix",
            "lobby_fragments", "form_fragments", "help_fragments", "keys_fragments",
            "status_fragments", "title_fragments", "waiting_fragments", "cards_inline",

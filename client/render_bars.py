@@ -72,6 +72,8 @@ def keys_fragments(model: ViewModel) -> Fragments:
         keys = [("r", "retry now"), ("?", "help"), ("q", "quit")]
     elif model.screen == CONNECTING:
         keys = [("?", "help"), ("q", "quit")]
+    elif model.coach.panel is not None:
+        keys = [("any key", "closes the coach's box"), ("Ctrl-Q", "quit")]
     elif model.deal_count is not None and model.screen != LOBBY:
         keys = [("any key", "closes the count"), ("Ctrl-Q", "quit")]
     elif model.screen == LOBBY and model.form is not None:
@@ -106,11 +108,17 @@ def keys_fragments(model: ViewModel) -> Fragments:
                 keys.remove(("v", "level"))
     elif model.seat is None:
         keys = [("l", "leave"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+    elif model.hand_count.active:
+        keys = model.hand_count.keys() + [("PgUp", "log"), ("c", "chat"), ("?", "help")]
     else:
         cards = len(model.hand)
         keys = [("1" if cards == 1 else f"1-{cards}", "card")] if cards else []
         keys += [("g", "go")] if model.go_is_legal else []  # only when no card can be played
+        keys += [("h", "hint")] if model.coach.can_hint else []
+        keys += [("v", "review")] if model.coach.notes is not None else []
         keys += [("l", "resign"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+        if len(key_text(keys)) > 80:
+            keys.remove(("PgUp", "log"))
     return key_hints(keys)
 
 

@@ -40,6 +40,20 @@ def _face_style(card: str, kind: str) -> str:
     return f"class:cardface{red}"
 
 
+def card_faces(cards: list[str], kind: str = "plain") -> tuple[Fragments, Fragments, Fragments]:
+    """Cards as small faces, side by side: the three lines (rank, suit, rank), each face
+    five wide and a space apart (``kind``: ``plain``, ``playable``, ``selected``, ``dim``)."""
+    top: Fragments = []
+    mid: Fragments = []
+    bottom: Fragments = []
+    for card in cards:
+        style, rank = _face_style(card, kind), rank_label(card)
+        top += [(style, f"{rank:<3}  "), ("", " ")]
+        mid += [(style, f"  {suit_symbol(card)}  "), ("", " ")]
+        bottom += [(style, f"  {rank:>3}"), ("", " ")]
+    return top, mid, bottom
+
+
 def hand_fragments(model: ViewModel) -> Fragments:
     """The player's hand as small cards, three lines high, with the key number under each.
 

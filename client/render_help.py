@@ -35,10 +35,10 @@ HELP_LEFT = """\
 HELP_RIGHT = """\
  In a game
    1-6    play that card / pick it for crib
-   ← →    move along the hand
+   ← →    move along   Space pick a card
    Enter  play / lay away the picked cards
-   Space  pick the card under the cursor
-   g      say go (only when it is legal)
+   g go (when legal)  h hint  v review
+   0-9 Enter  claim / muggins   p  pass
    PgUp PgDn End  scroll the log
    l      resign: a computer takes your seat
  Before a game

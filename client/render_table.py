@@ -165,4 +165,6 @@ def count_fragments(model: ViewModel, width: int = 80) -> Fragments:
         out += line + [("class:score", ("\n" + " " * indent).join(words)), ("", "\n")]
     if count.after:
         out += [("class:deal", wrapped(count.after, width))]
+    if count.notes:
+        out += [("", "\n"), ("class:label", " The coach:"), ("", "\n")] + log_fragments(count.notes)
     return out

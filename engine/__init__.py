@@ -7,10 +7,11 @@ Everything a server, a client-side helper or a bot needs is importable from here
 See :mod:`noddy.engine.game` for how a game is driven (its "theory of operation").
 """
 
-from .actions import Action, Discard, Go, Play
+from .actions import MAX_CLAIM, Action, Claim, Discard, Go, Muggins, Pass, Play, describe_legal
 from .cards import FULL_DECK, Card, format_cards, parse_cards
 from .errors import (
     AlreadyDiscardedError,
+    BadClaimError,
     CardNotInHandError,
     GameOverError,
     IllegalActionError,
@@ -19,6 +20,7 @@ from .errors import (
     MustPlayError,
     NoddyError,
     NotYourTurnError,
+    OverClaimError,
     PlayerCountError,
     RulesError,
     UnknownPresetError,
@@ -29,6 +31,8 @@ from .errors import (
 from .events import (
     EVENT_TYPES,
     CardsDealt,
+    Claimed,
+    CountingStarted,
     CountReset,
     CutForDeal,
     DealEnded,
@@ -38,16 +42,21 @@ from .events import (
     GameOver,
     GameStarted,
     HandsRevealed,
+    MugginsCalled,
+    MugginsPassed,
     Played,
     SaidGo,
     Scored,
+    ShowCounted,
     TurnedUp,
 )
-from .game import Game, Observation
+from .game import Game, Observation, ShowToCount
 from .rules import DEFAULT_PRESET, PRESETS, Rules, configure, find_preset
 from .scoring import Score, ScoreItem, number_words, score_play, score_show, show_total
 
 __all__ = [
+    "MAX_CLAIM", "Claim", "Muggins", "Pass", "describe_legal", "BadClaimError", "OverClaimError",
+    "Claimed", "CountingStarted", "MugginsCalled", "MugginsPassed", "ShowCounted", "ShowToCount",
     "Action", "Discard", "Go", "Play", "FULL_DECK", "Card", "format_cards", "parse_cards",
     "AlreadyDiscardedError", "CardNotInHandError", "GameOverError", "IllegalActionError",
     "InvalidCardError", "InvalidOptionError", "MustPlayError", "NoddyError",

@@ -1,4 +1,6 @@
-"""What a player can do: lay cards away to the crib, play a card, or say go.
+"""What a player can do: lay cards away to the crib, play a card, or say go; and, when
+shows are counted by hand (option ``counting: "manual"``), claim a hand's points, call
+muggins on a claim that fell short, or pass.
 
 Actions are small frozen values with a text round trip, like python-chess's moves:
 
@@ -6,6 +8,8 @@ Actions are small frozen values with a text round trip, like python-chess's move
 Play(seat=0, card=Card.parse('5H'))
 >>> str(Discard(1, ("KS", "2C"))), Action.parse(1, "discard KS 2C") == Discard(1, ("2C", "KS"))
 ('discard 2C KS', True)
+>>> Action.parse(0, "claim 12"), str(Muggins(1, 16))
+(Claim(seat=0, points=12), 'muggins 16')
 """
 
 from __future__ import annotations
@@ -15,6 +19,12 @@ from typing import ClassVar, Iterable
 
 from .cards import Card, format_cards, parse_cards
 from .errors import IllegalActionError
+
+#: The most points any show can hold (a cribbage hand of 5-5-5-J with the fourth 5 turned
+#: up): the top of the range of a claim or a muggins call.
+MAX_CLAIM = 29
+
+_SAY = "say 'play CARD', 'go', 'discard CARDS', 'claim N', 'muggins N' or 'pass'"
 
 
 def _card(value: Card | str) -> Card:
@@ -30,10 +40,11 @@ class Action:
 
     @staticmethod
     def parse(seat: int, text: str) -> "Action":
-        """Read ``"play 5H"``, ``"go"`` or ``"discard KS 2C"`` for ``seat``."""
+        """Read ``"play 5H"``, ``"go"``, ``"discard KS 2C"``, ``"claim 12"``, ``"muggins 16"``
+        or ``"pass"`` for ``seat``."""
         words = text.split()
         if not words:
-            raise IllegalActionError("an empty action; say 'play CARD', 'go' or 'discard CARDS'")
+            raise IllegalActionError(f"an empty action; {_SAY}")
         verb, rest = words[0].lower(), words[1:]
         if verb == "play" and len(rest) == 1:
             return Play(seat, rest[0])
@@ -41,7 +52,11 @@ class Action:
             return Go(seat)
         if verb == "discard" and rest:
             return Discard(seat, rest)
-        raise IllegalActionError(f"not an action: {text!r}; say 'play CARD', 'go' or 'discard CARDS'")
+        if verb in ("claim", "muggins") and len(rest) == 1 and rest[0].isdigit() and len(rest[0]) < 4:
+            return (Claim if verb == "claim" else Muggins)(seat, int(rest[0]))
+        if verb == "pass" and not rest:
+            return Pass(seat)
+        raise IllegalActionError(f"not an action: {text!r}; {_SAY}")
 
     def to_dict(self, *, with_seat: bool = True) -> dict:
         """``{"action": verb, "seat": seat, ...}``.  Without the seat, it is the action as a
@@ -111,4 +126,78 @@ class Discard(Action):
         return {"action": "discard", "cards": cards}
 
 
-__all__ = ["Action", "Play", "Go", "Discard", "parse_cards"]
+@dataclass(frozen=True, slots=True)
+class Claim(Action):
+    """Counting by hand: the owner of the show being counted claims ``points`` for it.
+
+    The engine refuses a claim above what the show holds (and one outside 0 to
+    :data:`MAX_CLAIM`); any other claim is pegged at once, even one that falls short."""
+
+    points: int
+    verb: ClassVar[str] = "claim"
+
+    def __str__(self) -> str:
+        return f"claim {self.points}"
+
+    def to_dict(self, *, with_seat: bool = True) -> dict:
+        if with_seat:
+            return {"action": "claim", "seat": self.seat, "points": self.points}
+        return {"action": "claim", "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
+class Muggins(Action):
+    """Counting by hand: an opponent of the owner says the show is worth ``points``, more
+    than was claimed.  Right, it pegs the difference to the caller; wrong, nothing."""
+
+    points: int
+    verb: ClassVar[str] = "muggins"
+
+    def __str__(self) -> str:
+        return f"muggins {self.points}"
+
+    def to_dict(self, *, with_seat: bool = True) -> dict:
+        if with_seat:
+            return {"action": "muggins", "seat": self.seat, "points": self.points}
+        return {"action": "muggins", "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Counting by hand: an opponent lets the claim stand (calls no muggins)."""
+
+    verb: ClassVar[str] = "pass"
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+def describe_legal(actions: Iterable[Action]) -> list[dict]:
+    """Legal actions as a client is told them (``to_dict(with_seat=False)`` each), except
+    that the claims and muggins calls, one per number, are described as one range each:
+    ``{"action": "claim", "min": 0, "max": 29}``.  A claim's range on the wire is always 0 to
+    :data:`MAX_CLAIM`, whatever the hand holds, so that a seat is never told its show's worth
+    before it has claimed (the engine still refuses an over-claim).
+
+    >>> describe_legal([Muggins(1, 13), Muggins(1, 14), Pass(1)])
+    [{'action': 'muggins', 'min': 13, 'max': 14}, {'action': 'pass'}]
+    """
+    out: list[dict] = []
+    ranges: dict[str, dict] = {}
+    for action in actions:
+        if isinstance(action, (Claim, Muggins)):
+            verb = action.verb
+            if verb not in ranges:
+                low = 0 if isinstance(action, Claim) else action.points
+                ranges[verb] = {"action": verb, "min": low,
+                                "max": MAX_CLAIM if isinstance(action, Claim) else action.points}
+                out.append(ranges[verb])
+            elif isinstance(action, Muggins):
+                ranges[verb]["max"] = max(ranges[verb]["max"], action.points)
+        else:
+            out.append(action.to_dict(with_seat=False))
+    return out
+
+
+__all__ = ["Action", "Play", "Go", "Discard", "Claim", "Muggins", "Pass", "MAX_CLAIM",
+           "describe_legal", "parse_cards"]

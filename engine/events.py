@@ -168,8 +168,8 @@ class TurnedUp(Event):
 @dataclass(frozen=True, slots=True)
 class Scored(Event):
     """``seat`` pegged ``points`` for ``reason``: ``"first deal"``, ``"turn-up"``, ``"play"``,
-    ``"show"`` or ``"crib"``.  ``scores`` are everyone's totals after it (per team in a
-    partnership game).  A show carries the cards shown; under the Noddy presets the show
+    ``"show"`` or ``"crib"`` (counting by hand: ``"claim"`` or ``"muggins"``).  ``scores``
+    are everyone's totals after it (per team in a partnership game).  A show carries the cards shown; under the Noddy presets the show
     comes before the play and is ``concealed``: other seats hear the points and the kinds
     of combination, not the cards."""
 
@@ -278,8 +278,104 @@ class GameOver(Event):
                 "scores": list(self.scores)}
 
 
+# -- counting by hand (option ``counting: "manual"``) ---------------------------------------
+# A show counted by hand is told in this order: ``counting`` (whose show it is, with its
+# cards, now public), ``claimed`` (the owner's claim), a ``scored`` for the claim (reason "claim", if it is more than 0), then for each
+# opponent in turn a ``muggins`` call (with a ``scored``, reason "muggins", when it is right)
+# or ``passed``, and last ``counted``: the show's true worth and its items.  Nothing before
+# ``counted`` tells what the show is worth.
+
+
+@dataclass(frozen=True, slots=True)
+class CountingStarted(Event):
+    """``seat``'s ``reason`` (``"show"`` or ``"crib"``) is to be counted by hand: ``cards``,
+    public from now on (the crib is turned over), with the ``turn_up`` they count with; its
+    owner is to claim."""
+
+    seat: int
+    reason: str
+    cards: tuple[Card, ...]
+    turn_up: Card
+    kind: ClassVar[str] = "counting"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "reason": self.reason,
+                "cards": _texts(self.cards), "turn_up": str(self.turn_up)}
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed(Event):
+    """``seat`` claims ``points`` for its ``reason`` (``"show"`` or ``"crib"``) of ``cards``."""
+
+    seat: int
+    reason: str
+    cards: tuple[Card, ...]
+    points: int
+    kind: ClassVar[str] = "claimed"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "reason": self.reason,
+                "cards": _texts(self.cards), "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
+class MugginsCalled(Event):
+    """``seat`` called muggins on ``owner``'s claim, saying the show holds ``points``;
+    ``right`` when it does and the claim fell short (the caller pegs the difference)."""
+
+    seat: int
+    owner: int
+    points: int
+    right: bool
+    kind: ClassVar[str] = "muggins"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "owner": self.owner,
+                "points": self.points, "right": self.right}
+
+
+@dataclass(frozen=True, slots=True)
+class MugginsPassed(Event):
+    """``seat`` let ``owner``'s claim stand."""
+
+    seat: int
+    owner: int
+    kind: ClassVar[str] = "passed"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "owner": self.owner}
+
+
+@dataclass(frozen=True, slots=True)
+class ShowCounted(Event):
+    """The muggins step of ``seat``'s show is over: what it was ``worth`` (with ``items``),
+    what was ``claimed``, who mugged it (``mugged_by``, or None) and the points ``lost``
+    (missed by the owner and taken by nobody)."""
+
+    seat: int
+    reason: str
+    cards: tuple[Card, ...]
+    claimed: int
+    worth: int
+    items: tuple[ScoreItem, ...]
+    mugged_by: int | None
+    lost: int
+    kind: ClassVar[str] = "counted"
+
+    @property
+    def announcement(self) -> str:
+        return announce(self.items)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "reason": self.reason,
+                "cards": _texts(self.cards), "claimed": self.claimed, "worth": self.worth,
+                "items": [item.to_dict() for item in self.items], "mugged_by": self.mugged_by,
+                "lost": self.lost, "announcement": self.announcement}
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (GameStarted, CutForDeal, DealStarted, CardsDealt, Discarded, TurnedUp, Scored,
-                Played, SaidGo, CountReset, HandsRevealed, DealEnded, GameOver)
+                Played, SaidGo, CountReset, HandsRevealed, DealEnded, GameOver, Claimed,
+                CountingStarted, MugginsCalled, MugginsPassed, ShowCounted)
 }

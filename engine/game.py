@@ -28,6 +28,16 @@ A deal moves through these phases (the rules object decides which are used)::
     deal -> discard (crib presets) -> turn-up -> [show, Noddy presets] -> play
          -> [show and crib, Cribbage presets] -> deal over -> next deal
 
+Counting by hand (``counting: "manual"``, only where the show follows the play) turns the
+show into decisions: for each hand from the dealer's left, then the crib, its owner claims
+(phase ``claim``), then each opponent in turn from the owner's left may call muggins or pass
+(phase ``muggins``; partners never call).  The engine knows each show's worth all along but
+tells it only in the ``counted`` event that closes the muggins step; a claim above the worth
+is refused, and ``legal_actions`` for a claim lists exactly the claims accepted (0 up to the
+worth): that list is the owner's own business, and a server describes it on the wire as the
+range 0 to 29 (:func:`~noddy.engine.actions.describe_legal`).  :meth:`Game.default_action` is
+what a silent seat does when a turn timer runs out there: claim 0, or pass.
+
 Points are pegged the moment they are made (:meth:`Game._peg`); the first seat or team to
 reach the target wins at once and nothing after that is scored.  A seat that holds cards
 but cannot play says go (an explicit action); seats with no cards left are passed over.
@@ -37,26 +47,31 @@ Scores are kept per seat, or per team when ``partnerships`` (team 0 is seats 0 a
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Mapping
 
-from .actions import Action, Discard, Go, Play
+from .actions import MAX_CLAIM, Action, Claim, Discard, Go, Muggins, Pass, Play
 from .cards import JACK, Card, draw, format_cards
 from .errors import (
     AlreadyDiscardedError,
+    BadClaimError,
     CardNotInHandError,
     GameOverError,
     IllegalActionError,
     MustPlayError,
     NotYourTurnError,
+    OverClaimError,
     WouldPassThirtyOneError,
     WrongDiscardError,
     WrongPhaseError,
 )
 from .events import (
     CardsDealt,
+    Claimed,
+    CountingStarted,
     CountReset,
     CutForDeal,
     DealEnded,
@@ -66,9 +81,12 @@ from .events import (
     GameOver,
     GameStarted,
     HandsRevealed,
+    MugginsCalled,
+    MugginsPassed,
     Played,
     SaidGo,
     Scored,
+    ShowCounted,
     TurnedUp,
 )
 from .rules import Rules, configure
@@ -76,7 +94,39 @@ from .scoring import ScoreItem, play_items, score_show
 
 DISCARD = "discard"
 PLAY = "play"
+CLAIM = "claim"
+MUGGINS = "muggins"
 OVER = "over"
+
+
+@dataclass(frozen=True)
+class ShowToCount:
+    """The show being counted by hand, as every seat may see it: whose it is, ``"show"`` or
+    ``"crib"``, its cards and the claim (None until the owner has claimed).  Its worth is
+    not here: nobody is told it until the muggins step is over."""
+
+    seat: int
+    reason: str
+    cards: tuple[Card, ...]
+    claimed: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "reason": self.reason, "cards": [str(c) for c in self.cards],
+                "claimed": self.claimed}
+
+
+@dataclass
+class _Count:
+    """The engine's own record of a show being counted by hand (its worth included)."""
+
+    seat: int
+    reason: str
+    cards: tuple[Card, ...]
+    worth: int
+    items: tuple[ScoreItem, ...]
+    claimed: int | None = None
+    callers: list[int] = field(default_factory=list)  # opponents still to call or pass
+    mugged_by: int | None = None
 
 
 @dataclass(frozen=True)
@@ -106,8 +156,11 @@ class Observation:
     winner: int | None = None
     #: The cards this seat laid away to the crib this deal (None for a spectator).
     laid_away: tuple[Card, ...] | None = None
-    #: ``(seat, points)`` of every show (and crib, as the dealer's) counted this deal so far.
+    #: ``(seat, points)`` of every show (and crib, as the dealer's) counted this deal so far
+    #: (counting by hand: the points claimed).
     shows: tuple[tuple[int, int], ...] = ()
+    #: Counting by hand: the show being counted now (phases ``claim`` and ``muggins``).
+    counting: ShowToCount | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -125,6 +178,7 @@ class Observation:
             "winner": self.winner,
             "laid_away": None if self.laid_away is None else [str(c) for c in self.laid_away],
             "shows": [{"seat": s, "points": p} for s, p in self.shows],
+            "counting": None if self.counting is None else self.counting.to_dict(),
         }
 
 
@@ -167,6 +221,8 @@ class Game:
         self._pending_discards: list[int] = []
         self._laid_away: list[tuple[Card, ...]] = [() for _ in range(players)]
         self._shows: list[tuple[int, int]] = []
+        self._to_count: list[tuple[int, str]] = []  # counting by hand: shows still to count
+        self._counting: _Count | None = None
         self.to_move: int | None = None
         self.scores: list[int] = [0] * (2 if partnerships else players)
         self.winner: int | None = None
@@ -213,6 +269,13 @@ class Game:
             return [make(seat, combo) for combo in combinations(sorted(self.hands[seat]), size)]
         if seat != self.to_move:
             return []
+        counting = self._counting
+        if self.phase == CLAIM and counting is not None:
+            return [Claim(seat, points) for points in range(counting.worth + 1)]
+        if self.phase == MUGGINS and counting is not None and counting.claimed is not None:
+            calls: list[Action] = [Muggins(seat, points)
+                                   for points in range(counting.claimed + 1, MAX_CLAIM + 1)]
+            return calls + [Pass(seat)]
         room = 31 - self.count
         plays: list[Action] = [Play(seat, card) for card in self.hands[seat] if card.value <= room]
         return plays or [Go(seat)]
@@ -237,6 +300,15 @@ class Game:
         elif isinstance(action, Go):
             self._check_turn(action)
             self._go(seat, events)
+        elif isinstance(action, Claim):
+            self._check_count_turn(action, CLAIM)
+            self._claim(action, events)
+        elif isinstance(action, Muggins):
+            self._check_count_turn(action, MUGGINS)
+            self._muggins(action, events)
+        elif isinstance(action, Pass):
+            self._check_count_turn(action, MUGGINS)
+            self._pass(seat, events)
         else:
             raise IllegalActionError(f"not an action: {action!r}")
         self.log.extend(events)
@@ -257,6 +329,8 @@ class Game:
                 raise CardNotInHandError(f"seat {seat} does not hold {card}")
 
     def _check_turn(self, action: Play | Go) -> None:
+        if self.phase in (CLAIM, MUGGINS):
+            raise WrongPhaseError(f"the play is over: the shows are being counted (phase: {self.phase})")
         if self.phase != PLAY:
             raise WrongPhaseError(f"the play has not begun (phase: {self.phase})")
         if action.seat != self.to_move:
@@ -276,6 +350,37 @@ class Game:
                 raise MustPlayError(
                     f"seat {action.seat} can play ({format_cards(playable)}) and may not say go"
                 )
+
+    def _check_count_turn(self, action: Claim | Muggins | Pass, phase: str) -> None:
+        """Counting by hand: the right phase, the right seat, a number in its range."""
+        counting = self._counting
+        if self.phase != phase or counting is None:
+            if self.phase == CLAIM:
+                raise WrongPhaseError(f"seat {self.to_move} is to claim its points first")
+            if self.phase == MUGGINS:
+                raise WrongPhaseError("the claim is made: call muggins (with the points the "
+                                      "show holds) or pass")
+            if not self.rules.counting_by_hand:
+                raise WrongPhaseError("shows are counted by the server at this table "
+                                      "(counting \"auto\"): there is nothing to claim or call")
+            raise WrongPhaseError(f"no show is being counted now (phase: {self.phase})")
+        if action.seat != self.to_move:
+            what = "claim" if phase == CLAIM else "call or pass"
+            raise NotYourTurnError(f"it is seat {self.to_move}'s turn to {what}, not seat {action.seat}'s")
+        if isinstance(action, (Claim, Muggins)):
+            points = action.points
+            low = 0 if isinstance(action, Claim) else (counting.claimed or 0) + 1
+            if not isinstance(points, int) or isinstance(points, bool) or not low <= points <= MAX_CLAIM:
+                if isinstance(action, Claim):
+                    raise BadClaimError(f"a claim is a whole number from 0 to {MAX_CLAIM}, not {points!r}")
+                if counting.claimed == MAX_CLAIM:
+                    raise BadClaimError(f"{MAX_CLAIM} was claimed, the most a show can hold: "
+                                        "there is nothing to call; pass")
+                raise BadClaimError(f"muggins must say the show holds more than the "
+                                    f"{counting.claimed} claimed (up to {MAX_CLAIM}), not {points!r}")
+            if isinstance(action, Claim) and points > counting.worth:
+                what = "the crib" if counting.reason == "crib" else "that hand"
+                raise OverClaimError(f"{what} does not hold {points}; claim again")
 
     # -- scoring --------------------------------------------------------------------------
     def _peg(self, events: list[Event], seat: int, items: tuple[ScoreItem, ...], reason: str,
@@ -456,8 +561,103 @@ class Game:
 
     def _end_play(self, events: list[Event]) -> None:
         self.to_move = None
-        if not self.rules.show_before_play and self._show(events):
+        if not self.rules.show_before_play:
+            if self.rules.counting_by_hand:
+                self._to_count = [(seat, "show") for seat in self._seats_from_left()]
+                if self.rules.has_crib:
+                    assert self.dealer is not None
+                    self._to_count.append((self.dealer, "crib"))
+                self._next_count(events)
+                return
+            if self._show(events):
+                return
+        self._end_deal(events)
+
+    # -- counting by hand -----------------------------------------------------------------
+    def _next_count(self, events: list[Event]) -> None:
+        """The next show's claim step, or the deal's end when every show is counted."""
+        if not self._to_count:
+            self._counting = None
+            self._end_deal(events)
             return
+        seat, reason = self._to_count.pop(0)
+        crib = reason == "crib"
+        cards = tuple(sorted(self.crib)) if crib else self.kept[seat]
+        assert self.turn_up is not None
+        score = score_show(cards, self.turn_up, self.rules, crib=crib)
+        self._counting = _Count(seat, reason, cards, score.total, score.items)
+        events.append(CountingStarted(seat, reason, cards, self.turn_up))
+        self.phase = CLAIM
+        self.to_move = seat
+
+    def _claim(self, action: Claim, events: list[Event]) -> None:
+        counting = self._counting
+        assert counting is not None
+        seat, points = action.seat, action.points
+        counting.claimed = points
+        events.append(Claimed(seat, counting.reason, counting.cards, points))
+        self._shows.append((seat, points))
+        if points and self._peg(events, seat, (ScoreItem("claim", points),), "claim"):
+            return
+        owner_team = self.team_of(seat)
+        counting.callers = [other for other in ((seat + i) % self.players for i in range(1, self.players))
+                            if self.team_of(other) != owner_team]
+        self.phase = MUGGINS
+        self.to_move = counting.callers[0]
+
+    def _muggins(self, action: Muggins, events: list[Event]) -> None:
+        counting = self._counting
+        assert counting is not None and counting.claimed is not None
+        right = action.points == counting.worth and counting.claimed < counting.worth
+        events.append(MugginsCalled(action.seat, counting.seat, action.points, right))
+        if not right:
+            self._next_caller(events)
+            return
+        counting.mugged_by = action.seat
+        item = ScoreItem("muggins", counting.worth - counting.claimed)
+        if self._peg(events, action.seat, (item,), "muggins"):
+            return
+        self._end_count_step(events)
+
+    def _pass(self, seat: int, events: list[Event]) -> None:
+        counting = self._counting
+        assert counting is not None
+        events.append(MugginsPassed(seat, counting.seat))
+        self._next_caller(events)
+
+    def _next_caller(self, events: list[Event]) -> None:
+        counting = self._counting
+        assert counting is not None
+        counting.callers.pop(0)
+        if counting.callers:
+            self.to_move = counting.callers[0]
+        else:
+            self._end_count_step(events)
+
+    def _end_count_step(self, events: list[Event]) -> None:
+        """The muggins step is over: tell the show's worth, then count the next one."""
+        counting = self._counting
+        assert counting is not None and counting.claimed is not None
+        lost = 0 if counting.mugged_by is not None else counting.worth - counting.claimed
+        events.append(ShowCounted(counting.seat, counting.reason, counting.cards, counting.claimed,
+                                  counting.worth, counting.items, counting.mugged_by, lost))
+        self._next_count(events)
+
+    def default_action(self, seat: int) -> Action | None:
+        """What ``seat`` does when its turn timer runs out while a show is counted by hand:
+        a silent owner claims 0 (its show is then open to muggins) and a silent opponent
+        passes.  None in any other phase (a server then plays for the seat as it likes)."""
+        if seat != self.to_move or self.is_over:
+            return None
+        if self.phase == CLAIM:
+            return Claim(seat, 0)
+        if self.phase == MUGGINS:
+            return Pass(seat)
+        return None
+
+    def _end_deal(self, events: list[Event]) -> None:
+        self.phase = PLAY  # between deals, until _start_deal says otherwise
+        self.to_move = None
         crib = tuple(sorted(self.crib)) if self.rules.has_crib else None
         events.append(HandsRevealed(tuple(self.kept), crib))
         events.append(DealEnded(self.deal, tuple(self.scores)))
@@ -485,7 +685,14 @@ class Game:
             winner=self.winner,
             laid_away=None if seat is None else self._laid_away[seat],
             shows=tuple(self._shows),
+            counting=self._count_view(),
         )
+
+    def _count_view(self) -> ShowToCount | None:
+        counting = self._counting
+        if counting is None or self.phase not in (CLAIM, MUGGINS):
+            return None
+        return ShowToCount(counting.seat, counting.reason, counting.cards, counting.claimed)
 
     def copy(self, *, with_log: bool = False) -> "Game":
         """An independent copy, cheap enough for bots that search (the log is left behind
@@ -503,6 +710,9 @@ class Game:
         other._pending_discards = list(self._pending_discards)
         other._laid_away = list(self._laid_away)
         other._shows = list(self._shows)
+        other._to_count = list(self._to_count)
+        if self._counting is not None:
+            other._counting = dataclasses.replace(self._counting, callers=list(self._counting.callers))
         other.scores = list(self.scores)
         other.log = list(self.log) if with_log else []
         return other

@@ -5,7 +5,8 @@ variants and Cribbage (``../shared/RULES.md`` is the ruling).  The engine reads 
 parameters and never asks which preset it is playing, so a new variant is a new entry in
 :data:`PRESETS`, not a new branch in the code.
 
-Table options (``target``, ``knave_noddy``, ``hitter_counts_thirty_one``, ``four_card``) are
+Table options (``target``, ``knave_noddy``, ``counting``, ``hitter_counts_thirty_one``,
+``four_card``) are
 applied with :func:`configure`, which checks them against what the preset allows and
 returns a new frozen :class:`Rules` for that one table:
 
@@ -28,6 +29,9 @@ from typing import Any, Mapping
 from .errors import InvalidOptionError, PlayerCountError, UnknownPresetError
 
 TARGET_RANGE = (15, 500)
+#: The values of the ``counting`` option: the server counts every show, or each owner
+#: counts their own (claims) and the opponents may call muggins.
+COUNTING_MODES = ("auto", "manual")
 
 #: How a run of a given length scores: "noddy" is 2 for three, 4 for four, then one a
 #: card; "per_card" is one a card throughout (Cribbage).
@@ -78,7 +82,11 @@ class Rules:
     thirty_one_points: int = 2
     thirty_one_name: str = "hitter"
     hitter_counts_thirty_one: bool = False
-    # Which table options this preset takes (besides target and knave_noddy, always taken).
+    # Counting by hand (option ``counting: "manual"``): each owner claims its show and the
+    # opponents may call muggins.  Only where the show follows the play (see configure).
+    counting_by_hand: bool = False
+    # Which table options this preset takes (besides target, knave_noddy and counting,
+    # always taken).
     extra_options: tuple[str, ...] = ()
     option_values: tuple[tuple[str, Any], ...] = field(default=())
 
@@ -115,7 +123,13 @@ class Rules:
         return length
 
     def allowed_options(self) -> tuple[str, ...]:
-        return ("target", "knave_noddy") + self.extra_options
+        return ("target", "knave_noddy", "counting") + self.extra_options
+
+    @property
+    def manual_counting_allowed(self) -> bool:
+        """Counting by hand needs every card of a show on the table when it is counted, so
+        that the others can check the claim: true where the show follows the play."""
+        return not self.show_before_play
 
     def describe(self) -> dict[str, Any]:
         """What a lobby shows of a preset: name, title, player counts and options."""
@@ -123,6 +137,10 @@ class Rules:
             "target": {"type": "int", "min": TARGET_RANGE[0], "max": TARGET_RANGE[1],
                        "default": self.target},
             "knave_noddy": {"type": "bool", "default": True},
+            "counting": {"type": "choice",
+                         "values": list(COUNTING_MODES if self.manual_counting_allowed
+                                        else COUNTING_MODES[:1]),
+                         "default": "auto"},
         }
         if "hitter_counts_thirty_one" in self.extra_options:
             options["hitter_counts_thirty_one"] = {"type": "bool", "default": False}
@@ -282,6 +300,24 @@ def _bool_option(name: str, value: object) -> bool:
     return value
 
 
+def _counting_option(rules: Rules, value: object) -> bool:
+    """``"manual"`` -> True, ``"auto"`` -> False; refused where nobody could check a count."""
+    if value not in COUNTING_MODES:
+        raise InvalidOptionError(
+            f"option 'counting' must be \"auto\" or \"manual\", not {value!r}",
+            option="counting", value=value, allowed="auto or manual",
+        )
+    if value == "manual" and not rules.manual_counting_allowed:
+        raise InvalidOptionError(
+            f"counting by hand does not apply to {rules.name}: its shows are made before the "
+            "play, concealed, so nobody could check a claim or call muggins; "
+            "use counting \"auto\", or a preset whose show follows the play "
+            "(noddy-modern, five-card-cribbage, cribbage)",
+            option="counting", value=value, allowed="auto",
+        )
+    return value == "manual"
+
+
 def configure(
     preset: str | Rules,
     players: int = 2,
@@ -334,6 +370,8 @@ def configure(
                 changes["turned_jack_points"] = 0
         elif name == "hitter_counts_thirty_one":
             changes["hitter_counts_thirty_one"] = _bool_option(name, value)
+        elif name == "counting":
+            changes["counting_by_hand"] = _counting_option(rules, value)
         elif name == "four_card":
             if _bool_option(name, value):
                 changes["hand_sizes"] = tuple((n, 4) for n, _ in rules.hand_sizes)

@@ -18,12 +18,14 @@ from noddy.client.cli import (
     default_name,
     play_at_address,
     run_client,
+    solo_table_options,
     terminal_problem,
 )
 
 
 async def play_local(name: str, preset: str, players: int, *, target: int | None = None,
-                     level: str | None = None, **client_options: Any) -> int:
+                     level: str | None = None, table_options: dict[str, Any] | None = None,
+                     **client_options: Any) -> int:
     """Start a server on 127.0.0.1 (a free port) inside this process, seat the player
     against computer players, play until the player quits, then shut the server down."""
     from noddy.server import NoddyServer, ServerConfig
@@ -36,8 +38,9 @@ async def play_local(name: str, preset: str, players: int, *, target: int | None
     server = NoddyServer(config)
     await server.start()
     quick: dict[str, Any] = {"preset": preset, "players": players, "computers": players - 1}
-    if target is not None:
-        quick["options"] = {"target": target}
+    options = dict(table_options or {}) | ({} if target is None else {"target": target})
+    if options:
+        quick["options"] = options
     try:
         return await run_client("127.0.0.1", server.port, name, quick_start=quick,
                                 address_label="private server", **client_options)
@@ -57,7 +60,8 @@ def check_local_options(parser: argparse.ArgumentParser, args: argparse.Namespac
         parser.error("--players must be 2, 3 or 4")
     if args.level is not None and args.level not in LEVELS:
         parser.error(f"no computer level {args.level!r}; the levels are: {', '.join(LEVELS)}")
-    options = {} if args.target is None else {"target": args.target}
+    options = {name: value for name, value in solo_table_options(args).items() if name != "hints"}
+    options |= {} if args.target is None else {"target": args.target}
     try:
         rules = find_preset(args.preset)
         partnerships = (args.players not in rules.solo_counts
@@ -80,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
                 sys.stderr.write(problem)
                 return 2
             return asyncio.run(play_local(args.name or default_name(), args.preset, args.players,
-                                          target=args.target, level=args.level))
+                                          target=args.target, level=args.level,
+                                          table_options=solo_table_options(args)))
         return play_at_address(parser, args)
     except KeyboardInterrupt:
         return 130

@@ -64,7 +64,13 @@ ERROR_CODES: dict[str, str] = {
     "must_play": "go said while holding a card that can be played",
     "wrong_discard": "the wrong number of cards laid away, or the same card twice",
     "already_discarded": "you have already laid away to the crib",
+    "over_claim": "counting by hand: a claim above what the hand (or crib) holds; claim again",
+    "bad_claim": "a claim outside 0-29, or a muggins call that does not say more than was claimed",
     "illegal_action": "a refusal of the rules engine with no more precise code (not expected)",
+    # the coach
+    "hints_off": "hint (or review of a game being played) at a table without the hints option",
+    "no_hint": "hint while a show is counted by hand: the coach never counts for anyone",
+    "no_such_deal": "review of a deal that has not ended",
     # flow control
     "rate_limited": "too many requests; wait `retry_after` seconds (the request was ignored)",
     "flood": "far too many requests; the connection is then closed",

@@ -266,6 +266,44 @@ def _tell_hands_revealed(e: dict[str, Any], t: _Teller) -> list[Line]:
     return lines
 
 
+def _show_label(t: _Teller, seat: int, reason: str) -> str:
+    """``"Ann's hand"``, ``"Your crib"``...: a show counted by hand."""
+    whose = "Your" if seat == t.seat else f"{t.who(seat)}'s"
+    return f"{whose} {'crib' if reason == 'crib' else 'hand'}"
+
+
+def _tell_counting(e: dict[str, Any], t: _Teller) -> list[Line]:
+    up = (e["turn_up"],) if e.get("turn_up") else ()
+    return [Line("event", (f"{_show_label(t, e['seat'], e['reason'])} ", tuple(sort_cards(e["cards"])),
+                           " + " if up else "", up, " is to be counted."))]
+
+
+def _tell_claimed(e: dict[str, Any], t: _Teller) -> list[Line]:
+    what = "crib" if e.get("reason") == "crib" else "hand"
+    return [Line("score", (f"{t.who(e['seat'])} claims {e.get('points')} for the {what}.",))]
+
+
+def _tell_muggins(e: dict[str, Any], t: _Teller) -> list[Line]:
+    caller = t.who(e["seat"])
+    verdict = "right!" if e.get("right") else "wrong: nothing pegged."
+    return [Line("score", (f"{caller}: muggins, {e['points']} — {verdict}",))]
+
+
+def _tell_passed(e: dict[str, Any], t: _Teller) -> list[Line]:
+    return [Line("event", (f"{t.who(e['seat'])} passes.",))]
+
+
+def _tell_counted(e: dict[str, Any], t: _Teller) -> list[Line]:
+    label = _show_label(t, e["seat"], e["reason"])
+    said = e.get("announcement") or "nothing"
+    line = f"{label} held {e['worth']} ({said}); {e['claimed']} claimed"
+    if e.get("mugged_by") is not None:
+        line += f", {e['worth'] - e['claimed']} mugged by {t.who(e['mugged_by'])}"
+    elif e.get("lost"):
+        line += f", {e['lost']} lost"
+    return [Line("score", (line + ".",))]
+
+
 def _tell_deal_ended(e: dict[str, Any], t: _Teller) -> list[Line]:
     return [Line("deal", (f"After deal {e['deal']}: {score_line(e['scores'], t.names, t.players())}.",))]
 
@@ -307,6 +345,11 @@ TELLERS: dict[str, Callable[[dict[str, Any], _Teller], list[Line]]] = {
     "go": _tell_go,
     "count_reset": _tell_count_reset,
     "hands_revealed": _tell_hands_revealed,
+    "counting": _tell_counting,
+    "claimed": _tell_claimed,
+    "muggins": _tell_muggins,
+    "passed": _tell_passed,
+    "counted": _tell_counted,
     "deal_ended": _tell_deal_ended,
     "game_over": _tell_game_over,
 }

@@ -110,6 +110,9 @@ MAX_ID = 2**53 - 1
 #: Seat numbers and player counts beyond any table (a preset's own limits are checked later).
 MAX_SEAT = 63
 MAX_PLAYERS = MAX_SEAT + 1
+#: The most points a claim or a muggins call may name on the wire (the engine holds them to
+#: what a show can hold, 29, with a clearer error).
+MAX_POINTS = 999
 
 
 def _f(name: str, kind: str, **kw: Any) -> FieldSpec:
@@ -159,9 +162,11 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
         _f("ready", "bool", default=True, nullable=False),
     ),
     "action": (
-        _f("action", "str", required=True, nullable=False, choices=("play", "go", "discard")),
+        _f("action", "str", required=True, nullable=False,
+           choices=("play", "go", "discard", "claim", "muggins", "pass")),
         _f("card", "str", max_length=8),
         _f("cards", "str_list"),
+        _f("points", "int", minimum=0, maximum=MAX_POINTS),
         _f("seat", "int", minimum=0, maximum=MAX_SEAT),
     ),
     "chat": (
@@ -169,6 +174,12 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
         _f("to", "str", choices=("table", "lobby")),
     ),
     "snapshot": (),
+    "hint": (),
+    "review": (
+        _f("game", "int", minimum=1, maximum=MAX_ID),
+        _f("deal", "int", minimum=1, maximum=MAX_ID),
+        _f("seat", "int", minimum=0, maximum=MAX_SEAT),
+    ),
     "configure_table": (
         _f("options", "object"),
         _f("private", "bool"),

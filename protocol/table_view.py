@@ -82,6 +82,9 @@ class TableView:
     best_show: dict[int, int] = field(default_factory=dict)
     winner: int | None = None
     winning_seats: list[int] = field(default_factory=list)
+    #: Counting by hand: the show being counted (``seat``, ``reason``, ``cards``, ``claimed``:
+    #: None until the owner claims), as the ``counting`` event and the snapshot tell it.
+    counting: dict[str, Any] | None = None
 
     # -- making one -----------------------------------------------------------------------
     @classmethod
@@ -108,6 +111,7 @@ class TableView:
         other.legal_actions = [dict(a) for a in self.legal_actions]
         other.points_by_reason = {t: dict(p) for t, p in self.points_by_reason.items()}
         other.best_show = dict(self.best_show)
+        other.counting = None if self.counting is None else dict(self.counting)
         return other
 
     # -- questions ------------------------------------------------------------------------
@@ -243,6 +247,8 @@ class TableView:
         self.legal_actions = [dict(a) for a in game.get("legal_actions", [])]
         self.awaiting = []           # the snapshot's turn says who is awaited
         self.winner = game.get("winner", self.winner)
+        counting = game.get("counting")
+        self.counting = None if counting is None else dict(counting)
 
     def _size_hands(self) -> None:
         for name in ("hands", "kept"):
@@ -350,6 +356,31 @@ class TableView:
         if e.get("crib") is not None:
             self.crib = sort_cards(e["crib"])
 
+    def _counting(self, e: dict[str, Any]) -> None:
+        self.counting = {"seat": e["seat"], "reason": e["reason"], "cards": list(e["cards"]),
+                         "claimed": None}
+        self.phase = "claim"
+        if e["reason"] == "crib":
+            self.crib = sort_cards(e["cards"])
+
+    def _claimed(self, e: dict[str, Any]) -> None:
+        if self.counting is not None:
+            self.counting["claimed"] = e["points"]
+        self.phase = "muggins"
+
+    def _counted(self, e: dict[str, Any]) -> None:
+        """A show counted by hand is over: kept as a show of its true worth, with what was
+        claimed and who mugged it in the announcement."""
+        seat, reason = e["seat"], e["reason"]
+        said = f"claimed {e['claimed']} of {e['worth']}"
+        if e.get("mugged_by") is not None:
+            said += f", mugged by {self.names[e['mugged_by']] if e['mugged_by'] < len(self.names) else e['mugged_by']}"
+        self.shows.append(Show(seat, e["worth"], said, reason == "crib", tuple(e["cards"])))
+        if reason == "show":
+            self.best_show[seat] = max(self.best_show.get(seat, 0), e["worth"])
+        self.counting = None
+        self.phase = "show"
+
     def _deal_ended(self, e: dict[str, Any]) -> None:
         self.scores = list(e.get("scores", self.scores))
         self.phase = "deal over"
@@ -373,6 +404,9 @@ _FOLDS: dict[str, Callable[[TableView, dict[str, Any]], None]] = {
     "go": TableView._go,
     "count_reset": TableView._count_reset,
     "hands_revealed": TableView._hands_revealed,
+    "counting": TableView._counting,
+    "claimed": TableView._claimed,
+    "counted": TableView._counted,
     "deal_ended": TableView._deal_ended,
     "game_over": TableView._game_over,
 }

@@ -21,7 +21,7 @@ import logging
 import math
 from typing import Any
 
-from noddy.engine import NoddyError
+from noddy.engine import NoddyError, describe_legal
 from noddy.protocol import PROTOCOL_VERSION, ProtocolError, decode_line, validate_request
 from noddy.protocol.errors import ERROR_CODES
 from noddy.protocol.requests import request_id_of
@@ -258,7 +258,7 @@ class Connections(CoreState):
         session = conn.session
         if session is None or session.seat is None or session.table is None or session.table.game is None:
             return []
-        return [a.to_dict(with_seat=False) for a in session.table.game.legal_actions(session.seat)]
+        return describe_legal(session.table.game.legal_actions(session.seat))
 
     def _on_ping(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         self._reply(conn, rid, {"type": "pong"})

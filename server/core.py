@@ -49,6 +49,7 @@ base; each module opens with what it owns and which state it may touch:
   and ``bot_moved``;
 * :mod:`~noddy.server.queries` -- ``list_games``, ``get_game``, ``leaderboard`` and ``answer``;
 * :mod:`~noddy.server.recovery` -- ``restore``, ``unstored`` and the repair of paused tables;
+* :mod:`~noddy.server.coaching` -- the coach: ``hint`` and ``review``;
 * :mod:`~noddy.server.instructions` -- :class:`Send`, :class:`Close`, :class:`Query`,
   :class:`BotJob`, re-exported here.
 
@@ -59,6 +60,7 @@ concern has a part in.
 
 from __future__ import annotations
 
+from .coaching import Coaching
 from .connections import Connections
 from .gameplay import Gameplay
 from .instructions import BotJob, Close, Out, Query, Send
@@ -70,7 +72,7 @@ from .seating import Seating
 __all__ = ["BotJob", "Close", "Out", "Query", "Send", "ServerCore"]
 
 
-class ServerCore(Connections, Lobby, Seating, Gameplay, Queries, Recovery):
+class ServerCore(Connections, Lobby, Seating, Gameplay, Queries, Recovery, Coaching):
     """Every connection, session and table of one server; see the module docstring."""
 
     def tick(self) -> list[Out]:

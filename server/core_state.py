@@ -30,11 +30,11 @@ import noddy
 from noddy.protocol import ProtocolError
 
 from .config import ServerConfig
-from .instructions import AS_JSON, Close, Out, Send
+from .instructions import AS_JSON, Close, Out, Query, Send
 from .ratelimit import AddressBuckets, PasswordGuard
 from .ratings import RatingBook
 from .record_cache import RecordCache
-from .records import Record, TableSaved
+from .records import Record, StoredGame, TableSaved
 from .session import Connection
 from .table import Seat, Session, Table
 
@@ -293,6 +293,10 @@ class CoreState:
                           ) -> tuple[list[Event], list[dict[str, Any]]]: ...
         # queries.py
         def _rater(self, table: Table) -> Callable[[Seat], int]: ...
+        def _charge_query(self, conn: Connection) -> None: ...
+        def _answer_game(self, conn: Connection, query: Query, result: StoredGame | None) -> None: ...
+        # coaching.py
+        def _answer_review(self, conn: Connection, query: Query, stored: StoredGame) -> None: ...
         # recovery.py
         def _check_not_paused(self, conn: Connection, kind: str, fields: dict[str, Any]) -> None: ...
         def _repaired(self, table_id: int, result: dict[str, Any] | None, failed: bool) -> list[Out]: ...

@@ -20,7 +20,7 @@ import logging
 from typing import Any
 
 from noddy.bots import get_player
-from noddy.engine import Action, Discard, Event, Game, Go, Play
+from noddy.engine import Action, Claim, Discard, Event, Game, Go, Muggins, Pass, Play
 from noddy.protocol import ProtocolError
 
 from .core_state import CoreState
@@ -53,6 +53,12 @@ class Gameplay(CoreState):
             if f["cards"] is None:
                 raise ProtocolError("missing_field", "discard needs the field 'cards'", field="cards")
             action = Discard(seat, f["cards"])
+        elif f["action"] in ("claim", "muggins"):
+            if f["points"] is None:
+                raise ProtocolError("missing_field", f"{f['action']} needs the field 'points'", field="points")
+            action = (Claim if f["action"] == "claim" else Muggins)(seat, f["points"])
+        elif f["action"] == "pass":
+            action = Pass(seat)
         else:
             action = Go(seat)
         events, plain = self._apply_action(table, game, action)
@@ -106,6 +112,7 @@ class Gameplay(CoreState):
         live = table.live
         assert live is not None
         live.actions += 1
+        live.taken.append(action)
         plain = [event.to_dict() for event in events]
         self._records.append(ActionApplied(live.game_id, live.actions, action.to_dict(), plain, table.id))
         if game.is_over:
@@ -119,7 +126,7 @@ class Gameplay(CoreState):
         live = table.live
         assert live is not None and game.winner is not None
         changes: list = []
-        if table.players == 2 or table.partnerships:
+        if table.rated:  # two players or partnerships, and no coach
             by_seat = {s["seat"]: _identity_of(s) for s in live.seats}
             sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
                      for side in (0, 1)]
@@ -194,8 +201,12 @@ class Gameplay(CoreState):
             if deadline > now or seat not in game.awaiting or game.is_over:
                 continue
             del table.deadlines[seat]
-            player = get_player("random", seed=self.config.bot_seed(table.id, seat, -game.deal))
-            action = player.choose(game.observation(seat), game.rules)
+            # Counting by hand, the rules say what silence means (claim 0, or pass);
+            # otherwise the server plays a random legal move for the seat.
+            action = game.default_action(seat)
+            if action is None:
+                player = get_player("random", seed=self.config.bot_seed(table.id, seat, -game.deal))
+                action = player.choose(game.observation(seat), game.rules)
             for member, viewer in table.members():  # a discard's cards only to its seat
                 self._send(member.conn, table.timed_out_message(seat, action, viewer))
             self._stream(table, *self._apply_action(table, game, action))

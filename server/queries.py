@@ -115,6 +115,11 @@ class Queries(CoreState):
                 self._password_guard.failed(conn.address, self.clock())
             self._error(conn, ProtocolError("no_such_game", f"there is no finished game {query.args['game']}",
                                             field="game"), query.request_id)
+        elif "review" in query.args:
+            try:
+                self._answer_review(conn, query, result)
+            except ProtocolError as error:
+                self._error(conn, error, query.request_id)
         else:
             self._reply(conn, query.request_id, {"type": "game_record", "record": result.record})
 

@@ -31,11 +31,12 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
-from noddy.engine import Action, Discard, Game, Go, Play
+from noddy.engine import Action, Claim, Discard, Game, Go, Muggins, Pass, Play
 from noddy.protocol import compact_json
 
 from .passwords import password_matches
 from .ratings import Change
+from .table_options import table_rules
 
 
 # == storage records: what the core asks to be written ====================================
@@ -117,14 +118,25 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         return Discard(seat, data["cards"])
     if verb == "go":
         return Go(seat)
+    if verb == "claim":
+        return Claim(seat, data["points"])
+    if verb == "muggins":
+        return Muggins(seat, data["points"])
+    if verb == "pass":
+        return Pass(seat)
     raise ValueError(f"not a stored action: {data!r}")
 
 
 def new_game(record: dict[str, Any]) -> Game:
     """The game of ``record`` as dealt, before any action (its seed may be a string: see
     :func:`wire_int`)."""
-    return Game(record["preset"], record["players"], partnerships=record["partnerships"],
-                options=record["options"], seed=int(record["seed"]))
+    rules = table_rules(record["preset"], record["players"], record["partnerships"], record["options"])
+    return Game(rules, record["players"], partnerships=record["partnerships"], seed=int(record["seed"]))
+
+
+def record_actions(record: dict[str, Any]) -> list[Action]:
+    """Every action of a stored game, in order."""
+    return [action_from_dict(step["action"]) for step in record["steps"]]
 
 
 #: The largest whole number that every JSON reader holds exactly: JavaScript's

@@ -18,15 +18,16 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from noddy.engine import NoddyError, configure
+from noddy.engine import NoddyError
 from noddy.protocol import ProtocolError
 
 from .core_state import CoreState
 from .instructions import Out, Query
-from .records import TableClosed, replay
+from .records import TableClosed, record_actions, replay
 from .session import Connection
 from .storage import StoredState
 from .table import FINISHED, PLAYING, LiveGame, Seat, Session, Table
+from .table_options import table_rules
 
 log = logging.getLogger("noddy.server")
 
@@ -209,8 +210,7 @@ class Recovery(CoreState):
                        live: dict[str, Session] | None = None) -> Table:
         """A table as storage kept it; seated people are held sessions, or (``live``: the
         sessions at the table, by token, when a paused table is rebuilt) the same sessions."""
-        rules = configure(saved["preset"], saved["players"], partnerships=saved["partnerships"],
-                          options=saved["options"])
+        rules = table_rules(saved["preset"], saved["players"], saved["partnerships"], saved["options"])
         table = Table(saved["id"], rules, rules.name, saved["players"], saved["partnerships"],
                       dict(saved["options"]), password=saved["password"], turn_timer=saved["turn_timer"])
         table.rate = self._rater(table)
@@ -240,7 +240,7 @@ class Recovery(CoreState):
             table.seq = game_info["seq_start"]
             table.record(game.log)
             table.live = LiveGame(record["id"], game_info["seq_start"], record["seats"],
-                                  len(record["steps"]))
+                                  len(record["steps"]), record_actions(record))
             if game.is_over:
                 table.status = FINISHED
             elif table.status == PLAYING and table.turn_timer is not None:

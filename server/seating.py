@@ -21,7 +21,6 @@ import math
 from typing import Any
 
 from noddy.bots import LEVELS, get_player
-from noddy.engine import configure
 from noddy.protocol import ProtocolError
 from noddy.protocol.names import skeleton
 from noddy.protocol.requests import MAX_PLAYERS
@@ -31,6 +30,7 @@ from .passwords import hash_password, password_matches
 from .records import TableClosed
 from .session import Connection
 from .table import FINISHED, PLAYING, Seat, Session, Table
+from .table_options import table_rules
 
 log = logging.getLogger("noddy.server")
 
@@ -43,7 +43,7 @@ class Seating(CoreState):
         if session.table is not None:
             raise ProtocolError("already_at_table", f"you are already at table {session.table.id}")
         options = dict(f["options"] or {})
-        rules = configure(f["preset"], f["players"], partnerships=f["partnerships"], options=options)
+        rules = table_rules(f["preset"], f["players"], f["partnerships"], options)
         if f["private"] and not f["password"]:
             raise ProtocolError("missing_field", "a private table needs a password", field="password")
         conn.tables_created &= self.tables.keys()
@@ -187,7 +187,7 @@ class Seating(CoreState):
         self._check_creator(table, session, "change its settings")
         self._check_seating_open(table)
         options = table.options if f["options"] is None else dict(f["options"])
-        rules = configure(table.preset, table.players, partnerships=table.partnerships, options=options)
+        rules = table_rules(table.preset, table.players, table.partnerships, options)
         private = table.private if f["private"] is None else f["private"]
         if private and not (f["password"] or (f["password"] is None and table.password)):
             raise ProtocolError("missing_field", "a private table needs a password", field="password")

@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 from noddy.bots import Player
-from noddy.engine import Action, Discard, Event, Game, Rules
+from noddy.engine import Action, Discard, Event, Game, Rules, describe_legal
+
+from .table_options import hints_on
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -81,6 +83,8 @@ class LiveGame:
     seq_start: int
     seats: list[dict[str, Any]]
     actions: int = 0
+    #: The actions taken so far, in order: what the coach's review replays.
+    taken: list[Action] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -161,6 +165,17 @@ class Table:
         return (self.status in (WAITING, FINISHED)
                 and all(seat is not None and (seat.ready or seat.is_computer) for seat in self.seats))
 
+    @property
+    def hints(self) -> bool:
+        """Whether the seats may ask the coach (table option ``hints``)."""
+        return hints_on(self.options)
+
+    @property
+    def rated(self) -> bool:
+        """Whether a game won here changes ratings: two players, or partnerships, and no
+        coach (a hint is help a rated game must not have)."""
+        return (self.players == 2 or self.partnerships) and not self.hints
+
     def summary(self) -> dict[str, Any]:
         """What the lobby shows of the table: never any card."""
         owner = self.owner()
@@ -168,6 +183,7 @@ class Table:
             "id": self.id, "preset": self.preset, "players": self.players,
             "partnerships": self.partnerships, "options": dict(self.options),
             "private": self.private, "turn_timer": self.turn_timer, "status": self.status,
+            "rated": self.rated,
             "seats": [None if seat is None else self._seat_dict(seat, i) for i, seat in enumerate(self.seats)],
             "spectators": [s.name for s in self.spectators],
             "creator": None if owner is None else owner.name,
@@ -250,7 +266,7 @@ class Table:
         waiting: dict[str, Any] | None = None  # the message of every seat that may not act
         for seat in seats:
             if seat in awaiting:
-                out[seat] = message([a.to_dict(with_seat=False) for a in game.legal_actions(seat)])
+                out[seat] = message(describe_legal(game.legal_actions(seat)))
             else:
                 if waiting is None:
                     waiting = message([])
@@ -264,7 +280,7 @@ class Table:
         if self.game is not None:
             view = self.game.observation(seat)
             message["game"] = view.to_dict()
-            message["game"]["legal_actions"] = [a.to_dict(with_seat=False) for a in view.legal_actions]
+            message["game"]["legal_actions"] = describe_legal(view.legal_actions)
             message["events"] = [{"seq": seq, "event": redacted(event, seat)}
                                  for seq, event in self.log]
             if self.status == PLAYING:

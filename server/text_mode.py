@@ -20,6 +20,7 @@ and seat 0 reads "seat 1".  Errors are reworded for the person who caused them
 
 from __future__ import annotations
 
+import json
 import re
 import textwrap
 import time
@@ -46,6 +47,10 @@ Commands (one a line):
   play CARD | go | discard CARD CARD
                               cards are rank+suit: A 2-9 T J Q K and C D H S, e.g. 5H TC;
                               discard also takes the numbers of the prompt: discard 1 2
+  claim N | muggins N | pass  counting by hand (new cribbage counting=manual): claim your
+                              hand's points; say an opponent's hand holds N; let it stand
+  hint | review [DEAL]        the coach (new ... hints=true): your choices ranked | the
+                              decisions of a deal that fell short of the best
   say TEXT | shout TEXT       chat at your table (or the lobby) | chat in the lobby
   look                        show the table and your cards again
   games [NAME]                your (or NAME's) finished games, newest first
@@ -135,6 +140,14 @@ def parse_command(line: str) -> dict[str, Any] | None:
         return {"type": "action", "action": "go"}
     if verb == "discard" and args:
         return {"type": "action", "action": "discard", "cards": args}
+    if verb in ("claim", "muggins") and len(args) == 1:
+        return {"type": "action", "action": verb, "points": _int(args[0], "points")}
+    if verb == "pass" and not args:
+        return {"type": "action", "action": "pass"}
+    if verb == "hint" and not args:
+        return {"type": "hint"}
+    if verb == "review" and len(args) <= 1:
+        return {"type": "review", "deal": _int(args[0], "deal") if args else None}
     if verb in ("say", "shout") and rest:
         return {"type": "chat", "text": rest, "to": "lobby" if verb == "shout" else None}
     if verb == "games" and len(args) <= 1:
@@ -201,10 +214,13 @@ def _table_line(table: dict[str, Any]) -> str:
     extras = []
     if table["partnerships"]:
         extras.append("partnerships")
-    if table["options"]:
-        extras.append(" ".join(f"{k}={v}" for k, v in table["options"].items()))
+    if table["options"]:  # as typed after new: target=61 knave_noddy=false counting=manual
+        extras.append(" ".join(f"{k}={json.dumps(v) if isinstance(v, bool) else v}"
+                               for k, v in table["options"].items()))
     if table["private"]:
         extras.append("private")
+    if table.get("rated") is False and table["options"].get("hints"):
+        extras.append("unrated: the coach helps")
     watchers = f"; watching: {', '.join(table['spectators'])}" if table["spectators"] else ""
     head = f"Table {table['id']} {table['preset']} {table['players']}p"
     if extras:
@@ -415,9 +431,44 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         text = _record_text(message["record"])
     elif kind == "leaderboard":
         text = _leaderboard_text(message)
+    elif kind == "hint":
+        text = _hint_text(message)
+    elif kind == "review":
+        text = _review_text(message)
     else:
         text = " ".join(f"{k}={v}" for k, v in message.items())
     return text + "\n"
+
+
+def _advice_text(choice: dict[str, Any]) -> str:
+    """One of the coach's choices in a line: a discard or a play with its figures."""
+    if "laid" in choice:
+        return (f"discard {' '.join(choice['laid'])}: hand {choice['hand']:.2f}, crib "
+                f"{choice['crib']:+.2f}, total {choice['total']:.2f}")
+    card = "go" if choice["card"] is None else f"play {choice['card']}"
+    return f"{card}: pegs {choice['now']}, reply {choice['answer']:.2f}, total {choice['total']:+.2f}"
+
+
+def _hint_text(message: dict[str, Any]) -> str:
+    choices = message["choices"]
+    shown = choices[:6]
+    lines = [f"The coach ranks your {len(choices)} choices (best first):"]
+    lines += [f"  {number}. {_advice_text(choice)}" for number, choice in enumerate(shown, 1)]
+    if len(choices) > len(shown):
+        lines.append(f"  ... and {len(choices) - len(shown)} more")
+    return "\n".join(lines)
+
+
+def _review_text(message: dict[str, Any]) -> str:
+    which = f"deal {message['deal']}" if message["deal"] is not None else "the game"
+    notes = message["notes"]
+    if not notes:
+        return f"Review of {which}: no decision fell short of the best by a point or more."
+    lines = [f"Review of {which}:"]
+    for note in notes:
+        lines.append(f"  deal {note['deal']}: you chose {_advice_text(note['chosen'])}")
+        lines.append(f"    better: {_advice_text(note['best'])} ({note['difference']:.2f} more)")
+    return "\n".join(lines)
 
 
 def _action_text(action: dict[str, Any]) -> str:
@@ -425,7 +476,9 @@ def _action_text(action: dict[str, Any]) -> str:
         return f"play {action['card']}"
     if action["action"] == "discard":  # another seat's timed-out discard comes without cards
         return "a discard to the crib" if action["cards"] is None else "discard " + " ".join(action["cards"])
-    return "go"
+    if action["action"] in ("claim", "muggins"):
+        return f"{action['action']} {action['points']}"
+    return action["action"]  # go, pass
 
 
 def numbered_hand(legal_actions: Sequence[dict[str, Any]]) -> list[str]:
@@ -462,6 +515,15 @@ def _turn_text(turn: dict[str, Any], names: Sequence[str], again: bool) -> str:
     legal = turn["legal_actions"]
     if not legal:
         return f"Waiting for {', '.join(_seat_word(s, names) for s in turn['awaiting'])}."
+    if legal[0]["action"] == "claim":
+        return ("Your claim: count the cards to be counted above, with the turn-up, and type "
+                "claim N (a claim above what they hold is refused; points you miss may be "
+                "taken by muggins).")
+    if legal[0]["action"] == "muggins":
+        return (f"Muggins? If the claim fell short, type muggins N with what the cards hold "
+                f"(more than {legal[0]['min'] - 1}); otherwise type pass.")
+    if legal[0]["action"] == "pass":
+        return "The claim is the most any show can hold: type pass."
     if legal[0]["action"] != "discard":
         return f"Your turn (count {turn['count']}): {' | '.join(_action_text(a) for a in legal)}"
     if not again and names and len(turn["awaiting"]) < len(names):
@@ -485,7 +547,8 @@ _YOU = ((re.compile(r"\bseat {seat} does not hold\b"), "you do not hold"),
 
 #: The engine names a phase by its code word; a person is told what to do instead.
 _PHASES = {" (phase: discard)": ": lay away to the crib first (look shows how)",
-           " (phase: play)": ": the play is on"}
+           " (phase: play)": ": the play is on",
+           " (phase: claim)": " (claim N)", " (phase: muggins)": " (muggins N, or pass)"}
 
 
 def person_error(error: dict[str, Any], seat: int | None) -> dict[str, Any]:

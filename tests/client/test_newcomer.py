@@ -60,8 +60,12 @@ def no_game(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     (["127.0.0.1:99999"], "port 99999 is out of range (1 to 65535)"),
     (["127.0.0.1:-1"], "not a port number: '-1'"),
     (["127.0.0.1:0"], "port 0 is out of range (1 to 65535)"),
-    (["127.0.0.1:3131", "--preset", "cribbage"], "--preset, --players, --target and --level "
-                                                 "are for a game without an address"),
+    (["127.0.0.1:3131", "--preset", "cribbage"], "--preset, --players, --target, --level, "
+                                                 "--counting and --no-hints are for a game "
+                                                 "without an address"),
+    (["127.0.0.1:3131", "--counting", "manual"], "are for a game without an address"),
+    (["--counting", "manual"], "counting by hand does not apply to noddy"),
+    (["--counting", "sometimes"], "argument --counting: invalid choice: 'sometimes'"),
 ])
 def test_a_bad_option_is_a_usage_error_before_any_screen(
         argv: list[str], words: str, no_game: list[Any], capsys: pytest.CaptureFixture[str]) -> None:
@@ -102,7 +106,8 @@ def test_good_options_reach_the_game(no_game: list[Any], monkeypatch: pytest.Mon
                       "--name", "Ann"]) == 0
     assert play.main(["example.org:4000", "--name", "Ann"]) == 0
     assert [entry[0] for entry in no_game] == ["local", "client"]
-    assert no_game[0][1] == ("Ann", "noddy", 4) and no_game[0][2] == {"target": 61, "level": "expert"}
+    assert no_game[0][1] == ("Ann", "noddy", 4)
+    assert no_game[0][2] == {"target": 61, "level": "expert", "table_options": {"hints": True}}
     assert no_game[1][1] == ("example.org", 4000, "Ann")
     assert isinstance(no_game[1][2]["tokens"], ResumeTokens)
 

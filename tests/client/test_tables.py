@@ -82,11 +82,11 @@ def test_the_form_creates_a_private_table_from_a_typed_password() -> None:
     assert isinstance(form, CreateForm)
     assert [label for label, _ in form.rows()] == [
         "Preset", "Players", "Target", "Turned-up Jack scores", "31 also pegs per card",
-        "Turn timer", "Computer players", "Computer level", "Password", ""]
+        "Coach (h: hints)", "Turn timer", "Computer players", "Computer level", "Password", ""]
     assert dict(form.rows())["Password"] == "none: a public table"
     form.type_text("x")                    # not on the password row: ignored
     assert form.password == ""
-    form.move(8)
+    form.move(9)
     assert form.on_password
     form.type_text("o")
     form.type_text("w")
@@ -236,7 +236,7 @@ def test_the_form_seats_computers_of_the_level_it_shows() -> None:
     model = in_lobby()
     model.open_form()
     assert model.form is not None
-    model.form.move(7)
+    model.form.move(8)
     model.form.change(1)
     assert dict(model.form.rows())["Computer level"] == "expert"
     model.submit_form()

@@ -335,15 +335,15 @@ def test_no_first_deal_bonus_outside_five_card_cribbage(preset):
 # -- options: what each preset takes ---------------------------------------------------------
 
 TAKES = {
-    NODDY: {"target", "knave_noddy", "hitter_counts_thirty_one"},
-    DUCOEUR: {"target", "knave_noddy", "hitter_counts_thirty_one"},
-    HOLME: {"target", "knave_noddy", "hitter_counts_thirty_one"},
-    MODERN: {"target", "knave_noddy", "four_card"},
-    FIVE: {"target", "knave_noddy"},
-    CRIB: {"target", "knave_noddy"},
+    NODDY: {"target", "knave_noddy", "counting", "hitter_counts_thirty_one"},
+    DUCOEUR: {"target", "knave_noddy", "counting", "hitter_counts_thirty_one"},
+    HOLME: {"target", "knave_noddy", "counting", "hitter_counts_thirty_one"},
+    MODERN: {"target", "knave_noddy", "counting", "four_card"},
+    FIVE: {"target", "knave_noddy", "counting"},
+    CRIB: {"target", "knave_noddy", "counting"},
 }
 GOOD_VALUES = {"target": 61, "knave_noddy": False, "hitter_counts_thirty_one": True,
-               "four_card": True}
+               "four_card": True, "counting": "auto"}
 
 
 @pytest.mark.parametrize("preset", ALL)
@@ -354,7 +354,8 @@ def test_each_option_is_taken_or_refused_by_name(preset, option):
         rules = configure(preset, options={option: value})
         assert rules.options == {option: value}
     else:
-        allowed = ", ".join(["target", "knave_noddy"] + sorted(TAKES[preset] - {"target", "knave_noddy"}))
+        always = ["target", "knave_noddy", "counting"]
+        allowed = ", ".join(always + sorted(TAKES[preset] - set(always)))
         with pytest.raises(InvalidOptionError) as info:
             configure(preset, options={option: value})
         assert str(info.value) == (

@@ -121,6 +121,17 @@ def test_noddy_match_plays_two_external_bots_in_partnerships() -> None:
     assert re.search(r"^2 games in ", result.stdout, re.M), result.stdout
 
 
+@needs_node
+def test_both_example_bots_finish_a_game_counted_by_hand() -> None:
+    """At a table with counting "manual" the bots claim 0 and pass (they do not count)."""
+    assert NODE is not None
+    js = "cmd:" + shlex.join([NODE, str(JS_BOT)]) + " --name {name} {address} --table {table} --seat {seat}"
+    result = match(js, python_bot(), "--preset", "five-card-cribbage", "--option", "counting=manual",
+                   "--target", "31", "--games", "2")
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"^2 games in ", result.stdout, re.M), result.stdout
+
+
 def test_noddy_match_reports_a_bot_that_dies() -> None:
     dies = "cmd:" + shlex.join([sys.executable, "-c", "print('no luck'); raise SystemExit(3)"])
     result = match(dies, "random", "--games", "1")

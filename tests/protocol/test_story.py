@@ -236,6 +236,26 @@ TOLD: list[tuple[dict[str, Any], int | None, str]] = [
     ({"kind": "hands_revealed", "hands": [["TC"], ["6S"], ["2H"]], "crib": None},
      None, "Ann's hand TC\nBen's hand 6S\nSeat 3's hand 2H"),
     ({"kind": "deal_ended", "deal": 1, "scores": [11, 7]}, 0, "After deal 1: Ann 11, Ben 7."),
+    # counting by hand (RULES.md's worked example: Ann's hand holds 16)
+    ({"kind": "counting", "seat": 0, "reason": "show", "cards": ["5H", "5S", "JD", "4C"], "turn_up": "6C"},
+     1, "Ann's hand 4C 5H 5S JD + 6C is to be counted."),
+    ({"kind": "counting", "seat": 1, "reason": "crib", "cards": ["KH", "QH", "9D", "TD"], "turn_up": "6C"},
+     1, "Your crib 9D TD QH KH + 6C is to be counted."),
+    ({"kind": "claimed", "seat": 0, "reason": "show", "cards": ["5H", "5S", "JD", "4C"], "points": 12},
+     1, "Ann claims 12 for the hand."),
+    ({"kind": "claimed", "seat": 0, "reason": "show", "cards": ["5H", "5S", "JD", "4C"], "points": 12},
+     0, "Ann claims 12 for the hand."),
+    ({"kind": "muggins", "seat": 1, "owner": 0, "points": 16, "right": True}, 0,
+     "Ben: muggins, 16 — right!"),
+    ({"kind": "muggins", "seat": 1, "owner": 0, "points": 14, "right": False}, 0,
+     "Ben: muggins, 14 — wrong: nothing pegged."),
+    ({"kind": "passed", "seat": 1, "owner": 0}, 0, "Ben passes."),
+    ({"kind": "counted", "seat": 0, "reason": "show", "cards": ["5H", "5S", "JD", "4C"], "claimed": 12,
+      "worth": 16, "items": [], "mugged_by": 1, "lost": 0, "announcement": "fifteen two, … sixteen"},
+     1, "Ann's hand held 16 (fifteen two, … sixteen); 12 claimed, 4 mugged by Ben."),
+    ({"kind": "counted", "seat": 0, "reason": "show", "cards": ["5H", "5S", "JD", "4C"], "claimed": 12,
+      "worth": 16, "items": [], "mugged_by": None, "lost": 4, "announcement": "fifteen two, … sixteen"},
+     None, "Ann's hand held 16 (fifteen two, … sixteen); 12 claimed, 4 lost."),
     ({"kind": "game_over", "winner": 0, "winning_seats": [0], "scores": [31, 4]}, 1,
      "Ann wins the game, 31 to 4!"),
 ]
@@ -268,9 +288,9 @@ def test_a_card_formatter_writes_the_cards_and_parts_keep_them_apart() -> None:
 
 
 def test_an_unknown_event_kind_is_told_by_nobody() -> None:
-    assert narrate({"kind": "muggins", "seat": 0}, ["Ann"]) is None
+    assert narrate({"kind": "juggled", "seat": 0}, ["Ann"]) is None
     view = TableView(seat=0)
-    assert view.apply({"type": "event", "event": {"kind": "muggins"}}) == []
+    assert view.apply({"type": "event", "event": {"kind": "juggled"}}) == []
 
 
 def test_a_view_tells_whose_crib_the_turn_up_and_the_show_points() -> None:

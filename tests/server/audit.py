@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
-from noddy.engine import CardsDealt, CutForDeal, DealStarted, Event, HandsRevealed, Played, Scored, TurnedUp
+from noddy.engine import (CardsDealt, CountingStarted, CutForDeal, DealStarted, Event, HandsRevealed,
+                          Played, Scored, TurnedUp)
 
 CARD = re.compile(r"^(10|[A2-9TJQK])[CDHS]$")
 
@@ -51,6 +52,8 @@ class Entitlement:
             elif isinstance(event, HandsRevealed):
                 public |= {str(c) for hand in event.hands for c in hand}
                 public |= {str(c) for c in event.crib or ()}
+            elif isinstance(event, CountingStarted):  # counting by hand: the show turned over
+                public |= {str(c) for c in event.cards}
             elif isinstance(event, Scored) and not event.concealed:
                 public |= {str(c) for c in event.cards or ()}
                 public |= {str(c) for item in event.items for c in item.cards}

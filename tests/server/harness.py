@@ -125,7 +125,11 @@ async def play_out(client: Client, rng: random.Random, stop_after: Callable[[dic
                 # A turn sent before our last action was handled is stale: wait for the reply.
                 turn = message if message["type"] == "turn" else message.get("turn")
                 if turn and turn["legal_actions"]:
-                    action = rng.choice(turn["legal_actions"])
+                    action = dict(rng.choice(turn["legal_actions"]))
+                    if "min" in action:  # counting by hand: a range of points to name
+                        low, high = action.pop("min"), action.pop("max")
+                        # A claim of 0 is always accepted; a muggins call names any number.
+                        action["points"] = low if action["action"] == "claim" else rng.randint(low, high)
                     client._next_id += 1
                     pending = client._next_id
                     await client.send({"type": "action", **action, "id": pending})

@@ -283,6 +283,39 @@ async def test_too_many_wrong_passwords() -> None:
         await ben.close()
 
 
+async def test_counting_by_hand_and_the_coach() -> None:
+    """The codes of a show counted by hand and of the coach, at a table that has both."""
+    async with running_server() as server:
+        ann = await Client.connect(server.port)
+        await ann.hello("ann")
+        await ann.request({"type": "create_table", "preset": "noddy-modern",
+                           "options": {"counting": "manual", "hints": True}})
+        await ann.request({"type": "add_computer", "level": "greedy"})
+        await ann.request({"type": "ready"})
+        while True:  # play the first card offered until ann is to claim
+            turn = (await ann.request(SNAPSHOT)).get("turn") or {}
+            legal = turn.get("legal_actions") or []
+            if legal[:1] == [{"action": "claim", "min": 0, "max": 29}]:
+                break
+            if legal:  # (a computer's show first: ann lets its claim stand)
+                action = {"action": "pass"} if {"action": "pass"} in legal else legal[0]
+                reply = await ann.request({"type": "action", **action})
+                assert reply["type"] == "ok", reply
+            else:
+                await asyncio.sleep(0.02)
+        # Now nobody moves until ann claims, so each refusal can be seen to change nothing.
+        await refused(ann, {"type": "review"}, "no_such_deal", field="deal", state=SNAPSHOT)
+        await refused(ann, {"type": "hint"}, "no_hint", state=SNAPSHOT)
+        await refused(ann, {"type": "action", "action": "claim", "points": 29}, "over_claim", state=SNAPSHOT)
+        await refused(ann, {"type": "action", "action": "claim", "points": 30}, "bad_claim", state=SNAPSHOT)
+        other = await Client.connect(server.port)
+        await other.hello("ben")
+        await other.request({"type": "create_table"})
+        await refused(other, {"type": "hint"}, "hints_off", state=SNAPSHOT)
+        await ann.close()
+        await other.close()
+
+
 def test_every_code_was_provoked() -> None:
     """Runs after the tests above (pytest keeps file order)."""
     assert PROVOKED == set(ERROR_CODES)

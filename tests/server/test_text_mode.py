@@ -224,4 +224,4 @@ def test_events_are_told_by_the_shared_narration() -> None:
         "Ada pegs 3 for the first deal. Scores: Ada 3, Ben 0\n"
     assert said({"kind": "hands_revealed", "hands": [["TC", "5H"], ["6S", "3C"]], "crib": None}) == \
         "Ada's hand 5H TC\nBen's hand 3C 6S\n"
-    assert said({"kind": "muggins", "seat": 0}) == "{'kind': 'muggins', 'seat': 0}\n"
+    assert said({"kind": "juggled", "seat": 0}) == "{'kind': 'juggled', 'seat': 0}\n"

@@ -43,6 +43,10 @@ function playPoints(pile, card, count) {
 // Pick one of the legal actions the server offered: the play that scores most, else the
 // lowest card; a discard or a go is taken as offered.
 function choose(legal, pile, count) {
+  // Counting by hand ("counting": "manual"), a claim comes as a range: this small bot does
+  // not count, so it claims 0 (always accepted) and lets every claim stand (pass).
+  if (legal[0].action === "claim") return { action: "claim", points: legal[0].min };
+  if (legal.some((a) => a.action === "pass")) return { action: "pass" };
   const plays = legal.filter((a) => a.action === "play");
   if (plays.length === 0) return legal[0];
   const score = (a) => playPoints(pile, a.card, count) * 100 - value(a.card);

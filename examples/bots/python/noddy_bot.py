@@ -48,7 +48,13 @@ def play_points(pile: list[str], card: str, count: int) -> int:
 
 def choose(legal: list[dict[str, Any]], pile: list[str], count: int) -> dict[str, Any]:
     """Pick one of the legal actions the server offered: the play that scores most,
-    else the lowest card; a discard or a go is taken as offered."""
+    else the lowest card; a discard or a go is taken as offered.  At a table that counts
+    shows by hand (``counting: "manual"``) a claim comes as a range: this small bot does not
+    count, so it claims 0 (always accepted) and lets every claim stand (``pass``)."""
+    if legal[0]["action"] == "claim":
+        return {"action": "claim", "points": legal[0]["min"]}
+    if any(a["action"] == "pass" for a in legal):
+        return {"action": "pass"}
     plays = [a for a in legal if a["action"] == "play"]
     if not plays:
         return legal[0]

@@ -1,0 +1,200 @@
+"""The coach at a table with ``hints``: the ranked choices of a decision, and a deal's review.
+
+A table created with the option ``hints: true`` has a coach (docs/PROTOCOL.md "The coach"):
+``hint`` answers the seat that is to lay away or play with every choice, best first, as
+the expert computer player values them; ``review`` goes back over a deal and notes each
+decision that fell short of the best by a clear margin.  :class:`Coach` asks (``h`` at the
+table; by itself after each ``deal_ended``; ``v`` in a replay for a stored game) and keeps
+what came back: the :class:`Panel` on the screen (closed by any key), and the last deal's
+review notes, which the count of the deal shows and ``v`` opens again.
+
+Why some asks never leave the client: a hint is only for the seat's own discard or play at
+a hints table; asked anywhere else the server would refuse it (``hints_off``,
+``no_hint``, ``not_your_turn``), so the words are said here at once.  Under counting by
+hand the coach never counts a show for anyone, and neither does this module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import cards_label
+from .game import Game
+from .lines import LogLine, line
+from .session import Session
+
+#: How many choices a hint shows (best first).
+HINT_ROWS = 6
+
+#: What the client says for the coach's refusals (the codes are for programs).
+REFUSALS = {
+    "hints_off": "This table has no coach: hints are chosen when a table is made (and make "
+                 "it unrated).",
+    "no_hint": "The coach never counts a hand for you: count it yourself.",
+    "not_your_turn": "The coach answers when it is your turn to lay away or play.",
+    "no_such_deal": "No deal of this game has ended yet: nothing to review.",
+}
+
+
+@dataclass
+class Panel:
+    """A small box over the table: a title and a few lines; any key closes it."""
+
+    title: str
+    lines: list[LogLine] = field(default_factory=list)
+
+
+def _points(value: Any) -> str:
+    return f"{float(value):.1f}" if isinstance(value, (int, float)) else "?"
+
+
+def _cards_cell(cards: list[str], width: int) -> list[Any]:
+    """Cards coloured, padded with spaces to ``width`` characters."""
+    return [list(cards), " " * max(1, width - len(cards_label(cards)))]
+
+
+def _row(*parts: Any, total: Any) -> LogLine:
+    """A row of the hint's table, its total in the score colour."""
+    row = line("event", *parts)
+    return LogLine("event", row.segments + (("score", f"{_points(total):>5}"),))
+
+
+def hint_lines(message: dict[str, Any], rows: int = HINT_ROWS) -> list[LogLine]:
+    """A ``hint`` reply as a small table: a heading, then the first ``rows`` choices."""
+    choices = list(message.get("choices") or [])[:rows]
+    if message.get("decision") == "discard":
+        return [line("dim", "    lay away  keep              hand   crib  total")] + [
+            _row(f" {i}  ", *_cards_cell(c.get("laid", []), 10), *_cards_cell(c.get("kept", []), 17),
+                 f"{_points(c.get('hand')):>5}  {_points(c.get('crib')):>5}  ", total=c.get("total"))
+            for i, c in enumerate(choices, 1)]
+    return [line("dim", "    card   now  reply  total")] + [
+        _row(f" {i}  ", *(_cards_cell([c["card"]], 7) if c.get("card") else ["go     "]),
+             f"{c.get('now', 0):>3}  {_points(c.get('answer')):>5}  ", total=c.get("total"))
+        for i, c in enumerate(choices, 1)]
+
+
+def _choice_parts(decision: str, choice: dict[str, Any]) -> list[Any]:
+    if decision == "discard":
+        return [list(choice.get("laid", []))]
+    card = choice.get("card")
+    return [[card]] if card else ["go"]
+
+
+def note_line(note: dict[str, Any], with_deal: bool = False) -> LogLine:
+    """One review note: "you laid away 5♣ 8♠ (total 9.1), best K♥ Q♥ (total 13.2): 4.1
+    points"."""
+    decision = str(note.get("decision", ""))
+    chosen, best = note.get("chosen") or {}, note.get("best") or {}
+    verb = "laid away" if decision == "discard" else "played"
+    if decision != "discard" and not chosen.get("card"):
+        verb = "said"
+    deal = f"Deal {note.get('deal')}: " if with_deal and note.get("deal") is not None else ""
+    return line("event", f"{deal}you {verb} ", *_choice_parts(decision, chosen),
+                f" (total {_points(chosen.get('total'))}), best ", *_choice_parts(decision, best),
+                f" (total {_points(best.get('total'))}): {_points(note.get('difference'))} points")
+
+
+class Coach:
+    """Hints and reviews for the seat we hold (module docstring)."""
+
+    def __init__(self, session: Session, game: Game) -> None:
+        self.session = session
+        self.game = game
+        #: The box on the screen (a hint, or a review), or None.
+        self.panel: Panel | None = None
+        #: The last live review: its deal and its notes (None: none came back yet).
+        self.review_deal: int | None = None
+        self.notes: list[dict[str, Any]] | None = None
+
+    @property
+    def hints_on(self) -> bool:
+        """The table we sit at has a coach (its summary's ``options.hints``)."""
+        options = (self.game.table or {}).get("options") or {}
+        return options.get("hints") is True
+
+    @property
+    def deciding(self) -> bool:
+        """Our turn to lay away or play (or say go): what a hint is about."""
+        game = self.game
+        return game.can_act and any(a.get("action") in ("discard", "play", "go") for a in game.legal)
+
+    @property
+    def can_hint(self) -> bool:
+        return self.hints_on and self.deciding
+
+    # == asking ===========================================================================
+    def ask_hint(self) -> None:
+        """h: ask the coach, or say at once why it cannot answer."""
+        game = self.game
+        if game.seat is None or not game.in_game or game.view.winner is not None:
+            return
+        if not self.hints_on:
+            self.session.set_status(REFUSALS["hints_off"], error=True)
+        elif game.view.counting is not None:
+            self.session.set_status(REFUSALS["no_hint"], error=True)
+        elif not self.deciding:
+            self.session.set_status(REFUSALS["not_your_turn"], error=True)
+        elif not self.session.awaits("hint"):
+            self.session.clear_status()
+            self.session.send("hint")
+
+    def review_game(self, game_id: int) -> None:
+        """v in a replay: the review of a stored game (every deal, the seat we sat in)."""
+        if not self.session.awaits("review"):
+            self.session.set_status(f"Asking the coach about game {game_id}…")
+            self.session.send("review", game=game_id)
+
+    def open_review(self) -> bool:
+        """v at the table: the last deal's review again; False when there is none."""
+        if self.notes is None:
+            return False
+        self.panel = self._review_panel(self.notes, self.review_deal)
+        return True
+
+    def close_panel(self) -> None:
+        self.panel = None
+
+    # == the server's messages ============================================================
+    def on_event(self, m: dict[str, Any]) -> None:
+        """After each deal at a hints table, ask for the review of our seat."""
+        kind = (m.get("event") or {}).get("kind")
+        if kind == "game_started":
+            self.notes, self.review_deal = None, None
+        elif (kind == "deal_ended" and self.hints_on and self.game.seat is not None
+              and not self.session.awaits("review")):
+            self.session.send("review")
+
+    def on_hint(self, m: dict[str, Any]) -> None:
+        what = "lay away" if m.get("decision") == "discard" else "play"
+        self.panel = Panel(f"The coach · what to {what}, best first", hint_lines(m))
+
+    def on_review(self, m: dict[str, Any], request: dict[str, Any] | None) -> None:
+        notes = list(m.get("notes") or [])
+        if request is not None and request.get("game") is not None:
+            self.session.clear_status()
+            self.panel = self._review_panel(notes, None, game=m.get("game"))
+            return
+        self.notes, self.review_deal = notes, m.get("deal")
+        count = self.game.deal_count
+        if count is not None and count.deal == m.get("deal"):
+            count.notes = [note_line(n) for n in notes] or [line("dim", NOTHING_TO_NOTE)]
+
+    def _review_panel(self, notes: list[dict[str, Any]], deal: int | None,
+                      game: Any = None) -> Panel:
+        where = f"game {game}" if game is not None else f"deal {deal}"
+        lines = [note_line(n, with_deal=game is not None) for n in notes]
+        return Panel(f"The coach's review of {where}", lines or [line("dim", NOTHING_TO_NOTE)])
+
+    def refused(self, request: dict[str, Any], code: str, message: str) -> bool:
+        """An error answered a hint or a review: said in words.  True when it was ours."""
+        if request.get("type") not in ("hint", "review"):
+            return False
+        self.session.set_status(REFUSALS.get(code) or message or code.replace("_", " "), error=True)
+        return True
+
+
+#: What a review with no notes says.
+NOTHING_TO_NOTE = "No choice fell short of the best by a point or more."
+
+__all__ = ["Coach", "Panel", "hint_lines", "note_line", "HINT_ROWS", "REFUSALS", "NOTHING_TO_NOTE"]

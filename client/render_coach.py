@@ -1,0 +1,73 @@
+"""Drawing counting by hand and the coach: the show being counted, and the coach's box.
+
+While a show is counted by hand (``TableView.counting``) the hand's place on the table
+screen shows that show instead: its cards and the turn-up as faces, whose they are, and the
+number being claimed or called (:class:`~noddy.client.counting.HandCount`).  Nothing here
+counts: a show's worth is drawn only once its ``counted`` event has told it, in the count
+of the deal (:func:`noddy.client.render_table.count_fragments`).  The coach's box (a hint,
+a review: :class:`~noddy.client.coach.Panel`) floats over any screen until a key.
+"""
+
+from __future__ import annotations
+
+from .cards import sort_cards
+from .model import ViewModel
+from .render_cards import card_faces, hand_fragments
+from .render_fragments import Fragments
+from .render_table import log_fragments
+
+
+def counting_fragments(model: ViewModel) -> Fragments:
+    """The show being counted (four lines, in the hand's place): the cards and the turn-up
+    as faces, whose show it is, and the claim or the muggins call being typed."""
+    count = model.hand_count
+    show = count.show or {}
+    cards = sort_cards(show.get("cards") or [])
+    top, mid, bottom = card_faces(cards)
+    if model.turn_up:
+        up_top, up_mid, up_bottom = card_faces([model.turn_up])
+        top += [("", "    ")] + up_top
+        mid += [("class:dim", " +  ")] + up_mid
+        bottom += [("", "    ")] + up_bottom
+    whose = count.owner_words()
+    if whose.startswith("your"):
+        whose = "Y" + whose[1:]
+    mid.append(("class:label", f"  {whose}" + (" with the turn-up" if model.turn_up else "")))
+    claimed = show.get("claimed")
+    owner = model.seat_name(show.get("seat"))
+    typed = [("class:key", count.entry), ("class:cursor", " ")]
+    low, high = count.bounds()
+    if count.claiming:
+        last: Fragments = [("class:label", "  Claim: "), *typed,
+                           ("class:dim", f"   ({low} to {high}; Enter claims)")]
+    elif count.mugging:
+        last = [("class:label", f"  {owner} claims {claimed}.  Muggins: "), *typed,
+                ("class:dim", f"   ({low} or more; p passes)")]
+    elif claimed is None:
+        last = [("class:dim", f"  {owner} is counting…")]
+    else:
+        last = [("class:label", f"  {owner} claims {claimed}")]
+    return ([("", "  ")] + top + [("", "\n"), ("", "  ")] + mid + [("", "\n"), ("", "  ")]
+            + bottom + [("", "\n")] + last)
+
+
+def hand_or_show_fragments(model: ViewModel) -> Fragments:
+    """The hand's place on the table: the hand, or, while a show is counted by hand, that
+    show with the turn-up (and the number being claimed or called)."""
+    if model.view.counting is not None:
+        return counting_fragments(model)
+    return hand_fragments(model)
+
+
+def panel_fragments(model: ViewModel) -> Fragments:
+    """The coach's box: its title, its lines, and how to close it."""
+    panel = model.coach.panel
+    if panel is None:
+        return []
+    out: Fragments = [("class:label", f" {panel.title} "), ("", "\n")]
+    for i, line in enumerate(panel.lines):       # (a space after each, clear of the frame)
+        out += log_fragments([line]) + [("", " \n")]
+    return out + [("class:dim", " any key closes this ")]
+
+
+__all__ = ["counting_fragments", "hand_or_show_fragments", "panel_fragments"]

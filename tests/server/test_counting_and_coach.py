@@ -1,0 +1,330 @@
+"""Counting by hand and the coach over real sockets: RULES.md's worked example over the
+protocol and in text mode, the turn timer's claim of 0 and pass, what nobody is told before
+a muggins step ends, a manual-counting record that replays, and ``hint`` / ``review``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+import pytest
+
+import noddy.engine.game as game_module
+from noddy.bots.coach import advise
+from noddy.engine import FULL_DECK, Game, parse_cards
+from noddy.server.records import replay
+
+from .audit import Entitlement, audit
+from .harness import Client, play_out, running_server
+
+MANUAL = {"counting": "manual"}
+ANN_DEALT, BEN_DEALT, TURN_UP = "5H 5S JD 4C KH QH", "2C 3D 7S 8S 9D TD", "6C"
+
+
+@pytest.fixture
+def stacked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worked example's deal: seat 0 (Ben) cuts the ace and deals; seat 1 (Ann) is dealt
+    5♥ 5♠ J♦ 4♣ K♥ Q♥; 6♣ is turned up.  Later draws are ordinary seeded ones."""
+    order = []
+    for ann, ben in zip(ANN_DEALT.split(), BEN_DEALT.split()):
+        order += [ann, ben]
+    queue = [list(parse_cards("AC KD")), list(parse_cards(" ".join(order + [TURN_UP])))]
+
+    def draw(rng: random.Random, count: int) -> list:
+        if queue:
+            top = queue.pop(0)
+            rest = [card for card in FULL_DECK if card not in top]
+            rng.shuffle(rest)
+            return (top + rest)[:count]
+        return rng.sample(FULL_DECK, count)
+
+    monkeypatch.setattr(game_module, "draw", draw)
+
+
+async def _hello(port: int, name: str) -> Client:
+    client = await Client.connect(port)
+    await client.hello(name)
+    return client
+
+
+def _kind(kind: str):
+    return lambda m: m["type"] == "event" and m["event"]["kind"] == kind
+
+
+async def _seat_two(port: int, options: dict[str, Any], **create: Any) -> tuple[Client, Client, int]:
+    """Ben in seat 0 and Ann in seat 1 of a fresh cribbage table, both ready."""
+    ben, ann = await _hello(port, "Ben"), await _hello(port, "Ann")
+    create = {"preset": "cribbage", **create}
+    created = await ben.request({"type": "create_table", "options": options, **create})
+    table_id = created["table"]["id"]
+    await ann.request({"type": "sit", "table": table_id})
+    await ben.request({"type": "ready"})
+    await ann.request({"type": "ready"})
+    return ben, ann, table_id
+
+
+def _claim_turn(message: dict[str, Any]) -> bool:
+    turn = message if message["type"] == "turn" else None
+    return turn is not None and turn["legal_actions"][:1] == [{"action": "claim", "min": 0, "max": 29}]
+
+
+async def _play_to_the_show(ben: Client, ann: Client) -> None:
+    """Lay away as the example says, then play any legal card until Ann is to claim."""
+    await ann.request({"type": "action", "action": "discard", "cards": ["KH", "QH"]})
+    await ben.request({"type": "action", "action": "discard", "cards": ["9D", "TD"]})
+    for client in (ann, ben):  # the turns the requests' replies passed by come again
+        await client.send({"type": "snapshot"})
+    await asyncio.gather(play_out(ann, random.Random(1), stop_after=_claim_turn),
+                         play_out(ben, random.Random(2), stop_after=_kind("counting")))
+
+
+async def test_rules_worked_example_over_the_protocol(stacked: None) -> None:
+    async with running_server() as server:
+        ben, ann, table_id = await _seat_two(server.port, MANUAL)
+        await _play_to_the_show(ben, ann)
+        game = server.core.tables[table_id].game
+        assert game.observation(1).counting.cards == tuple(parse_cards("5H 5S JD 4C"))
+        over = await ann.request({"type": "action", "action": "claim", "points": 18})
+        assert (over["code"], over["message"]) == ("over_claim", "that hand does not hold 18; claim again")
+        before = list(game.scores)
+        assert (await ann.request({"type": "action", "action": "claim", "points": 12}))["type"] == "ok"
+        claimed = await ben.recv_until(_kind("claimed"))
+        assert claimed["event"] == {"kind": "claimed", "seat": 1, "reason": "show",
+                                    "cards": ["5H", "5S", "JD", "4C"], "points": 12}
+        turn = await ben.recv_until(lambda m: m["type"] == "turn" and m["to_move"] == 0)
+        assert turn["legal_actions"] == [{"action": "muggins", "min": 13, "max": 29}, {"action": "pass"}]
+        assert (await ben.request({"type": "action", "action": "muggins", "points": 16}))["type"] == "ok"
+        called = await ann.recv_until(_kind("muggins"))
+        assert called["event"] == {"kind": "muggins", "seat": 0, "owner": 1, "points": 16, "right": True}
+        counted = await ann.recv_until(_kind("counted"))
+        assert {k: counted["event"][k] for k in ("seat", "claimed", "worth", "mugged_by", "lost")} == {
+            "seat": 1, "claimed": 12, "worth": 16, "mugged_by": 0, "lost": 0}
+        assert game.scores == [before[0] + 4, before[1] + 12]
+        for client in (ann, ben):
+            await client.close()
+
+
+async def test_rules_worked_example_in_text_mode(stacked: None) -> None:
+    """Ann plays from netcat: she is prompted to claim, is refused 18, claims 12 and sees
+    Ben's muggins; Ben (JSON) calls it."""
+    async with running_server() as server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+
+        async def say(line: str) -> None:
+            writer.write(line.encode() + b"\n")
+            await writer.drain()
+
+        async def read_until(words: str) -> str:
+            seen = ""
+            while words not in seen:
+                seen += (await asyncio.wait_for(reader.readline(), 10)).decode()
+            return seen
+
+        ben = await _hello(server.port, "Ben")
+        created = await ben.request({"type": "create_table", "preset": "cribbage", "options": MANUAL})
+        await say("name Ann")
+        await read_until("Welcome, Ann!")
+        await say(f"join {created['table']['id']}")
+        await ben.request({"type": "ready"})
+        await say("ready")
+        await read_until("Your discard")
+        await say("discard KH QH")
+        await ben.request({"type": "action", "action": "discard", "cards": ["9D", "TD"]})
+        await ben.send({"type": "snapshot"})
+        bens_play = asyncio.ensure_future(play_out(ben, random.Random(2), stop_after=_kind("counting")))
+        text = ""
+        while "Your claim" not in text:  # Ann plays the first card she is offered
+            line = (await asyncio.wait_for(reader.readline(), 10)).decode()
+            text += line
+            if line.startswith("Your turn"):
+                await say(line.split(": ", 1)[1].split(" | ")[0].strip())
+        await bens_play
+        assert "Ann's hand 4C 5H 5S JD + 6C is to be counted." in text
+        await say("claim 18")
+        assert "Error (over_claim): that hand does not hold 18; claim again" in await read_until("claim again")
+        await say("claim 12")
+        assert "Ann claims 12 for the hand." in await read_until("claims 12")
+        await ben.recv_until(lambda m: m["type"] == "turn" and m["legal_actions"][:1] == [
+            {"action": "muggins", "min": 13, "max": 29}])
+        await ben.request({"type": "action", "action": "muggins", "points": 16})
+        told = await read_until("mugged by Ben")
+        assert "Ben: muggins, 16 — right!" in told
+        assert ("Ann's hand held 16 (fifteen two, fifteen four, fifteen six, fifteen eight, a pair ten, "
+                "a run of three thirteen, a run of three sixteen); 12 claimed, 4 mugged by Ben.") in told
+        writer.close()
+        await ben.close()
+
+
+async def test_the_turn_timer_claims_0_and_passes(stacked: None) -> None:
+    async with running_server() as server:
+        ben, ann, table_id = await _seat_two(server.port, MANUAL, turn_timer=1)
+        await _play_to_the_show(ben, ann)
+        game = server.core.tables[table_id].game
+        before = list(game.scores)
+        timed = await ben.recv_until(lambda m: m["type"] == "timed_out", timeout=5)
+        assert (timed["seat"], timed["action"]) == (1, {"action": "claim", "points": 0})
+        timed = await ben.recv_until(lambda m: m["type"] == "timed_out", timeout=5)
+        assert (timed["seat"], timed["action"]) == (0, {"action": "pass"})
+        counted = await ann.recv_until(_kind("counted"))
+        assert (counted["event"]["claimed"], counted["event"]["worth"], counted["event"]["lost"]) == (0, 16, 16)
+        assert game.scores == before
+        for client in (ann, ben):
+            await client.close()
+
+
+def _worth_told_early(messages: list[dict[str, Any]]) -> list[str]:
+    """Every place in ``messages`` (one connection's, in order) that tells a show's worth
+    before the ``counted`` event of that show."""
+    found = []
+    counting = False
+    for message in messages:
+        event = message.get("event") if message.get("type") == "event" else None
+        if event is not None and event["kind"] == "counting":
+            counting = True
+        elif event is not None and event["kind"] == "counted":
+            counting = False
+        elif counting:
+            text = json.dumps(message)
+            if '"worth"' in text or '"items": [{' in text and '"reason": "show"' in text:
+                found.append(text)
+            for action in (message.get("legal_actions") or message.get("turn", {}).get("legal_actions") or []):
+                if action["action"] == "claim" and (action.get("min"), action.get("max")) != (0, 29):
+                    found.append(text)
+    return found
+
+
+async def test_nobody_is_told_a_shows_worth_before_its_muggins_step_ends() -> None:
+    """Seeded games of every manual-counting preset, two seats answering at random and a
+    spectator: no message to anyone tells a worth before the show's ``counted`` event (and the
+    usual hidden-card audit holds)."""
+    for preset, players in (("cribbage", 2), ("five-card-cribbage", 2), ("noddy-modern", 3)):
+        async with running_server() as server:
+            people = [await _hello(server.port, name) for name in ("Ann", "Ben", "Cat")[:players]]
+            watcher = await _hello(server.port, "Dot")
+            created = await people[0].request({"type": "create_table", "preset": preset, "players": players,
+                                               "options": {**MANUAL, "target": 31}})
+            table_id = created["table"]["id"]
+            for person in people[1:]:
+                await person.request({"type": "sit", "table": table_id})
+            await watcher.request({"type": "spectate", "table": table_id})
+            for person in people:
+                await person.request({"type": "ready"})
+            rngs = [random.Random(i) for i in range(players)]
+            await asyncio.gather(*(play_out(p, r) for p, r in zip(people, rngs)))
+            await watcher.recv_until(_kind("game_over"))
+            everyone = people + [watcher]
+            for client in everyone:
+                assert _worth_told_early(client.received) == []
+            assert any(m.get("event", {}).get("kind") == "counted" for m in watcher.received)
+            table = server.core.tables[table_id]
+            entitlement = Entitlement(table.log, players)
+            for seat, client in [*enumerate(people), (None, watcher)]:
+                assert audit(client.received, [seat] * len(client.received), entitlement, table_id) > 0
+            for client in everyone:
+                await client.close()
+
+
+async def test_a_record_counted_by_hand_replays_exactly_and_is_rated() -> None:
+    async with running_server() as server:
+        ben, ann = await _hello(server.port, "Ben"), await _hello(server.port, "Ann")
+        created = await ben.request({"type": "create_table", "preset": "five-card-cribbage",
+                                     "options": {**MANUAL, "target": 31}})
+        table_id = created["table"]["id"]
+        assert created["table"]["rated"] is True
+        await ann.request({"type": "sit", "table": table_id})
+        await ben.request({"type": "ready"})
+        await ann.request({"type": "ready"})
+        await asyncio.gather(play_out(ben, random.Random(1)), play_out(ann, random.Random(2)))
+        game_id = server.core.tables[table_id].live.game_id
+        record = (await ben.request({"type": "get_game", "game": game_id}))["record"]
+        kinds = {event["kind"] for step in record["steps"] for event in step["events"]}
+        assert {"counting", "claimed", "counted"} <= kinds
+        replay(record)  # raises unless every stored event comes out again
+        board = await ben.request({"type": "leaderboard", "family": "cribbage"})
+        assert sorted(p["name"] for p in board["players"]) == ["Ann", "Ben"]
+        for client in (ann, ben):
+            await client.close()
+
+
+# == the coach =============================================================================
+
+async def test_hint_and_review_are_refused_at_a_table_without_hints() -> None:
+    async with running_server() as server:
+        ben, ann, table_id = await _seat_two(server.port, {})
+        assert server.core.tables[table_id].summary()["rated"] is True
+        for request in ({"type": "hint"}, {"type": "review"}):
+            refused = await ann.request(request)
+            assert (refused["code"], refused["message"]) == (
+                "hints_off", f"table {table_id} has no coach: hints are a table option (hints: true) "
+                             "of unrated tables, chosen when the table is made")
+        for client in (ann, ben):
+            await client.close()
+
+
+async def test_a_hint_ranks_the_seats_choices_as_the_coach_does_and_a_review_follows_a_deal() -> None:
+    async with running_server() as server:
+        ben, ann, table_id = await _seat_two(server.port, {"hints": True, "target": 31})
+        table = server.core.tables[table_id]
+        summary = table.summary()
+        assert (summary["options"], summary["rated"]) == ({"hints": True, "target": 31}, False)
+        game = table.game
+        hint = await ann.request({"type": "hint"})
+        expected = [choice.to_dict() for choice in advise(game.observation(1), game.rules)]
+        assert (hint["type"], hint["seat"], hint["decision"], len(hint["choices"])) == ("hint", 1, "discard", 15)
+        assert hint["choices"] == expected
+        assert [c["total"] for c in hint["choices"]] == sorted((c["total"] for c in hint["choices"]), reverse=True)
+        early = await ann.request({"type": "review"})
+        assert (early["code"], early["message"]) == ("no_such_deal", "no deal of this game has ended yet")
+        for client in (ann, ben):
+            await client.send({"type": "snapshot"})
+        await asyncio.gather(play_out(ann, random.Random(1), stop_after=_kind("deal_ended")),
+                             play_out(ben, random.Random(2), stop_after=_kind("deal_ended")))
+        reply = await ann.request({"type": "review"})
+        start = Game(table.rules, 2, seed=game.seed)
+        from noddy.bots.coach import review
+        notes = [note.to_dict() for note in review(start, table.live.taken, 1, deal=1)]
+        assert (reply["type"], reply["seat"], reply["deal"], reply["notes"]) == ("review", 1, 1, notes)
+        assert notes, "a seat playing at random made no decision worth a note"
+        later = await ann.request({"type": "review", "deal": 2})
+        assert (later["code"], later["message"]) == ("no_such_deal", "deal 2 has not ended (deals 1 to 1 have)")
+        for client in (ann, ben):
+            await client.close()
+
+
+async def test_the_coach_never_counts_a_show_counted_by_hand(stacked: None) -> None:
+    async with running_server() as server:
+        ben, ann, table_id = await _seat_two(server.port, {**MANUAL, "hints": True})
+        await _play_to_the_show(ben, ann)
+        refused = await ann.request({"type": "hint"})
+        assert (refused["code"], refused["message"]) == (
+            "no_hint", "the coach does not count a show for anyone: count it yourself (claim, or muggins, or pass)")
+        for client in (ann, ben):
+            await client.close()
+
+
+async def test_a_hints_game_is_unrated_and_its_record_can_be_reviewed() -> None:
+    async with running_server() as server:
+        ben, ann, table_id = await _seat_two(server.port, {"hints": True, "target": 15}, preset="five-card-cribbage")
+        for client in (ann, ben):
+            await client.send({"type": "snapshot"})
+        await asyncio.gather(play_out(ben, random.Random(3)), play_out(ann, random.Random(4)))
+        game_id = server.core.tables[table_id].live.game_id
+        record = (await ben.request({"type": "get_game", "game": game_id}))["record"]
+        board = await ben.request({"type": "leaderboard", "family": "cribbage"})
+        assert board["players"] == []
+        await ben.request({"type": "leave"})
+        reply = await ben.request({"type": "review", "game": game_id})  # Ben sat in seat 0
+        from noddy.bots.coach import review
+        from noddy.server.records import new_game, record_actions
+        notes = [n.to_dict() for n in review(new_game(record), record_actions(record), 0)]
+        assert (reply["type"], reply["game"], reply["seat"], reply["deal"], reply["notes"]) == (
+            "review", game_id, 0, None, notes)
+        stranger = await _hello(server.port, "Cat")
+        refused = await stranger.request({"type": "review", "game": game_id})
+        assert (refused["code"], refused["field"]) == ("missing_field", "seat")
+        seat_1 = await stranger.request({"type": "review", "game": game_id, "seat": 1})
+        assert seat_1["seat"] == 1
+        for client in (ann, ben, stranger):
+            await client.close()
