@@ -118,6 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--record-cache-bytes", type=_COUNT, default=defaults.record_cache_bytes, metavar="N",
                         help=f"memory for finished games' records kept for get_game "
                              f"(default {defaults.record_cache_bytes}; 0: none)")
+    parser.add_argument("--lobby-push-interval", type=_NOT_NEGATIVE, default=defaults.lobby_push_interval,
+                        metavar="SECONDS",
+                        help=f"push the lobby its table news at most this often, each table in its "
+                             f"latest state (default {defaults.lobby_push_interval:g})")
     parser.add_argument("--seed", type=int, default=None,
                         help="make every deal and computer player reproducible (for testing only: "
                              "anyone who knows the seed knows the cards)")
@@ -140,7 +144,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
                         max_tables_per_address=args.max_tables_per_address,
                         send_buffer_bytes=args.send_buffer_bytes, query_cost=args.query_cost,
                         query_rate_per_address=args.query_rate_per_address,
-                        record_cache_bytes=args.record_cache_bytes, db=args.db)
+                        record_cache_bytes=args.record_cache_bytes,
+                        lobby_push_interval=args.lobby_push_interval, db=args.db)
 
 
 def export_game(path: str, game_id: int) -> int:

@@ -28,9 +28,10 @@ refused request changes nothing and the connection stays open; only ``line_too_l
 ``flood`` and ``too_many_connections`` close a connection.
 
 Who hears what: a request gets exactly one direct reply (its result or an ``error``, with the
-request's ``id``).  Changes are pushed: a table's summary to its members and to everyone in
-the lobby; game ``event`` and ``turn`` messages to the table's members, each redacted for the
-member's own seat (:mod:`noddy.server.table`).
+request's ``id``).  Changes are pushed: a table's summary to its members at once, and to
+everyone in the lobby gathered, at most once a ``lobby_push_interval``, from ``tick``
+(:mod:`~noddy.server.lobby_push`); game ``event`` and ``turn`` messages to the table's
+members, each redacted for the member's own seat (:mod:`noddy.server.table`).
 
 Where each part lives
 =====================
@@ -84,4 +85,5 @@ class ServerCore(Connections, Lobby, Seating, Gameplay, Queries, Recovery, Coach
         self._tick_turn_timers(now)  # gameplay: turn timers, and the computer players' sweep
         self._tick_repairs(now)  # recovery: paused tables due a look
         self._tick_keepalive(now)  # connections: ping or drop the silent
+        self._tick_lobby(now)  # core_state: the lobby's table news, last (this tick's too)
         return self._flush()

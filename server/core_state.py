@@ -9,7 +9,8 @@ methods are what every concern uses to answer and to push:
   ``_flush`` hands them out at the end of an entry point, after queueing a ``TableSaved``
   record for every table a call changed (``_dirty``) -- see ``take_records``;
 * ``_to_table`` / ``_to_lobby`` / ``_table_changed`` push to a table's members and to the
-  lobby;
+  lobby: a table's members at once, the lobby its table news gathered (``_lobby_news``, see
+  :mod:`~noddy.server.lobby_push`) and pushed by ``_tick_lobby`` at most once an interval;
 * the lobby index: ``_in_lobby(session)`` is called wherever a session's place changes so
   that it may now be in the lobby (connected, at no table); ``_lobby_sessions`` reads it.
 
@@ -31,6 +32,7 @@ from noddy.protocol import ProtocolError
 
 from .config import ServerConfig
 from .instructions import AS_JSON, Close, Out, Query, Send
+from .lobby_push import LobbyNews
 from .ratelimit import AddressBuckets, PasswordGuard
 from .ratings import RatingBook
 from .record_cache import RecordCache
@@ -74,6 +76,8 @@ class CoreState:
         # whoever reads one checks the real state, so the index only has to be a superset.
         #: Sessions that may be in the lobby (see :meth:`_in_lobby` and :meth:`_lobby_sessions`).
         self._lobby: dict[Session, None] = {}
+        #: The tables changed (or closed) since the lobby was last told (see ``_tick_lobby``).
+        self._lobby_news = LobbyNews(self.config.lobby_push_interval)
 
         # -- connections.py: connections and keepalive -------------------------------------
         self.connections: dict[int, Connection] = {}
@@ -234,18 +238,40 @@ class CoreState:
         return out
 
     def _to_lobby(self, message: dict[str, Any], exclude: Session | None = None) -> None:
+        """Push ``message`` to everyone in the lobby (not to ``exclude``): a chat line at once;
+        a table's ``table_closed`` with the next lobby push (see ``_tick_lobby``)."""
+        if message["type"] == "table_closed":
+            self._lobby_news.closed(message)
+            return
         for session in self._lobby_sessions():
             if session is not exclude:
                 self._send(session.conn, message)
 
     def _table_changed(self, table: Table, exclude: Session | None = None) -> None:
-        """Push the table's summary to its members and the lobby (not to ``exclude``), and
-        have its state stored again at the end of this call."""
+        """Push the table's summary to its members at once (not to ``exclude``: a request's
+        own reply carries it), note it for the next lobby push, and have its state stored
+        again at the end of this call."""
         self._dirty[table.id] = table
         self._bot_check.add(table.id)
-        message = {"type": "table", "table": table.summary()}
-        self._to_table(table, message, exclude)
-        self._to_lobby(message, exclude)
+        self._to_table(table, {"type": "table", "table": table.summary()}, exclude)
+        self._lobby_news.changed(table)
+
+    def _tick_lobby(self, now: float) -> None:
+        """Push the lobby its table news if some is waiting and the last push was at least
+        ``lobby_push_interval`` ago: each changed table's latest ``table`` (or its
+        ``table_closed``), as one :class:`~noddy.server.instructions.Lines` object that every
+        lobby connection is sent, so the network layer encodes it once (once for JSON, once
+        for text) and writes it to each connection in one write."""
+        lines = self._lobby_news.take(now, self.tables)
+        if lines is None:
+            return
+        how_to_send = self._how_to_send
+        out = self._out
+        for session in self._lobby_sessions():
+            how = how_to_send(session.conn)
+            if how is not None:
+                assert session.conn is not None
+                out.append(Send(session.conn, lines, *how))
 
     def _session(self, conn: Connection) -> Session:
         assert conn.session is not None

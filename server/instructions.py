@@ -1,9 +1,10 @@
 """What the core hands the network layer: the instructions its entry points return.
 
 Owns the plain data that crosses the sans-IO boundary and nothing else: :class:`Send` and
-:class:`Close` (carry out in order), :class:`Query` (read storage, then give the result to
-``ServerCore.answer``) and :class:`BotJob` (a computer player's decision, to be made off the
-event loop and given back to ``ServerCore.bot_moved``).  They live apart from the core's
+:class:`Close` (carry out in order; a ``Send`` carries one message, or :class:`Lines`:
+several sent as one, the lobby's news of one interval), :class:`Query` (read storage, then
+give the result to ``ServerCore.answer``) and :class:`BotJob` (a computer player's decision,
+to be made off the event loop and given back to ``ServerCore.bot_moved``).  They live apart from the core's
 concerns so that every concern, the network layer and the tests can import them without
 importing the core; :mod:`noddy.server.core` re-exports them under their old names.
 """
@@ -16,6 +17,23 @@ from typing import Any
 from noddy.bots import Player
 from noddy.engine import Action, Observation, Rules
 
+
+# Made once a lobby push, not per message: frozen costs nothing here.
+@dataclass(frozen=True, slots=True)
+class Lines:
+    """Several messages that go out together, one line each, in order.
+
+    The lobby's news of one interval (:mod:`noddy.server.lobby_push`) is one ``Lines``
+    object, and the ``Send`` to every lobby connection carries that same object: the
+    network layer encodes it once per kind of connection (JSON, text) and writes the bytes
+    to each connection in one write, so a push costs the same whatever the lobby's size
+    and however many tables changed.  On the wire nothing tells it from the same messages
+    sent one by one.
+    """
+
+    messages: tuple[dict[str, Any], ...]
+
+
 # The instructions are plain slotted dataclasses, not frozen ones: a frozen dataclass's
 # __init__ sets each field through object.__setattr__, which made building the ~7 Sends of a
 # game request show in the profile.  Nothing hashes or changes an instruction once made.
@@ -24,7 +42,8 @@ class Send:
     """Write ``message`` to connection ``conn`` (as readable text if ``text``)."""
 
     conn: int
-    message: dict[str, Any]
+    #: One message, or several written as one (:class:`Lines`: see there).
+    message: dict[str, Any] | Lines
     text: bool = False
     #: For a text connection at a table: the seats' names, so it reads "ann plays 5H".
     names: tuple[str, ...] = ()

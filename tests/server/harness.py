@@ -18,7 +18,8 @@ def test_config(**changes: Any) -> ServerConfig:
     """A config for tests: loopback, a free port, a fixed seed, short periods."""
     values: dict[str, Any] = dict(host="127.0.0.1", port=0, seed=20240601, grace_period=5.0,
                                   ping_interval=30.0, idle_timeout=60.0, rate=1000.0, burst=1000,
-                                  flood_strikes=1000, tick_interval=0.02, shutdown_timeout=1.0)
+                                  flood_strikes=1000, tick_interval=0.02, shutdown_timeout=1.0,
+                                  lobby_push_interval=0.05)
     values.update(changes)
     return ServerConfig(**values)
 

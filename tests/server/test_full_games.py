@@ -85,8 +85,9 @@ async def test_complete_game_with_spectators(preset: str, players: int, partners
         for spectator in (watcher, late):
             checked += audit(spectator.received, [None] * len(spectator.received), entitlement, table_id)
         assert checked > 0
-        # Someone in the lobby hears about the table (seats, status) and never sees a card.
-        await lobby.request({"type": "list_tables"})
+        # Someone in the lobby hears about the table (seats, status: its latest state, pushed
+        # within a lobby_push_interval) and never sees a card.
+        await lobby.recv_until(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
         pushes = [m for m in lobby.received if m["type"] == "table"]
         assert pushes[-1]["table"]["status"] == "finished"
         assert audit(lobby.received, [None] * len(lobby.received), entitlement, table_id) == 0
