@@ -127,39 +127,36 @@ class Discard(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Claim(Action):
+class _Points(Action):
+    """An action that names a number of points (a claim, a muggins call)."""
+
+    points: int
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.points}"
+
+    def to_dict(self, *, with_seat: bool = True) -> dict:
+        if with_seat:
+            return {"action": self.verb, "seat": self.seat, "points": self.points}
+        return {"action": self.verb, "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
+class Claim(_Points):
     """Counting by hand: the owner of the show being counted claims ``points`` for it.
 
     The engine refuses a claim above what the show holds (and one outside 0 to
     :data:`MAX_CLAIM`); any other claim is pegged at once, even one that falls short."""
 
-    points: int
     verb: ClassVar[str] = "claim"
-
-    def __str__(self) -> str:
-        return f"claim {self.points}"
-
-    def to_dict(self, *, with_seat: bool = True) -> dict:
-        if with_seat:
-            return {"action": "claim", "seat": self.seat, "points": self.points}
-        return {"action": "claim", "points": self.points}
 
 
 @dataclass(frozen=True, slots=True)
-class Muggins(Action):
+class Muggins(_Points):
     """Counting by hand: an opponent of the owner says the show is worth ``points``, more
     than was claimed.  Right, it pegs the difference to the caller; wrong, nothing."""
 
-    points: int
     verb: ClassVar[str] = "muggins"
-
-    def __str__(self) -> str:
-        return f"muggins {self.points}"
-
-    def to_dict(self, *, with_seat: bool = True) -> dict:
-        if with_seat:
-            return {"action": "muggins", "seat": self.seat, "points": self.points}
-        return {"action": "muggins", "points": self.points}
 
 
 @dataclass(frozen=True, slots=True)

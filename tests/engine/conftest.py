@@ -6,7 +6,10 @@ from __future__ import annotations
 import pytest
 
 import noddy.engine.game as game_module
-from noddy.engine import FULL_DECK, parse_cards
+
+from ..stacking import deal_deck, stacked_draw
+
+__all__ = ["stack", "deal_deck"]
 
 
 @pytest.fixture
@@ -18,24 +21,6 @@ def stack(monkeypatch):
     """
 
     def install(*decks: str) -> None:
-        queue = [list(parse_cards(deck)) for deck in decks]
-
-        def draw(rng, count):
-            if queue:
-                top = queue.pop(0)
-                rest = [card for card in FULL_DECK if card not in top]
-                rng.shuffle(rest)
-                return (top + rest)[:count]
-            return rng.sample(FULL_DECK, count)
-
-        monkeypatch.setattr(game_module, "draw", draw)
+        monkeypatch.setattr(game_module, "draw", stacked_draw(*decks))
 
     return install
-
-
-def deal_deck(hands_from_dealers_left, turn_up):
-    """The deck that deals these hands (seat order from the dealer's left), then turns up."""
-    cards = []
-    for round_ in zip(*(parse_cards(h) for h in hands_from_dealers_left)):
-        cards.extend(str(c) for c in round_)
-    return " ".join(cards + [turn_up])

@@ -13,9 +13,10 @@ import pytest
 
 import noddy.engine.game as game_module
 from noddy.bots.coach import advise
-from noddy.engine import FULL_DECK, Game, parse_cards
+from noddy.engine import Game, parse_cards
 from noddy.server.records import replay
 
+from ..stacking import deal_deck, stacked_draw
 from .audit import Entitlement, audit
 from .harness import Client, play_out, running_server
 
@@ -27,20 +28,7 @@ ANN_DEALT, BEN_DEALT, TURN_UP = "5H 5S JD 4C KH QH", "2C 3D 7S 8S 9D TD", "6C"
 def stacked(monkeypatch: pytest.MonkeyPatch) -> None:
     """The worked example's deal: seat 0 (Ben) cuts the ace and deals; seat 1 (Ann) is dealt
     5♥ 5♠ J♦ 4♣ K♥ Q♥; 6♣ is turned up.  Later draws are ordinary seeded ones."""
-    order = []
-    for ann, ben in zip(ANN_DEALT.split(), BEN_DEALT.split()):
-        order += [ann, ben]
-    queue = [list(parse_cards("AC KD")), list(parse_cards(" ".join(order + [TURN_UP])))]
-
-    def draw(rng: random.Random, count: int) -> list:
-        if queue:
-            top = queue.pop(0)
-            rest = [card for card in FULL_DECK if card not in top]
-            rng.shuffle(rest)
-            return (top + rest)[:count]
-        return rng.sample(FULL_DECK, count)
-
-    monkeypatch.setattr(game_module, "draw", draw)
+    monkeypatch.setattr(game_module, "draw", stacked_draw("AC KD", deal_deck([ANN_DEALT, BEN_DEALT], TURN_UP)))
 
 
 async def _hello(port: int, name: str) -> Client:
