@@ -106,8 +106,9 @@ class Gameplay(CoreState):
     def _apply_action(self, table: Table, game: Game, action: Action,
                       ) -> tuple[list[Event], list[dict[str, Any]]]:
         """Apply ``action`` (the engine raises, changing nothing, if it is illegal) and queue
-        it for storage with its events; a won game is recorded as finished and rated.
-        Returns the events and their dicts (the stored ones, for :meth:`_stream` to reuse)."""
+        it for storage (which keeps the action only: a replay gives its events); a won game
+        is recorded as finished and rated.  Returns the events and their dicts (the ones the
+        storage record carries, for :meth:`_stream` to reuse)."""
         events = game.apply(action)
         live = table.live
         assert live is not None

@@ -6,10 +6,13 @@ layer has :mod:`noddy.server.storage` write -- in one transaction per core call 
 sends any of that call's messages.  What a player has been told has happened is therefore
 always on disk first.
 
-A game is stored as its settings, its seed, and each applied action with the events it
-caused.  That is enough to rebuild it exactly (:func:`replay`): the engine is deterministic,
-so the same preset, options, seed and actions give the same events, which is how an
-unfinished table is restored after a restart and how a test checks stored games.
+A game is stored as its settings, its seed, the events of its deal-in and each applied
+action -- not the events the action caused.  That is enough to rebuild it exactly
+(:func:`replay`): the engine is deterministic, so the same preset, options, seed and actions
+give the same events, which is how an unfinished table is restored after a restart, how a
+stored game's ``steps[].events`` are made again when its record is read, and how a test
+checks stored games.  (Servers before schema version 3 stored every action's events too:
+those are still read as they are, and checked whenever the game is replayed.)
 
 A *game record* (what ``get_game`` returns and ``--export-game`` writes) is a plain dict::
 
@@ -78,7 +81,12 @@ class GameBegun:
 
 @dataclass(frozen=True)
 class ActionApplied:
-    """The ``index``-th action of a game (from 1) and the events it caused."""
+    """The ``index``-th action of a game (from 1) and the events it caused.
+
+    Storage writes the action only: its events are what replaying the game gives (see the
+    module docstring), so encoding them again for every action would be wasted.  They are
+    carried here because they are the events the players are sent once the record is
+    written."""
 
     game_id: int
     index: int
@@ -178,15 +186,26 @@ class StoredGame:
 def replay(record: dict[str, Any]) -> Game:
     """Rebuild a stored game by dealing it from its seed and applying its actions.
 
-    Raises ``ValueError`` if the engine does not produce exactly the stored events, so a
-    stored game is either reproduced exactly or refused.
+    A step stored without its events (``"events": None``: every step a server of schema
+    version 3 or later wrote) is given the events its action causes, in place, which makes
+    ``record`` complete.  Raises ``ValueError`` if the engine does not produce exactly the
+    events that are stored (the deal-in's, and the steps' of an older server), so a stored
+    game is either reproduced exactly or refused.
     """
     game = new_game(record)
     _same(record, "the deal-in", [e.to_dict() for e in game.log], record["opening"])
     for number, step in enumerate(record["steps"], start=1):
-        events = game.apply(action_from_dict(step["action"]))
-        _same(record, f"action {number}", [e.to_dict() for e in events], step["events"])
+        events = [e.to_dict() for e in game.apply(action_from_dict(step["action"]))]
+        if step["events"] is None:
+            step["events"] = events
+        else:
+            _same(record, f"action {number}", events, step["events"])
     return game
+
+
+def is_complete(record: dict[str, Any]) -> bool:
+    """Whether every step of ``record`` holds its events (else :func:`replay` fills them in)."""
+    return all(step["events"] is not None for step in record["steps"])
 
 
 def _same(record: dict[str, Any], where: str, got: list[dict[str, Any]],

@@ -19,7 +19,7 @@ database, or comes from a newer server, is refused with :class:`StorageError` an
 untouched.  The journal is WAL with ``synchronous=FULL``: a committed action survives the
 process being killed and the machine losing power.
 
-What is kept (schema version 2):
+What is kept (schema version 3):
 
 * ``tables`` -- every table ever opened: its id, whether it is still ``open``, and its state
   as JSON (settings, the password's salted hash, creator, seats with the seated people's resume tokens, counters,
@@ -27,7 +27,9 @@ What is kept (schema version 2):
 * ``games`` -- one row per game dealt: settings, seat names, seed, ``status`` (``playing``,
   ``finished`` or ``abandoned``), times, result, the deal-in events (``opening``) and, for a
   private table's game, the hash of the table's password then (``password``).
-* ``actions`` -- each game's actions in order, each with the events it caused.
+* ``actions`` -- each game's actions in order; not the events they caused, which replaying
+  the game gives (``events`` is NULL; rows from before version 3 hold them, checked whenever
+  the game is replayed).
 * ``game_players`` -- who sat where in each game, indexed by name for ``list_games``.
 * ``ratings`` -- one row per (family, kind, name).
 

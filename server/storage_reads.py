@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from noddy.protocol import compact_json
 
 from .passwords import hash_password, is_hashed
-from .records import StoredGame, wire_int
+from .records import StoredGame, is_complete, replay, wire_int
 
 log = logging.getLogger("noddy.server.storage")
 
@@ -55,7 +55,8 @@ class StorageReads:
         for (text,) in db.execute("SELECT state FROM tables WHERE open = 1 ORDER BY id").fetchall():
             table = json.loads(text)
             game = table.get("game")
-            record = self.game_record(game["id"]) if game else None
+            # Incomplete: restoring the table replays the game, which fills in its events.
+            record = self.game_record(game["id"], complete=False) if game else None
             state.tables.append((table, record))
         state.ratings = self._ratings()
         return state
@@ -119,16 +120,25 @@ class StorageReads:
         (password,) = self.db.execute("SELECT password FROM games WHERE id = ?", (game_id,)).fetchone()
         return StoredGame(record, password)
 
-    def game_record(self, game_id: int) -> dict[str, Any] | None:
-        """Any game's full record, or None if there is no such game."""
+    def game_record(self, game_id: int, complete: bool = True) -> dict[str, Any] | None:
+        """Any game's full record, or None if there is no such game.
+
+        Each action is stored without its events (but for an older server's, which kept
+        them), so a step read back has ``"events": None`` until the game is replayed: with
+        ``complete``, that is done here (:func:`~noddy.server.records.replay` fills them in,
+        and raises ``ValueError`` if the events that are stored do not replay).  Without it
+        the caller replays the game itself, as restoring a table does anyway."""
         row = self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
         record = self._summary(row)
         record["opening"] = json.loads(row["opening"])
-        record["steps"] = [{"action": json.loads(action), "events": json.loads(events)}
+        record["steps"] = [{"action": json.loads(action),
+                            "events": None if events is None else json.loads(events)}
                            for action, events in self.db.execute(
                                "SELECT action, events FROM actions WHERE game_id = ? ORDER BY n", (game_id,))]
+        if complete and not is_complete(record):
+            replay(record)
         return record
 
     @staticmethod

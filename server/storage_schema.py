@@ -74,5 +74,22 @@ UPDATE games SET password = (SELECT json_extract(t.state, '$.password') FROM tab
                              WHERE t.id = games.table_id);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+#: Version 3: an action is stored without its events (``events`` NULL), which replaying the
+#: game from its seed and actions gives exactly; an older server's rows keep theirs (checked
+#: against the replay whenever the game is replayed).  SQLite cannot drop a NOT NULL, so the
+#: table is made again.
+_V3 = """
+CREATE TABLE actions_v3 (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    n       INTEGER NOT NULL,
+    action  TEXT    NOT NULL,
+    events  TEXT,
+    PRIMARY KEY (game_id, n)
+) WITHOUT ROWID;
+INSERT INTO actions_v3 (game_id, n, action, events) SELECT game_id, n, action, events FROM actions;
+DROP TABLE actions;
+ALTER TABLE actions_v3 RENAME TO actions;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 SCHEMA_VERSION = len(MIGRATIONS)

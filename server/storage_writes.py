@@ -84,11 +84,10 @@ class StorageWrites(StorageReads):
         db = self.db
         # A busy server's batch is mostly game moves: those go in with one executemany
         # per run of them, not one execute (and its statement lookup) each.
-        moves: list[tuple[int, int, str, str]] = []
+        moves: list[tuple[int, int, str]] = []
         for record in records:
             if isinstance(record, ActionApplied):
-                moves.append((record.game_id, record.index, compact_json(record.action),
-                              compact_json(record.events)))
+                moves.append((record.game_id, record.index, compact_json(record.action)))
                 continue
             if moves:
                 db.executemany(_INSERT_ACTION, moves)
@@ -134,8 +133,7 @@ class StorageWrites(StorageReads):
     def _write_one(self, record: Record, now: float) -> None:
         db = self.db
         if isinstance(record, ActionApplied):
-            db.execute(_INSERT_ACTION, (record.game_id, record.index, compact_json(record.action),
-                                        compact_json(record.events)))
+            db.execute(_INSERT_ACTION, (record.game_id, record.index, compact_json(record.action)))
         elif isinstance(record, TableSaved):
             db.execute("INSERT INTO tables (id, open, state, updated_at) VALUES (?, 1, ?, ?) "
                        "ON CONFLICT (id) DO UPDATE SET state = excluded.state, "
@@ -167,7 +165,8 @@ class StorageWrites(StorageReads):
         row = self.db.execute("SELECT state, open FROM tables WHERE id = ?", (table_id,)).fetchone()
         table = json.loads(row["state"]) if row is not None and row["open"] else None
         game = None if table is None else table.get("game")
-        return {"table": table, "record": self.game_record(game["id"]) if game else None,
+        # Incomplete: rebuilding the table replays the game, which fills in its events.
+        return {"table": table, "record": self.game_record(game["id"], complete=False) if game else None,
                 "ratings": self._ratings(), "writable": write}
 
     def _check_file(self) -> None:
@@ -212,7 +211,9 @@ class StorageWrites(StorageReads):
             [(c.family, c.identity.kind, c.identity.name, c.after, c.games, c.wins) for c in r.ratings])
 
 
-_INSERT_ACTION = "INSERT INTO actions (game_id, n, action, events) VALUES (?, ?, ?, ?)"
+#: An action is stored without its events (NULL): replaying the game gives them (see
+#: :mod:`noddy.server.records`).
+_INSERT_ACTION = "INSERT INTO actions (game_id, n, action) VALUES (?, ?, ?)"
 
 #: What SQLite says when the database as a whole cannot take a write (as opposed to one
 #: record being at fault): writing the tables one by one would fail the same way.
