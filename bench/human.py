@@ -45,9 +45,10 @@ import sys
 import time
 from typing import Any
 
+from load_common import (BUCKET, cpu_seconds, generator_results, merge_histogram,
+                         percentile, read_commands)
+
 HOST = "127.0.0.1"
-#: Latencies are kept as a histogram of this resolution (seconds), to merge generators'.
-BUCKET = 1e-4
 TURN = b'{"type":"turn"'
 EVENT = b'{"type":"event"'
 ERROR = b'{"type":"error"'
@@ -261,27 +262,9 @@ async def _open(port: int, factory: Any) -> Any:
     raise RuntimeError("cannot connect")
 
 
-async def _commands() -> "asyncio.Queue[str]":
-    queue: asyncio.Queue[str] = asyncio.Queue()
-    reader = asyncio.StreamReader()
-    await asyncio.get_running_loop().connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-
-    async def pump() -> None:
-        while line := await reader.readline():
-            await queue.put(line.decode().strip())
-        await queue.put("STOP")
-
-    _KEEP.append(asyncio.ensure_future(pump()))
-    return queue
-
-
-_KEEP: list[Any] = []
-
-
 async def _generator(args: argparse.Namespace) -> dict[str, Any]:
-    commands = await _commands()
+    commands = await read_commands()
     stats = Stats()
-    rng = random.Random(args.gen)
     think = (args.think_min, args.think_max)
     pairs: list[Pair] = []
 
@@ -333,22 +316,6 @@ async def _generator(args: argparse.Namespace) -> dict[str, Any]:
 
 
 # == the parent ===================================================================================
-def _cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _percentile(histogram: dict[int, int], fraction: float) -> float:
-    total = sum(histogram.values())
-    seen = 0
-    for key in sorted(histogram):
-        seen += histogram[key]
-        if seen >= fraction * total:
-            return (key + 0.5) * BUCKET
-    return float("nan")
-
-
 def _start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[str], int]:
     command = [sys.executable, "-m", "noddy.server.cli", "--host", HOST, "--port", "0",
                "--log-level", "WARNING", "--rate", "1000000", "--burst", "1000000",
@@ -400,42 +367,34 @@ def _crowd(args: argparse.Namespace, port: int, server_pid: int) -> None:
     expect("SETUP")
     tell("GO")
     time.sleep(args.warmup)
-    cpu = _cpu_seconds(server_pid)
-    gen_cpu = sum(_cpu_seconds(p.pid) for p in procs)
+    cpu = cpu_seconds(server_pid)
+    gen_cpu = sum(cpu_seconds(p.pid) for p in procs)
     tell("MEASURE")
     began = time.perf_counter()
     time.sleep(args.seconds)
     tell("STOP")
     wall = time.perf_counter() - began
-    cpu = (_cpu_seconds(server_pid) - cpu) / wall
-    gen_cpu = (sum(_cpu_seconds(p.pid) for p in procs) - gen_cpu) / wall
+    cpu = (cpu_seconds(server_pid) - cpu) / wall
+    gen_cpu = (sum(cpu_seconds(p.pid) for p in procs) - gen_cpu) / wall
     merged: dict[str, Any] = {"actions": 0.0, "closed": 0.0, "errors": 0, "lobby_lines": 0.0,
                               "lobby_chunks": 0.0, "lobby_bytes": 0.0, "trip": {}}
-    for proc in procs:
-        assert proc.stdout is not None
-        result = None
-        for line in proc.stdout:
-            if line.startswith("RESULT "):
-                result = json.loads(line[7:])
-        if proc.wait() != 0 or result is None:
-            raise RuntimeError("a load generator failed")
+    for result in generator_results(procs):
         if result["failure"]:
             print(f"  (a generator saw: {result['failure']})")
         for key in ("actions", "closed", "lobby_lines", "lobby_chunks", "lobby_bytes"):
             merged[key] += result[key] / result["elapsed"]
         merged["errors"] += result["errors"]
-        for bucket, count in result["trip"].items():
-            merged["trip"][int(bucket)] = merged["trip"].get(int(bucket), 0) + count
+        merge_histogram(merged["trip"], result["trip"])
     ms, lobby = 1000.0, max(1, args.lobby)
-    p50, p99 = _percentile(merged["trip"], 0.5) * ms, _percentile(merged["trip"], 0.99) * ms
+    p50, p99 = percentile(merged["trip"], 0.5) * ms, percentile(merged["trip"], 0.99) * ms
     print(f"noddy-server, {args.tables} human-paced tables + {args.lobby} idle in the lobby "
           f"({args.generators} generators), {wall:.1f} s measured:")
     print(f"  actions/s        {merged['actions']:10.1f}   (each {args.think_min:g}-{args.think_max:g} s "
           f"after its turn)")
     print(f"  tables closed/s  {merged['closed']:10.1f}   (and as many opened)")
     print(f"  action -> turn   p50 {p50:.1f} ms, p99 {p99:.1f} ms   (aim: p99 < 50 ms; p90 "
-          f"{_percentile(merged['trip'], 0.9) * ms:.1f}, p95 {_percentile(merged['trip'], 0.95) * ms:.1f}, "
-          f"p99.9 {_percentile(merged['trip'], 0.999) * ms:.1f} ms)")
+          f"{percentile(merged['trip'], 0.9) * ms:.1f}, p95 {percentile(merged['trip'], 0.95) * ms:.1f}, "
+          f"p99.9 {percentile(merged['trip'], 0.999) * ms:.1f} ms)")
     print(f"  server CPU       {cpu * 100:10.1f} % of a core   (aim: < 50 %); generators {gen_cpu * 100:.0f} %")
     print(f"  each lobby conn  {merged['lobby_lines'] / lobby:10.1f} lines/s, "
           f"{merged['lobby_chunks'] / lobby:.1f} reads/s, {merged['lobby_bytes'] / lobby:.0f} bytes/s")
@@ -496,11 +455,11 @@ async def _one_table(args: argparse.Namespace, port: int, server_pid: int) -> No
     for _ in range(args.rounds):
         for idle in idles:
             idle.raw = b""
-        before = _cpu_seconds(server_pid)
+        before = cpu_seconds(server_pid)
         tables = await asyncio.gather(*(create_and_fill(a, b) for a, b in pairs))
         full = [b'"name":"b%d"' % k for k in range(args.together)]
         await asyncio.gather(*(heard(idle, full) for idle in idles))
-        costs.append((_cpu_seconds(server_pid) - before) / args.together)
+        costs.append((cpu_seconds(server_pid) - before) / args.together)
         lines.append(sum(idle.raw.count(b'"preset":"noddy"') for idle in idles) / args.together)
         await asyncio.gather(*(leave(a, b) for a, b in pairs))
         closed = [b'"table_closed","table":%d,' % table for table in tables]

@@ -57,9 +57,10 @@ import sys
 import time
 from typing import Any
 
+from load_common import (BUCKET, cpu_seconds, generator_results, merge_histogram,
+                         percentile, read_commands)
+
 HOST = "127.0.0.1"
-#: Latencies are kept as a histogram of this resolution (seconds), to merge generators'.
-BUCKET = 1e-4
 #: The two echo servers (the floors), by the name the output gives them.
 ECHOES = {"streams": "echo (asyncio streams)", "protocol": "echo (asyncio protocol)"}
 
@@ -313,25 +314,6 @@ class EchoBot(Connection):
             self.partner.send()
 
 
-_KEEP: list[Any] = []
-
-
-async def _commands() -> "asyncio.Queue[str]":
-    """The parent's commands (GO, MEASURE, STOP), one a line on stdin."""
-    queue: asyncio.Queue[str] = asyncio.Queue()
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-
-    async def pump() -> None:
-        while line := await reader.readline():
-            await queue.put(line.decode().strip())
-        await queue.put("STOP")
-
-    _KEEP.append(asyncio.ensure_future(pump()))
-    return queue
-
-
 async def _expect(commands: "asyncio.Queue[str]", word: str) -> None:
     got = await commands.get()
     if got != word:
@@ -367,7 +349,7 @@ async def _wind_down(connections: list[Any], answered: Any) -> None:
 
 
 async def _game_load(port: int, first: int, tables: int, gen: int) -> dict[str, Any]:
-    commands = await _commands()
+    commands = await read_commands()
     stats = Stats()
     bots: list[Bot] = []
 
@@ -398,7 +380,7 @@ async def _game_load(port: int, first: int, tables: int, gen: int) -> dict[str, 
 
 
 async def _echo_load(port: int, first: int, tables: int, gen: int) -> dict[str, Any]:
-    commands = await _commands()
+    commands = await read_commands()
     stats = Stats()
     pairs: list[tuple[EchoBot, EchoBot]] = []
     for start in range(first, first + tables, 50):
@@ -433,31 +415,11 @@ def _rss_kib(pid: int) -> int:
     return 0
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _start(argv: list[str], env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, env=env)
     assert proc.stdout is not None
     line = proc.stdout.readline()
     return proc, int(line.rsplit(":", 1)[1])
-
-
-def _percentile(histogram: dict[int, int], fraction: float) -> float:
-    total = sum(histogram.values())
-    if not total:
-        return float("nan")
-    wanted = fraction * total
-    seen = 0
-    for key in sorted(histogram):
-        seen += histogram[key]
-        if seen >= wanted:
-            return (key + 0.5) * BUCKET
-    return float("nan")
 
 
 def _load(kind: str, port: int, tables: int, generators: int, seconds: float,
@@ -488,30 +450,22 @@ def _load(kind: str, port: int, tables: int, generators: int, seconds: float,
     tell("GO")
     time.sleep(min(2.0, seconds / 4))  # warm up: every table dealing
     rss = _rss_kib(server_pid)
-    cpu = {"server": _cpu_seconds(server_pid), "generators": sum(_cpu_seconds(p.pid) for p in procs)}
+    cpu = {"server": cpu_seconds(server_pid), "generators": sum(cpu_seconds(p.pid) for p in procs)}
     tell("MEASURE")
     began = time.perf_counter()
     time.sleep(seconds)
     tell("STOP")
     wall = time.perf_counter() - began
-    cpu = {"server": _cpu_seconds(server_pid) - cpu["server"],
-           "generators": sum(_cpu_seconds(p.pid) for p in procs) - cpu["generators"]}
+    cpu = {"server": cpu_seconds(server_pid) - cpu["server"],
+           "generators": sum(cpu_seconds(p.pid) for p in procs) - cpu["generators"]}
     merged: dict[str, Any] = {"games": 0.0, "messages": 0.0, "round_trips": 0.0,
                               "latency": {}, "trip": {}, "elapsed": wall, "rss": rss,
                               "setup_rss": base_rss}
-    for proc in procs:
-        assert proc.stdout is not None
-        result = None
-        for line in proc.stdout:
-            if line.startswith("RESULT "):
-                result = json.loads(line[7:])
-        if proc.wait() != 0 or result is None:
-            raise RuntimeError("a load generator failed")
+    for result in generator_results(procs):
         for key in ("games", "messages", "round_trips"):  # rates add up over the generators
             merged[key] += result[key] / result["elapsed"]
         for key in ("latency", "trip"):
-            for bucket, count in result[key].items():
-                merged[key][int(bucket)] = merged[key].get(int(bucket), 0) + count
+            merge_histogram(merged[key], result[key])
     merged["cpu"] = {k: v / wall for k, v in cpu.items()}
     return merged
 
@@ -589,10 +543,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  games/s          {g['games']:10.1f}")
     print(f"  messages/s       {g['messages']:10.0f}   (received by the bots)")
     print(f"  round trips/s    {g['round_trips']:10.0f}   (a bot's action -> the next turn it receives)")
-    print(f"  latency p50      {_percentile(g['latency'], .5) * ms:10.2f} ms   (an action -> the next event)")
-    print(f"  latency p99      {_percentile(g['latency'], .99) * ms:10.2f} ms")
-    print(f"  round trip p50   {_percentile(g['trip'], .5) * ms:10.2f} ms, "
-          f"p99 {_percentile(g['trip'], .99) * ms:.2f} ms")
+    print(f"  latency p50      {percentile(g['latency'], .5) * ms:10.2f} ms   (an action -> the next event)")
+    print(f"  latency p99      {percentile(g['latency'], .99) * ms:10.2f} ms")
+    print(f"  round trip p50   {percentile(g['trip'], .5) * ms:10.2f} ms, "
+          f"p99 {percentile(g['trip'], .99) * ms:.2f} ms")
     print(f"  memory           {(g['setup_rss'] - base) / connections:10.1f} KiB per connection "
           f"once connected and seated (server RSS {base / 1024:.1f} -> {g['setup_rss'] / 1024:.1f} MiB),")
     print(f"                   {(g['rss'] - base) / connections:10.1f} KiB per connection "
@@ -607,7 +561,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{ECHOES[kind]}: bare asyncio JSON-lines echo, same generators and concurrency, "
               f"{e['elapsed']:.1f} s measured:")
         print(f"  round trips/s    {e['round_trips']:10.0f}   (a request line -> its echo)  p50 "
-              f"{_percentile(e['trip'], .5) * ms:.2f} ms, p99 {_percentile(e['trip'], .99) * ms:.2f} ms")
+              f"{percentile(e['trip'], .5) * ms:.2f} ms, p99 {percentile(e['trip'], .99) * ms:.2f} ms")
         print(f"  CPU              echo server {e['cpu']['server'] * 100:.0f}% of a core, "
               f"generators {e['cpu']['generators'] * 100:.0f}% {_per_trip(e)}")
     if echoes:
@@ -615,8 +569,8 @@ def main(argv: list[str] | None = None) -> int:
               + ", ".join(f"{ratio:.2f} against {ECHOES[kind]}" for kind, ratio in ratios.items())
               + "   (aim: at least 0.5 against the streams echo)")
     summary = (f"summary tables={args.tables} games/s={g['games']:.1f} msgs/s={g['messages']:.0f} "
-               f"rt/s={rt:.0f} p50={_percentile(g['latency'], .5) * ms:.1f}ms "
-               f"p99={_percentile(g['latency'], .99) * ms:.1f}ms "
+               f"rt/s={rt:.0f} p50={percentile(g['latency'], .5) * ms:.1f}ms "
+               f"p99={percentile(g['latency'], .99) * ms:.1f}ms "
                f"mem={(g['rss'] - base) / connections:.1f}KiB/conn "
                f"mem_seated={(g['setup_rss'] - base) / connections:.1f}KiB/conn")
     if "streams" in echoes:
