@@ -132,7 +132,7 @@ class HandCount:
             return False
         self.entry = ""
         points = request.get("points")
-        if verb == "claim" and (code == "over_claim" or "does not hold" in message):
+        if verb == "claim" and code == "over_claim":
             self.session.set_status(f"That {self.owner_words().split()[-1]} does not hold "
                                     f"{points}; claim again.", error=True)
         else:

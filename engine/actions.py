@@ -179,6 +179,10 @@ def describe_legal(actions: Iterable[Action]) -> list[dict]:
     >>> describe_legal([Muggins(1, 13), Muggins(1, 14), Pass(1)])
     [{'action': 'muggins', 'min': 13, 'max': 14}, {'action': 'pass'}]
     """
+    actions = list(actions)
+    if not actions or not isinstance(actions[0], _Points):
+        # (Claims and calls come first when offered: every other turn is as it always was.)
+        return [action.to_dict(with_seat=False) for action in actions]
     out: list[dict] = []
     ranges: dict[str, dict] = {}
     for action in actions:

@@ -374,7 +374,7 @@ class TableView:
         seat, reason = e["seat"], e["reason"]
         said = f"claimed {e['claimed']} of {e['worth']}"
         if e.get("mugged_by") is not None:
-            said += f", mugged by {self.names[e['mugged_by']] if e['mugged_by'] < len(self.names) else e['mugged_by']}"
+            said += f", mugged by {self.seat_name(e['mugged_by'])}"
         self.shows.append(Show(seat, e["worth"], said, reason == "crib", tuple(e["cards"])))
         if reason == "show":
             self.best_show[seat] = max(self.best_show.get(seat, 0), e["worth"])

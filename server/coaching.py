@@ -66,12 +66,7 @@ class Coaching(CoreState):
             self._charge_query(conn)
             args = {"game": f["game"], "viewer": session.name, "password": None,
                     "review": {"seat": f["seat"], "deal": f["deal"]}}
-            query = Query(conn.id, rid, "get_game", args)
-            cached = self.record_cache.get(f["game"])
-            if cached is None:
-                self._out.append(query)
-            else:
-                self._answer_game(conn, query, cached)
+            self._read_game(conn, Query(conn.id, rid, "get_game", args))
             return
         table, seat = self._my_seat(session)
         if not table.hints:

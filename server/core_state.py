@@ -238,11 +238,8 @@ class CoreState:
         return out
 
     def _to_lobby(self, message: dict[str, Any], exclude: Session | None = None) -> None:
-        """Push ``message`` to everyone in the lobby (not to ``exclude``): a chat line at once;
-        a table's ``table_closed`` with the next lobby push (see ``_tick_lobby``)."""
-        if message["type"] == "table_closed":
-            self._lobby_news.closed(message)
-            return
+        """Push ``message`` to everyone in the lobby at once (not to ``exclude``): a chat line.
+        Table news waits for the next lobby push (``_table_changed``, ``_close_table``)."""
         for session in self._lobby_sessions():
             if session is not exclude:
                 self._send(session.conn, message)
@@ -320,6 +317,7 @@ class CoreState:
         # queries.py
         def _rater(self, table: Table) -> Callable[[Seat], int]: ...
         def _charge_query(self, conn: Connection) -> None: ...
+        def _read_game(self, conn: Connection, query: Query) -> None: ...
         def _answer_game(self, conn: Connection, query: Query, result: StoredGame | None) -> None: ...
         # coaching.py
         def _answer_review(self, conn: Connection, query: Query, stored: StoredGame) -> None: ...

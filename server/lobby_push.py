@@ -2,7 +2,7 @@
 
 Owns: :class:`LobbyNews`, the tables that changed (or closed) since the lobby was last told,
 and when it may be told next.  :class:`~noddy.server.core_state.CoreState` notes every
-change here (``_table_changed``, and ``table_closed`` through ``_to_lobby``) and, from
+change here (``_table_changed``, and ``_close_table``'s ``table_closed``) and, from
 ``tick``, hands what :meth:`LobbyNews.take` returns to every connection in the lobby.
 
 Why: pushing every table change to every lobby connection at once made the cost of one

@@ -46,9 +46,13 @@ class Queries(CoreState):
                 raise ProtocolError(
                     "too_many_attempts", f"too many wrong passwords from your address; wait {wait:.2f} s",
                     field="password", retry_after=math.ceil(wait * 100) / 100)
-        query = Query(conn.id, rid, "get_game", {"game": f["game"], "viewer": self._session(conn).name,
-                                                 "password": f["password"]})
-        cached = self.record_cache.get(f["game"])
+        self._read_game(conn, Query(conn.id, rid, "get_game", {
+            "game": f["game"], "viewer": self._session(conn).name, "password": f["password"]}))
+
+    def _read_game(self, conn: Connection, query: Query) -> None:
+        """Answer a ``get_game`` query (also ``review``'s) from the record cache, or have
+        storage read the game first."""
+        cached = self.record_cache.get(query.args["game"])
         if cached is None:
             self._out.append(query)
         else:  # read before: no database read, and its line is encoded already

@@ -340,8 +340,8 @@ class Seating(CoreState):
             if session.conn is None:
                 self.sessions.pop(session.token, None)
         table.status = FINISHED if table.status == PLAYING else table.status
-        if tell_lobby:
-            self._to_lobby(message)
+        if tell_lobby:  # with the lobby's next table news (see lobby_push)
+            self._lobby_news.closed(message)
 
 
 def _computer_name(level: str, seat: int | None = None) -> str:
