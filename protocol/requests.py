@@ -202,13 +202,16 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
 }
 
 
-def validate_request(message: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def validate_request(message: dict[str, Any], escapes: bool = True) -> tuple[str, dict[str, Any]]:
     """Check ``message`` against :data:`REQUESTS`; return ``(type, fields)`` or raise.
 
     First of all, a lone surrogate anywhere in the message (even in a field the schema does
     not name) is ``bad_text``: such a string cannot be encoded, so nothing may pass it on.
+    A receiver that read ``message`` from a line of valid UTF-8 holding no ``\\u`` passes
+    ``escapes=False``: such JSON can hold a surrogate only as a ``\\u`` escape, so there is
+    none to look for (most requests, and every bot's move, are spared the walk).
     """
-    bad_text = lone_surrogate_path(message)
+    bad_text = lone_surrogate_path(message) if escapes else None
     if bad_text is not None:
         raise ProtocolError("bad_text", f"field {bad_text!r} holds a lone UTF-16 surrogate "
                             "(a \\ud800-\\udfff escape that is not half of a pair), which is not text",

@@ -101,7 +101,9 @@ class Connections(CoreState):
             except ProtocolError as exc:
                 self._error(conn, exc, None)
             else:
-                self._dispatch(conn, message)
+                # The line is valid UTF-8 (decode_line checked): without a \u escape in it,
+                # it cannot hold a lone surrogate (see validate_request).
+                self._dispatch(conn, message, b"\\u" in stripped)
         return self._flush()
 
     def line_too_long(self, conn_id: int) -> list[Out]:
@@ -199,11 +201,11 @@ class Connections(CoreState):
             due = min(due, conn.last_seen + config.ping_interval)
         heapq.heappush(self._conn_due, (due, conn.id))
 
-    def _dispatch(self, conn: Connection, message: dict[str, Any]) -> None:
+    def _dispatch(self, conn: Connection, message: dict[str, Any], escapes: bool = True) -> None:
         request_id = request_id_of(message)
         self.origin = (conn.id, request_id)
         try:
-            kind, fields = validate_request(message)
+            kind, fields = validate_request(message, escapes)
             if conn.session is None and kind not in ("hello", "ping", "pong"):
                 raise ProtocolError("hello_required", f"say hello before {kind}")
             if self._paused and kind in CHANGES_SEATS_OR_GAME:
@@ -242,7 +244,9 @@ class Connections(CoreState):
             self._error(conn, exc, None)
         # Errors are reworded for the person who caused them ("you do not hold TH", seats from 1).
         seat = conn.session.seat if conn.session is not None else None
-        mine = [out for out in self._out[start:] if isinstance(out, Send) and out.conn == conn.id]
+        # (A game's batch, a Lines, holds no reply: the reply to a request is a message alone.)
+        mine = [out for out in self._out[start:]
+                if isinstance(out, Send) and out.conn == conn.id and isinstance(out.message, dict)]
         for out in mine:
             if out.message["type"] == "error":
                 out.message = text_mode.person_error(out.message, seat)

@@ -244,13 +244,16 @@ class CoreState:
             if session is not exclude:
                 self._send(session.conn, message)
 
-    def _table_changed(self, table: Table, exclude: Session | None = None) -> None:
+    def _table_changed(self, table: Table, exclude: Session | None = None,
+                       summary: dict[str, Any] | None = None) -> None:
         """Push the table's summary to its members at once (not to ``exclude``: a request's
         own reply carries it), note it for the next lobby push, and have its state stored
-        again at the end of this call."""
+        again at the end of this call.  ``summary``: the table's summary as it is now, if
+        the caller has just made it (nobody changes a summary once made)."""
         self._dirty[table.id] = table
         self._bot_check.add(table.id)
-        self._to_table(table, {"type": "table", "table": table.summary()}, exclude)
+        self._to_table(table, {"type": "table", "table": table.summary() if summary is None else summary},
+                       exclude)
         self._lobby_news.changed(table)
 
     def _tick_lobby(self, now: float) -> None:
@@ -295,7 +298,7 @@ class CoreState:
         # -- the seams: what one concern calls of another, defined in the module named -----
         # connections.py
         def _schedule_conn(self, conn: Connection) -> None: ...
-        def _dispatch(self, conn: Connection, message: dict[str, Any]) -> None: ...
+        def _dispatch(self, conn: Connection, message: dict[str, Any], escapes: bool = True) -> None: ...
         # lobby.py
         def _add_session(self, session: Session) -> None: ...
         def _name_in_use(self, name: str) -> bool: ...

@@ -24,7 +24,7 @@ from noddy.engine import Action, Claim, Discard, Event, Game, Go, Muggins, Pass,
 from noddy.protocol import ProtocolError
 
 from .core_state import CoreState
-from .instructions import BotJob, Out, Send
+from .instructions import BotJob, Lines, Out, Send
 from .ratings import Rated, family_of
 from .records import ActionApplied, GameBegun, GameFinished
 from .session import Connection
@@ -147,13 +147,17 @@ class Gameplay(CoreState):
 
         ``plain`` are the events' dicts, which the storage records hold: a public event's
         message carries the same dict (see :meth:`Table.event_messages`), so nothing may
-        change either once made."""
+        change either once made.  A member is sent one :class:`Lines` (its events, then the
+        turn): one instruction to carry out per member and action, not one per message."""
         game = table.game
         assert game is not None
         now = self.clock()
         members = table.members()
         seats = dict.fromkeys(seat for _session, seat in members)
-        self._bot_check.add(table.id)
+        for occupant in table.seats:
+            if occupant is not None and occupant.player is not None:
+                self._bot_check.add(table.id)  # a computer player may owe the next move
+                break
         # Members whose redacted views of an event agree get the very same message object,
         # which the network layer then encodes once (events are mostly public).
         messages = table.event_messages(numbered, seats, plain)
@@ -167,12 +171,12 @@ class Gameplay(CoreState):
                 assert conn_id is not None
                 recipients.append((conn_id, seat, *how))
         out = self._out
-        for conn_id, seat, text, names in recipients:
-            for message in messages[seat]:
-                out.append(Send(conn_id, message, text, names))
         if game.is_over:
             table.status = FINISHED
             table.deadlines.clear()
+            batches = {seat: Lines(tuple(events), True) for seat, events in messages.items()}
+            for conn_id, seat, text, names in recipients:
+                out.append(Send(conn_id, batches[seat], text, names))
             log.info("table %d: game %d won by %s, scores %s", table.id, table.games_played,
                      game.winner, game.scores)
             self._table_changed(table)
@@ -188,8 +192,11 @@ class Gameplay(CoreState):
                     table.deadlines[seat] = now + table.turn_timer
                     self._schedule_timer(table, table.deadlines[seat])
         turns = table.turn_messages(seats, now)
+        # Each member's events and turn go out as one batch (one Send), the same object for
+        # every member with the same view (the spectators), so it is encoded once for them.
+        batches = {seat: Lines((*events, turns[seat]), True) for seat, events in messages.items()}
         for conn_id, seat, text, names in recipients:
-            out.append(Send(conn_id, turns[seat], text, names))
+            out.append(Send(conn_id, batches[seat], text, names))
 
     def _schedule_timer(self, table: Table, deadline: float) -> None:
         heapq.heappush(self._timer_due, (deadline, table.id))

@@ -18,20 +18,30 @@ from noddy.bots import Player
 from noddy.engine import Action, Observation, Rules
 
 
-# Made once a lobby push, not per message: frozen costs nothing here.
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Lines:
     """Several messages that go out together, one line each, in order.
 
-    The lobby's news of one interval (:mod:`noddy.server.lobby_push`) is one ``Lines``
-    object, and the ``Send`` to every lobby connection carries that same object: the
-    network layer encodes it once per kind of connection (JSON, text) and writes the bytes
-    to each connection in one write, so a push costs the same whatever the lobby's size
-    and however many tables changed.  On the wire nothing tells it from the same messages
-    sent one by one.
+    Two kinds, told apart by ``essential``:
+
+    - what one connection is sent of a game for one action or deal (``essential``): its
+      events, then whose turn it is.  The members of a table get one ``Lines`` each, but
+      the messages in them are mostly the same objects (a public event is one message for
+      everybody), and the network layer encodes each message object once per batch.  If one
+      of them cannot be encoded, the connection cannot follow its game any more and is
+      dropped, as for a single event (see :func:`~noddy.server.sending._essential`);
+    - the lobby's news of one interval (:mod:`noddy.server.lobby_push`): one ``Lines``
+      object, and the ``Send`` to every lobby connection carries that same object, so the
+      network layer encodes it once per kind of connection (JSON, text) and writes the bytes
+      to each connection in one write: a push costs the same whatever the lobby's size and
+      however many tables changed.  A message of it that cannot be encoded is left out alone.
+
+    Either way, nothing on the wire tells it from the same messages sent one by one.  Not
+    frozen, like :class:`Send`: two are made per action, and nothing changes one once made.
     """
 
     messages: tuple[dict[str, Any], ...]
+    essential: bool = False
 
 
 # The instructions are plain slotted dataclasses, not frozen ones: a frozen dataclass's

@@ -50,15 +50,20 @@ log = logging.getLogger("noddy.server.network")
 
 @dataclass(eq=False)
 class _Step:
-    """Instructions held back until ``future`` is done: a storage write, or a query's read."""
+    """Instructions held back until ``future`` is done: a storage write, or a query's read.
+
+    Every core call of one turn of the event loop waits for the same group commit, so their
+    instructions share one step (``outs`` in order) and are carried out together: one
+    ``_carry_out``, and one write per connection however many calls sent to it.  ``parts``
+    keeps what each call's share was, for the rare write that fails (see ``_drain``)."""
 
     future: "asyncio.Future[Any] | None"
     outs: list[Out]
     query: Query | None = None
-    #: The tables whose records the write holds, and the request they came from (see
-    #: ServerCore.unstored): if those records are not written, the messages are not sent.
-    tables: frozenset[int] = frozenset()
-    origin: tuple[int, Any] | None = None
+    #: One entry per core call in the step: the end of its instructions in ``outs``, the
+    #: tables whose records it wrote, and the request it came from (see ServerCore.unstored):
+    #: if those records are not written, its messages are not sent.
+    parts: list[tuple[int, frozenset[int], tuple[int, Any] | None]] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -189,15 +194,33 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
         tables: frozenset[int] = frozenset()
         if records and self._store is not None:
             gate = self._gate(records)
-            tables = frozenset(record.table_id for record in records)
-        if gate is None and not self._pending and not any(isinstance(o, Query) for o in outs):
-            self._carry_out(outs)
+            tables = frozenset({record.table_id for record in records})
+        queries = False
+        for out in outs:
+            if out.__class__ is Query:
+                queries = True
+                break
+        if not queries:
+            if gate is None and not self._pending:
+                self._carry_out(outs)
+                return
+            pending = self._pending
+            last = pending[-1] if pending else None
+            if last is not None and last.query is None and last.future is gate:
+                # The same group commit as the calls before it in this turn: one step.
+                last.outs += outs
+                last.parts.append((len(last.outs), tables, origin))
+                return
+            if gate is not None or outs:
+                # A copy: the calls after it in this turn are added to the step's list.
+                pending.append(_Step(gate, outs[:], None, [(len(outs), tables, origin)]))
+            self._drain()
             return
         plain: list[Out] = []
         for out in outs:
             if isinstance(out, Query):
                 if gate is not None or plain:
-                    self._pending.append(_Step(gate, plain, None, tables, origin))
+                    self._pending.append(_Step(gate, plain, None, [(len(plain), tables, origin)]))
                     gate, plain, tables = None, [], frozenset()
                 self._write_batch()  # the read comes after every write before it
                 read = None if self._store is None else self._watch(self._store.read(out.kind, out.args))
@@ -205,7 +228,7 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
             else:
                 plain.append(out)
         if gate is not None or plain:
-            self._pending.append(_Step(gate, plain, None, tables, origin))
+            self._pending.append(_Step(gate, plain, None, [(len(plain), tables, origin)]))
         self._drain()
 
     async def _settle(self) -> None:
@@ -280,14 +303,30 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
                 if failure is not None and step.query.kind != "repair_table":  # the core says when
                     log.error("reading %s from the database failed: %s", step.query.kind, failure)
                 outs = self.core.answer(step.query, result, failed=step.future is None or failure is not None)
-            elif step.tables:
-                # A write that failed is not acknowledged: its messages are not sent, its
-                # request is refused and its tables wait until storage takes them again.
-                unwritten = step.tables if failure is not None else step.tables & (step.future.result() or set())
-                if unwritten:
-                    outs = [out for out in outs if isinstance(out, Close)]
-                    outs += self.core.unstored(unwritten, step.origin, repr(failure) if failure else "")
+            elif step.future is not None and (failure is not None or step.future.result()):
+                outs = self._unwritten(step, failure)
             self._carry_out(outs)
+
+    def _unwritten(self, step: _Step, failure: BaseException | None) -> list[Out]:
+        """What to carry out of ``step`` whose write failed (``failure``), or left some
+        tables' records unwritten (the future's result): a write that failed is not
+        acknowledged, so the messages of each core call whose tables were not written are
+        not sent, its request is refused and its tables wait until storage takes them again.
+        The other calls' instructions go out as usual, in order."""
+        assert self.core is not None and step.future is not None
+        failed_tables = None if failure is not None else (step.future.result() or set())
+        outs: list[Out] = []
+        start = 0
+        for end, tables, origin in step.parts:
+            part = step.outs[start:end]
+            start = end
+            unwritten = tables if failed_tables is None else tables & failed_tables
+            if unwritten:
+                outs += [out for out in part if isinstance(out, Close)]
+                outs += self.core.unstored(unwritten, origin, repr(failure) if failure else "")
+            else:
+                outs += part
+        return outs
 
     # -- timers ---------------------------------------------------------------------------------
     async def _tick_loop(self) -> None:

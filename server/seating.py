@@ -176,8 +176,9 @@ class Seating(CoreState):
         """A seat filled or a player got ready: deal if the table can start now, reply with
         the table, tell everyone else, then stream the new game's opening."""
         started = self._start_game(table) if table.can_start() else None
-        self._reply(conn, rid, {"type": "table", "table": table.summary()})
-        self._table_changed(table, exclude=session)
+        summary = table.summary()  # one summary for the reply and the others
+        self._reply(conn, rid, {"type": "table", "table": summary})
+        self._table_changed(table, exclude=session, summary=summary)
         if started is not None:
             self._publish(table, *started)
 

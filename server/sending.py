@@ -45,6 +45,10 @@ ESSENTIAL_TYPES = frozenset({"event", "turn", "snapshot", "welcome"})
 WRITES_PER_TURN = 256
 
 
+#: Not yet encoded in this batch (None means: could not be encoded).
+_UNSEEN = object()
+
+
 def _essential(message: dict[str, Any] | Lines) -> bool:
     """Whether a recipient that cannot be sent ``message`` must be dropped rather than have
     it skipped: a reply to its request (it waits for it: a request gets exactly one reply),
@@ -52,8 +56,8 @@ def _essential(message: dict[str, Any] | Lines) -> bool:
     silently wrong).  Dropping it is what a lost connection is: the seat is held and a resume
     brings a fresh snapshot.  Anything else (a table summary, a chat line, a ping) is
     skipped: the next one will do."""
-    if isinstance(message, Lines):  # table news: each of its messages is skipped alone
-        return False
+    if isinstance(message, Lines):  # a game's batch, or table news (each message skipped alone)
+        return message.essential
     if not isinstance(message, dict):  # not a message at all: a bug, so play safe
         return True
     return message.get("id") is not None or message.get("type") in ESSENTIAL_TYPES
@@ -87,46 +91,58 @@ class Sending:
         dropped), and it is logged once per message object, at most once a period, however
         many connections it was for.  Every other message of the batch goes out as usual."""
         touched: list[_Link] = []
-        encoded: dict[tuple[int, bool, tuple[str, ...]], bytes | None] = {}
+        links = self._links
+        #: Bytes of each message object, by id(message) for JSON connections (most of them),
+        #: by (id, names) for text ones; None for a message that could not be encoded.
+        as_json: dict[int, bytes | None] = {}
+        as_text: dict[Any, bytes | None] = {}
         #: id(message) -> [message, exception, recipients], for the messages that failed.
         failed: dict[int, list[Any]] = {}
         limit = self.config.send_queue or float("inf")
         byte_limit = self.config.send_buffer_bytes
+        half = byte_limit // 2
         for out in outs:
-            link = self._links.get(out.conn)
+            link = links.get(out.conn)
             if link is None or link.closing:
                 continue
             try:
-                if isinstance(out, Send):
-                    if len(link.buffer) >= limit:
+                if out.__class__ is Send:
+                    buffer = link.buffer
+                    if len(buffer) >= limit:
                         log.warning("connection %d is not reading (%d messages waiting); dropping it",
-                                    out.conn, len(link.buffer))
+                                    out.conn, len(buffer))
                         link.drop()
                         continue
-                    key = (id(out.message), out.text, out.names)
-                    if key in encoded:
-                        data = encoded[key]
+                    message = out.message
+                    if out.text:
+                        key = (id(message), out.names)
+                        data = as_text.get(key, _UNSEEN)
+                        if data is _UNSEEN:
+                            data = as_text[key] = self._encode(out, failed, as_text)
                     else:
-                        data = encoded[key] = self._encode(out, failed)
+                        data = as_json.get(id(message), _UNSEEN)
+                        if data is _UNSEEN:
+                            data = as_json[id(message)] = self._encode(out, failed, as_json)
                     if data is None:
-                        failed[id(out.message)][2] += 1
-                        if _essential(out.message):
+                        failed[id(message)][2] += 1
+                        if _essential(message):
                             link.drop()
                         continue
-                    if byte_limit and (link.blocked or link.held + len(data) > byte_limit // 2):
+                    size = len(data)
+                    if byte_limit and (link.blocked or link.held + size > half):
                         # (Otherwise the transport holds under half the limit: see connection_made.)
                         unsent = link.unsent()
                         # A message always goes into an empty queue: one longer than the
                         # bound still reaches a client that reads.
-                        if unsent and unsent + len(data) > byte_limit:
+                        if unsent and unsent + size > byte_limit:
                             log.warning("connection %d is not reading (%d bytes waiting); dropping it",
                                         out.conn, unsent)
                             link.drop()
                             continue
-                    if not link.buffer:
+                    if not buffer:
                         touched.append(link)
-                    link.buffer.append(data)
-                    link.held += len(data)
+                    buffer.append(data)
+                    link.held += size
                 elif isinstance(out, Close):
                     log.debug("closing connection %d: %s", out.conn, out.reason)
                     link.end(self.config.shutdown_timeout)
@@ -134,7 +150,9 @@ class Sending:
                 self._send_failed("sending to connection %d failed; dropping it", out.conn, exc_info=True)
                 link.drop()
         self._write(touched)
-        for message, exc, recipients in failed.values():
+        # (A message that failed inside several connections' batches is one entry under each
+        # batch's id and its own: logged once, with all its recipients.)
+        for message, exc, recipients in {id(entry): entry for entry in failed.values()}.values():
             kind = message.get("type") if isinstance(message, dict) else type(message).__name__
             what = "dropped the" if _essential(message) else "skipped it for"
             self._unencodable("a %r message could not be encoded (%s: %s); %s %d connections",
@@ -157,30 +175,57 @@ class Sending:
                     self._send_failed("writing to connection %d failed; dropping it", link.conn, exc_info=True)
                     link.drop()
 
-    def _encode(self, out: Send, failed: dict[int, list[Any]]) -> bytes | None:
-        """``out``'s message as the bytes of its line (text or JSON), or None (noted in
-        ``failed``) if it cannot be encoded."""
-        if isinstance(out.message, Lines):
-            return self._encode_lines(out.message, out.text, out.names)
+    def _encode(self, out: Send, failed: dict[int, list[Any]], cache: dict[Any, bytes | None],
+                ) -> bytes | None:
+        """``out``'s message as the bytes of its line(s) (text or JSON), or None (noted in
+        ``failed``) if it cannot be encoded.  ``cache`` holds the bytes of the messages of
+        this batch encoded so far for such connections (by ``id``, and the names for text):
+        a game's batches for the members of a table share most of their messages."""
+        message = out.message
+        text, names = out.text, out.names
+        if message.__class__ is Lines:
+            if not message.essential:
+                return self._encode_news(message, text, names)
+            parts: list[bytes] = []
+            for item in message.messages:  # never a game_record: JSON is encode_line's
+                key = (id(item), names) if text else id(item)
+                data = cache.get(key, _UNSEEN)
+                if data is _UNSEEN:
+                    try:
+                        data = text_mode.render(item, names).encode("utf-8") if text else encode_line(item)
+                    except Exception as exc:
+                        failed.setdefault(id(item), [item, exc, 0])
+                        data = None
+                    cache[key] = data
+                if data is None:  # the connection cannot follow its game without it
+                    failed[id(message)] = failed[id(item)]
+                    return None
+                parts.append(data)
+            return b"".join(parts)
         try:
-            if out.text:
-                return text_mode.render(out.message, out.names).encode("utf-8")
-            if out.message.get("type") == "game_record":
-                return encoded_line(out.message) or encode_line(out.message)
-            return encode_line(out.message)
+            return _encoded(message, text, names)
         except Exception as exc:  # UnicodeEncodeError, a value JSON cannot hold, a KeyError in render...
-            failed.setdefault(id(out.message), [out.message, exc, 0])
+            failed.setdefault(id(message), [message, exc, 0])
             return None
 
-    def _encode_lines(self, lines: Lines, text: bool, names: tuple[str, ...]) -> bytes:
-        """``lines``' messages as the bytes of their lines, in order; one that cannot be
+    def _encode_news(self, lines: Lines, text: bool, names: tuple[str, ...]) -> bytes:
+        """The lobby's news as the bytes of their lines, in order; one that cannot be
         encoded is left out (and logged, at most once a period), not the others with it."""
         parts: list[bytes] = []
         for message in lines.messages:
             try:
-                parts.append(text_mode.render(message, names).encode("utf-8") if text
-                             else encode_line(message))
+                parts.append(_encoded(message, text, names))
             except Exception as exc:
                 self._unencodable("a %r message could not be encoded (%s: %s); skipped it in a push",
                                   message.get("type"), type(exc).__name__, exc)
         return b"".join(parts)
+
+
+def _encoded(message: dict[str, Any], text: bool, names: tuple[str, ...]) -> bytes:
+    """One message as the bytes of its line: readable text, or JSON (a stored game's record
+    from the cache's bytes when it has them).  Raises if it cannot be encoded."""
+    if text:
+        return text_mode.render(message, names).encode("utf-8")
+    if message.get("type") == "game_record":
+        return encoded_line(message) or encode_line(message)
+    return encode_line(message)

@@ -59,14 +59,18 @@ def test_encoding_falls_back_to_the_plain_encoder(monkeypatch: pytest.MonkeyPatc
     a Python without the C accelerator), the plain encoder gives the same text."""
     expected = json.dumps(MESSAGE, ensure_ascii=False, separators=(",", ":"))
     monkeypatch.setattr(json.encoder, "c_make_encoder", None)
-    encode = codec._compact_encoder()
-    assert getattr(encode, "__self__", None) is not None  # the bound JSONEncoder.encode
-    assert encode(MESSAGE) == expected
+    chunks = codec._compact_encoder()
+    assert chunks.__name__ == "plain"  # JSONEncoder.encode, wrapped to give its pieces
+    assert "".join(chunks(MESSAGE, 0)) == expected
+    monkeypatch.setattr(codec, "_chunks", chunks)
+    assert codec.encode_line(MESSAGE) == (expected + "\n").encode()
 
 
 def test_the_fast_encoder_gives_what_json_dumps_gives() -> None:
-    assert getattr(codec._encode, "__self__", None) is None  # CPython: the C encoder, made once
-    assert codec._encode(MESSAGE) == json.dumps(MESSAGE, ensure_ascii=False, separators=(",", ":"))
+    assert type(codec._chunks).__module__ == "_json"  # CPython: the C encoder, made once
+    expected = json.dumps(MESSAGE, ensure_ascii=False, separators=(",", ":"))
+    assert codec.compact_json(MESSAGE) == expected
+    assert codec.encode_line(MESSAGE) == (expected + "\n").encode()
 
 
 @pytest.mark.parametrize("line, message", [

@@ -17,6 +17,7 @@ from typing import Any, Iterator
 
 from noddy.server import NoddyServer
 from noddy.server.core import Out, Send, ServerCore
+from noddy.server.instructions import Lines
 
 from ..server.harness import Client
 from ..server.harness import test_config as config_for_tests
@@ -36,6 +37,10 @@ class PoisonCore(ServerCore):
         self.victims: list[int] = []
         #: The bad message is a reply (it carries an ``id``), so the victims cannot do without it.
         self.as_reply = False
+        #: The bad message is an event inside a game's batch (Lines), after a good one that
+        #: every connection in ``bystanders`` is sent in a batch of its own.
+        self.as_game = False
+        self.bystanders: list[int] = []
 
     def receive(self, conn_id: int, line: bytes) -> list[Out]:
         outs = super().receive(conn_id, line)
@@ -44,6 +49,12 @@ class PoisonCore(ServerCore):
         bad: dict[str, Any] = {"type": "chat", "to": "lobby", "from": "x", "text": LONE_SURROGATE}
         if self.as_reply:
             bad = {"type": "pong", "id": LONE_SURROGATE}
+        if self.as_game:
+            good = {"type": "event", "table": 9, "seq": 1, "event": {"kind": "go", "seat": 0}}
+            bad = {"type": "event", "table": 9, "seq": 2, "event": {"kind": "go", "name": LONE_SURROGATE}}
+            batch = Lines((good, bad), True)  # the same batch object for every victim
+            return ([Send(victim, batch) for victim in self.victims]
+                    + [Send(other, Lines((good,), True)) for other in self.bystanders] + outs)
         return [Send(victim, bad, self.connections[victim].text or False) for victim in self.victims] + outs
 
 
@@ -151,6 +162,32 @@ async def test_an_unencodable_reply_drops_only_its_recipient() -> None:
             # p3 was in the lobby: dropped, its session is gone (a seated one would be held)
             assert [s.name for s in server.core.sessions.values()] == ["p0", "p1", "p2", "p4", "p5"]
             assert sum("could not be encoded" in r.getMessage() for r in warned.records) == 1
+            for client in clients:
+                await client.close()
+        errors.assert_clean()
+
+
+async def test_an_unencodable_event_in_a_game_batch_drops_the_connections_it_was_for() -> None:
+    """A game's batch (its events and turn, one Lines per member) holding an event that
+    cannot be encoded: the members it was for cannot follow the game without it, so they are
+    dropped (a resume would bring a snapshot), not sent the rest of the batch; a connection
+    whose batch holds only the good event gets it; one warning names the event and counts
+    its recipients."""
+    with watch_errors() as errors, warnings_of_network() as warned:
+        async with poisoned_server() as (server, core):
+            clients = await lobby_of_six(server.port)
+            core.victims = [conn_of(server, "p2"), conn_of(server, "p4")]
+            core.bystanders = [conn_of(server, "p1")]
+            core.as_game = True
+            assert (await clients[0].request({"type": "ping", "note": "POISON"}))["type"] == "pong"
+            for number in (2, 4):
+                assert await clients[number].closed()
+                assert not any(m.get("type") == "event" for m in clients[number].received)
+            assert (await clients[1].recv())["event"] == {"kind": "go", "seat": 0}
+            for number in (0, 1, 3, 5):
+                assert (await clients[number].request({"type": "ping"}))["type"] == "pong"
+            bad = [r.getMessage() for r in warned.records if "could not be encoded" in r.getMessage()]
+            assert len(bad) == 1 and "'event' message" in bad[0] and "dropped the 2 connections" in bad[0], bad
             for client in clients:
                 await client.close()
         errors.assert_clean()

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from noddy.server import Close, Send, ServerConfig, ServerCore
+from noddy.server.instructions import Lines
 
 
 class Harness:
@@ -19,7 +20,9 @@ class Harness:
     def take(self, outs: list[Send | Close]) -> None:
         for out in outs:
             if isinstance(out, Send):
-                self.inbox.setdefault(out.conn, []).append(out.message)
+                # A game's batch (Lines) is its messages one by one, as the wire has them.
+                self.inbox.setdefault(out.conn, []).extend(
+                    out.message.messages if isinstance(out.message, Lines) else [out.message])
             else:
                 self.closed.add(out.conn)
         for job in self.core.take_bot_jobs():  # computer players decide at once

@@ -188,7 +188,7 @@ async def test_a_push_is_encoded_once_and_written_once_per_lobby_connection(
         monkeypatch: pytest.MonkeyPatch, json_clients: int, text_clients: int, encodes: int) -> None:
     encoded: list[Lines] = []
     writes: dict[int, int] = {}
-    encode_lines, flush = NoddyServer._encode_lines, _Link.flush
+    encode_lines, flush = NoddyServer._encode_news, _Link.flush
 
     def counting_encode(self: NoddyServer, lines: Lines, text: bool, names: tuple[str, ...]) -> bytes:
         encoded.append(lines)
@@ -199,7 +199,7 @@ async def test_a_push_is_encoded_once_and_written_once_per_lobby_connection(
             writes[self.conn] = writes.get(self.conn, 0) + 1
         flush(self)
 
-    monkeypatch.setattr(NoddyServer, "_encode_lines", counting_encode)
+    monkeypatch.setattr(NoddyServer, "_encode_news", counting_encode)
     monkeypatch.setattr(_Link, "flush", counting_flush)
     monkeypatch.setattr(sending, "WRITES_PER_TURN", 4)  # the rest in the next turns of the loop
     config = config_for_tests(lobby_push_interval=INTERVAL)

@@ -14,6 +14,7 @@ from typing import Any
 
 from noddy.server import ServerConfig, ServerCore
 from noddy.server.core import Close, Query, Send
+from noddy.server.instructions import Lines
 from noddy.server.storage import Storage
 
 
@@ -45,7 +46,9 @@ class Driver:
             self.records.extend(records)
         for out in outs:
             if isinstance(out, Send):
-                self.inbox.setdefault(out.conn, []).append(out.message)
+                # A game's batch (Lines) is its messages one by one, as the wire has them.
+                self.inbox.setdefault(out.conn, []).extend(
+                    out.message.messages if isinstance(out.message, Lines) else [out.message])
             elif isinstance(out, Query):
                 self.take(self.core.answer(out, self.storage.read(out.kind, out.args)), run_bots=False)
             elif isinstance(out, Close):

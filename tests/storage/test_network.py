@@ -40,7 +40,9 @@ async def test_events_are_sent_only_after_their_action_is_written(tmp_path: Path
         real_carry_out = server._carry_out
 
         def carry_out(outs: list[Any]) -> None:
-            journal.extend(("sent", out.message) for out in outs if hasattr(out, "message"))
+            for out in outs:
+                if hasattr(out, "message"):  # a game's batch (Lines): its messages one by one
+                    journal.extend(("sent", message) for message in getattr(out.message, "messages", [out.message]))
             real_carry_out(outs)
 
         server._store.write = slow_write  # type: ignore[method-assign]
