@@ -41,7 +41,8 @@ class ServerConfig:
     #: Rate-limited requests in a row after which the connection is closed (a flood).
     flood_strikes: int = 40
     max_line: int = MAX_LINE_BYTES
-    #: Messages queued for one connection before it is taken for a dead, slow peer.
+    #: Messages queued for one connection before it is taken for a dead, slow peer (a
+    #: game's batch for one action, its events and turn, counts as one).
     send_queue: int = 2000
     #: Bytes the server may hold unsent for one connection (its queue and its transport's
     #: buffer) before it is taken for a dead, slow peer; a message is always taken into an

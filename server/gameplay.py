@@ -63,8 +63,9 @@ class Gameplay(CoreState):
             action = Go(seat)
         events, plain = self._apply_action(table, game, action)
         table.deadlines.pop(seat, None)
-        self._reply(conn, rid, {"type": "ok"})
-        self._stream(table, events, plain)
+        # The reply leads the actor's batch of events and turn (one message fewer to carry out).
+        self._publish(table, table.record(events), plain,
+                      (conn.id, {"type": "ok"} if rid is None else {"type": "ok", "id": rid}))
 
     def _on_snapshot(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = self._session(conn)
@@ -142,13 +143,15 @@ class Gameplay(CoreState):
         self._publish(table, table.record(events), plain)
 
     def _publish(self, table: Table, numbered: list[tuple[int, Event]],
-                 plain: list[dict[str, Any]]) -> None:
+                 plain: list[dict[str, Any]], reply: tuple[int, dict[str, Any]] | None = None) -> None:
         """Send numbered game events to every member, redacted for its seat, then whose turn it is.
 
         ``plain`` are the events' dicts, which the storage records hold: a public event's
         message carries the same dict (see :meth:`Table.event_messages`), so nothing may
         change either once made.  A member is sent one :class:`Lines` (its events, then the
-        turn): one instruction to carry out per member and action, not one per message."""
+        turn): one instruction to carry out per member and action, not one per message.
+        ``reply``: the connection whose request this answers, and its reply, which goes first
+        in that connection's batch."""
         game = table.game
         assert game is not None
         now = self.clock()
@@ -170,13 +173,11 @@ class Gameplay(CoreState):
             if how is not None:
                 assert conn_id is not None
                 recipients.append((conn_id, seat, *how))
-        out = self._out
         if game.is_over:
             table.status = FINISHED
             table.deadlines.clear()
-            batches = {seat: Lines(tuple(events), True) for seat, events in messages.items()}
-            for conn_id, seat, text, names in recipients:
-                out.append(Send(conn_id, batches[seat], text, names))
+            self._send_batches(recipients, {seat: Lines(tuple(events), True)
+                                            for seat, events in messages.items()}, reply)
             log.info("table %d: game %d won by %s, scores %s", table.id, table.games_played,
                      game.winner, game.scores)
             self._table_changed(table)
@@ -194,9 +195,23 @@ class Gameplay(CoreState):
         turns = table.turn_messages(seats, now)
         # Each member's events and turn go out as one batch (one Send), the same object for
         # every member with the same view (the spectators), so it is encoded once for them.
-        batches = {seat: Lines((*events, turns[seat]), True) for seat, events in messages.items()}
+        self._send_batches(recipients, {seat: Lines((*events, turns[seat]), True)
+                                        for seat, events in messages.items()}, reply)
+
+    def _send_batches(self, recipients: list[tuple[int, int | None, bool, tuple[str, ...]]],
+                      batches: dict[int | None, Lines], reply: tuple[int, dict[str, Any]] | None) -> None:
+        """Send each recipient its seat's batch (the same object for every member with that
+        view, the spectators, so it is encoded once for them), with ``reply`` first in its
+        connection's (or alone, if that connection is not among them)."""
+        out = self._out
         for conn_id, seat, text, names in recipients:
-            out.append(Send(conn_id, batches[seat], text, names))
+            batch = batches[seat]
+            if reply is not None and conn_id == reply[0]:
+                batch = Lines((reply[1], *batch.messages), True)
+                reply = None
+            out.append(Send(conn_id, batch, text, names))
+        if reply is not None:
+            self._send(*reply)
 
     def _schedule_timer(self, table: Table, deadline: float) -> None:
         heapq.heappush(self._timer_due, (deadline, table.id))

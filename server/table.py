@@ -199,10 +199,9 @@ class Table:
     # -- the game stream ------------------------------------------------------------------
     def record(self, events: list[Event]) -> list[tuple[int, Event]]:
         """Number ``events`` and keep them in the table's log."""
-        numbered = []
-        for event in events:
-            self.seq += 1
-            numbered.append((self.seq, event))
+        first = self.seq + 1
+        self.seq += len(events)
+        numbered = list(zip(range(first, self.seq + 1), events))
         self.log.extend(numbered)
         return numbered
 
