@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Iterable
 
-from .cards import Card, format_cards, parse_cards
+from .cards import FULL_DECK, SORT_KEY, Card, format_cards, parse_cards
 from .errors import IllegalActionError
 
 #: The most points any show can hold (a cribbage hand of 5-5-5-J with the fourth 5 turned
@@ -25,6 +25,11 @@ from .errors import IllegalActionError
 MAX_CLAIM = 29
 
 _SAY = "say 'play CARD', 'go', 'discard CARDS', 'claim N', 'muggins N' or 'pass'"
+
+
+#: Sets a field of a frozen action in its own constructor (what dataclasses do), bound once:
+#: ``legal_actions`` builds every discard of a crib deal this way.
+_set = object.__setattr__
 
 
 def _card(value: Card | str) -> Card:
@@ -72,17 +77,17 @@ class Play(Action):
     verb: ClassVar[str] = "play"
 
     def __init__(self, seat: int, card: Card | str) -> None:
-        object.__setattr__(self, "seat", seat)
-        # _card inlined: every turn builds a Play per playable card.
-        object.__setattr__(self, "card", card if isinstance(card, Card) else Card.parse(card))
+        _set(self, "seat", seat)
+        # _card inlined: every action a client sends is built here.
+        _set(self, "card", card if isinstance(card, Card) else Card.parse(card))
 
     def __str__(self) -> str:
         return f"play {self.card}"
 
     def to_dict(self, *, with_seat: bool = True) -> dict:
         if with_seat:
-            return {"action": "play", "seat": self.seat, "card": str(self.card)}
-        return {"action": "play", "card": str(self.card)}
+            return {"action": "play", "seat": self.seat, "card": self.card.text}
+        return {"action": "play", "card": self.card.text}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,24 +108,29 @@ class Discard(Action):
     verb: ClassVar[str] = "discard"
 
     def __init__(self, seat: int, cards: Iterable[Card | str]) -> None:
-        object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "cards", tuple(sorted(_card(c) for c in cards)))
+        _set(self, "seat", seat)
+        _set(self, "cards", tuple(sorted([_card(c) for c in cards], key=SORT_KEY)))
 
     @classmethod
-    def _sorted(cls, seat: int, cards: tuple[Card, ...]) -> "Discard":
-        """A discard of ``cards``, which the caller guarantees are Cards already in sorted
-        order (e.g. a combination of a sorted hand): no parsing, no sort.  ``legal_actions``
-        builds every discard this way; a cribbage deal offers 15 of them."""
-        action = object.__new__(cls)
-        object.__setattr__(action, "seat", seat)
-        object.__setattr__(action, "cards", cards)
-        return action
+    def _each_sorted(cls, seat: int, choices: Iterable[tuple[Card, ...]]) -> list["Discard"]:
+        """A discard of each of ``choices``, which the caller guarantees are tuples of Cards
+        already in sorted order (e.g. the combinations of a sorted hand): no parsing, no
+        sort, and one call for them all.  ``legal_actions`` builds every discard this way; a
+        cribbage deal offers 15 of them to each seat."""
+        new = object.__new__
+        out = []
+        for cards in choices:
+            action = new(cls)
+            _set(action, "seat", seat)
+            _set(action, "cards", cards)
+            out.append(action)
+        return out
 
     def __str__(self) -> str:
         return "discard " + format_cards(self.cards)
 
     def to_dict(self, *, with_seat: bool = True) -> dict:
-        cards = [str(c) for c in self.cards]
+        cards = [c.text for c in self.cards]
         if with_seat:
             return {"action": "discard", "seat": self.seat, "cards": cards}
         return {"action": "discard", "cards": cards}
@@ -167,6 +177,29 @@ class Pass(Action):
 
     def __str__(self) -> str:
         return "pass"
+
+
+_PLAYS: dict[int, tuple[Play, ...]] = {}
+_GOES: dict[int, Go] = {}
+
+
+def plays_of(seat: int) -> tuple[Play, ...]:
+    """``plays_of(seat)[card.index] == Play(seat, card)`` for each of the 52 cards.
+
+    Actions are immutable values, so :meth:`Game.legal_actions` hands out these shared ones
+    instead of building a Play per playable card at every turn (made once per seat)."""
+    plays = _PLAYS.get(seat)
+    if plays is None:
+        plays = _PLAYS[seat] = tuple([Play(seat, card) for card in FULL_DECK])
+    return plays
+
+
+def go_of(seat: int) -> Go:
+    """``Go(seat)``, shared for the same reason as :func:`plays_of`."""
+    go = _GOES.get(seat)
+    if go is None:
+        go = _GOES[seat] = Go(seat)
+    return go
 
 
 def describe_legal(actions: Iterable[Action]) -> list[dict]:

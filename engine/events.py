@@ -24,7 +24,7 @@ from .scoring import ScoreItem, announce
 
 def _texts(cards: tuple[Card, ...]) -> list[str]:
     """Cards as their texts, in order: ``["5H", "TC"]``."""
-    return [str(card) for card in cards]
+    return [card.text for card in cards]
 
 
 def _plain(value: Any) -> Any:
@@ -38,6 +38,35 @@ def _plain(value: Any) -> Any:
     return value
 
 
+#: Sets a field of a frozen event in a class's own ``__init__`` (what dataclasses do).
+_set = object.__setattr__
+
+_HIDDEN: dict[tuple[type, int | None, int], "Event"] = {}
+
+
+def _hidden(cls: type, seat: int | None, count: int) -> "Event":
+    """``cls(seat, count, None)``: a deal's or a discard's view without its cards.  There
+    are only a few distinct ones (seat by count), and events are immutable, so each is made
+    once and shared: every deal sends one to every other seat and spectator."""
+    key = (cls, seat, count)
+    view = _HIDDEN.get(key)
+    if view is None:
+        view = _HIDDEN[key] = cls(seat, count, None)
+    return view
+
+
+_BARE_ITEMS: dict[tuple[str, int], ScoreItem] = {}
+
+
+def _bare_item(kind: str, points: int) -> ScoreItem:
+    """``ScoreItem(kind, points, ())``: a concealed show's item as the other seats see it,
+    shared like :func:`_hidden`'s views (kinds and points are few)."""
+    item = _BARE_ITEMS.get((kind, points))
+    if item is None:
+        item = _BARE_ITEMS[(kind, points)] = ScoreItem(kind, points, ())
+    return item
+
+
 #: Each event class's field names, in order (see :meth:`Event.to_dict`).
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
@@ -48,12 +77,12 @@ class Event:
 
     kind: ClassVar[str] = "event"
 
-    @property
-    def always_public(self) -> bool:
-        """True when this event hides nothing: ``for_seat`` returns the event itself for
-        every seat, so a sender may give all seats one message without asking each view.
-        A class that redacts in ``for_seat`` overrides this too."""
-        return True
+    #: True when this event hides nothing: ``for_seat`` returns the event itself for every
+    #: seat, so a sender may give all seats one message without asking each view.  A class
+    #: that redacts in ``for_seat`` overrides this too: with ``False``, or with a property
+    #: where it depends on the event (:class:`Scored`).  A plain class attribute, not a
+    #: property, because the server asks it of every event it sends.
+    always_public: ClassVar[bool] = True
 
     def for_seat(self, seat: int | None) -> "Event":
         """This event as ``seat`` (``None``: a spectator) may see it.  Public by default."""
@@ -96,7 +125,7 @@ class CutForDeal(Event):
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "dealer": self.dealer,
-                "cuts": [{"seat": seat, "card": str(card)} for seat, card in self.cuts]}
+                "cuts": [{"seat": seat, "card": card.text} for seat, card in self.cuts]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,13 +146,12 @@ class CardsDealt(Event):
     count: int
     cards: tuple[Card, ...] | None
     kind: ClassVar[str] = "cards_dealt"
-
-    @property
-    def always_public(self) -> bool:
-        return False
+    always_public: ClassVar[bool] = False
 
     def for_seat(self, seat: int | None) -> Event:
-        return self if seat == self.seat else CardsDealt(self.seat, self.count, None)
+        if seat == self.seat:
+            return self
+        return _hidden(CardsDealt, self.seat, self.count)
 
     def to_dict(self) -> dict[str, Any]:
         cards = self.cards
@@ -140,15 +168,12 @@ class Discarded(Event):
     count: int
     cards: tuple[Card, ...] | None
     kind: ClassVar[str] = "discarded"
-
-    @property
-    def always_public(self) -> bool:
-        return False
+    always_public: ClassVar[bool] = False
 
     def for_seat(self, seat: int | None) -> Event:
         if self.seat is not None and seat == self.seat:
             return self
-        return Discarded(self.seat, self.count, None)
+        return _hidden(Discarded, self.seat, self.count)
 
     def to_dict(self) -> dict[str, Any]:
         cards = self.cards
@@ -162,7 +187,7 @@ class TurnedUp(Event):
     kind: ClassVar[str] = "turned_up"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "card": str(self.card)}
+        return {"kind": self.kind, "card": self.card.text}
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +208,21 @@ class Scored(Event):
     spoken: str | None = None
     kind: ClassVar[str] = "scored"
 
+    def __init__(self, seat: int, points: int, reason: str, items: tuple[ScoreItem, ...],
+                 scores: tuple[int, ...], cards: tuple[Card, ...] | None = None,
+                 concealed: bool = False, spoken: str | None = None) -> None:
+        # The dataclass's own __init__, written out with a bound setter: a frozen class's
+        # generated one looks ``object.__setattr__`` up for every field, and this is the
+        # commonest event after Played (every point pegged, every seat's view of a show).
+        _set(self, "seat", seat)
+        _set(self, "points", points)
+        _set(self, "reason", reason)
+        _set(self, "items", items)
+        _set(self, "scores", scores)
+        _set(self, "cards", cards)
+        _set(self, "concealed", concealed)
+        _set(self, "spoken", spoken)
+
     @property
     def always_public(self) -> bool:
         """Only a concealed show hides anything (its cards, from the other seats)."""
@@ -193,7 +233,7 @@ class Scored(Event):
             return self
         # What the others hear is the announcement, which names combinations, not cards.
         return Scored(self.seat, self.points, self.reason,
-                      tuple(ScoreItem(i.kind, i.points, ()) for i in self.items), self.scores,
+                      tuple([_bare_item(i.kind, i.points) for i in self.items]), self.scores,
                       None, self.concealed, announce(self.items, concealed=True))
 
     @property
@@ -203,11 +243,11 @@ class Scored(Event):
 
     def to_dict(self) -> dict[str, Any]:
         """The fields in order, but the announcement in place of ``spoken``."""
-        cards = self.cards
+        cards, spoken = self.cards, self.spoken
         return {"kind": self.kind, "seat": self.seat, "points": self.points, "reason": self.reason,
                 "items": [item.to_dict() for item in self.items], "scores": list(self.scores),
                 "cards": None if cards is None else _texts(cards), "concealed": self.concealed,
-                "announcement": self.announcement}
+                "announcement": spoken if spoken is not None else announce(self.items)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,8 +257,14 @@ class Played(Event):
     count: int
     kind: ClassVar[str] = "played"
 
+    def __init__(self, seat: int, card: Card, count: int) -> None:
+        # Written out for speed, as Scored's (every card played makes one).
+        _set(self, "seat", seat)
+        _set(self, "card", card)
+        _set(self, "count", count)
+
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seat": self.seat, "card": str(self.card), "count": self.count}
+        return {"kind": self.kind, "seat": self.seat, "card": self.card.text, "count": self.count}
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,7 +346,7 @@ class CountingStarted(Event):
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "seat": self.seat, "reason": self.reason,
-                "cards": _texts(self.cards), "turn_up": str(self.turn_up)}
+                "cards": _texts(self.cards), "turn_up": self.turn_up.text}
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,8 +53,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Mapping
 
-from .actions import MAX_CLAIM, Action, Claim, Discard, Go, Muggins, Pass, Play
-from .cards import JACK, Card, draw, format_cards
+from .actions import MAX_CLAIM, Action, Claim, Discard, Go, Muggins, Pass, Play, go_of, plays_of
+from .cards import JACK, SORT_KEY, Card, draw, format_cards
 from .errors import (
     AlreadyDiscardedError,
     BadClaimError,
@@ -90,7 +90,7 @@ from .events import (
     TurnedUp,
 )
 from .rules import Rules, configure
-from .scoring import ScoreItem, play_items, score_show
+from .scoring import ScoreItem, play_items, show_items
 
 DISCARD = "discard"
 PLAY = "play"
@@ -265,8 +265,8 @@ class Game:
                 return []
             size = self.rules.discards(self.players)
             # combinations() of a sorted hand come out sorted: skip Discard's own sort.
-            make = Discard._sorted
-            return [make(seat, combo) for combo in combinations(sorted(self.hands[seat]), size)]
+            hand = sorted(self.hands[seat], key=SORT_KEY)
+            return Discard._each_sorted(seat, combinations(hand, size))
         if seat != self.to_move:
             return []
         counting = self._counting
@@ -277,13 +277,14 @@ class Game:
                                    for points in range(counting.claimed + 1, MAX_CLAIM + 1)]
             return calls + [Pass(seat)]
         room = 31 - self.count
-        plays: list[Action] = [Play(seat, card) for card in self.hands[seat] if card.value <= room]
-        return plays or [Go(seat)]
+        table = plays_of(seat)
+        plays: list[Action] = [table[card.index] for card in self.hands[seat] if card.value <= room]
+        return plays or [go_of(seat)]
 
     # -- the one mutating call ------------------------------------------------------------
     def apply(self, action: Action) -> list[Event]:
         """Perform ``action``; see the module docstring.  Raises and changes nothing if illegal."""
-        if self.is_over:
+        if self.winner is not None:  # self.is_over, without the property call
             raise GameOverError("the game is over")
         if not isinstance(action, Action):
             raise IllegalActionError(f"not an action: {action!r}")
@@ -291,12 +292,12 @@ class Game:
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise NotYourTurnError(f"there is no seat {seat!r} in a {self.players}-player game")
         events: list[Event] = []
-        if isinstance(action, Discard):
-            self._check_discard(action)
-            self._discard(action, events)
-        elif isinstance(action, Play):
+        if isinstance(action, Play):  # the commonest action first
             self._check_turn(action)
             self._play(action, events)
+        elif isinstance(action, Discard):
+            self._check_discard(action)
+            self._discard(action, events)
         elif isinstance(action, Go):
             self._check_turn(action)
             self._go(seat, events)
@@ -386,8 +387,10 @@ class Game:
     def _peg(self, events: list[Event], seat: int, items: tuple[ScoreItem, ...], reason: str,
              cards: tuple[Card, ...] | None = None, concealed: bool = False) -> bool:
         """Peg ``items`` for ``seat``; True (and the game over) if that reaches the target."""
-        points = sum(item.points for item in items)
-        team = self.team_of(seat)
+        points = 0
+        for item in items:
+            points += item.points
+        team = seat % 2 if self.partnerships else seat  # self.team_of(seat), inlined
         self.scores[team] += points
         events.append(Scored(seat, points, reason, items, tuple(self.scores), cards, concealed))
         if self.scores[team] >= self.rules.target:
@@ -430,13 +433,14 @@ class Game:
                 return
         size = rules.hand_size(self.players)
         from_pack = rules.pack_to_crib(self.players)
-        deck = draw(self._rng, size * self.players + from_pack + 1)
-        hands: list[list[Card]] = [[] for _ in range(self.players)]
-        position = 0
-        for _ in range(size):
-            for seat in order:
-                hands[seat].append(deck[position])
-                position += 1
+        players = self.players
+        deck = draw(self._rng, size * players + from_pack + 1)
+        hands: list[list[Card]] = [[] for _ in range(players)]
+        # One card at a time round the table from the dealer's left: the k-th seat in
+        # ``order`` gets every ``players``-th card of the first ``size * players``.
+        for k, seat in enumerate(order):
+            hands[seat] = deck[k:size * players:players]
+        position = size * players
         self.hands = hands
         self.crib = []
         self.pile = []
@@ -497,17 +501,20 @@ class Game:
         """Every hand in turn from the dealer's left, then the crib.  True if someone won."""
         rules = self.rules
         concealed = rules.show_before_play
+        turn_up = self.turn_up
+        assert turn_up is not None
         for seat in self._seats_from_left():
-            score = score_show(self.kept[seat], self.turn_up, rules)
-            self._shows.append((seat, score.total))
-            if self._peg(events, seat, score.items, "show", self.kept[seat], concealed):
+            kept = self.kept[seat]
+            items = show_items(kept, turn_up, rules)
+            self._shows.append((seat, sum([item.points for item in items])))
+            if self._peg(events, seat, items, "show", kept, concealed):
                 return True
         if rules.has_crib:
             assert self.dealer is not None
-            crib = tuple(sorted(self.crib))
-            score = score_show(crib, self.turn_up, rules, crib=True)
-            self._shows.append((self.dealer, score.total))
-            if self._peg(events, self.dealer, score.items, "crib", crib):
+            crib = tuple(sorted(self.crib, key=SORT_KEY))
+            items = show_items(crib, turn_up, rules, crib=True)
+            self._shows.append((self.dealer, sum([item.points for item in items])))
+            if self._peg(events, self.dealer, items, "crib", crib):
                 return True
         return False
 
@@ -582,10 +589,10 @@ class Game:
             return
         seat, reason = self._to_count.pop(0)
         crib = reason == "crib"
-        cards = tuple(sorted(self.crib)) if crib else self.kept[seat]
+        cards = tuple(sorted(self.crib, key=SORT_KEY)) if crib else self.kept[seat]
         assert self.turn_up is not None
-        score = score_show(cards, self.turn_up, self.rules, crib=crib)
-        self._counting = _Count(seat, reason, cards, score.total, score.items)
+        items = show_items(cards, self.turn_up, self.rules, crib=crib)
+        self._counting = _Count(seat, reason, cards, sum([item.points for item in items]), items)
         events.append(CountingStarted(seat, reason, cards, self.turn_up))
         self.phase = CLAIM
         self.to_move = seat
@@ -658,7 +665,7 @@ class Game:
     def _end_deal(self, events: list[Event]) -> None:
         self.phase = PLAY  # between deals, until _start_deal says otherwise
         self.to_move = None
-        crib = tuple(sorted(self.crib)) if self.rules.has_crib else None
+        crib = tuple(sorted(self.crib, key=SORT_KEY)) if self.rules.has_crib else None
         events.append(HandsRevealed(tuple(self.kept), crib))
         events.append(DealEnded(self.deal, tuple(self.scores)))
         assert self.dealer is not None

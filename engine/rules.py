@@ -91,15 +91,29 @@ class Rules:
     option_values: tuple[tuple[str, Any], ...] = field(default=())
 
     # -- per-player-count look-ups -------------------------------------------------------
+    # The tables below are built once per Rules object (they are asked at every deal, and
+    # ``discards`` at every crib turn's legal actions), not a dict per question.
+    @cached_property
+    def _hand_size_table(self) -> dict[int, int]:
+        return dict(self.hand_sizes)
+
+    @cached_property
+    def _discard_table(self) -> dict[int, int]:
+        return dict(self.crib_discards)
+
+    @cached_property
+    def _pack_to_crib_table(self) -> dict[int, int]:
+        return dict(self.crib_from_pack)
+
     def hand_size(self, players: int) -> int:
-        return dict(self.hand_sizes)[players]
+        return self._hand_size_table[players]
 
     def discards(self, players: int) -> int:
         """Cards each player lays away to the crib (0 where there is no crib)."""
-        return dict(self.crib_discards).get(players, 0)
+        return self._discard_table.get(players, 0)
 
     def pack_to_crib(self, players: int) -> int:
-        return dict(self.crib_from_pack).get(players, 0)
+        return self._pack_to_crib_table.get(players, 0)
 
     @property
     def has_crib(self) -> bool:

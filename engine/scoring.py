@@ -29,6 +29,9 @@ from .rules import Rules, find_preset
 
 PAIR_KINDS = ("pair", "pair royal", "double pair royal")
 
+#: Sets a field of a frozen instance in its own ``__init__`` (what dataclasses do).
+_set = object.__setattr__
+
 
 @dataclass(frozen=True, slots=True)
 class ScoreItem:
@@ -38,8 +41,16 @@ class ScoreItem:
     points: int
     cards: tuple[Card, ...] = ()
 
+    def __init__(self, kind: str, points: int, cards: tuple[Card, ...] = ()) -> None:
+        # The dataclass's own __init__, written out with a bound setter: a frozen class's
+        # generated one looks ``object.__setattr__`` up for every field, and every show and
+        # every scoring card played makes these.
+        _set(self, "kind", kind)
+        _set(self, "points", points)
+        _set(self, "cards", cards)
+
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "points": self.points, "cards": [str(c) for c in self.cards]}
+        return {"kind": self.kind, "points": self.points, "cards": [c.text for c in self.cards]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +82,11 @@ def announce(items: Iterable[ScoreItem], start: int = 0, *, concealed: bool = Fa
     phrases = []
     for item in items:
         running += item.points
-        phrases.append(f"{_phrase(item, concealed)} {number_words(running)}")
+        phrase = _FIXED_PHRASES.get(item.kind)
+        if phrase is None:
+            phrase = _phrase(item, concealed)
+        words = _WORDS[running] if 0 <= running < _WORDS_KNOWN else number_words(running)
+        phrases.append(f"{phrase} {words}")
     return ", ".join(phrases) if phrases else "nothing"
 
 
@@ -87,6 +102,17 @@ def _phrase(item: ScoreItem, concealed: bool = False) -> str:
     if item.kind == "picture card":
         return f"the {item.cards[0].name}" if item.cards and not concealed else "a picture card"
     return item.kind
+
+
+#: The phrases of the kinds whose wording depends on nothing but the kind (what
+#: :func:`_phrase` gives them), looked up first: every scored event is announced, and most
+#: items are fifteens, pairs and the play's points.
+_FIXED_PHRASES: dict[str, str] = {
+    **{kind: f"a {kind}" for kind in PAIR_KINDS},
+    "flush": "a flush",
+    **{kind: kind for kind in ("fifteen", "twenty-five", "thirty-one", "hitter", "go",
+                               "last card", "first deal", "claim", "muggins")},
+}
 
 
 _SMALL = (
@@ -110,52 +136,125 @@ def number_words(n: int) -> str:
     return head + (" and " + number_words(rest) if rest else "")
 
 
+#: ``number_words(n)`` for every running figure an announcement normally reaches (a
+#: game's target is at most 500), spelled once at import instead of at every call.
+_WORDS_KNOWN = 530
+_WORDS: tuple[str, ...] = tuple(number_words(n) for n in range(_WORDS_KNOWN))
+
+
 # -- the show ------------------------------------------------------------------------------
 
 
 def _rank_items(rules: Rules, cards: Sequence[Card]) -> list[ScoreItem]:
-    """Fifteens, twenty-fives, thirty-one, pairs and runs: everything that ranks decide."""
+    """Fifteens, twenty-fives, thirty-one, pairs and runs: everything that ranks decide.
+
+    Which cards make each item depends only on the ranks, so the search for them is done
+    once per multiset of ranks (:func:`_rank_plan`, keyed like :func:`show_total` by the sum
+    of the cards' ``rank_bit``) and cached per set of rule parameters; each call only maps
+    the plan's positions back onto ``cards``.  The engine scores every show of every deal,
+    and enumerating the subsets each time was most of the cost of dealing a Noddy game.
+    """
+    key = 0
+    for card in cards:
+        key += card.rank_bit
+    if len(cards) <= _PLAN_CACHE_MAX_CARDS:
+        plans = rules.__dict__.get("_plan_cache")
+        if plans is None:
+            plans = _plan_cache(rules)
+        plan = plans.get(key)
+        if plan is None:
+            plan = plans[key] = _rank_plan(rules, tuple(sorted([card.rank for card in cards])))
+    else:  # more cards than any show holds (score_show is public): computed, not kept
+        plan = _rank_plan(rules, tuple(sorted([card.rank for card in cards])))
+    if not plan:  # nothing ranks make (a plan is falsy when it has no items)
+        return []
+    sums, rest = plan
+    ranks = [card.rank for card in cards]
+    # ``order[i]`` is the position in ``cards`` of the i-th card by rank; the sort is stable,
+    # so cards of one rank keep their order, as the plan assumes.
+    order = sorted(range(len(cards)), key=ranks.__getitem__)
     items: list[ScoreItem] = []
-    n = len(cards)
-    values = [card.value for card in cards]
-    fifteens: list[ScoreItem] = []
-    twenty_fives: list[ScoreItem] = []
+    if sums:
+        # A fifteen's (or twenty-five's) cards come in the order of their positions, and the
+        # items as itertools.combinations gives them: fifteens before twenty-fives, each by
+        # size, then by positions.  No two entries agree on all three, so sorting the tuples
+        # never compares the kinds or points after them.
+        found = [(group, len(subset), sorted([order[i] for i in subset]), kind, points)
+                 for group, kind, points, subset in sums]
+        found.sort()
+        items = [ScoreItem(kind, points, tuple([cards[p] for p in positions]))
+                 for _, _, positions, kind, points in found]
+    for kind, points, subset in rest:
+        if subset is None:  # the thirty-one: every card, in the order given
+            items.append(ScoreItem(kind, points, tuple(cards)))
+        else:  # pairs and runs: ordered by rank already, then by position within a rank
+            items.append(ScoreItem(kind, points, tuple([cards[order[i]] for i in subset])))
+    return items
+
+
+#: Every show the presets make has 4 or 5 cards; past this many a plan is computed but not
+#: kept, so the cache stays small (under 9,000 multisets of ranks per set of rule
+#: parameters) whatever a caller of the public score_show passes, and the key (four bits a
+#: rank) cannot overflow.
+_PLAN_CACHE_MAX_CARDS = 5
+
+_PLAN_CACHES: dict[tuple, dict[int, tuple]] = {}
+
+
+def _plan_cache(rules: Rules) -> dict[int, tuple]:
+    """The plans of every Rules object with the same rank parameters, shared."""
+    cache = _PLAN_CACHES.setdefault(_rank_key_params(rules), {})
+    rules.__dict__["_plan_cache"] = cache
+    return cache
+
+
+def _rank_plan(rules: Rules, ranks: tuple[int, ...]) -> tuple:
+    """The rank items of cards whose ranks, sorted, are ``ranks``, as positions in that
+    sorted order: ``(sums, rest)``, or ``()`` when there are none.
+
+    ``sums`` holds ``(group, kind, points, positions)`` for each fifteen (group 0) and
+    twenty-five (group 1); ``rest`` holds ``(kind, points, positions)`` for the thirty-one
+    (positions None: every card), the pairs and the runs, in the order they are called.
+    This is the search the engine always made, over positions instead of cards."""
+    n = len(ranks)
+    values = [min(rank, 10) for rank in ranks]
+    positions = range(n)
+    sums: list[tuple] = []
     for size in range(2, n + 1):
-        # The cards' combinations and their values' come in the same order; summing a tuple
-        # of ints is much cheaper than indexing into ``values`` (every deal shows 3-5 times).
-        for combo_values, combo in zip(combinations(values, size), combinations(cards, size)):
-            total = sum(combo_values)
+        for subset in combinations(positions, size):
+            total = sum([values[i] for i in subset])
             if total == 15:
-                fifteens.append(ScoreItem("fifteen", rules.fifteen_points, combo))
+                sums.append((0, "fifteen", rules.fifteen_points, subset))
             elif total == 25 and size >= 3 and rules.show_twenty_five:
                 points = size if rules.show_twenty_five == "per_card" else rules.twenty_five_fixed_points
-                twenty_fives.append(ScoreItem("twenty-five", points, combo))
-    items += fifteens + twenty_fives
+                sums.append((1, "twenty-five", points, subset))
+    rest: list[tuple] = []
     if rules.show_thirty_one and n >= 4 and sum(values) == 31:
-        items.append(ScoreItem("thirty-one", n, tuple(cards)))
+        rest.append(("thirty-one", n, None))
 
-    by_rank: dict[int, list[Card]] = {}
-    for card in cards:
-        by_rank.setdefault(card.rank, []).append(card)
+    by_rank: dict[int, list[int]] = {}
+    for position, rank in enumerate(ranks):
+        by_rank.setdefault(rank, []).append(position)
     for rank in sorted(by_rank):
         group = by_rank[rank]
         if len(group) >= 2:
-            items.append(ScoreItem(PAIR_KINDS[len(group) - 2],
-                                   rules.pair_points[len(group) - 2], tuple(group)))
+            rest.append((PAIR_KINDS[len(group) - 2], rules.pair_points[len(group) - 2],
+                         tuple(group)))
 
     # Runs: the longest stretch of consecutive ranks (3 or more); each way of picking one
     # card of every rank in it is a distinct run.
-    ranks = sorted(by_rank)
     best: list[int] = []
     stretch: list[int] = []
-    for rank in ranks:
+    for rank in sorted(by_rank):
         stretch = stretch + [rank] if stretch and rank == stretch[-1] + 1 else [rank]
         if len(stretch) >= 3 and len(stretch) > len(best):
             best = stretch
     if best:
         for choice in product(*(by_rank[rank] for rank in best)):
-            items.append(ScoreItem("run", rules.run_points(len(best)), tuple(choice)))
-    return items
+            rest.append(("run", rules.run_points(len(best)), choice))
+    if not sums and not rest:
+        return ()
+    return tuple(sums), tuple(rest)
 
 
 def _suit_items(rules: Rules, hand: Sequence[Card], turn_up: Card | None,
@@ -164,11 +263,10 @@ def _suit_items(rules: Rules, hand: Sequence[Card], turn_up: Card | None,
     items: list[ScoreItem] = []
     if rules.flush_rule == "three_of_a_suit":
         cards = list(hand) + ([turn_up] if turn_up else [])
-        counts: dict[str, int] = {}  # a Counter, but cheaper to fill for a handful of cards
-        for card in cards:
-            counts[card.suit] = counts.get(card.suit, 0) + 1
+        suits = [card.suit for card in cards]
         suit, count = ("", 0)
-        for some_suit, some_count in counts.items():  # the first suit with the most cards
+        for some_suit in suits:  # the first suit (in the cards' order) with the most cards
+            some_count = suits.count(some_suit)  # (a handful of cards: cheaper than a dict)
             if some_count > count:
                 suit, count = some_suit, some_count
         if count >= 3:
@@ -220,6 +318,14 @@ def score_show(
     turn = turn_up if turn_up is None or isinstance(turn_up, Card) else Card.parse(turn_up)
     cards = hand_cards + ((turn,) if turn is not None else ())
     return Score(tuple(_rank_items(rules, cards) + _suit_items(rules, hand_cards, turn, crib)))
+
+
+def show_items(hand: tuple[Card, ...], turn_up: Card, rules: Rules, *,
+               crib: bool = False) -> tuple[ScoreItem, ...]:
+    """:func:`score_show`'s items for a ``hand`` given as a tuple of cards and a turn-up
+    card, under configured ``rules``: the engine's own call, on every show of every deal,
+    which spares the preset look-up, the parsing check and the :class:`Score` wrapper."""
+    return tuple(_rank_items(rules, hand + (turn_up,)) + _suit_items(rules, hand, turn_up, crib))
 
 
 def _rank_key_params(rules: Rules) -> tuple:
@@ -316,20 +422,36 @@ def play_items(cards: tuple[Card, ...], count: int, rules: Rules) -> tuple[Score
         if rules.hitter_counts_thirty_one:
             items.append(ScoreItem("thirty-one", len(cards), cards))
 
+    n = len(cards)
     last = cards[-1]
+    rank = last.rank
     same = 1
-    while same < len(cards) and same < 4 and cards[-1 - same].rank == last.rank:
+    while same < n and same < 4 and cards[-1 - same].rank == rank:
         same += 1
     if same >= 2:
         items.append(ScoreItem(PAIR_KINDS[same - 2], rules.pair_points[same - 2],
                                cards[-same:]))
-
-    for length in range(len(cards), 2, -1):
-        tail = cards[-length:]
-        ranks = {card.rank for card in tail}
-        if len(ranks) == length and max(ranks) - min(ranks) == length - 1:
-            items.append(ScoreItem("run", rules.run_points(length), tail))
-            break
+    elif n >= 3:
+        # A run is the longest tail (3 cards or more) of distinct ranks spanning exactly its
+        # length.  Grow the tail one card at a time from the end, keeping its lowest and
+        # highest rank; no longer tail can qualify once a rank repeats.  (After a pair the
+        # last two ranks repeat already: no run.)
+        seen = {rank}
+        low = high = rank
+        best = 0
+        for length in range(2, n + 1):
+            other = cards[-length].rank
+            if other in seen:
+                break
+            seen.add(other)
+            if other < low:
+                low = other
+            elif other > high:
+                high = other
+            if high - low == length - 1 and length >= 3:
+                best = length
+        if best:
+            items.append(ScoreItem("run", rules.run_points(best), cards[-best:]))
 
     if rules.play_flush:
         length = 1
