@@ -75,6 +75,8 @@ class Seat:
         self.link = _Link(server)
         self.link.connection_made(self.transport)
         self.next_id = 0
+        #: The seq of the turn this seat last acted on (a turn is answered once).
+        self.acted_at = -1
 
     def say(self, message: dict[str, Any]) -> None:
         """Hand the server one line, as the event loop would after reading the socket."""
@@ -128,22 +130,27 @@ async def run(preset: str, tables: int, actions: int, seed: int, tune_gc: bool =
     lines = 0
     while done < actions:
         for seat in seats:
+            turn = None  # only the latest turn counts: in a crib game both seats lay away at once
             for message in seat.received():
                 lines += 1
                 kind = message["type"]
                 if kind == "event" and message["event"]["kind"] == "game_over":
                     games += seat is seats[0]
+                    turn = None
                     began = time.process_time()
                     seat.say({"type": "ready"})
                     timed[0] += time.process_time() - began
-                elif kind == "turn" and message["legal_actions"]:
-                    action = dict(seat.rng.choice(message["legal_actions"]))
-                    began = time.process_time()
-                    seat.say({"type": "action", **action})
-                    timed[0] += time.process_time() - began
-                    done += 1
+                elif kind == "turn":
+                    turn = message
                 elif kind == "error":
                     raise RuntimeError(f"the server refused a bot: {message}")
+            if turn is not None and turn["legal_actions"] and turn["seq"] > seat.acted_at:
+                action = dict(seat.rng.choice(turn["legal_actions"]))
+                seat.acted_at = turn["seq"]
+                began = time.process_time()
+                seat.say({"type": "action", **action})
+                timed[0] += time.process_time() - began
+                done += 1
         await _turns(timed)
     writes = sum(seat.transport.writes for seat in seats) - writes_before
     await server.shutdown()

@@ -1,13 +1,15 @@
 """Sending: the core's messages encoded once and handed to each connection's link, within its caps.
 
-The messages of one batch of instructions go to a connection's socket in one write (see
+The messages of one batch of instructions (every core call of one turn of the event loop:
+see :class:`~noddy.server.network._Step`) go to a connection's socket in one write (see
 :meth:`~noddy.server.link._Link.flush`).  A slow or stuck peer fills only its own buffer, and
 is dropped when it holds ``send_buffer_bytes``, or ``send_queue`` messages, instead of
 stalling its table.  A message that cannot be encoded touches only its own recipients (see
 :func:`_essential`), and a write that fails for any other reason costs one link only.
-Several messages sent as one (:class:`~noddy.server.instructions.Lines`: the lobby's table
-news, the same object for every lobby connection) are encoded once per batch like any shared
-message, into one piece of bytes per kind of connection.
+Several messages sent as one (:class:`~noddy.server.instructions.Lines`) are of two kinds: a
+game's events and turn for one member (the messages in them mostly shared with the other
+members' batches: each message object is encoded once per batch), and the lobby's table
+news (the same object for every lobby connection: encoded once per kind of connection).
 
 :class:`Sending` is a mixin of :class:`~noddy.server.network.NoddyServer`: ``_carry_out`` is
 on the path of every message, so it stays a method of the server (no object or call between
