@@ -9,7 +9,7 @@ import concurrent.futures
 from dataclasses import dataclass
 from typing import Any
 
-from noddy.server.instructions import Close, Out, Send
+from noddy.server.instructions import Close, Out, Query, Send
 from noddy.server.network import NoddyServer
 
 
@@ -30,6 +30,9 @@ class _Core:
         records, self.records = self.records, []
         return records
 
+    def answer(self, query: Query, result: Any, failed: bool) -> list[Out]:
+        return [Send(query.conn, {"type": "answer", "id": query.request_id, "result": result})]
+
     def unstored(self, tables: frozenset[int], origin: Any, why: str) -> list[Out]:
         self.unstored_calls.append((set(tables), origin, why))
         conn, request_id = origin
@@ -42,6 +45,12 @@ class _Store:
     def __init__(self, failing: set[int]) -> None:
         self.failing = failing
         self.writes: list[list[_Record]] = []
+
+    def read(self, kind: str, args: dict[str, Any]) -> "concurrent.futures.Future[Any]":
+        self.writes.append([kind])  # (in the same journal, to see what came first)
+        done: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        done.set_result(f"{kind} after {len(self.writes) - 1} writes")
+        return done
 
     def write(self, records: list[_Record]) -> "concurrent.futures.Future[set[int]]":
         self.writes.append(list(records))
@@ -111,3 +120,19 @@ async def test_a_call_of_the_next_turn_waits_for_its_own_commit() -> None:
     await _next_turns()
     assert [len(batch) for batch in store.writes] == [1, 1]
     assert carried == [first, second]
+
+
+async def test_a_read_in_the_middle_of_a_turn_keeps_the_order_of_the_calls() -> None:
+    """A call that reads storage (``list_games``) between two that write: the writes before
+    it are committed first, its answer goes out after their messages and before those of
+    the call after it, which waits for a commit of its own."""
+    server, core, store, carried = _server(failing=set())
+    first = [Send(1, {"type": "ok", "id": 1})]
+    _call(server, core, 1, first, (1, 1))
+    server._apply([Query(2, 5, "list_games", {})], (2, 5))
+    third = [Send(3, {"type": "ok", "id": 9})]
+    _call(server, core, 2, third, (3, 9))
+    await _next_turns()
+    assert store.writes == [[_Record(1)], ["list_games"], [_Record(2)]]
+    assert [out for batch in carried for out in batch] == first + [
+        Send(2, {"type": "answer", "id": 5, "result": "list_games after 1 writes"})] + third
