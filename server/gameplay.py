@@ -6,7 +6,10 @@ and the turn-timer part of ``tick``.  This is the hot path: an action is applied
 engine, queued for storage (``ActionApplied``; ``GameBegun``/``GameFinished`` at either end,
 with the rating of a finished game), and published to every member, redacted for its seat
 (:meth:`Table.event_messages`), followed by whose turn it is.  ``_publish`` builds each
-message once and appends the :class:`Send` instructions itself: keep it that way.
+message once and appends the :class:`Send` instructions itself, one per member: a
+:class:`Lines` batch of its events and turn (the actor's led by its ``ok``), the messages
+shared between the members' batches.  Keep it that way: one instruction per member and
+action is what the network layer can carry out cheaply.
 
 Touches: a table's ``game``, ``status``, ``live``, ``deadlines`` and ``thinking``, the
 ratings (a finished game is rated here), and ``_bot_check`` (tables that may owe a computer

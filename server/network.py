@@ -23,7 +23,8 @@ all the core calls made in one turn of the event loop are written in one transac
 commit), so under load the thread is woken once per turn of the loop, not once per request.
 The waiting steps are carried out strictly in order, so messages keep the order the core gave them even
 while several writes are in flight; a ``Query`` (a reply that needs stored data) waits its
-turn the same way.
+turn the same way.  The calls of one turn that wait for the same commit share one step (see
+:class:`_Step`), so they are carried out together: one write per connection per turn.
 """
 
 from __future__ import annotations
