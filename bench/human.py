@@ -45,18 +45,10 @@ import sys
 import time
 from typing import Any
 
-from load_common import (BUCKET, cpu_seconds, generator_results, merge_histogram,
-                         percentile, read_commands)
+from load_common import (BUCKET, ERROR, EVENT, GAME_OVER, ID, LEGAL, LEGAL_END, PING, TURN,
+                         cpu_seconds, generator_results, merge_histogram, percentile, read_commands)
 
 HOST = "127.0.0.1"
-TURN = b'{"type":"turn"'
-EVENT = b'{"type":"event"'
-ERROR = b'{"type":"error"'
-PING = b'{"type":"ping"}'
-GAME_OVER = b'"kind":"game_over"'
-LEGAL = b'"legal_actions":['
-LEGAL_END = b'],"time_left"'
-ID = b',"id":'
 
 
 def _raise_fd_limit(wanted: int) -> None:

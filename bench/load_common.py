@@ -6,7 +6,7 @@ A benchmark runs ``noddy-server`` and its load generators as processes of their 
 that the server's CPU can be read apart from the load's.  A generator reads one command a
 line on stdin (``GO``, ``MEASURE``, ``STOP``...) and prints ``RESULT {json}`` at the end;
 latencies travel as histograms of :data:`BUCKET` seconds, which add up over generators.
-Not a test: nothing here asserts.
+The bytes the lean bots look for in a line are here too.  Not a test: nothing here asserts.
 """
 
 from __future__ import annotations
@@ -20,6 +20,17 @@ from typing import Any, Iterator
 
 #: Latencies are kept as a histogram of this resolution (seconds), to merge generators'.
 BUCKET = 1e-4
+
+# What the lean bots look for in a line instead of parsing it (the server writes its keys in
+# this order): a line's start tells its type, and the legal actions sit between two markers.
+EVENT = b'{"type":"event"'
+TURN = b'{"type":"turn"'
+ERROR = b'{"type":"error"'
+PING = b'{"type":"ping"}'
+GAME_OVER = b'"kind":"game_over"'
+LEGAL = b'"legal_actions":['
+LEGAL_END = b'],"time_left"'
+ID = b',"id":'
 
 _KEEP: list[Any] = []  # the stdin pump's task, kept alive
 

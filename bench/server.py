@@ -57,8 +57,8 @@ import sys
 import time
 from typing import Any
 
-from load_common import (BUCKET, cpu_seconds, generator_results, merge_histogram,
-                         percentile, read_commands)
+from load_common import (BUCKET, ERROR, EVENT, GAME_OVER, LEGAL, LEGAL_END, TURN, cpu_seconds,
+                         generator_results, merge_histogram, percentile, read_commands)
 
 HOST = "127.0.0.1"
 #: The two echo servers (the floors), by the name the output gives them.
@@ -189,14 +189,6 @@ async def _open(port: int, connection: Any) -> Any:
         except OSError:
             await asyncio.sleep(0.05 * (attempt + 1))
     raise RuntimeError("cannot connect")
-
-
-EVENT = b'{"type":"event"'
-TURN = b'{"type":"turn"'
-ERROR = b'{"type":"error"'
-GAME_OVER = b'"kind":"game_over"'
-LEGAL = b'"legal_actions":['
-LEGAL_END = b'],"time_left"'
 
 
 class Bot(Connection):

@@ -9,7 +9,7 @@ import pytest
 
 MODULES = [
     "noddy.engine.cards", "noddy.engine.rules", "noddy.engine.scoring", "noddy.engine.actions",
-    "noddy.engine.game", "noddy.bots",
+    "noddy.engine.game", "noddy.bots", "noddy.bots.show_batch",
 ]
 
 

@@ -12,6 +12,7 @@ import random
 from fractions import Fraction
 from itertools import combinations
 from math import comb
+from typing import Any
 
 import pytest
 
@@ -284,15 +285,19 @@ def _coach_action(view: Observation, seat: int, rules: Rules) -> Action:
     return Go(seat) if best.card is None else Play(seat, best.card)
 
 
-def _match(seed: int) -> tuple[Game, list[Action]]:
-    """Seat 0 plays its first legal action, seat 1 follows the coach, to 61."""
-    start = Game("cribbage", seed=seed, options={"target": 61})
+def _match(seed: int, options: dict[str, Any] | None = None) -> tuple[Game, list[Action]]:
+    """Seat 0 plays its first legal action, seat 1 follows the coach, to 61 (or as
+    ``options`` say).  Counting by hand, every claim is exact (the largest allowed) and
+    every muggins step a pass."""
+    start = Game("cribbage", seed=seed, options=options or {"target": 61})
     game = start.copy()
     actions: list[Action] = []
     while not game.is_over:
         seat = game.awaiting[0]
         legal = game.legal_actions(seat)
-        if seat == 0 or len(legal) == 1:
+        if game.phase not in ("discard", "play"):
+            action = legal[-1]
+        elif seat == 0 or len(legal) == 1:
             action = legal[0]
         else:
             action = _coach_action(game.observation(seat), seat, game.rules)
@@ -341,32 +346,10 @@ def test_review_notes_the_careless_seat_and_not_the_coached_one() -> None:
     assert len(review(start, actions, 0, margin=0.01)) > len(notes)
 
 
-def test_show_batch_docstring_example_runs() -> None:
-    import doctest
-
-    import noddy.bots.show_batch as show_batch
-
-    result = doctest.testmod(show_batch)
-    assert (result.failed, result.attempted) == (0, 3)
-
-
 def test_review_applies_claims_and_muggins_steps_without_reviewing_them() -> None:
     """Counting by hand adds claim, muggins and pass actions: the review applies them and
     notes only discards and plays (every claim here is exact, every call a pass)."""
-    start = Game("cribbage", seed=3, options={"target": 31, "counting": "manual"})
-    game = start.copy()
-    actions: list[Action] = []
-    while not game.is_over:
-        seat = game.awaiting[0]
-        legal = game.legal_actions(seat)
-        if game.phase not in ("discard", "play"):
-            action = legal[-1]  # the exact claim (the largest allowed), or pass
-        elif seat == 0 or len(legal) == 1:
-            action = legal[0]
-        else:
-            action = _coach_action(game.observation(seat), seat, game.rules)
-        actions.append(action)
-        game.apply(action)
+    start, actions = _match(3, {"target": 31, "counting": "manual"})
     assert {type(a).__name__ for a in actions} >= {"Claim", "Pass", "Discard", "Play"}
     assert review(start, actions, 1) == []
     notes = review(start, actions, 0)

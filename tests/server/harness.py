@@ -135,3 +135,18 @@ async def play_out(client: Client, rng: random.Random, stop_after: Callable[[dic
                     pending = client._next_id
                     await client.send({"type": "action", **action, "id": pending})
     return await asyncio.wait_for(loop(), timeout)
+
+
+async def two_player_table(port: int, preset: str = "noddy", names: tuple[str, str] = ("ann", "ben"),
+                           **create: Any) -> tuple[Client, Client, int]:
+    """Two people at a fresh table, both ready: the first of ``names`` creates it (seat 0,
+    with ``create``'s fields), the second sits in seat 1."""
+    first, second = await Client.connect(port), await Client.connect(port)
+    await first.hello(names[0])
+    await second.hello(names[1])
+    created = await first.request({"type": "create_table", "preset": preset, **create})
+    table_id = created["table"]["id"]
+    await second.request({"type": "sit", "table": table_id})
+    await first.request({"type": "ready"})
+    await second.request({"type": "ready"})
+    return first, second, table_id

@@ -18,7 +18,7 @@ from noddy.server.records import replay
 
 from ..stacking import deal_deck, stacked_draw
 from .audit import Entitlement, audit
-from .harness import Client, play_out, running_server
+from .harness import Client, play_out, running_server, two_player_table
 
 MANUAL = {"counting": "manual"}
 ANN_DEALT, BEN_DEALT, TURN_UP = "5H 5S JD 4C KH QH", "2C 3D 7S 8S 9D TD", "6C"
@@ -43,14 +43,8 @@ def _kind(kind: str):
 
 async def _seat_two(port: int, options: dict[str, Any], **create: Any) -> tuple[Client, Client, int]:
     """Ben in seat 0 and Ann in seat 1 of a fresh cribbage table, both ready."""
-    ben, ann = await _hello(port, "Ben"), await _hello(port, "Ann")
-    create = {"preset": "cribbage", **create}
-    created = await ben.request({"type": "create_table", "options": options, **create})
-    table_id = created["table"]["id"]
-    await ann.request({"type": "sit", "table": table_id})
-    await ben.request({"type": "ready"})
-    await ann.request({"type": "ready"})
-    return ben, ann, table_id
+    return await two_player_table(port, create.pop("preset", "cribbage"), ("Ben", "Ann"),
+                                  options=options, **create)
 
 
 def _claim_turn(message: dict[str, Any]) -> bool:

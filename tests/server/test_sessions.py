@@ -6,19 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from .harness import Client, play_out, running_server
-
-
-async def two_player_table(port: int, preset: str = "noddy", **create: object) -> tuple[Client, Client, int]:
-    ann, ben = await Client.connect(port), await Client.connect(port)
-    await ann.hello("ann")
-    await ben.hello("ben")
-    created = await ann.request({"type": "create_table", "preset": preset, **create})
-    table_id = created["table"]["id"]
-    await ben.request({"type": "sit", "table": table_id})
-    await ann.request({"type": "ready"})
-    await ben.request({"type": "ready"})
-    return ann, ben, table_id
+from .harness import Client, play_out, running_server, two_player_table
 
 
 async def test_reconnect_mid_deal_with_the_token() -> None:
