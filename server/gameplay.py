@@ -158,29 +158,28 @@ class Gameplay(CoreState):
         game = table.game
         assert game is not None
         now = self.clock()
-        members = table.members()
-        seats = dict.fromkeys(seat for _session, seat in members)
         for occupant in table.seats:
             if occupant is not None and occupant.player is not None:
                 self._bot_check.add(table.id)  # a computer player may owe the next move
                 break
-        # Members whose redacted views of an event agree get the very same message object,
-        # which the network layer then encodes once (events are mostly public).
-        messages = table.event_messages(numbered, seats, plain)
         # Each member's connection is looked up once, for its events and its turn (nothing
         # in between opens or closes one, or changes who sits where).
+        seats: dict[int | None, None] = {}
         recipients: list[tuple[int, int | None, bool, tuple[str, ...]]] = []
-        for session, seat in members:
+        for session, seat in table.members():
+            seats[seat] = None
             conn_id = session.conn
             how = self._how_to_send(conn_id)
             if how is not None:
                 assert conn_id is not None
                 recipients.append((conn_id, seat, *how))
+        # Members whose redacted views of an event agree get the very same message object,
+        # which the network layer then encodes once (events are mostly public).
+        messages = table.event_messages(numbered, seats, plain)
         if game.is_over:
             table.status = FINISHED
             table.deadlines.clear()
-            self._send_batches(recipients, {seat: Lines(tuple(events), True)
-                                            for seat, events in messages.items()}, reply)
+            self._send_batches(recipients, messages, None, reply)
             log.info("table %d: game %d won by %s, scores %s", table.id, table.games_played,
                      game.winner, game.scores)
             self._table_changed(table)
@@ -195,23 +194,28 @@ class Gameplay(CoreState):
                 if occupant is not None and not occupant.is_computer and seat not in table.deadlines:
                     table.deadlines[seat] = now + table.turn_timer
                     self._schedule_timer(table, table.deadlines[seat])
-        turns = table.turn_messages(seats, now)
-        # Each member's events and turn go out as one batch (one Send), the same object for
-        # every member with the same view (the spectators), so it is encoded once for them.
-        self._send_batches(recipients, {seat: Lines((*events, turns[seat]), True)
-                                        for seat, events in messages.items()}, reply)
+        self._send_batches(recipients, messages, table.turn_messages(seats, now), reply)
 
     def _send_batches(self, recipients: list[tuple[int, int | None, bool, tuple[str, ...]]],
-                      batches: dict[int | None, Lines], reply: tuple[int, dict[str, Any]] | None) -> None:
-        """Send each recipient its seat's batch (the same object for every member with that
-        view, the spectators, so it is encoded once for them), with ``reply`` first in its
-        connection's (or alone, if that connection is not among them)."""
+                      events: dict[int | None, list[dict[str, Any]]],
+                      turns: dict[int | None, dict[str, Any]] | None,
+                      reply: tuple[int, dict[str, Any]] | None) -> None:
+        """Send each recipient its seat's events and then its turn (``turns``: none once the
+        game is over) as one batch (one Send), with ``reply`` first in its connection's (or
+        alone, if that connection is not among them).  Members with the same view (the
+        spectators) share one batch object, so it is encoded once for them."""
         out = self._out
+        shared: dict[int | None, Lines] = {}
         for conn_id, seat, text, names in recipients:
-            batch = batches[seat]
             if reply is not None and conn_id == reply[0]:
-                batch = Lines((reply[1], *batch.messages), True)
+                batch = Lines((reply[1], *events[seat], turns[seat]) if turns is not None
+                              else (reply[1], *events[seat]), True)
                 reply = None
+            else:
+                batch = shared.get(seat)  # type: ignore[assignment]
+                if batch is None:
+                    batch = shared[seat] = Lines((*events[seat], turns[seat]) if turns is not None
+                                                 else tuple(events[seat]), True)
             out.append(Send(conn_id, batch, text, names))
         if reply is not None:
             self._send(*reply)
@@ -262,7 +266,9 @@ class Gameplay(CoreState):
 
     def take_bot_jobs(self) -> list[BotJob]:
         """Decisions computer players owe now; each is handed out once."""
-        jobs = []
+        jobs: list[BotJob] = []
+        if not self._bot_check:  # the usual case after a request at a table of people
+            return jobs
         # Only tables that changed since the last call can owe a decision (tick() adds every
         # playing table as a safety net): scanning all tables per request was the hot spot.
         check, self._bot_check = self._bot_check, set()

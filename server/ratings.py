@@ -27,7 +27,7 @@ little about the other.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 INITIAL_RATING = 1500.0
 K_FACTOR = 32.0
@@ -44,9 +44,12 @@ def expected_score(rating: float, opponent: float) -> float:
     return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
 
 
-@dataclass(frozen=True, order=True)
-class Rated:
-    """Who is rated: ``kind`` is ``"human"`` (by name) or ``"computer"`` (by level)."""
+class Rated(NamedTuple):
+    """Who is rated: ``kind`` is ``"human"`` (by name) or ``"computer"`` (by level).
+
+    A named tuple (hashed and compared as the pair, in C) rather than a frozen dataclass,
+    whose generated ``__init__`` and ``__hash__`` are Python: every table summary looks up
+    each seat's rating by one."""
 
     kind: str
     name: str

@@ -1,7 +1,7 @@
 """What the server keeps: the records the core hands to storage, and finished-game records.
 
 The core is sans-IO, so it does not write anything itself: alongside its Send and Close
-instructions it queues *storage records* (the frozen dataclasses below) which the network
+instructions it queues *storage records* (the dataclasses below, never changed once made) which the network
 layer has :mod:`noddy.server.storage` write -- in one transaction per core call -- before it
 sends any of that call's messages.  What a player has been told has happened is therefore
 always on disk first.
@@ -79,7 +79,9 @@ class GameBegun:
     password: str | None = None
 
 
-@dataclass(frozen=True)
+# Not frozen (a frozen dataclass's __init__ sets each field through object.__setattr__):
+# one is made for every action a server applies.  Nothing changes a record once made.
+@dataclass(slots=True)
 class ActionApplied:
     """The ``index``-th action of a game (from 1) and the events it caused.
 

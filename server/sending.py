@@ -121,6 +121,10 @@ class Sending:
                         data = as_text.get(key, _UNSEEN)
                         if data is _UNSEEN:
                             data = as_text[key] = self._encode(out, failed, as_text)
+                    elif message.__class__ is Lines and message.essential:
+                        # A member's game batch: made of messages cached one by one, so the
+                        # batch itself is not (spectators sharing one join the bytes again).
+                        data = self._encode_batch(message, False, (), as_json, failed)
                     else:
                         data = as_json.get(id(message), _UNSEEN)
                         if data is _UNSEEN:
@@ -188,27 +192,43 @@ class Sending:
         if message.__class__ is Lines:
             if not message.essential:
                 return self._encode_news(message, text, names)
-            parts: list[bytes] = []
-            for item in message.messages:  # never a game_record: JSON is encode_line's
-                key = (id(item), names) if text else id(item)
-                data = cache.get(key, _UNSEEN)
-                if data is _UNSEEN:
-                    try:
-                        data = text_mode.render(item, names).encode("utf-8") if text else encode_line(item)
-                    except Exception as exc:
-                        failed.setdefault(id(item), [item, exc, 0])
-                        data = None
-                    cache[key] = data
-                if data is None:  # the connection cannot follow its game without it
-                    failed[id(message)] = failed[id(item)]
-                    return None
-                parts.append(data)
-            return b"".join(parts)
+            return self._encode_batch(message, text, names, cache, failed)
         try:
             return _encoded(message, text, names)
         except Exception as exc:  # UnicodeEncodeError, a value JSON cannot hold, a KeyError in render...
             failed.setdefault(id(message), [message, exc, 0])
             return None
+
+    def _encode_batch(self, lines: Lines, text: bool, names: tuple[str, ...],
+                      cache: dict[Any, bytes | None], failed: dict[int, list[Any]]) -> bytes | None:
+        """A member's game batch (``lines``, essential) as the bytes of its lines, or None
+        (noted in ``failed`` under the batch's id too) if one of its messages cannot be
+        encoded: the connection cannot follow its game without it.  Each message is encoded
+        once per batch of instructions (``cache``, as in :meth:`_encode`)."""
+        items = lines.messages  # never a game_record: JSON is encode_line's
+        # Every message looked up at once, without a line of Python per message: most of
+        # them were encoded for another member's batch already.
+        if text:
+            parts = list(map(cache.get, [(id(item), names) for item in items]))
+        else:
+            parts = list(map(cache.get, map(id, items)))
+        if None in parts:  # some not encoded yet (or not encodable)
+            for index, data in enumerate(parts):
+                if data is not None:
+                    continue
+                item = items[index]
+                key = (id(item), names) if text else id(item)
+                if key not in cache:
+                    try:
+                        data = text_mode.render(item, names).encode("utf-8") if text else encode_line(item)
+                    except Exception as exc:
+                        failed.setdefault(id(item), [item, exc, 0])
+                    cache[key] = data
+                if data is None:
+                    failed[id(lines)] = failed[id(item)]
+                    return None
+                parts[index] = data
+        return b"".join(parts)  # type: ignore[arg-type]
 
     def _encode_news(self, lines: Lines, text: bool, names: tuple[str, ...]) -> bytes:
         """The lobby's news as the bytes of their lines, in order; one that cannot be

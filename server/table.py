@@ -148,9 +148,12 @@ class Table:
         """Connected people at the table with the seat whose view they get (None: spectator)."""
         out: list[tuple[Session, int | None]] = []
         for index, seat in enumerate(self.seats):
-            if seat is not None and seat.session is not None and seat.session.conn is not None:
-                out.append((seat.session, index))
-        out += [(s, None) for s in self.spectators if s.conn is not None]
+            if seat is not None:
+                session = seat.session
+                if session is not None and session.conn is not None:
+                    out.append((session, index))
+        if self.spectators:
+            out += [(s, None) for s in self.spectators if s.conn is not None]
         return out
 
     def owner(self) -> Session | None:
@@ -213,22 +216,31 @@ class Table:
         ``plain[i]`` is event ``i``'s own ``to_dict()``, made already for the storage record.
         Events are mostly public, so every seat that may see an event whole (``for_seat``
         returns the event itself) gets one shared message object around ``plain[i]``, which
-        the network layer then encodes once.  Shared means nobody may change these messages
-        (or ``plain``) once built.
+        the network layer then encodes once.  Seats whose lists would be equal may get the
+        same list.  Shared means nobody may change these lists and messages (or ``plain``)
+        once built.
         """
         table_id = self.id
-        out: dict[int | None, list[dict[str, Any]]] = {seat: [] for seat in seats}
+        # While every event so far is public, all seats share one list (most actions: a
+        # card played, a go); the first event whose views differ gives each seat its own.
+        shared: list[dict[str, Any]] = []
+        out: dict[int | None, list[dict[str, Any]]] | None = None
         for (seq, event), data in zip(numbered, plain):
             whole = {"type": "event", "table": table_id, "seq": seq, "event": data}
             if event.always_public:  # no seat's view differs: skip asking each one
-                for messages in out.values():
-                    messages.append(whole)
+                if out is None:
+                    shared.append(whole)
+                else:
+                    for messages in out.values():
+                        messages.append(whole)
                 continue
+            if out is None:
+                out = {seat: shared[:] for seat in seats}
             for seat, messages in out.items():
                 view = event.for_seat(seat)
                 messages.append(whole if view is event else
                                 {"type": "event", "table": table_id, "seq": seq, "event": view.to_dict()})
-        return out
+        return dict.fromkeys(seats, shared) if out is None else out
 
     def timed_out_message(self, seat: int, action: Action, viewer: int | None) -> dict[str, Any]:
         """The move the server made for ``seat`` when its turn timer ran out, as ``viewer``
@@ -254,21 +266,19 @@ class Table:
         time_left = None
         if self.deadlines:
             time_left = round(max(0.0, min(self.deadlines.values()) - now), 1)
-        table_id, seq, to_move, count = self.id, self.seq, game.to_move, game.count
-
-        def message(legal: list[dict[str, Any]]) -> dict[str, Any]:
-            return {"type": "turn", "table": table_id, "seq": seq, "to_move": to_move,
-                    "awaiting": list(awaiting), "count": count, "legal_actions": legal,
-                    "time_left": time_left}
-
         out: dict[int | None, dict[str, Any]] = {}
         waiting: dict[str, Any] | None = None  # the message of every seat that may not act
         for seat in seats:
             if seat in awaiting:
-                out[seat] = message(describe_legal(game.legal_actions(seat)))
+                out[seat] = {"type": "turn", "table": self.id, "seq": self.seq, "to_move": game.to_move,
+                             "awaiting": list(awaiting), "count": game.count,
+                             "legal_actions": describe_legal(game.legal_actions(seat)),
+                             "time_left": time_left}
             else:
                 if waiting is None:
-                    waiting = message([])
+                    waiting = {"type": "turn", "table": self.id, "seq": self.seq, "to_move": game.to_move,
+                               "awaiting": list(awaiting), "count": game.count, "legal_actions": [],
+                               "time_left": time_left}
                 out[seat] = waiting
         return out
 
