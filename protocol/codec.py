@@ -76,21 +76,23 @@ _scan_once = json.scanner.make_scanner(json.JSONDecoder())
 
 def decode_line(line: bytes | str) -> dict[str, Any]:
     """Parse one line into a JSON object; ``bad_json`` if it is not valid UTF-8 JSON or not an object."""
-    if isinstance(line, bytes):
-        try:
-            text = line.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ProtocolError("bad_json", "the line is not valid UTF-8") from None
-    else:
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProtocolError("bad_json", "the line is not valid UTF-8") from None
+    except AttributeError:  # a str (it has no decode): text already
         text = line
-    if text[:1] == "{":  # the usual line: one object, nothing around it
-        try:
-            value, end = _scan_once(text, 0)
-        except (StopIteration, ValueError, RecursionError):
-            pass  # json.loads below says exactly what is wrong
-        else:
-            if end == len(text) and type(value) is dict:
-                return value
+    # The usual line is one object with nothing around it: scanned straight.  Whatever else
+    # the scanner makes of a line (another value, one that stops early, an error, or text
+    # that is not a str, such as a bytearray) is left to json.loads below, which reads it
+    # the same way and says exactly what is wrong.
+    try:
+        value, end = _scan_once(text, 0)
+    except (StopIteration, ValueError, RecursionError, TypeError):
+        pass
+    else:
+        if type(value) is dict and end == len(text):
+            return value
     try:
         value = json.loads(text)
     except ValueError as exc:

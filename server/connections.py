@@ -22,9 +22,9 @@ import math
 from typing import Any
 
 from noddy.engine import NoddyError, describe_legal
-from noddy.protocol import PROTOCOL_VERSION, ProtocolError, decode_line, validate_request
+from noddy.protocol import PROTOCOL_VERSION, REQUESTS, ProtocolError, decode_line
 from noddy.protocol.errors import ERROR_CODES
-from noddy.protocol.requests import request_id_of
+from noddy.protocol.requests import read_request, request_id_of
 
 from . import text_mode
 from .core_state import SERVER_NAME, CoreState
@@ -34,6 +34,9 @@ from .recovery import CHANGES_SEATS_OR_GAME
 from .session import Connection
 
 log = logging.getLogger("noddy.server")
+
+#: The name of each request type's handler, made once rather than for every request.
+_HANDLERS: dict[str, str] = {kind: f"_on_{kind}" for kind in REQUESTS}
 
 
 class Connections(CoreState):
@@ -202,15 +205,20 @@ class Connections(CoreState):
         heapq.heappush(self._conn_due, (due, conn.id))
 
     def _dispatch(self, conn: Connection, message: dict[str, Any], escapes: bool = True) -> None:
-        request_id = request_id_of(message)
+        try:
+            kind, fields, request_id = read_request(message, escapes)
+        except ProtocolError as exc:
+            request_id = request_id_of(message)
+            self.origin = (conn.id, request_id)
+            self._error(conn, exc, request_id)
+            return
         self.origin = (conn.id, request_id)
         try:
-            kind, fields = validate_request(message, escapes)
             if conn.session is None and kind not in ("hello", "ping", "pong"):
                 raise ProtocolError("hello_required", f"say hello before {kind}")
             if self._paused and kind in CHANGES_SEATS_OR_GAME:
                 self._check_not_paused(conn, kind, fields)
-            getattr(self, f"_on_{kind}")(conn, fields, request_id)
+            getattr(self, _HANDLERS[kind])(conn, fields, request_id)
         except ProtocolError as exc:
             self._error(conn, exc, request_id)
         except NoddyError as exc:

@@ -114,13 +114,18 @@ class _Link(asyncio.BufferedProtocol):
         """Feed every complete line that has arrived to the core; keep the rest for later."""
         if self.closing:
             return
-        data = bytes(self.server._inbox[:nbytes])
-        limit = self.server.config.max_line
+        server = self.server
+        data = bytes(server._inbox[:nbytes])
+        limit = server.config.max_line
         if self.partial:
             data = self.partial + data
             self.partial = b""
+        elif 0 < nbytes <= limit and data.find(b"\n") == nbytes - 1:
+            # The usual read, one whole line and nothing after it (a client waits for the
+            # reply to each request): handed on as it is, without the cutting below.
+            server._receive(self, data)
+            return
         start = 0
-        server = self.server
         while True:
             end = data.find(b"\n", start)
             if end < 0:

@@ -23,14 +23,19 @@ class TokenBucket:
 
     def take(self, now: float, cost: float = 1.0) -> float:
         """Take ``cost`` tokens (a request that costs the server more takes more)."""
-        self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
+        # Every request passes here: the refill is worked out in a local, and capped by the
+        # comparison min(burst, tokens) makes (so a NaN is capped too), without the call.
+        tokens = self.tokens + (now - self.updated) * self.rate
+        if not tokens < self.burst:
+            tokens = self.burst
         self.updated = now
-        if self.tokens >= cost:
-            self.tokens -= cost
+        if tokens >= cost:
+            self.tokens = tokens - cost
             self.strikes = 0
             return 0.0
+        self.tokens = tokens
         self.strikes += 1
-        return (cost - self.tokens) / self.rate
+        return (cost - tokens) / self.rate
 
 
 #: Entries an address table holds before it forgets the addresses that no longer matter (a
