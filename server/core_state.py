@@ -153,7 +153,7 @@ class CoreState:
     def _flush(self) -> list[Out]:
         if self.closed:
             self._records.clear()
-        else:
+        elif self._dirty:
             for table in self._dirty.values():
                 if table.id in self.tables and table.id not in self._paused:
                     self._records.append(TableSaved(table.id, self._table_state(table)))
