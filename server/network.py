@@ -49,6 +49,10 @@ __all__ = ["BACKLOG", "ESSENTIAL_TYPES", "LOG_PERIOD", "OUT_OF_RESOURCES", "RECE
 log = logging.getLogger("noddy.server.network")
 
 
+#: The tables of a core call that wrote no storage record.
+_NO_TABLES: frozenset[int] = frozenset()
+
+
 @dataclass(eq=False)
 class _Step:
     """Instructions held back until ``future`` is done: a storage write, or a query's read.
@@ -192,16 +196,14 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
         assert self.core is not None
         records = self.core.take_records()
         gate = None
-        tables: frozenset[int] = frozenset()
+        tables = _NO_TABLES
         if records and self._store is not None:
             gate = self._gate(records)
-            tables = frozenset({record.table_id for record in records})
-        queries = False
+            tables = frozenset([record.table_id for record in records])
         for out in outs:
             if out.__class__ is Query:
-                queries = True
                 break
-        if not queries:
+        else:  # no query among them: the usual call
             if gate is None and not self._pending:
                 self._carry_out(outs)
                 return
