@@ -15,9 +15,10 @@ Play(seat=0, card=Card.parse('5H'))
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import methodcaller
 from typing import ClassVar, Iterable
 
-from .cards import FULL_DECK, SORT_KEY, Card, format_cards, parse_cards
+from .cards import FULL_DECK, SORT_KEY, TEXT, Card, format_cards, parse_cards
 from .errors import IllegalActionError
 
 #: The most points any show can hold (a cribbage hand of 5-5-5-J with the fourth 5 turned
@@ -130,7 +131,7 @@ class Discard(Action):
         return "discard " + format_cards(self.cards)
 
     def to_dict(self, *, with_seat: bool = True) -> dict:
-        cards = [c.text for c in self.cards]
+        cards = list(map(TEXT, self.cards))
         if with_seat:
             return {"action": "discard", "seat": self.seat, "cards": cards}
         return {"action": "discard", "cards": cards}
@@ -179,6 +180,10 @@ class Pass(Action):
         return "pass"
 
 
+#: ``_AS_OFFERED(action) == action.to_dict(with_seat=False)``, mapped over a turn's legal
+#: actions without a Python-level loop (every turn describes them).
+_AS_OFFERED = methodcaller("to_dict", with_seat=False)
+
 _PLAYS: dict[int, tuple[Play, ...]] = {}
 _GOES: dict[int, Go] = {}
 
@@ -215,7 +220,7 @@ def describe_legal(actions: Iterable[Action]) -> list[dict]:
     actions = list(actions)
     if not actions or not isinstance(actions[0], _Points):
         # (Claims and calls come first when offered: every other turn is as it always was.)
-        return [action.to_dict(with_seat=False) for action in actions]
+        return list(map(_AS_OFFERED, actions))
     out: list[dict] = []
     ranges: dict[str, dict] = {}
     for action in actions:

@@ -54,7 +54,7 @@ from itertools import combinations
 from typing import Any, Mapping
 
 from .actions import MAX_CLAIM, Action, Claim, Discard, Go, Muggins, Pass, Play, go_of, plays_of
-from .cards import JACK, SORT_KEY, Card, draw, format_cards
+from .cards import INDEX, JACK, SORT_KEY, Card, draw, format_cards
 from .errors import (
     AlreadyDiscardedError,
     BadClaimError,
@@ -90,13 +90,27 @@ from .events import (
     TurnedUp,
 )
 from .rules import Rules, configure
-from .scoring import ScoreItem, play_items, show_items
+from .scoring import POINTS, ScoreItem, play_items, show_items
 
 DISCARD = "discard"
 PLAY = "play"
 CLAIM = "claim"
 MUGGINS = "muggins"
 OVER = "over"
+
+_CLOCKWISE: dict[int, tuple[tuple[int, ...], ...]] = {}
+_PLAYED: dict[tuple[int, int, int], Played] = {}
+
+
+def _clockwise(players: int) -> tuple[tuple[int, ...], ...]:
+    """``_clockwise(players)[seat]``: every seat clockwise from ``seat``'s left, ``seat``
+    last.  Made once per player count: the engine walks the table at every turn."""
+    table = _CLOCKWISE.get(players)
+    if table is None:
+        table = _CLOCKWISE[players] = tuple(
+            tuple((seat + step) % players for step in range(1, players + 1))
+            for seat in range(players))
+    return table
 
 
 @dataclass(frozen=True)
@@ -206,6 +220,8 @@ class Game:
             seed = random.SystemRandom().randrange(2**53)
         self.seed = seed
         self._rng = random.Random(seed)
+        self._clockwise = _clockwise(players)
+        self._plays_of = [plays_of(seat) for seat in range(players)]
         self.phase = DISCARD
         self.deal = 0
         self.dealer: int | None = None
@@ -258,9 +274,10 @@ class Game:
         """Exactly the actions :meth:`apply` accepts from ``seat`` (default: ``to_move``)."""
         if seat is None:
             seat = self.to_move
-        if seat is None or self.is_over:
+        if seat is None or self.winner is not None:  # (self.is_over, without the call)
             return []
-        if self.phase == DISCARD:
+        phase = self.phase
+        if phase == DISCARD:
             if seat not in self._pending_discards:
                 return []
             size = self.rules.discards(self.players)
@@ -269,16 +286,21 @@ class Game:
             return Discard._each_sorted(seat, combinations(hand, size))
         if seat != self.to_move:
             return []
-        counting = self._counting
-        if self.phase == CLAIM and counting is not None:
-            return [Claim(seat, points) for points in range(counting.worth + 1)]
-        if self.phase == MUGGINS and counting is not None and counting.claimed is not None:
-            calls: list[Action] = [Muggins(seat, points)
-                                   for points in range(counting.claimed + 1, MAX_CLAIM + 1)]
-            return calls + [Pass(seat)]
+        if phase != PLAY:  # counting by hand (the play's turns skip these tests)
+            counting = self._counting
+            if phase == CLAIM and counting is not None:
+                return [Claim(seat, points) for points in range(counting.worth + 1)]
+            if phase == MUGGINS and counting is not None and counting.claimed is not None:
+                calls: list[Action] = [Muggins(seat, points)
+                                       for points in range(counting.claimed + 1, MAX_CLAIM + 1)]
+                return calls + [Pass(seat)]
         room = 31 - self.count
-        table = plays_of(seat)
-        plays: list[Action] = [table[card.index] for card in self.hands[seat] if card.value <= room]
+        table = self._plays_of[seat]
+        hand = self.hands[seat]
+        if room >= 10:  # no card is worth more: all of them (most turns), without a loop
+            plays: list[Action] = list(map(table.__getitem__, map(INDEX, hand)))
+        else:
+            plays = [table[card.index] for card in hand if card.value <= room]
         return plays or [go_of(seat)]
 
     # -- the one mutating call ------------------------------------------------------------
@@ -293,13 +315,13 @@ class Game:
             raise NotYourTurnError(f"there is no seat {seat!r} in a {self.players}-player game")
         events: list[Event] = []
         if isinstance(action, Play):  # the commonest action first
-            self._check_turn(action)
+            self._check_play(action)
             self._play(action, events)
         elif isinstance(action, Discard):
             self._check_discard(action)
             self._discard(action, events)
         elif isinstance(action, Go):
-            self._check_turn(action)
+            self._check_go(action)
             self._go(seat, events)
         elif isinstance(action, Claim):
             self._check_count_turn(action, CLAIM)
@@ -330,27 +352,35 @@ class Game:
                 raise CardNotInHandError(f"seat {seat} does not hold {card}")
 
     def _check_turn(self, action: Play | Go) -> None:
-        if self.phase in (CLAIM, MUGGINS):
-            raise WrongPhaseError(f"the play is over: the shows are being counted (phase: {self.phase})")
+        """The play is on and it is ``action.seat``'s turn (the checks Play and Go share)."""
         if self.phase != PLAY:
+            if self.phase in (CLAIM, MUGGINS):
+                raise WrongPhaseError(
+                    f"the play is over: the shows are being counted (phase: {self.phase})")
             raise WrongPhaseError(f"the play has not begun (phase: {self.phase})")
         if action.seat != self.to_move:
             raise NotYourTurnError(f"it is seat {self.to_move}'s turn, not seat {action.seat}'s")
-        if isinstance(action, Play):
-            if action.card not in self.hands[action.seat]:
-                raise CardNotInHandError(f"seat {action.seat} does not hold {action.card}")
-            if self.count + action.card.value > 31:
-                raise WouldPassThirtyOneError(
-                    f"{action.card} would take the count from {self.count} "
-                    f"to {self.count + action.card.value}, past 31"
-                )
-        else:
-            room = 31 - self.count
-            playable = [card for card in self.hands[action.seat] if card.value <= room]
-            if playable:
-                raise MustPlayError(
-                    f"seat {action.seat} can play ({format_cards(playable)}) and may not say go"
-                )
+
+    def _check_play(self, action: Play) -> None:
+        if self.phase != PLAY or action.seat != self.to_move:  # (the checks run only to fail)
+            self._check_turn(action)
+        card = action.card
+        if card not in self.hands[action.seat]:
+            raise CardNotInHandError(f"seat {action.seat} does not hold {card}")
+        if self.count + card.value > 31:
+            raise WouldPassThirtyOneError(
+                f"{card} would take the count from {self.count} "
+                f"to {self.count + card.value}, past 31"
+            )
+
+    def _check_go(self, action: Go) -> None:
+        self._check_turn(action)
+        room = 31 - self.count
+        playable = [card for card in self.hands[action.seat] if card.value <= room]
+        if playable:
+            raise MustPlayError(
+                f"seat {action.seat} can play ({format_cards(playable)}) and may not say go"
+            )
 
     def _check_count_turn(self, action: Claim | Muggins | Pass, phase: str) -> None:
         """Counting by hand: the right phase, the right seat, a number in its range."""
@@ -387,9 +417,7 @@ class Game:
     def _peg(self, events: list[Event], seat: int, items: tuple[ScoreItem, ...], reason: str,
              cards: tuple[Card, ...] | None = None, concealed: bool = False) -> bool:
         """Peg ``items`` for ``seat``; True (and the game over) if that reaches the target."""
-        points = 0
-        for item in items:
-            points += item.points
+        points = sum(map(POINTS, items))
         team = seat % 2 if self.partnerships else seat  # self.team_of(seat), inlined
         self.scores[team] += points
         events.append(Scored(seat, points, reason, items, tuple(self.scores), cards, concealed))
@@ -419,7 +447,7 @@ class Game:
     def _seats_from_left(self) -> list[int]:
         """Every seat clockwise from the dealer's left, the dealer last."""
         assert self.dealer is not None
-        return [(self.dealer + i) % self.players for i in range(1, self.players + 1)]
+        return list(self._clockwise[self.dealer])
 
     def _start_deal(self, events: list[Event]) -> None:
         rules = self.rules
@@ -448,7 +476,7 @@ class Game:
         self.played = []
         self.passed = set()
         self.turn_up = None
-        self._laid_away = [() for _ in range(self.players)]
+        self._laid_away = [()] * players
         self._shows = []
         for seat in order:
             events.append(CardsDealt(seat, size, tuple(hands[seat])))
@@ -506,14 +534,14 @@ class Game:
         for seat in self._seats_from_left():
             kept = self.kept[seat]
             items = show_items(kept, turn_up, rules)
-            self._shows.append((seat, sum([item.points for item in items])))
+            self._shows.append((seat, sum(map(POINTS, items))))
             if self._peg(events, seat, items, "show", kept, concealed):
                 return True
         if rules.has_crib:
             assert self.dealer is not None
             crib = tuple(sorted(self.crib, key=SORT_KEY))
             items = show_items(crib, turn_up, rules, crib=True)
-            self._shows.append((self.dealer, sum([item.points for item in items])))
+            self._shows.append((self.dealer, sum(map(POINTS, items))))
             if self._peg(events, self.dealer, items, "crib", crib):
                 return True
         return False
@@ -521,14 +549,20 @@ class Game:
     def _play(self, action: Play, events: list[Event]) -> None:
         seat, card = action.seat, action.card
         self.hands[seat].remove(card)
-        self.pile.append(card)
-        self.count += card.value
+        pile = self.pile
+        pile.append(card)
+        self.count = count = self.count + card.value
         self.played.append((seat, card))
-        events.append(Played(seat, card, self.count))
-        items = play_items(tuple(self.pile), self.count, self.rules)
+        # Played events are immutable values, few (seat by card by count) and one for every
+        # card played: each is made once and shared, like the legal actions.
+        played = _PLAYED.get((seat, card.index, count))
+        if played is None:
+            played = _PLAYED[(seat, card.index, count)] = Played(seat, card, count)
+        events.append(played)
+        items = play_items(tuple(pile), count, self.rules)
         if items and self._peg(events, seat, items, "play"):
             return
-        if self.count == 31:
+        if count == 31:
             self._end_count(events, last_card_point=False)
         else:
             self._next_turn(events, seat)
@@ -541,9 +575,9 @@ class Game:
     def _next_turn(self, events: list[Event], after: int) -> None:
         """Hand the turn to the next seat clockwise after ``after`` that holds cards and has
         not said go; if there is none, the count is over."""
-        for step in range(1, self.players + 1):
-            seat = (after + step) % self.players
-            if self.hands[seat] and seat not in self.passed:
+        hands, passed = self.hands, self.passed
+        for seat in self._clockwise[after]:
+            if hands[seat] and seat not in passed:
                 self.to_move = seat
                 return
         self._end_count(events, last_card_point=True)
@@ -592,7 +626,7 @@ class Game:
         cards = tuple(sorted(self.crib, key=SORT_KEY)) if crib else self.kept[seat]
         assert self.turn_up is not None
         items = show_items(cards, self.turn_up, self.rules, crib=crib)
-        self._counting = _Count(seat, reason, cards, sum([item.points for item in items]), items)
+        self._counting = _Count(seat, reason, cards, sum(map(POINTS, items)), items)
         events.append(CountingStarted(seat, reason, cards, self.turn_up))
         self.phase = CLAIM
         self.to_move = seat

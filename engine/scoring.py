@@ -22,12 +22,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations, product
+from operator import attrgetter, itemgetter
 from typing import Iterable, Sequence
 
-from .cards import JACK, Card
+from .cards import JACK, TEXT, Card
 from .rules import Rules, find_preset
 
 PAIR_KINDS = ("pair", "pair royal", "double pair royal")
+_RANK = attrgetter("rank")
+_RANK_BIT = attrgetter("rank_bit")
+#: An item's points, for ``sum(map(POINTS, items))``.
+POINTS = attrgetter("points")
 
 #: Sets a field of a frozen instance in its own ``__init__`` (what dataclasses do).
 _set = object.__setattr__
@@ -50,7 +55,7 @@ class ScoreItem:
         _set(self, "cards", cards)
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "points": self.points, "cards": [c.text for c in self.cards]}
+        return {"kind": self.kind, "points": self.points, "cards": list(map(TEXT, self.cards))}
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,11 +87,11 @@ def announce(items: Iterable[ScoreItem], start: int = 0, *, concealed: bool = Fa
     phrases = []
     for item in items:
         running += item.points
-        phrase = _FIXED_PHRASES.get(item.kind)
-        if phrase is None:
-            phrase = _phrase(item, concealed)
-        words = _WORDS[running] if 0 <= running < _WORDS_KNOWN else number_words(running)
-        phrases.append(f"{phrase} {words}")
+        phrase = _FIXED_PHRASES.get(item.kind) or _phrase(item, concealed)
+        if 0 <= running < _WORDS_KNOWN:
+            phrases.append(f"{phrase} {_WORDS[running]}")
+        else:
+            phrases.append(f"{phrase} {number_words(running)}")
     return ", ".join(phrases) if phrases else "nothing"
 
 
@@ -146,7 +151,14 @@ _WORDS: tuple[str, ...] = tuple(number_words(n) for n in range(_WORDS_KNOWN))
 
 
 def _rank_items(rules: Rules, cards: Sequence[Card]) -> list[ScoreItem]:
-    """Fifteens, twenty-fives, thirty-one, pairs and runs: everything that ranks decide.
+    """Fifteens, twenty-fives, thirty-one, pairs and runs: everything that ranks decide."""
+    return [ScoreItem(kind, points, tuple([cards[p] for p in positions]))
+            for kind, points, positions in _rank_positions(rules, cards)]
+
+
+def _rank_positions(rules: Rules, cards: Sequence[Card]) -> list[tuple[str, int, tuple[int, ...]]]:
+    """:func:`_rank_items` as ``(kind, points, positions)``: the positions in ``cards`` of
+    each item's cards, in the item's order.
 
     Which cards make each item depends only on the ranks, so the search for them is done
     once per multiset of ranks (:func:`_rank_plan`, keyed like :func:`show_total` by the sum
@@ -154,9 +166,7 @@ def _rank_items(rules: Rules, cards: Sequence[Card]) -> list[ScoreItem]:
     the plan's positions back onto ``cards``.  The engine scores every show of every deal,
     and enumerating the subsets each time was most of the cost of dealing a Noddy game.
     """
-    key = 0
-    for card in cards:
-        key += card.rank_bit
+    key = sum(map(_RANK_BIT, cards))
     if len(cards) <= _PLAN_CACHE_MAX_CARDS:
         plans = rules.__dict__.get("_plan_cache")
         if plans is None:
@@ -169,26 +179,25 @@ def _rank_items(rules: Rules, cards: Sequence[Card]) -> list[ScoreItem]:
     if not plan:  # nothing ranks make (a plan is falsy when it has no items)
         return []
     sums, rest = plan
-    ranks = [card.rank for card in cards]
+    ranks = list(map(_RANK, cards))
     # ``order[i]`` is the position in ``cards`` of the i-th card by rank; the sort is stable,
     # so cards of one rank keep their order, as the plan assumes.
     order = sorted(range(len(cards)), key=ranks.__getitem__)
-    items: list[ScoreItem] = []
+    items: list[tuple[str, int, tuple[int, ...]]] = []
     if sums:
         # A fifteen's (or twenty-five's) cards come in the order of their positions, and the
         # items as itertools.combinations gives them: fifteens before twenty-fives, each by
         # size, then by positions.  No two entries agree on all three, so sorting the tuples
         # never compares the kinds or points after them.
-        found = [(group, len(subset), sorted([order[i] for i in subset]), kind, points)
+        found = [(group, len(subset), tuple(sorted(map(order.__getitem__, subset))), kind, points)
                  for group, kind, points, subset in sums]
         found.sort()
-        items = [ScoreItem(kind, points, tuple([cards[p] for p in positions]))
-                 for _, _, positions, kind, points in found]
+        items = [(kind, points, positions) for _, _, positions, kind, points in found]
     for kind, points, subset in rest:
         if subset is None:  # the thirty-one: every card, in the order given
-            items.append(ScoreItem(kind, points, tuple(cards)))
+            items.append((kind, points, tuple(range(len(cards)))))
         else:  # pairs and runs: ordered by rank already, then by position within a rank
-            items.append(ScoreItem(kind, points, tuple([cards[order[i]] for i in subset])))
+            items.append((kind, points, tuple(map(order.__getitem__, subset))))
     return items
 
 
@@ -222,7 +231,7 @@ def _rank_plan(rules: Rules, ranks: tuple[int, ...]) -> tuple:
     sums: list[tuple] = []
     for size in range(2, n + 1):
         for subset in combinations(positions, size):
-            total = sum([values[i] for i in subset])
+            total = sum(map(values.__getitem__, subset))
             if total == 15:
                 sums.append((0, "fifteen", rules.fifteen_points, subset))
             elif total == 25 and size >= 3 and rules.show_twenty_five:
@@ -258,8 +267,9 @@ def _rank_plan(rules: Rules, ranks: tuple[int, ...]) -> tuple:
 
 
 def _suit_items(rules: Rules, hand: Sequence[Card], turn_up: Card | None,
-                crib: bool) -> list[ScoreItem]:
-    """Flushes, the held Jack of the turn-up's suit, and picture cards."""
+                crib: bool, *, flush_only: bool = False) -> list[ScoreItem]:
+    """Flushes, the held Jack of the turn-up's suit, and picture cards (only the flush, if
+    ``flush_only``)."""
     items: list[ScoreItem] = []
     if rules.flush_rule == "three_of_a_suit":
         cards = list(hand) + ([turn_up] if turn_up else [])
@@ -279,6 +289,8 @@ def _suit_items(rules: Rules, hand: Sequence[Card], turn_up: Card | None,
                 items.append(ScoreItem("flush", len(hand) + 1, tuple(hand) + (turn_up,)))
             elif not crib:
                 items.append(ScoreItem("flush", len(hand), tuple(hand)))
+    if flush_only:
+        return items
     if turn_up is not None and rules.held_jack_points:
         for card in hand:
             if card.rank == JACK and card.suit == turn_up.suit:
@@ -322,10 +334,100 @@ def score_show(
 
 def show_items(hand: tuple[Card, ...], turn_up: Card, rules: Rules, *,
                crib: bool = False) -> tuple[ScoreItem, ...]:
-    """:func:`score_show`'s items for a ``hand`` given as a tuple of cards and a turn-up
-    card, under configured ``rules``: the engine's own call, on every show of every deal,
-    which spares the preset look-up, the parsing check and the :class:`Score` wrapper."""
-    return tuple(_rank_items(rules, hand + (turn_up,)) + _suit_items(rules, hand, turn_up, crib))
+    """:func:`score_show`'s items for a ``hand`` given as a tuple of distinct cards and a
+    turn-up card, under configured ``rules``: the engine's own call, on every show of every
+    deal, which spares the preset look-up, the parsing check and the :class:`Score` wrapper.
+
+    Which positions of ``hand + (turn_up,)`` make each rank item depends only on the ranks
+    in that order, and which make a flush only on the suits in that order, so both are
+    looked up in caches of "show plans" (:func:`_show_plan`) and each call only picks the
+    cards out with the plan's getters.  Scoring the shows was the largest share of the
+    engine's work per Noddy deal, even with :func:`_rank_items`'s plans per multiset of
+    ranks.  Shows of five cards or more (Cribbage's) have too many orders of ranks to keep
+    a plan for each, and are scored by :func:`_rank_items` as before.
+    """
+    cards = hand + (turn_up,)
+    by_ranks, by_suits = rules.__dict__.get("_show_plans") or _show_plan_caches(rules)
+    if len(cards) <= 4:
+        key = tuple(map(_RANK, cards))
+        plan = by_ranks.get(key)
+        if plan is None:
+            plan = by_ranks[key] = _show_plan(_rank_positions(rules, cards))
+        items = [ScoreItem(kind, points, pick(cards)) for kind, points, pick in plan]
+    else:
+        items = _rank_items(rules, cards)
+    key = tuple(map(_SUIT, cards))
+    if crib and rules.flush_rule != "three_of_a_suit":  # a crib's flush differs (_suit_items)
+        key += ("crib",)
+    flush = by_suits.get(key)
+    if flush is None:
+        flush = by_suits[key] = _show_plan(
+            _positions(_suit_items(rules, hand, turn_up, crib, flush_only=True), cards))
+    if flush:
+        kind, points, pick = flush[0]
+        items.append(ScoreItem(kind, points, pick(cards)))
+    # The held Jack and picture cards, as _suit_items finds them (cheap without a cache).
+    if rules.held_jack_points:
+        jack = _JACKS[turn_up.suit]
+        if jack in hand:
+            items.append(ScoreItem(rules.held_jack_name, rules.held_jack_points, (jack,)))
+    if rules.picture_points:
+        pictures = rules.pictures
+        for card in hand:
+            points = pictures.get(card.index)
+            if points:
+                items.append(ScoreItem("picture card", points, (card,)))
+    return tuple(items)
+
+
+_SUIT = attrgetter("suit")
+#: The Jack of each suit: the held Jack of a turn-up of that suit.
+_JACKS = {suit: Card(JACK, suit) for suit in "CDHS"}
+
+_SHOW_PLAN_CACHES: dict[tuple, tuple[dict, dict]] = {}
+
+
+def _show_plan_caches(rules: Rules) -> tuple[dict, dict]:
+    """The show plans of every Rules object with the same scoring parameters, shared: by
+    order of ranks (four-card shows: at most 13**4 of them, about 4 MB when all are met),
+    and by order of suits (the flush: at most a few thousand)."""
+    params = _rank_key_params(rules) + (rules.flush_rule,)
+    caches = _SHOW_PLAN_CACHES.setdefault(params, ({}, {}))
+    rules.__dict__["_show_plans"] = caches
+    return caches
+
+
+def _show_plan(steps: Iterable[tuple[str, int, tuple[int, ...]]]) -> tuple:
+    """Items given as ``(kind, points, positions)`` as a show plan for any cards in the
+    same order of ranks (or suits): ``(kind, points, pick)`` each, where ``pick(cards)``
+    gives the item's cards.
+
+    Steps and plans are shared between keys (:data:`_PLAN_PARTS`): there are a few
+    thousand distinct ones against tens of thousands of orders of ranks, and a cache of
+    four-card shows filled with a copy of each took 13 MB instead of 4."""
+    plan = []
+    for kind, points, positions in steps:
+        step = _PLAN_PARTS.get((kind, points, positions))
+        if step is None:
+            if len(positions) > 1:
+                pick = itemgetter(*positions)
+            else:  # itemgetter of one position gives the card itself, not a tuple
+                pick = (lambda cards, p=positions[0]: (cards[p],))
+            step = _PLAN_PARTS[(kind, points, positions)] = (kind, points, pick)
+        plan.append(step)
+    return _PLAN_PARTS.setdefault(tuple(plan), tuple(plan))
+
+
+def _positions(items: Iterable[ScoreItem], cards: Sequence[Card]) -> list[tuple]:
+    """``items``, made of ``cards`` (all different), as ``(kind, points, positions)``."""
+    where = {id(card): position for position, card in enumerate(cards)}
+    return [(item.kind, item.points, tuple([where[id(card)] for card in item.cards]))
+            for item in items]
+
+
+#: The steps of show plans, by ``(kind, points, positions)``, and the plans themselves (each
+#: its own key), shared by every cache of show plans.
+_PLAN_PARTS: dict[tuple, tuple] = {}
 
 
 def _rank_key_params(rules: Rules) -> tuple:
@@ -422,41 +524,51 @@ def play_items(cards: tuple[Card, ...], count: int, rules: Rules) -> tuple[Score
         if rules.hitter_counts_thirty_one:
             items.append(ScoreItem("thirty-one", len(cards), cards))
 
+    # Most cards played score nothing: each test below first looks at the two or three cards
+    # on top, which decide at once that there is no pair, run or flush (this runs for every
+    # card played).
     n = len(cards)
     last = cards[-1]
     rank = last.rank
-    same = 1
-    while same < n and same < 4 and cards[-1 - same].rank == rank:
-        same += 1
-    if same >= 2:
-        items.append(ScoreItem(PAIR_KINDS[same - 2], rules.pair_points[same - 2],
-                               cards[-same:]))
-    elif n >= 3:
-        # A run is the longest tail (3 cards or more) of distinct ranks spanning exactly its
-        # length.  Grow the tail one card at a time from the end, keeping its lowest and
-        # highest rank; no longer tail can qualify once a rank repeats.  (After a pair the
-        # last two ranks repeat already: no run.)
-        seen = {rank}
-        low = high = rank
-        best = 0
-        for length in range(2, n + 1):
-            other = cards[-length].rank
-            if other in seen:
-                break
-            seen.add(other)
-            if other < low:
-                low = other
-            elif other > high:
-                high = other
-            if high - low == length - 1 and length >= 3:
-                best = length
-        if best:
-            items.append(ScoreItem("run", rules.run_points(best), cards[-best:]))
+    if n >= 2:
+        below = cards[-2].rank
+        if below == rank:  # a pair at least
+            same = 2
+            while same < n and same < 4 and cards[-1 - same].rank == rank:
+                same += 1
+            items.append(ScoreItem(PAIR_KINDS[same - 2], rules.pair_points[same - 2],
+                                   cards[-same:]))
+        elif n >= 3:
+            # A run is the longest tail (3 cards or more) of distinct ranks spanning exactly
+            # its length.  So its top three cards are distinct and span fewer ranks than the
+            # pile has cards (most often they do not, and that is the end of it).  Else grow
+            # the tail one card at a time from the end, keeping its lowest and highest rank;
+            # no longer tail can qualify once a rank repeats.
+            third = cards[-3].rank
+            low = min(rank, below, third)
+            high = max(rank, below, third)
+            if third != rank and third != below and high - low < n:
+                seen = {rank, below, third}
+                best = 3 if high - low == 2 else 0
+                for length in range(4, n + 1):
+                    other = cards[-length].rank
+                    if other in seen:
+                        break
+                    seen.add(other)
+                    if other < low:
+                        low = other
+                    elif other > high:
+                        high = other
+                    if high - low == length - 1:
+                        best = length
+                if best:
+                    items.append(ScoreItem("run", rules.run_points(best), cards[-best:]))
 
-    if rules.play_flush:
-        length = 1
-        while length < len(cards) and cards[-1 - length].suit == last.suit:
-            length += 1
-        if length >= 3:
+    if rules.play_flush and n >= 3:
+        suit = last.suit
+        if cards[-2].suit == suit and cards[-3].suit == suit:
+            length = 3
+            while length < n and cards[-1 - length].suit == suit:
+                length += 1
             items.append(ScoreItem("flush", length, cards[-length:]))
     return tuple(items)
