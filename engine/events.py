@@ -15,19 +15,16 @@ returns a new dict, which the caller may keep or change; the key order is the wi
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, fields
-from itertools import repeat
-from operator import attrgetter
 from typing import Any, ClassVar
 
-from .cards import TEXT, Card
-from .scoring import POINTS, ScoreItem, announce
+from .cards import Card
+from .scoring import ScoreItem, announce
 
 
 def _texts(cards: tuple[Card, ...]) -> list[str]:
     """Cards as their texts, in order: ``["5H", "TC"]``."""
-    return list(map(TEXT, cards))
+    return [card.text for card in cards]
 
 
 def _plain(value: Any) -> Any:
@@ -43,10 +40,6 @@ def _plain(value: Any) -> Any:
 
 #: Sets a field of a frozen event in a class's own ``__init__`` (what dataclasses do).
 _set = object.__setattr__
-#: Runs an iterator for its effects: ``_set_all(map(_set, repeat(event), names, values))``
-#: sets several fields in one call.
-_set_all = deque(maxlen=0).extend
-_KIND = attrgetter("kind")
 
 _HIDDEN: dict[tuple[type, int | None, int], "Event"] = {}
 
@@ -163,7 +156,7 @@ class CardsDealt(Event):
     def to_dict(self) -> dict[str, Any]:
         cards = self.cards
         return {"kind": self.kind, "seat": self.seat, "count": self.count,
-                "cards": None if cards is None else list(map(TEXT, cards))}
+                "cards": None if cards is None else _texts(cards)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +178,7 @@ class Discarded(Event):
     def to_dict(self) -> dict[str, Any]:
         cards = self.cards
         return {"kind": self.kind, "seat": self.seat, "count": self.count,
-                "cards": None if cards is None else list(map(TEXT, cards))}
+                "cards": None if cards is None else _texts(cards)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,12 +211,17 @@ class Scored(Event):
     def __init__(self, seat: int, points: int, reason: str, items: tuple[ScoreItem, ...],
                  scores: tuple[int, ...], cards: tuple[Card, ...] | None = None,
                  concealed: bool = False, spoken: str | None = None) -> None:
-        # The dataclass's own __init__, but its eight fields set in one C-level pass instead
-        # of a call of ``object.__setattr__`` each (what a frozen class's generated one
-        # makes): this is the commonest event after Played (every point pegged, every
-        # seat's view of a show).
-        _set_all(map(_set, repeat(self), _SCORED_FIELDS,
-                     (seat, points, reason, items, scores, cards, concealed, spoken)))
+        # The dataclass's own __init__, written out with a bound setter: a frozen class's
+        # generated one looks ``object.__setattr__`` up for every field, and this is the
+        # commonest event after Played (every point pegged, every seat's view of a show).
+        _set(self, "seat", seat)
+        _set(self, "points", points)
+        _set(self, "reason", reason)
+        _set(self, "items", items)
+        _set(self, "scores", scores)
+        _set(self, "cards", cards)
+        _set(self, "concealed", concealed)
+        _set(self, "spoken", spoken)
 
     @property
     def always_public(self) -> bool:
@@ -235,8 +233,8 @@ class Scored(Event):
             return self
         # What the others hear is the announcement, which names combinations, not cards.
         return Scored(self.seat, self.points, self.reason,
-                      tuple(map(_bare_item, map(_KIND, self.items), map(POINTS, self.items))),
-                      self.scores, None, self.concealed, announce(self.items, concealed=True))
+                      tuple([_bare_item(i.kind, i.points) for i in self.items]), self.scores,
+                      None, self.concealed, announce(self.items, concealed=True))
 
     @property
     def announcement(self) -> str:
@@ -247,14 +245,9 @@ class Scored(Event):
         """The fields in order, but the announcement in place of ``spoken``."""
         cards, spoken = self.cards, self.spoken
         return {"kind": self.kind, "seat": self.seat, "points": self.points, "reason": self.reason,
-                "items": list(map(ScoreItem.to_dict, self.items)), "scores": list(self.scores),
-                "cards": None if cards is None else list(map(TEXT, cards)),
-                "concealed": self.concealed,
+                "items": [item.to_dict() for item in self.items], "scores": list(self.scores),
+                "cards": None if cards is None else _texts(cards), "concealed": self.concealed,
                 "announcement": spoken if spoken is not None else announce(self.items)}
-
-
-#: Scored's fields, in order (set together in its ``__init__``).
-_SCORED_FIELDS = ("seat", "points", "reason", "items", "scores", "cards", "concealed", "spoken")
 
 
 @dataclass(frozen=True, slots=True)

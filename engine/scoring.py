@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations, product
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Iterable, Sequence
 
 from .cards import JACK, TEXT, Card
@@ -267,9 +267,8 @@ def _rank_plan(rules: Rules, ranks: tuple[int, ...]) -> tuple:
 
 
 def _suit_items(rules: Rules, hand: Sequence[Card], turn_up: Card | None,
-                crib: bool, *, flush_only: bool = False) -> list[ScoreItem]:
-    """Flushes, the held Jack of the turn-up's suit, and picture cards (only the flush, if
-    ``flush_only``)."""
+                crib: bool) -> list[ScoreItem]:
+    """Flushes, the held Jack of the turn-up's suit, and picture cards."""
     items: list[ScoreItem] = []
     if rules.flush_rule == "three_of_a_suit":
         cards = list(hand) + ([turn_up] if turn_up else [])
@@ -289,8 +288,6 @@ def _suit_items(rules: Rules, hand: Sequence[Card], turn_up: Card | None,
                 items.append(ScoreItem("flush", len(hand) + 1, tuple(hand) + (turn_up,)))
             elif not crib:
                 items.append(ScoreItem("flush", len(hand), tuple(hand)))
-    if flush_only:
-        return items
     if turn_up is not None and rules.held_jack_points:
         for card in hand:
             if card.rank == JACK and card.suit == turn_up.suit:
@@ -334,100 +331,10 @@ def score_show(
 
 def show_items(hand: tuple[Card, ...], turn_up: Card, rules: Rules, *,
                crib: bool = False) -> tuple[ScoreItem, ...]:
-    """:func:`score_show`'s items for a ``hand`` given as a tuple of distinct cards and a
-    turn-up card, under configured ``rules``: the engine's own call, on every show of every
-    deal, which spares the preset look-up, the parsing check and the :class:`Score` wrapper.
-
-    Which positions of ``hand + (turn_up,)`` make each rank item depends only on the ranks
-    in that order, and which make a flush only on the suits in that order, so both are
-    looked up in caches of "show plans" (:func:`_show_plan`) and each call only picks the
-    cards out with the plan's getters.  Scoring the shows was the largest share of the
-    engine's work per Noddy deal, even with :func:`_rank_items`'s plans per multiset of
-    ranks.  Shows of five cards or more (Cribbage's) have too many orders of ranks to keep
-    a plan for each, and are scored by :func:`_rank_items` as before.
-    """
-    cards = hand + (turn_up,)
-    by_ranks, by_suits = rules.__dict__.get("_show_plans") or _show_plan_caches(rules)
-    if len(cards) <= 4:
-        key = tuple(map(_RANK, cards))
-        plan = by_ranks.get(key)
-        if plan is None:
-            plan = by_ranks[key] = _show_plan(_rank_positions(rules, cards))
-        items = [ScoreItem(kind, points, pick(cards)) for kind, points, pick in plan]
-    else:
-        items = _rank_items(rules, cards)
-    key = tuple(map(_SUIT, cards))
-    if crib and rules.flush_rule != "three_of_a_suit":  # a crib's flush differs (_suit_items)
-        key += ("crib",)
-    flush = by_suits.get(key)
-    if flush is None:
-        flush = by_suits[key] = _show_plan(
-            _positions(_suit_items(rules, hand, turn_up, crib, flush_only=True), cards))
-    if flush:
-        kind, points, pick = flush[0]
-        items.append(ScoreItem(kind, points, pick(cards)))
-    # The held Jack and picture cards, as _suit_items finds them (cheap without a cache).
-    if rules.held_jack_points:
-        jack = _JACKS[turn_up.suit]
-        if jack in hand:
-            items.append(ScoreItem(rules.held_jack_name, rules.held_jack_points, (jack,)))
-    if rules.picture_points:
-        pictures = rules.pictures
-        for card in hand:
-            points = pictures.get(card.index)
-            if points:
-                items.append(ScoreItem("picture card", points, (card,)))
-    return tuple(items)
-
-
-_SUIT = attrgetter("suit")
-#: The Jack of each suit: the held Jack of a turn-up of that suit.
-_JACKS = {suit: Card(JACK, suit) for suit in "CDHS"}
-
-_SHOW_PLAN_CACHES: dict[tuple, tuple[dict, dict]] = {}
-
-
-def _show_plan_caches(rules: Rules) -> tuple[dict, dict]:
-    """The show plans of every Rules object with the same scoring parameters, shared: by
-    order of ranks (four-card shows: at most 13**4 of them, about 4 MB when all are met),
-    and by order of suits (the flush: at most a few thousand)."""
-    params = _rank_key_params(rules) + (rules.flush_rule,)
-    caches = _SHOW_PLAN_CACHES.setdefault(params, ({}, {}))
-    rules.__dict__["_show_plans"] = caches
-    return caches
-
-
-def _show_plan(steps: Iterable[tuple[str, int, tuple[int, ...]]]) -> tuple:
-    """Items given as ``(kind, points, positions)`` as a show plan for any cards in the
-    same order of ranks (or suits): ``(kind, points, pick)`` each, where ``pick(cards)``
-    gives the item's cards.
-
-    Steps and plans are shared between keys (:data:`_PLAN_PARTS`): there are a few
-    thousand distinct ones against tens of thousands of orders of ranks, and a cache of
-    four-card shows filled with a copy of each took 13 MB instead of 4."""
-    plan = []
-    for kind, points, positions in steps:
-        step = _PLAN_PARTS.get((kind, points, positions))
-        if step is None:
-            if len(positions) > 1:
-                pick = itemgetter(*positions)
-            else:  # itemgetter of one position gives the card itself, not a tuple
-                pick = (lambda cards, p=positions[0]: (cards[p],))
-            step = _PLAN_PARTS[(kind, points, positions)] = (kind, points, pick)
-        plan.append(step)
-    return _PLAN_PARTS.setdefault(tuple(plan), tuple(plan))
-
-
-def _positions(items: Iterable[ScoreItem], cards: Sequence[Card]) -> list[tuple]:
-    """``items``, made of ``cards`` (all different), as ``(kind, points, positions)``."""
-    where = {id(card): position for position, card in enumerate(cards)}
-    return [(item.kind, item.points, tuple([where[id(card)] for card in item.cards]))
-            for item in items]
-
-
-#: The steps of show plans, by ``(kind, points, positions)``, and the plans themselves (each
-#: its own key), shared by every cache of show plans.
-_PLAN_PARTS: dict[tuple, tuple] = {}
+    """:func:`score_show`'s items for a ``hand`` given as a tuple of cards and a turn-up
+    card, under configured ``rules``: the engine's own call, on every show of every deal,
+    which spares the preset look-up, the parsing check and the :class:`Score` wrapper."""
+    return tuple(_rank_items(rules, hand + (turn_up,)) + _suit_items(rules, hand, turn_up, crib))
 
 
 def _rank_key_params(rules: Rules) -> tuple:
