@@ -221,7 +221,6 @@ class Game:
         self.seed = seed
         self._rng = random.Random(seed)
         self._clockwise = _clockwise(players)
-        self._plays_of = [plays_of(seat) for seat in range(players)]
         self.phase = DISCARD
         self.deal = 0
         self.dealer: int | None = None
@@ -295,7 +294,7 @@ class Game:
                                        for points in range(counting.claimed + 1, MAX_CLAIM + 1)]
                 return calls + [Pass(seat)]
         room = 31 - self.count
-        table = self._plays_of[seat]
+        table = plays_of(seat)
         hand = self.hands[seat]
         if room >= 10:  # no card is worth more: all of them (most turns), without a loop
             plays: list[Action] = list(map(table.__getitem__, map(INDEX, hand)))

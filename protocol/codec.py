@@ -108,20 +108,20 @@ def _int_list(values: Any) -> str:
     """A turn's ``awaiting``: a list of seat numbers, usually one."""
     if type(values) is list and len(values) == 1 and type(values[0]) is int:
         return f"[{values[0]}]"
-    return "".join(_chunks(values, 0))
+    return compact_json(values)
 
 
 def _legal_list(actions: Any) -> str:
     """A turn's ``legal_actions``, usually cards to play: ``{"action": ..., "card": ...}``."""
     if type(actions) is not list:
-        return "".join(_chunks(actions, 0))
+        return compact_json(actions)
     parts = []
     for action in actions:
         if type(action) is not dict or tuple(action) != _PLAY_KEYS:  # a discard, a claim...
-            return "".join(_chunks(actions, 0))
+            return compact_json(actions)
         verb, card = action["action"], action["card"]
         if type(verb) is not str or type(card) is not str:
-            return "".join(_chunks(actions, 0))
+            return compact_json(actions)
         parts.append(f'{{"action":{_quote(verb)},"card":{_quote(card)}}}')
     return "[" + ",".join(parts) + "]"
 

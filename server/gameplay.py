@@ -207,15 +207,13 @@ class Gameplay(CoreState):
         out = self._out
         shared: dict[int | None, Lines] = {}
         for conn_id, seat, text, names in recipients:
+            batch = shared.get(seat)
+            if batch is None:
+                batch = shared[seat] = Lines((*events[seat], turns[seat]) if turns is not None
+                                             else tuple(events[seat]), True)
             if reply is not None and conn_id == reply[0]:
-                batch = Lines((reply[1], *events[seat], turns[seat]) if turns is not None
-                              else (reply[1], *events[seat]), True)
+                batch = Lines((reply[1], *batch.messages), True)
                 reply = None
-            else:
-                batch = shared.get(seat)  # type: ignore[assignment]
-                if batch is None:
-                    batch = shared[seat] = Lines((*events[seat], turns[seat]) if turns is not None
-                                                 else tuple(events[seat]), True)
             out.append(Send(conn_id, batch, text, names))
         if reply is not None:
             self._send(*reply)

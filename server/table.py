@@ -266,21 +266,13 @@ class Table:
         time_left = None
         if self.deadlines:
             time_left = round(max(0.0, min(self.deadlines.values()) - now), 1)
-        out: dict[int | None, dict[str, Any]] = {}
-        waiting: dict[str, Any] | None = None  # the message of every seat that may not act
-        for seat in seats:
-            if seat in awaiting:
-                out[seat] = {"type": "turn", "table": self.id, "seq": self.seq, "to_move": game.to_move,
-                             "awaiting": list(awaiting), "count": game.count,
-                             "legal_actions": describe_legal(game.legal_actions(seat)),
-                             "time_left": time_left}
-            else:
-                if waiting is None:
-                    waiting = {"type": "turn", "table": self.id, "seq": self.seq, "to_move": game.to_move,
-                               "awaiting": list(awaiting), "count": game.count, "legal_actions": [],
-                               "time_left": time_left}
-                out[seat] = waiting
-        return out
+        # The message of every seat that may not act; a seat that may gets a copy with its
+        # legal actions in their place (the key order stays the same).
+        waiting = {"type": "turn", "table": self.id, "seq": self.seq, "to_move": game.to_move,
+                   "awaiting": list(awaiting), "count": game.count, "legal_actions": [],
+                   "time_left": time_left}
+        return {seat: {**waiting, "legal_actions": describe_legal(game.legal_actions(seat))}
+                if seat in awaiting else waiting for seat in seats}
 
     def snapshot(self, seat: int | None, now: float) -> dict[str, Any]:
         """Everything ``seat`` may know about the table and its game, for a (re)joining member."""
