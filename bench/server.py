@@ -37,6 +37,7 @@ round trip), and both echoes' round trips/s.
     python bench/server.py                       # 50 tables, 10 s (quick)
     python bench/server.py --tables 1000 --seconds 20
     python bench/server.py --profile /tmp/server.prof   # cProfile the server, print its top
+    python bench/server.py --sample /tmp/sample.txt     # sample it instead (bench/sampled_server.py)
 
 The generators share the machine with the server, so the figures are the whole set's; the
 machine may be busy with other work, so compare the ratios of one run, not figures across runs.
@@ -485,6 +486,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generators", type=int, default=max(1, min(4, os.cpu_count() or 1)),
                         help="load-generator processes (default: one per CPU, at most 4)")
     parser.add_argument("--profile", metavar="PATH", help="cProfile the server into PATH and print its top")
+    parser.add_argument("--sample", metavar="PATH", help="sample the server (bench/sampled_server.py) into "
+                        "PATH and print its top: less distorted than --profile")
     parser.add_argument("--db", default=":memory:",
                         help="the server's storage (default :memory:; give a file to include the "
                              "cost of writing records to disk)")
@@ -513,6 +516,9 @@ def main(argv: list[str] | None = None) -> int:
         command += ["--max-tables-per-address", "0"]
     if "--db" in helptext:  # a server with storage: keep the benchmark's games out of the real file
         command += ["--db", args.db]
+    if args.sample:  # the same server, started by the sampler (stopped by SIGTERM: see _stop)
+        command[1:3] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "sampled_server.py"),
+                        args.sample]
     server, port = _start(command, env)
     base = _rss_kib(server.pid)
     try:
@@ -575,6 +581,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile:
         print(f"\nserver profile ({args.profile}), top 25 by own time:")
         pstats.Stats(args.profile).sort_stats("tottime").print_stats(25)
+    if args.sample:
+        with open(args.sample, encoding="utf-8") as report:
+            text = report.read()
+        print(f"\nserver samples ({args.sample}), the top 25 of each table:")
+        for index, part in enumerate(text.split("\n== ")):
+            print(("== " if index else "") + "\n".join(part.splitlines()[:26]))
     return 0
 
 
