@@ -10,6 +10,7 @@ lying about what it saved can be read in one place.
 from __future__ import annotations
 
 import json
+import json.encoder
 import logging
 import os
 import sqlite3
@@ -87,7 +88,7 @@ class StorageWrites(StorageReads):
         moves: list[tuple[int, int, str]] = []
         for record in records:
             if isinstance(record, ActionApplied):
-                moves.append((record.game_id, record.index, compact_json(record.action)))
+                moves.append((record.game_id, record.index, _action_text(record.action)))
                 continue
             if moves:
                 db.executemany(_INSERT_ACTION, moves)
@@ -133,12 +134,9 @@ class StorageWrites(StorageReads):
     def _write_one(self, record: Record, now: float) -> None:
         db = self.db
         if isinstance(record, ActionApplied):
-            db.execute(_INSERT_ACTION, (record.game_id, record.index, compact_json(record.action)))
+            db.execute(_INSERT_ACTION, (record.game_id, record.index, _action_text(record.action)))
         elif isinstance(record, TableSaved):
-            db.execute("INSERT INTO tables (id, open, state, updated_at) VALUES (?, 1, ?, ?) "
-                       "ON CONFLICT (id) DO UPDATE SET state = excluded.state, "
-                       "updated_at = excluded.updated_at",
-                       (record.table_id, compact_json(record.state), now))
+            db.execute(_UPSERT_TABLE, (record.table_id, compact_json(record.state), now))
         elif isinstance(record, GameBegun):
             self._begin_game(record)
         elif isinstance(record, GameFinished):
@@ -211,9 +209,50 @@ class StorageWrites(StorageReads):
             [(c.family, c.identity.kind, c.identity.name, c.after, c.games, c.wins) for c in r.ratings])
 
 
+#: A table's state: the whole of it, so a later save of a table replaces an earlier one
+#: entirely (only ``open``, which ``TableClosed`` sets, is left as it stands).
+_UPSERT_TABLE = ("INSERT INTO tables (id, open, state, updated_at) VALUES (?, 1, ?, ?) "
+                 "ON CONFLICT (id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at")
+
+
 #: An action is stored without its events (NULL): replaying the game gives them (see
 #: :mod:`noddy.server.records`).
 _INSERT_ACTION = "INSERT INTO actions (game_id, n, action) VALUES (?, ?, ?)"
+
+#: The keys, in order, of the two actions nearly every stored move is: ``Play.to_dict()``
+#: and ``Go.to_dict()`` (see :func:`_action_text`).
+_PLAY_KEYS = ("action", "seat", "card")
+_GO_KEYS = ("action", "seat")
+#: A str as a JSON string (quotes, escapes; non-ASCII kept): the very function the
+#: encoder behind ``compact_json`` applies to every str (keys and values alike).
+_quote: Callable[[str], str] = json.encoder.encode_basestring
+
+
+def _action_text(action: dict[str, Any]) -> str:
+    """``compact_json(action)``, exactly, for less work in the usual case.
+
+    Every game move is stored as its action's JSON text, and nearly every move is a
+    ``play`` or a ``go``.  For such a small dict, most of the encoder's cost is making a
+    string object of each key, separator and number and joining them; a format string
+    makes the same text at once.  It is exact because it does what the encoder does:
+    the keys are written as they are (they are compared to these very strs), each str
+    value goes through the same ``encode_basestring`` (so escapes, non-ASCII and even a
+    lone surrogate come out the same), and an int is written as ``int.__repr__`` writes
+    it -- hence ``type(x) is int``, as a bool is an int to Python but ``true`` to JSON.
+    Anything else (another action, a key or value of another type, a dict subclass)
+    is given to ``compact_json`` itself."""
+    if type(action) is dict:
+        keys = tuple(action)
+        if keys == _PLAY_KEYS:
+            verb, seat, card = action.values()
+            if type(verb) is str and type(seat) is int and type(card) is str:
+                return f'{{"action":{_quote(verb)},"seat":{seat},"card":{_quote(card)}}}'
+        elif keys == _GO_KEYS:
+            verb, seat = action.values()
+            if type(verb) is str and type(seat) is int:
+                return f'{{"action":{_quote(verb)},"seat":{seat}}}'
+    return compact_json(action)
+
 
 #: What SQLite says when the database as a whole cannot take a write (as opposed to one
 #: record being at fault): writing the tables one by one would fail the same way.
