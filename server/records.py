@@ -6,13 +6,14 @@ layer has :mod:`noddy.server.storage` write -- in one transaction per core call 
 sends any of that call's messages.  What a player has been told has happened is therefore
 always on disk first.
 
-A game is stored as its settings, its seed, the events of its deal-in and each applied
-action -- not the events the action caused.  That is enough to rebuild it exactly
+A game is stored as its settings, its seed and each applied action -- not the events of
+its deal-in or those each action caused.  That is enough to rebuild it exactly
 (:func:`replay`): the engine is deterministic, so the same preset, options, seed and actions
 give the same events, which is how an unfinished table is restored after a restart, how a
-stored game's ``steps[].events`` are made again when its record is read, and how a test
-checks stored games.  (Servers before schema version 3 stored every action's events too:
-those are still read as they are, and checked whenever the game is replayed.)
+stored game's ``opening`` and ``steps[].events`` are made again when its record is read,
+and how a test checks stored games.  (Servers before schema version 3 stored every
+action's events too, and before version 4 the deal-in's: those are still read as they are,
+and checked whenever the game is replayed.)
 
 A *game record* (what ``get_game`` returns and ``--export-game`` writes) is a plain dict::
 
@@ -60,7 +61,9 @@ class TableClosed:
 
 @dataclass(frozen=True)
 class GameBegun:
-    """A new game: everything needed to deal it again, and the events of its deal-in."""
+    """A new game: everything needed to deal it again.  ``opening`` is the events of its
+    deal-in: storage writes them as null (replaying the seed gives them); they are carried
+    here because they are the events the players are sent once the record is written."""
 
     game_id: int
     table_id: int
@@ -188,14 +191,19 @@ class StoredGame:
 def replay(record: dict[str, Any]) -> Game:
     """Rebuild a stored game by dealing it from its seed and applying its actions.
 
-    A step stored without its events (``"events": None``: every step a server of schema
-    version 3 or later wrote) is given the events its action causes, in place, which makes
+    A deal-in stored without its events (``"opening": None``: every game a server of schema
+    version 4 or later wrote) and a step stored without its events (``"events": None``:
+    version 3 or later) are given the events the engine makes, in place, which makes
     ``record`` complete.  Raises ``ValueError`` if the engine does not produce exactly the
-    events that are stored (the deal-in's, and the steps' of an older server), so a stored
-    game is either reproduced exactly or refused.
+    events that are stored (an older server's), so a stored game is either reproduced
+    exactly or refused.
     """
     game = new_game(record)
-    _same(record, "the deal-in", [e.to_dict() for e in game.log], record["opening"])
+    opening = [e.to_dict() for e in game.log]
+    if record["opening"] is None:
+        record["opening"] = opening
+    else:
+        _same(record, "the deal-in", opening, record["opening"])
     for number, step in enumerate(record["steps"], start=1):
         events = [e.to_dict() for e in game.apply(action_from_dict(step["action"]))]
         if step["events"] is None:
@@ -206,8 +214,9 @@ def replay(record: dict[str, Any]) -> Game:
 
 
 def is_complete(record: dict[str, Any]) -> bool:
-    """Whether every step of ``record`` holds its events (else :func:`replay` fills them in)."""
-    return all(step["events"] is not None for step in record["steps"])
+    """Whether the deal-in and every step of ``record`` hold their events (else :func:`replay`
+    fills them in)."""
+    return record["opening"] is not None and all(step["events"] is not None for step in record["steps"])
 
 
 def _same(record: dict[str, Any], where: str, got: list[dict[str, Any]],

@@ -123,8 +123,9 @@ class StorageReads:
     def game_record(self, game_id: int, complete: bool = True) -> dict[str, Any] | None:
         """Any game's full record, or None if there is no such game.
 
-        Each action is stored without its events (but for an older server's, which kept
-        them), so a step read back has ``"events": None`` until the game is replayed: with
+        The deal-in and each action are stored without their events (but for an older
+        server's, which kept them), so a record read back has ``"opening": None`` and its
+        steps ``"events": None`` until the game is replayed: with
         ``complete``, that is done here (:func:`~noddy.server.records.replay` fills them in,
         and raises ``ValueError`` if the events that are stored do not replay).  Without it
         the caller replays the game itself, as restoring a table does anyway."""

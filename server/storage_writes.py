@@ -188,8 +188,7 @@ class StorageWrites(StorageReads):
             "seats, seed, status, started_at, opening, password) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?, ?, ?)",
             (r.game_id, r.table_id, r.number, r.preset, r.family, r.players, int(r.partnerships),
-             compact_json(r.options), compact_json(r.seats), r.seed, r.started_at, compact_json(r.opening),
-             r.password))
+             compact_json(r.options), compact_json(r.seats), r.seed, r.started_at, _REPLAYED, r.password))
         self.db.executemany(
             "INSERT INTO game_players (game_id, seat, kind, name) VALUES (?, ?, ?, ?)",
             [(r.game_id, s["seat"], s["kind"], s["level"] if s["kind"] == "computer" else s["name"])
@@ -214,6 +213,11 @@ class StorageWrites(StorageReads):
 _UPSERT_TABLE = ("INSERT INTO tables (id, open, state, updated_at) VALUES (?, 1, ?, ?) "
                  "ON CONFLICT (id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at")
 
+
+#: A game's deal-in is stored without its events (JSON null, schema version 4): replaying the
+#: game's seed gives them (see :mod:`noddy.server.records`).  They were a quarter of storage's
+#: work per game action (~150k instructions of JSON per game, every ~24 actions).
+_REPLAYED = "null"
 
 #: An action is stored without its events (NULL): replaying the game gives them (see
 #: :mod:`noddy.server.records`).

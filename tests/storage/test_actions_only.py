@@ -1,6 +1,7 @@
-"""A game is stored as its seed and actions, not its events again: ``get_game`` and a restore
-rebuild the events by replaying it, and a database of an older server, whose rows hold every
-action's events, still reads and restores (those events checked against the replay)."""
+"""A game is stored as its seed and actions, not its events again (neither its deal-in's nor
+its actions'): ``get_game`` and a restore rebuild the events by replaying it, and a database
+of an older server, whose rows hold them, still reads and restores (those events checked
+against the replay)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,15 @@ def _stored_steps(records: list[Any], game_id: int) -> list[dict[str, Any]]:
 
 def _opening(records: list[Any], game_id: int) -> list[dict[str, Any]]:
     return next(r.opening for r in records if isinstance(r, GameBegun) and r.game_id == game_id)
+
+
+def _openings(path: Path) -> list[str]:
+    """The stored ``opening`` text of every game, in order."""
+    db = sqlite3.connect(path)
+    try:
+        return [text for (text,) in db.execute("SELECT opening FROM games ORDER BY id")]
+    finally:
+        db.close()
 
 
 def _rows(path: Path) -> list[tuple[int, int, bool]]:
@@ -71,11 +81,12 @@ def test_a_game_is_stored_without_its_events_and_read_back_with_them(tmp_path: P
     rows = _rows(path)
     assert [n for g, n, _ in rows if g == 2] == list(range(1, len(_stored_steps(d.records, 2)) + 1))
     assert not any(has_events for _, _, has_events in rows)
+    assert _openings(path) == ["null", "null"]
 
 
 def _as_an_older_server_wrote(path: Path, records: list[Any]) -> None:
-    """``records`` written to a new database at schema version 2, each action with its events,
-    as servers before version 3 stored them."""
+    """``records`` written to a new database at schema version 2, each action with its events
+    and each game with its deal-in's, as servers before version 3 stored them."""
     old = Storage(path, migrations=MIGRATIONS[:2])
     assert old.schema_version == 2
     old.db.execute("BEGIN")
@@ -86,6 +97,9 @@ def _as_an_older_server_wrote(path: Path, records: list[Any]) -> None:
                             compact_json(record.events)))
         else:
             old._write_one(record, 1.7e9)
+            if isinstance(record, GameBegun):
+                old.db.execute("UPDATE games SET opening = ? WHERE id = ?",
+                               (compact_json(record.opening), record.game_id))
     old.db.execute("COMMIT")
     old.close()
 
@@ -98,8 +112,8 @@ def test_an_older_database_with_events_reads_restores_and_goes_on(tmp_path: Path
     old_rows = _rows(path)
     assert old_rows and all(has_events for _, _, has_events in old_rows)
 
-    d.storage = Storage(path)  # migrated to version 3: its rows keep their events
-    assert d.storage.schema_version == SCHEMA_VERSION == 3
+    d.storage = Storage(path)  # migrated to version 4: its rows keep their events
+    assert d.storage.schema_version == SCHEMA_VERSION == 4
     d.restart()
     bob, after = _resume(d, token)
     assert comparable(after) == comparable(before)
@@ -113,6 +127,7 @@ def test_an_older_database_with_events_reads_restores_and_goes_on(tmp_path: Path
     rows = _rows(path)
     assert rows[:len(old_rows)] == old_rows
     assert rows[len(old_rows):] and not any(has_events for _, _, has_events in rows[len(old_rows):])
+    assert _openings(path) == [compact_json(_opening(d.records, 1)), compact_json(_opening(d.records, 2))]
 
 
 def test_an_older_row_whose_events_do_not_replay_is_refused(tmp_path: Path) -> None:
@@ -123,6 +138,26 @@ def test_an_older_row_whose_events_do_not_replay_is_refused(tmp_path: Path) -> N
     db = sqlite3.connect(path)
     with db:
         db.execute("UPDATE actions SET events = '[]' WHERE game_id = 2 AND n = 3")
+    db.close()
+    d.storage = Storage(path)
+    d.restart()  # bob's table cannot be restored: he is told so when he comes back
+    bob = d.connect()
+    welcome = d.send(bob, {"type": "hello", "name": "bob", "version": 1, "resume": token})
+    assert welcome["table"] is None
+    assert [m["reason"] for m in d.inbox[bob] if m["type"] == "table_closed"] == \
+        ["it could not be restored after the server restarted"]
+    d.storage.close()
+
+
+def test_an_older_game_whose_deal_in_does_not_replay_is_refused(tmp_path: Path) -> None:
+    """A stored deal-in is checked against the replay as a stored action's events are."""
+    d = Driver(Storage(":memory:"))
+    token, _ = _two_games(d)
+    path = tmp_path / "old.sqlite3"
+    _as_an_older_server_wrote(path, d.records)
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE games SET opening = '[]' WHERE id = 2")
     db.close()
     d.storage = Storage(path)
     d.restart()  # bob's table cannot be restored: he is told so when he comes back
