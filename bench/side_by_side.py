@@ -7,7 +7,10 @@ process playing ``--tables`` two-player noddy tables at full speed (the generato
 ``bench/server.py``), so both see the same machine at the same moment; it prints each
 server's CPU per round trip and their ratio, round by round, and the median of the ratios.
 Both servers share the machine with both generators, so the absolute figures are higher
-than a lone server's: read the ratio.
+than a lone server's: read the ratio.  The two swap places every round (odd rounds start
+``--before`` first, even rounds ``--after``).  A version against itself gave round ratios
+from 0.90 to 1.17 (6 rounds, 50 tables): a few per cent is below what this bench resolves;
+count instructions (``bench/instructions.py``) for that.
 
 ``--before`` is the Python of the other version: a virtual environment with the other tree
 installed, e.g. for a worktree of an older commit::
@@ -67,7 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     pythons = {"before": args.before, "after": args.after}
     ratios = []
     for number in range(1, args.rounds + 1):
-        cost = one_round(pythons, args.tables, args.seconds)
+        # The versions take turns at being started first, so that whatever that is worth
+        # falls on both alike.
+        order = dict(reversed(pythons.items())) if number % 2 == 0 else pythons
+        cost = one_round(order, args.tables, args.seconds)
         ratios.append(cost["after"] / cost["before"])
         print(f"round {number}: before {cost['before']:.1f} µs/rt, after {cost['after']:.1f} µs/rt, "
               f"after/before {ratios[-1]:.3f}", flush=True)
