@@ -130,40 +130,31 @@ def test_an_older_database_with_events_reads_restores_and_goes_on(tmp_path: Path
     assert _openings(path) == [compact_json(_opening(d.records, 1)), compact_json(_opening(d.records, 2))]
 
 
-def test_an_older_row_whose_events_do_not_replay_is_refused(tmp_path: Path) -> None:
+def _refused_after_tampering(tmp_path: Path, change: str) -> None:
+    """An older server's database of :func:`_two_games`, with ``change`` (SQL) made to it,
+    restored: bob's table cannot be, and he is told so when he comes back."""
     d = Driver(Storage(":memory:"))
     token, _ = _two_games(d)
     path = tmp_path / "old.sqlite3"
     _as_an_older_server_wrote(path, d.records)
     db = sqlite3.connect(path)
     with db:
-        db.execute("UPDATE actions SET events = '[]' WHERE game_id = 2 AND n = 3")
+        db.execute(change)
     db.close()
     d.storage = Storage(path)
-    d.restart()  # bob's table cannot be restored: he is told so when he comes back
+    d.restart()
     bob = d.connect()
     welcome = d.send(bob, {"type": "hello", "name": "bob", "version": 1, "resume": token})
     assert welcome["table"] is None
     assert [m["reason"] for m in d.inbox[bob] if m["type"] == "table_closed"] == \
         ["it could not be restored after the server restarted"]
     d.storage.close()
+
+
+def test_an_older_row_whose_events_do_not_replay_is_refused(tmp_path: Path) -> None:
+    _refused_after_tampering(tmp_path, "UPDATE actions SET events = '[]' WHERE game_id = 2 AND n = 3")
 
 
 def test_an_older_game_whose_deal_in_does_not_replay_is_refused(tmp_path: Path) -> None:
     """A stored deal-in is checked against the replay as a stored action's events are."""
-    d = Driver(Storage(":memory:"))
-    token, _ = _two_games(d)
-    path = tmp_path / "old.sqlite3"
-    _as_an_older_server_wrote(path, d.records)
-    db = sqlite3.connect(path)
-    with db:
-        db.execute("UPDATE games SET opening = '[]' WHERE id = 2")
-    db.close()
-    d.storage = Storage(path)
-    d.restart()  # bob's table cannot be restored: he is told so when he comes back
-    bob = d.connect()
-    welcome = d.send(bob, {"type": "hello", "name": "bob", "version": 1, "resume": token})
-    assert welcome["table"] is None
-    assert [m["reason"] for m in d.inbox[bob] if m["type"] == "table_closed"] == \
-        ["it could not be restored after the server restarted"]
-    d.storage.close()
+    _refused_after_tampering(tmp_path, "UPDATE games SET opening = '[]' WHERE id = 2")
