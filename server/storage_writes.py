@@ -10,7 +10,6 @@ lying about what it saved can be read in one place.
 from __future__ import annotations
 
 import json
-import json.encoder
 import logging
 import os
 import sqlite3
@@ -136,7 +135,10 @@ class StorageWrites(StorageReads):
         if isinstance(record, ActionApplied):
             db.execute(_INSERT_ACTION, (record.game_id, record.index, _action_text(record.action)))
         elif isinstance(record, TableSaved):
-            db.execute(_UPSERT_TABLE, (record.table_id, compact_json(record.state), now))
+            db.execute("INSERT INTO tables (id, open, state, updated_at) VALUES (?, 1, ?, ?) "
+                       "ON CONFLICT (id) DO UPDATE SET state = excluded.state, "
+                       "updated_at = excluded.updated_at",
+                       (record.table_id, compact_json(record.state), now))
         elif isinstance(record, GameBegun):
             self._begin_game(record)
         elif isinstance(record, GameFinished):
@@ -206,12 +208,6 @@ class StorageWrites(StorageReads):
             "ON CONFLICT (family, kind, name) DO UPDATE SET rating = excluded.rating, "
             "games = excluded.games, wins = excluded.wins",
             [(c.family, c.identity.kind, c.identity.name, c.after, c.games, c.wins) for c in r.ratings])
-
-
-#: A table's state: the whole of it, so a later save of a table replaces an earlier one
-#: entirely (only ``open``, which ``TableClosed`` sets, is left as it stands).
-_UPSERT_TABLE = ("INSERT INTO tables (id, open, state, updated_at) VALUES (?, 1, ?, ?) "
-                 "ON CONFLICT (id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at")
 
 
 #: A game's deal-in is stored without its events (JSON null, schema version 4): replaying the
