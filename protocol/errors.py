@@ -23,6 +23,8 @@ ERROR_CODES: dict[str, str] = {
     "bad_field": "a field has the wrong type or an impossible value (named in `field`)",
     "bad_text": "a string holds a lone UTF-16 surrogate, which is not text (the field is named in `field`)",
     "unknown_command": "text mode only: the line is not a text command",
+    "bad_command": "text mode only: a text command with the wrong words after it (the message says how "
+                   "it is written)",
     # handshake
     "hello_required": "a request other than hello or ping before the handshake",
     "already_hello": "a second hello on a connection that has completed the handshake",

@@ -159,7 +159,45 @@ def parse_command(line: str) -> dict[str, Any] | None:
         return {"type": "leaderboard", "family": args[0].lower() if args else "noddy"}
     if verb in ("quit", "exit", "bye") and not args:
         return {"type": "bye"}
+    written = _written(verb)
+    if written is not None:  # a known command with the wrong words after it: say how it goes
+        raise ProtocolError("bad_command", f"write {written}; type help for all commands")
     raise ProtocolError("unknown_command", f"not a command: {line.strip()!r}; type help for the list")
+
+
+#: The commands that take nothing after them (``help`` takes anything, and ``new`` says itself
+#: what it lacks).
+_BARE = frozenset({"tables", "list", "ls", "stand", "leave", "ping", "look", "ready", "start", "unready",
+                   "go", "pass", "hint", "quit", "exit", "bye"})
+#: How each command that takes words is written, as :data:`HELP` says it.
+_USAGE = {
+    "name": "name NAME",
+    "resume": "resume TOKEN",
+    "join": "join TABLE, or join TABLE PASSWORD",
+    "sit": "sit SEAT, or sit TABLE SEAT, or sit TABLE SEAT PASSWORD",
+    "watch": "watch TABLE, or watch TABLE PASSWORD",
+    "bot": "bot, or bot SEAT, or bot LEVEL, or bot SEAT LEVEL",
+    "unbot": "unbot SEAT",
+    "play": "play CARD, e.g. play 5H",
+    "discard": "discard CARD CARD, or the numbers the prompt shows: discard 1 2",
+    "claim": "claim N, e.g. claim 8",
+    "muggins": "muggins N, e.g. muggins 8",
+    "review": "review, or review DEAL",
+    "say": "say TEXT",
+    "shout": "shout TEXT",
+    "games": "games, or games NAME",
+    "game": "game ID, or game ID PASSWORD",
+    "leaderboard": "leaderboard, or leaderboard noddy, or leaderboard cribbage",
+    "ratings": "ratings, or ratings noddy, or ratings cribbage",
+}
+
+
+def _written(verb: str) -> str | None:
+    """How the command ``verb`` is written, or None if it is no command.  A newcomer who
+    types ``play`` without a card was told "not a command", which is false and no help."""
+    if verb in _BARE:
+        return f"{verb}, with nothing after it"
+    return _USAGE.get(verb)
 
 
 def _parse_new(args: list[str]) -> dict[str, Any]:

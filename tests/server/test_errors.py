@@ -183,6 +183,10 @@ async def test_every_error_code() -> None:
         line = await asyncio.wait_for(eve.reader.readline(), 5)
         assert line == b"Error (unknown_command): not a command: 'dance wildly'; type help for the list\n"
         PROVOKED.add("unknown_command")
+        await eve.send_raw(b"play\n")  # a command, but without its card
+        line = await asyncio.wait_for(eve.reader.readline(), 5)
+        assert line == b"Error (bad_command): write play CARD, e.g. play 5H; type help for all commands\n"
+        PROVOKED.add("bad_command")
 
         # every connection is still open and answering
         for client in (ann, ben, cat, dan):

@@ -98,6 +98,38 @@ def test_errors_speak_to_the_person() -> None:
         "nothing is laid away to the crib now: the play is on"
 
 
+@pytest.mark.parametrize("line, written", [
+    ("play", "play CARD, e.g. play 5H"),
+    ("play 7S 4D", "play CARD, e.g. play 5H"),
+    ("watch", "watch TABLE, or watch TABLE PASSWORD"),
+    ("say", "say TEXT"),
+    ("claim", "claim N, e.g. claim 8"),
+    ("game", "game ID, or game ID PASSWORD"),
+    ("resume", "resume TOKEN"),
+    ("name", "name NAME"),
+    ("unbot", "unbot SEAT"),
+    ("sit", "sit SEAT, or sit TABLE SEAT, or sit TABLE SEAT PASSWORD"),
+    ("discard", "discard CARD CARD, or the numbers the prompt shows: discard 1 2"),
+    ("look extra", "look, with nothing after it"),
+    ("LS all", "ls, with nothing after it"),
+    ("Ready now", "ready, with nothing after it"),
+])
+def test_a_known_command_with_the_wrong_words_says_how_it_is_written(line: str, written: str) -> None:
+    """A newcomer who types ``play`` without a card was told "not a command: 'play'" (seen
+    over nc in session 9): false, and no help.  A known command says how it is written."""
+    with pytest.raises(ProtocolError) as caught:
+        parse_command(line)
+    assert caught.value.code == "bad_command"
+    assert caught.value.message == f"write {written}; type help for all commands"
+
+
+def test_only_a_word_that_is_no_command_is_unknown() -> None:
+    with pytest.raises(ProtocolError) as caught:
+        parse_command("dance wildly")
+    assert (caught.value.code, caught.value.message) == (
+        "unknown_command", "not a command: 'dance wildly'; type help for the list")
+
+
 async def _text(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     json.loads(await asyncio.wait_for(reader.readline(), 5))  # the greeting
