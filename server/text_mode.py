@@ -286,6 +286,8 @@ def _event_text(event: dict[str, Any], names: Sequence[str] = ()) -> str:
         return str(event)
     if event["kind"] == "scored":
         text = f"{text.rstrip('.')}. Scores: {_scores(event['scores'], names)}"
+    elif event["kind"] == "game_over":  # a newcomer at a finished table: what now?
+        text += "\nTo play again, each player types ready; leave goes back to the lobby."
     return text
 
 

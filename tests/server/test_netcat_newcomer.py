@@ -130,6 +130,17 @@ def test_only_a_word_that_is_no_command_is_unknown() -> None:
         "unknown_command", "not a command: 'dance wildly'; type help for the list")
 
 
+def test_the_end_of_a_game_says_what_a_player_can_do_next() -> None:
+    """Over nc a game ended on "Eve wins the game, 15 to 11!" and the table's line, and
+    nothing said how to play again (seen in session 9): a newcomer was left at a finished
+    table.  The winner's line is followed by what the players may type."""
+    over = {"type": "event", "table": 3, "seq": 40,
+            "event": {"kind": "game_over", "winner": 0, "winning_seats": [0], "scores": [15, 11]}}
+    assert render(over, ("Eve", "random computer 2")) == (
+        "Eve wins the game, 15 to 11!\n"
+        "To play again, each player types ready; leave goes back to the lobby.\n")
+
+
 async def _text(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     json.loads(await asyncio.wait_for(reader.readline(), 5))  # the greeting

@@ -166,6 +166,7 @@ async def test_games_game_and_leaderboard_after_a_game_by_text() -> None:
             match = re.match(r"Your turn \(count \d+\): (play \w\w|go)", text)
             if match:
                 writer.write(match.group(1).encode() + b"\n")
+        assert await line() == "To play again, each player types ready; leave goes back to the lobby.\n"
         assert (await line()).startswith("Table 1 noddy 2p (target=15) [finished]")
         writer.write(b"games\n")
         assert [await line() for _ in range(2)] == [
@@ -197,7 +198,8 @@ def test_events_name_the_players_at_the_readers_table() -> None:
     waiting = {"type": "turn", "legal_actions": [], "awaiting": [3], "count": 0}
     assert render(played, names) == "ben plays 5H — twenty\n"
     assert render(played) == "Seat 2 plays 5H — twenty\n"
-    assert render(over, names) == "ann & cy win the game, 31 to 12!\n"
+    assert render(over, names) == ("ann & cy win the game, 31 to 12!\n"
+                                   "To play again, each player types ready; leave goes back to the lobby.\n")
     assert render(waiting, names) == "Waiting for seat 4.\n"
 
 
