@@ -264,10 +264,18 @@ def test_resuming_sends_the_token_and_keeps_the_table() -> None:
     model.handle({"type": "welcome", "name": "Ben", "token": "t0k", "resumed": True, "table": 1,
                   "seat": 0, "presets": PRESETS})
     assert model.screen == "table" and model.table_id == 1 and model.seat == 0
-    # the seat was not held after all: start afresh in the lobby
+    # Lost again, and this time the seat was not held: the server refuses the token, and
+    # the client starts afresh in the lobby under its name (a hello without the token).
+    model.connection_lost("the server closed the connection")
+    model.connection_up()
+    assert model.take_outbox() == [{"type": "hello", "name": "Ben", "version": 1, "resume": "t0k"}]
     model.handle({"type": "error", "code": "bad_token", "message": "no seat", "id": None})
-    assert model.token is None and model.screen == "lobby"
-    assert model.take_outbox()[-1]["type"] == "list_tables" or True
+    assert model.token is None and model.screen == "lobby" and model.table_id is None
+    assert model.take_outbox() == [{"type": "hello", "name": "Ben", "version": 1}]
+    model.handle({"type": "welcome", "name": "Ben", "token": "n3w", "resumed": False, "table": None,
+                  "seat": None, "presets": PRESETS})
+    assert [m["type"] for m in model.take_outbox()] == ["list_tables"]
+    assert model.token == "n3w"
 
 
 def test_lobby_lists_tables_and_the_form_builds_a_create_request() -> None:
