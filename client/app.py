@@ -371,7 +371,7 @@ class ClientApp:
         lobby = HSplit([
             # The cursor on the selected row keeps it in view when the list is longer
             # than the window.
-            Window(FormattedTextControl(lambda: render.lobby_fragments(model), focusable=False,
+            Window(FormattedTextControl(lambda: render.lobby_fragments(model, self._width()), focusable=False,
                                         get_cursor_position=lambda: Point(0, model.lobby_cursor + 1)),
                    always_hide_cursor=True,
                    height=Dimension(min=3, preferred=len(model.tables) + 2, max=12)),

@@ -148,7 +148,7 @@ class Lobby:
             if seat is None:
                 seats.append("·free·")
             else:
-                mark = "" if seat.get("connected", True) else "(away)"
+                mark = "" if seat.get("connected", True) else " (away)"
                 rating = f" ({seat['rating']})" if isinstance(seat.get("rating"), int) else ""
                 seats.append(f"{seat['name']}{rating}{mark}")
         who = f"{summary['players']}p" + (" pairs" if summary.get("partnerships") else "")

@@ -6,29 +6,49 @@ records screens use for their lists.
 
 from __future__ import annotations
 
+from prompt_toolkit.utils import get_cwidth
+
 from .model import ViewModel
 from .render_fragments import Fragments
 from .session import CONNECTING
 
 
-def lobby_fragments(model: ViewModel) -> Fragments:
-    """The list of tables with the cursor, or why there is none yet."""
+def lobby_fragments(model: ViewModel, width: int | None = None) -> Fragments:
+    """The list of tables with the cursor, or why there is none yet; each row fits ``width``
+    columns (see :func:`cursor_list`)."""
     out: Fragments = [("class:label", " Tables\n")]
     tables = model.sorted_tables()
     if model.screen == CONNECTING:
         return out + [("class:dim", "   Connecting to the server…\n")]
     if not tables:
         out.append(("class:dim", "   No tables yet: press n to create one.\n"))
-    return out + cursor_list([model.table_line(table) for table in tables], model.lobby_cursor)
+    return out + cursor_list([model.table_line(table) for table in tables], model.lobby_cursor, width)
 
 
-def cursor_list(lines: list[str], cursor: int) -> Fragments:
-    """One line each, the one under the cursor marked ``▶`` and highlighted."""
+def cursor_list(lines: list[str], cursor: int, width: int | None = None) -> Fragments:
+    """One line each, the one under the cursor marked ``▶`` and highlighted.  With ``width``,
+    a line longer than the screen ends in ``…`` where it is cut, so that a cut name does not
+    read as a whole one (a 4-player table's row is longer than 80 columns)."""
     out: Fragments = []
     for i, line in enumerate(lines):
+        if width is not None:
+            line = _fit(line, width - 3)
         out.append(("class:selected", f" ▶ {line}") if i == cursor else ("", f"   {line}"))
         out.append(("", "\n"))
     return out
+
+
+def _fit(line: str, cells: int) -> str:
+    """``line`` cut to ``cells`` terminal columns, its last one ``…`` if anything was cut."""
+    if get_cwidth(line) <= cells:
+        return line
+    kept, used = [], 0
+    for char in line:
+        used += get_cwidth(char)
+        if used > cells - 1:
+            break
+        kept.append(char)
+    return "".join(kept) + "…"
 
 
 def form_fragments(model: ViewModel) -> Fragments:

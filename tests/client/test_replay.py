@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from noddy.client.connection import Connection
-from noddy.client.render import pegs_fragments, plain
+from noddy.client.render import lobby_fragments, pegs_fragments, plain
 from noddy.client.records import GAMES, LEADERBOARD, REPLAY, RecordsView, game_line
 from noddy.client.replay import Replay
 from noddy.client.model import LOBBY, ViewModel
@@ -285,3 +285,30 @@ def test_the_lobby_shows_each_seated_players_rating() -> None:
     assert model.table_line(summary) == "#3   cribbage           2p       waiting   Ann (1516), ·free·"
     del seat["rating"]       # an older server: no rating, nothing shown
     assert model.table_line(summary) == "#3   cribbage           2p       waiting   Ann, ·free·"
+
+
+def test_a_lobby_row_too_long_for_the_screen_ends_in_an_ellipsis() -> None:
+    """At 80 columns a table of players away was cut mid-word ("guest-2 (1500)(aw", seen in
+    tmux in session 9), reading like a whole word and with "(away)" glued to the rating."""
+    model = ViewModel("Me")
+    model.connection_up()
+    model.handle({"type": "welcome", "name": "Me", "token": "x", "resumed": False, "presets": []})
+    seats = [{"seat": i, "name": name, "kind": "human", "level": None, "ready": False,
+              "connected": False, "rating": 1500} for i, name in enumerate(["Cy", "guest-2"])]
+    away = {"id": 2, "preset": "cribbage", "players": 2, "partnerships": False, "options": {},
+            "private": False, "turn_timer": None, "status": "playing", "seats": seats,
+            "spectators": [], "creator": "Cy", "games_played": 1}
+    short = {**away, "id": 3, "status": "waiting", "seats": [None, None]}
+    model.handle({"type": "tables", "tables": [away, short]})
+    assert model.table_line(away) == ("#2   cribbage           2p       playing   "
+                                      "Cy (1500) (away), guest-2 (1500) (away)")
+    rows = plain(lobby_fragments(model, 80)).splitlines()
+    assert rows == [" Tables",
+                    " ▶ #2   cribbage           2p       playing   Cy (1500) (away), guest-2 (1500) …",
+                    "   #3   cribbage           2p       waiting   ·free·, ·free·"]
+    assert len(rows[1]) == 80
+    # A wide character takes two columns, and is not split: at 70 columns (67 for the
+    # row, one of them the ellipsis) two of them fit after the first 61 columns, not three.
+    seats[1]["name"] = "牌" * 10
+    cut = plain(lobby_fragments(model, 70)).splitlines()[1]
+    assert cut == " ▶ #2   cribbage           2p       playing   Cy (1500) (away), 牌牌…"
