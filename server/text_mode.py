@@ -235,6 +235,18 @@ def _who(seat: int, names: Sequence[str]) -> str:
     return word[0].upper() + word[1:] if word.startswith("seat") else word
 
 
+def _how_seats_fill(table: dict[str, Any]) -> str:
+    """For a waiting table with free seats, a line on how they fill: a newcomer who typed
+    ready at a table for two, alone, was otherwise left waiting with no word of ``bot``."""
+    free = [str(index + 1) for index, seat in enumerate(table["seats"]) if seat is None]
+    if table["status"] != "waiting" or not free:
+        return ""
+    seats = (f"Seat {free[0]} is" if len(free) == 1 else
+             f"Seats {', '.join(free[:-1])} and {free[-1]} are")
+    return (f"\n{seats} free. The game begins when every seat is taken and ready: type bot for a "
+            f"computer player, or wait for someone to type join {table['id']}.")
+
+
 def _table_line(table: dict[str, Any]) -> str:
     seats = []
     for index, seat in enumerate(table["seats"]):
@@ -428,6 +440,8 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
             "No tables yet. Type new noddy to start one."
     elif kind == "table":
         text = _table_line(message["table"])
+        if names:  # the reader sits or watches at this table (the lobby's readers have none)
+            text += _how_seats_fill(message["table"])
     elif kind == "table_closed":
         text = f"Table {message['table']} is closed: {message['reason']}."
     elif kind == "event":

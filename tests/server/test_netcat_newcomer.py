@@ -17,6 +17,10 @@ from noddy.server.text_mode import parse_command, render
 
 from .harness import Client, running_server
 
+#: What a text reader at table 1 reads under its line while seat 2 is free.
+HINT = ("Seat 2 is free. The game begins when every seat is taken and ready: type bot for a "
+        "computer player, or wait for someone to type join 1.\n")
+
 DISCARD_2 = [{"action": "discard", "cards": [a, b]}
              for i, a in enumerate(["3C", "4H", "8C", "9S", "QH", "KD"])
              for b in ["3C", "4H", "8C", "9S", "QH", "KD"][i + 1:]]
@@ -141,6 +145,30 @@ def test_the_end_of_a_game_says_what_a_player_can_do_next() -> None:
         "To play again, each player types ready; leave goes back to the lobby.\n")
 
 
+def _waiting_table(seats: list) -> dict:
+    return {"type": "table", "table": {
+        "id": 6, "preset": "noddy", "players": len(seats), "partnerships": False, "options": {},
+        "private": False, "rated": True, "turn_timer": None, "status": "waiting", "seats": seats,
+        "spectators": [], "creator": "Cy", "games_played": 0}}
+
+
+def test_a_player_waiting_at_a_table_with_a_free_seat_is_told_how_it_fills() -> None:
+    """Over nc, Cy typed ready at a table for two and read "[waiting] 1: Cy (ready) |
+    2: empty", and nothing more: a newcomer waits there for ever (seen in session 9).  Who
+    sits at the table is told what fills the seat; the lobby's list is not."""
+    cy = {"seat": 0, "name": "Cy", "kind": "human", "level": None, "ready": True, "connected": True}
+    one_free = _waiting_table([cy, None])
+    assert render(one_free, ("Cy", "")) == (
+        "Table 6 noddy 2p [waiting] 1: Cy (ready) | 2: empty\n"
+        "Seat 2 is free. The game begins when every seat is taken and ready: type bot for a "
+        "computer player, or wait for someone to type join 6.\n")
+    two_free = _waiting_table([cy, None, None])
+    assert render(two_free, ("Cy", "", "")).splitlines()[1].startswith("Seats 2 and 3 are free. ")
+    assert render(one_free, ()) == "Table 6 noddy 2p [waiting] 1: Cy (ready) | 2: empty\n"  # the lobby
+    full = _waiting_table([cy, {**cy, "seat": 1, "name": "Di", "ready": False}])
+    assert render(full, ("Cy", "Di")) == "Table 6 noddy 2p [waiting] 1: Cy (ready) | 2: Di\n"
+
+
 async def _text(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     json.loads(await asyncio.wait_for(reader.readline(), 5))  # the greeting
@@ -155,8 +183,8 @@ async def test_a_cribbage_deal_by_netcat() -> None:
     async with running_server(seed=7) as server:
         reader, writer = await _text(server.port)
         writer.write(b"name Ada\nnew cribbage\nbot 2 random\n")
-        lines = [await _line(reader) for _ in range(4)]
-        assert lines[2:] == ["Table 1 cribbage 2p [waiting] 1: Ada | 2: empty\n",
+        lines = [await _line(reader) for _ in range(5)]
+        assert lines[2:] == ["Table 1 cribbage 2p [waiting] 1: Ada | 2: empty\n", HINT,
                              "Table 1 cribbage 2p [waiting] 1: Ada | 2: random computer 2 (computer)\n"]
         writer.write(b"ready\n")
         seen: list[str] = []
@@ -195,13 +223,16 @@ async def test_a_person_may_choose_a_name_until_they_sit_down() -> None:
         assert (await _line(reader)).startswith("Error (name_taken): the name 'dora' ")
         writer.write(b"new noddy\nname Carla\n")
         assert await _line(reader) == "Table 1 noddy 2p [waiting] 1: Carl | 2: empty\n"
+        assert await _line(reader) == HINT
         assert await _line(reader) == ("Error (already_hello): you sit at table 1 as Carl; "
                                        "stand up or leave to change your name\n")
         writer.write(b"stand\nname Carla\n")
         assert (await _line(reader)).startswith("Table 1 noddy 2p [waiting] 1: empty | 2: empty; watching: Carl")
+        assert await _line(reader) == HINT.replace("Seat 2 is", "Seats 1 and 2 are")
         assert (await _line(reader)).startswith("Welcome, Carla! ")
         await _line(reader)
         assert (await _line(reader)).startswith("Table 1 noddy 2p [waiting] 1: empty | 2: empty; watching: Carla")
+        assert await _line(reader) == HINT.replace("Seat 2 is", "Seats 1 and 2 are")
         writer.close()
         await other.close()
 

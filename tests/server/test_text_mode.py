@@ -49,6 +49,8 @@ async def test_a_person_plays_a_whole_game_by_text() -> None:
         await line()
         writer.write(b"new noddy\n")
         assert await line() == "Table 1 noddy 2p [waiting] 1: Ada | 2: empty\n"
+        assert await line() == ("Seat 2 is free. The game begins when every seat is taken and ready: "
+                                "type bot for a computer player, or wait for someone to type join 1.\n")
         writer.write(b"bot 2 random\n")
         assert await line() == "Table 1 noddy 2p [waiting] 1: Ada | 2: random computer 2 (computer)\n"
         writer.write(b"say good luck\n")
