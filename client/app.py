@@ -429,7 +429,7 @@ class ClientApp:
                        get_line_prefix=lambda *_: [("class:key", " Your name: ")]),
                 filter=Condition(lambda: model.name_prompt is not None)),
             Window(text(lambda: records.keys_fragments(self.records)
-                        if self.records.active else render.keys_fragments(model)), height=1),
+                        if self.records.active else render.keys_fragments(model, self._width())), height=1),
         ])
         # Sizes that give way: on a small screen the boxes shrink (the help goes to one
         # column, and wraps) rather than vanish.

@@ -62,8 +62,9 @@ def status_fragments_lobby(model: ViewModel, width: int | None = None) -> Fragme
     return status_line(model, [("class:dim", " " + (model.connection_detail or ""))], width)
 
 
-def keys_fragments(model: ViewModel) -> Fragments:
-    """The bottom line: only the keys that do something where the player is."""
+def keys_fragments(model: ViewModel, width: int = 80) -> Fragments:
+    """The bottom line: only the keys that do something where the player is, as many as fit
+    ``width`` columns (see :func:`fit_keys`)."""
     if model.name_prompt is not None:
         keys = [("↵", "use this name"), ("Ctrl-Q", "quit")]
     elif model.password_prompt is not None:
@@ -104,8 +105,6 @@ def keys_fragments(model: ViewModel) -> Fragments:
                 computers.append(("x", "remove computer"))
             keys = [(seats, "seat"), *computers, ("v", "level"), ("s", "stand"),
                     ("r", "ready"), ("l", "leave"), ("c", "chat"), ("?", "help")]
-            if len(key_text(keys)) > 80:
-                keys.remove(("v", "level"))
     elif model.seat is None:
         keys = [("l", "leave"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
     elif model.hand_count.active:
@@ -117,9 +116,28 @@ def keys_fragments(model: ViewModel) -> Fragments:
         keys += [("h", "hint")] if model.coach.can_hint else []
         keys += [("v", "review")] if model.coach.notes is not None else []
         keys += [("l", "resign"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
-        if len(key_text(keys)) > 80:
-            keys.remove(("PgUp", "log"))
-    return key_hints(keys)
+    return key_hints(fit_keys(keys, width))
+
+
+#: The hints left out first when the line is too narrow for all (the help lists every key).
+FIRST_TO_GO = (("v", "level"), ("PgUp", "log"), ("c", "chat"), ("b", "ratings"), ("m", "my games"),
+               ("w", "watch"))
+#: Never left out: the way to the help, and the way out.
+ALWAYS_SHOWN = ("?", "q", "Ctrl-Q")
+
+
+def fit_keys(keys: list[tuple[str, str]], width: int) -> list[tuple[str, str]]:
+    """``keys`` less the hints that do not fit ``width`` columns, so that none is cut in the
+    middle ("? hel" on a 60-column terminal).  The first hint (what the screen is for) and
+    the help and quit keys stay; the others go in the order of :data:`FIRST_TO_GO`, then
+    from the right."""
+    keys = list(keys)
+    while len(key_text(keys)) > width:
+        droppable = [key for key in keys[1:] if key[0] not in ALWAYS_SHOWN]
+        if not droppable:
+            break
+        keys.remove(next((key for key in FIRST_TO_GO if key in droppable), droppable[-1]))
+    return keys
 
 
 def key_text(keys: list[tuple[str, str]]) -> str:

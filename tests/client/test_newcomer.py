@@ -458,3 +458,17 @@ async def test_a_key_closes_the_count_and_is_not_played() -> None:
         finally:
             app.application.exit(result=0)
             await asyncio.wait_for(task, 5)
+
+
+def test_the_key_line_leaves_out_whole_hints_on_a_narrow_terminal() -> None:
+    """On a 60-column terminal the lobby's key line was cut in the middle of its last hint
+    ("? hel", seen in tmux in session 9): the way to the help was the part lost.  Hints that
+    do not fit are left out whole, chat and the records first; help and quit stay."""
+    model = ViewModel("Ann")
+    model.connection_up()
+    model.handle({"type": "welcome", "name": "Ann", "token": "t", "resumed": False, "presets": []})
+    assert plain(keys_fragments(model)) == \
+        " n new  ↵ sit  w watch  m my games  b ratings  c chat  ? help  q quit "   # 70 columns fit 80
+    assert plain(keys_fragments(model, 60)) == " n new  ↵ sit  w watch  m my games  ? help  q quit "
+    assert plain(keys_fragments(model, 30)) == " n new  ↵ sit  ? help  q quit "
+    assert plain(keys_fragments(model, 10)) == " n new  ? help  q quit "  # never less than this
