@@ -638,9 +638,11 @@ def main(argv: list[str] | None = None) -> int:
     summary += "".join(f" ratio_{kind}={ratio:.2f}" for kind, ratio in ratios.items())
     summary += f" server_us/rt={_us_per_trip(g, 'server'):.0f} gen_us/rt={_us_per_trip(g):.0f}"
     if len(rounds) > 1:  # the figures that matter, as medians over the rounds
-        summary += f" rounds={len(rounds)}" + "".join(
-            f" median_ratio_{kind}={statistics.median(_round_ratios(rounds, kind)):.2f}" for kind in echo_kinds)
-        summary += f" median_server_us/rt={statistics.median(_us_per_trip(r['game'], 'server') for r in rounds):.0f}"
+        medians = {kind: statistics.median(_round_ratios(rounds, kind)) for kind in echo_kinds}
+        summary += f" rounds={len(rounds)}" + "".join(f" median_ratio_{kind}={median:.2f}"
+                                                      for kind, median in medians.items())
+        server_us = statistics.median(_us_per_trip(r["game"], "server") for r in rounds)
+        summary += f" median_server_us/rt={server_us:.0f}"
     print(summary)
     if args.profile:
         print(f"\nserver profile ({args.profile}), top 25 by own time:")
