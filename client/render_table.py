@@ -72,8 +72,17 @@ def table_fragments(model: ViewModel, now: float, width: int = 80) -> Fragments:
         parts += [("class:key" if seat in model.awaiting else "", f"{mark}{name}"),
                   ("", " "), ("class:cardback", "▒" * size if size else ""),
                   ("class:dim", f" {size} " if size else " 0 ")]
-    if model.dealer is not None:
-        parts.append(("class:dim", f" · dealer {model.seat_name(model.dealer)}"))
+    dealer = model.dealer
+    if dealer is not None:
+        if len(model.hand_sizes) > 2 and width < 100:  # crowded: as the other hands are named
+            if dealer == model.seat:
+                parts.append(("class:dim", " · your deal"))
+            else:
+                mark = marks[dealer] if dealer < len(marks) else ""
+                label = mark if mark.isdigit() else compact(model.seat_name(dealer))
+                parts.append(("class:dim", f" · dealer {label}"))
+        else:
+            parts.append(("class:dim", f" · dealer {model.seat_name(dealer)}"))
     if model.crib_size:
         parts.append(("class:dim", f" · crib {model.crib_size}"))
     left = model.time_left_now(now)

@@ -378,3 +378,24 @@ def test_noddy_client_refuses_a_player_count_it_cannot_seat(players: str,
         main(["--players", players])
     assert exit_.value.code == 2
     assert "--players must be 2, 3 or 4" in capsys.readouterr().err
+
+
+def test_the_dealer_of_a_four_player_game_is_named_within_80_columns() -> None:
+    """At a table of four, the line of the other hands ended "· dealer greed" at 80 columns
+    (seen in tmux in session 9): who deals was cut off.  The three other hands already go by
+    seat number and short name there, so the dealer does too ("your deal" if it is you)."""
+    model = seated_ben()
+    model.table = summary() | {"players": 4, "partnerships": True, "seats": [
+        human(0, "Ben"), *({**computer(s), "name": f"greedy computer {s + 1}"} for s in (1, 2, 3))]}
+    model.handle(ev(1, "game_started", preset="noddy", players=4, partnerships=True, target=31))
+    model.handle(ev(2, "deal_started", deal=1, dealer=3))
+    for seat in range(4):
+        model.handle(ev(3 + seat, "cards_dealt", seat=seat, count=3,
+                        cards=["TC", "JH", "4H"] if seat == 0 else None))
+    line = plain(table_fragments(model, 0.0, 80)).splitlines()[1]
+    assert line == ("  2:greedy cpu 2 ▒▒▒ 3  3:greedy cpu 3 ▒▒▒ 3  4:greedy cpu 4 ▒▒▒ 3  · dealer 4")
+    assert len(line) <= 80
+    model.handle(ev(7, "deal_started", deal=2, dealer=0))
+    assert plain(table_fragments(model, 0.0, 80)).splitlines()[1].endswith("  · your deal")
+    # With room to spare (or two players), the dealer keeps the whole name.
+    assert plain(table_fragments(model, 0.0, 120)).splitlines()[1].endswith(" · dealer Ben")
