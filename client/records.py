@@ -208,7 +208,7 @@ def hands_fragments(replay: Replay) -> Fragments:
     dim = frame.played if frame.phase == "play" else frozenset()
     for seat in range(replay.players):
         marker = "▶" if seat == frame.seat else " "
-        name = replay.seat_name(seat)[:width - 1]
+        name = _fitted_name(replay.seat_name(seat), width - 1)
         dealer = "dealer" if seat == frame.dealer else ""
         style = "class:key" if seat == frame.seat else "class:label"
         out += [(style, f" {marker}{name:<{width}}"), ("class:dim", f"{dealer:<7}")]
@@ -218,6 +218,15 @@ def hands_fragments(replay: Replay) -> Fragments:
         out += [("class:label", f"  {'crib':<{width}}"), ("class:dim", " " * 7), *render.cards_inline(frame.crib),
                 ("", "\n")]
     return out
+
+
+def _fitted_name(name: str, room: int) -> str:
+    """``name`` in at most ``room`` characters: a computer player's short form first
+    ("greedy cpu 2", as on the peg board), since cutting "greedy computer 2" loses the seat
+    number that tells four computers apart; a name still too long ends in ``…``."""
+    if len(name) > room:
+        name = render.compact(name)
+    return name if len(name) <= room else name[:room - 1] + "…"
 
 
 def replay_title(replay: Replay) -> str:

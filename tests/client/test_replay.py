@@ -17,7 +17,7 @@ import pytest
 
 from noddy.client.connection import Connection
 from noddy.client.render import lobby_fragments, pegs_fragments, plain
-from noddy.client.records import GAMES, LEADERBOARD, REPLAY, RecordsView, game_line
+from noddy.client.records import GAMES, LEADERBOARD, REPLAY, RecordsView, game_line, hands_fragments
 from noddy.client.replay import Replay
 from noddy.client.model import LOBBY, ViewModel
 from noddy.server import NoddyServer
@@ -312,3 +312,13 @@ def test_a_lobby_row_too_long_for_the_screen_ends_in_an_ellipsis() -> None:
     seats[1]["name"] = "牌" * 10
     cut = plain(lobby_fragments(model, 70)).splitlines()[1]
     assert cut == " ▶ #2   cribbage           2p       playing   Cy (1500) (away), 牌牌…"
+
+
+def test_the_replay_tells_four_computers_apart() -> None:
+    """The replay's hands cut every name to 15 characters, so "greedy computer 2" and
+    "greedy computer 4" both read "greedy computer" (seen in tmux in session 9).  A name too
+    long for the column goes by its short form, as on the peg board: "greedy cpu 2"."""
+    record = asyncio.run(_record("noddy", 4, partnerships=True, human=False))
+    replay = Replay(record)
+    rows = plain(hands_fragments(replay)).splitlines()
+    assert [row[2:18].rstrip() for row in rows[:4]] == [f"greedy cpu {n}" for n in range(1, 5)]
