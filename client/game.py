@@ -23,7 +23,7 @@ from typing import Any
 
 from noddy.protocol.story import TableView, seat_name
 
-from .lines import LOG_LIMIT, CountRow, DealCount, LogLine, Peg, line
+from .lines import LOG_LIMIT, CountRow, DealCount, LogLine, Peg, line, pile_marks
 from .session import LOBBY, TABLE, Session
 
 #: How long the count of a deal stays up by itself once the game waits for the player (a
@@ -251,10 +251,7 @@ class Game:
     def seat_marks(self) -> list[str]:
         """One character per seat, to mark who played each card of the pile: the players'
         initials, or their seat numbers (1, 2...) when two share an initial."""
-        initials = [(self.seat_name(s)[:1] or "?").upper() for s in range(self.view.players)]
-        if len(set(initials)) == len(initials):
-            return initials
-        return [str(s + 1) for s in range(self.view.players)]
+        return pile_marks([self.seat_name(s) for s in range(self.view.players)])
 
     def whose_crib(self) -> str:
         return "your" if self.view.dealer == self.seat else f"{self.seat_name(self.view.dealer)}'s"

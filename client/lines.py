@@ -8,6 +8,7 @@ drawing (:mod:`noddy.client.render`), so none of those has to import another to 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from noddy.protocol.story import number_words
 
@@ -15,6 +16,16 @@ from .cards import card_label, is_red
 
 #: How many log lines are kept (the screen shows the last few; PgUp scrolls back).
 LOG_LIMIT = 500
+
+
+def pile_marks(names: Sequence[str]) -> list[str]:
+    """One character per seat, to mark who played each card of the pile: the players'
+    initials, or their seat numbers (1, 2...) when two share an initial (four greedy
+    computers would all be "G")."""
+    initials = [(name[:1] or "?").upper() for name in names]
+    if len(set(initials)) == len(initials):
+        return initials
+    return [str(seat + 1) for seat in range(len(names))]
 
 
 @dataclass(frozen=True)

@@ -193,9 +193,9 @@ def step_fragments(replay: Replay) -> Fragments:
     out += [("class:label", "   Count "), ("class:key", f"{frame.count:>2}"), ("class:label", "   Pile ")]
     if not frame.pile:
         out.append(("class:dim", "—"))
+    marks = replay.seat_marks()
     for i, (seat, card) in enumerate(frame.pile[-12:]):
-        out += [("", " " if i else ""), ("class:dim", f"{replay.seat_name(seat)[:1].upper()}:"),
-                *render.card_fragments(card)]
+        out += [("", " " if i else ""), ("class:dim", f"{marks[seat]}:"), *render.card_fragments(card)]
     return out + [("", "\n")]
 
 

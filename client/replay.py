@@ -24,7 +24,7 @@ from typing import Any
 from noddy.protocol.story import TableView
 
 from .cards import card_label, cards_label, sort_cards
-from .lines import LogLine, Peg, line
+from .lines import LogLine, Peg, line, pile_marks
 
 
 # == the step model =========================================================================
@@ -92,6 +92,10 @@ class Replay:
         if seat is None:
             return "the pack"
         return self.names.get(seat, f"seat {seat}")
+
+    def seat_marks(self) -> list[str]:
+        """Who played each card of the pile, as the live table marks it (see pile_marks)."""
+        return pile_marks([self.seat_name(s) for s in range(self.players)])
 
     def team_of(self, seat: int) -> int:
         return self.view.team_of(seat)

@@ -17,7 +17,8 @@ import pytest
 
 from noddy.client.connection import Connection
 from noddy.client.render import lobby_fragments, pegs_fragments, plain
-from noddy.client.records import GAMES, LEADERBOARD, REPLAY, RecordsView, game_line, hands_fragments
+from noddy.client.records import (GAMES, LEADERBOARD, REPLAY, RecordsView, game_line, hands_fragments,
+                                  step_fragments)
 from noddy.client.replay import Replay
 from noddy.client.model import LOBBY, ViewModel
 from noddy.server import NoddyServer
@@ -322,3 +323,10 @@ def test_the_replay_tells_four_computers_apart() -> None:
     replay = Replay(record)
     rows = plain(hands_fragments(replay)).splitlines()
     assert [row[2:18].rstrip() for row in rows[:4]] == [f"greedy cpu {n}" for n in range(1, 5)]
+    # The pile's marks likewise: four "G:" say nothing, so the seat numbers stand in for
+    # the initials, as at the live table.
+    replay.go_to(next(i for i, f in enumerate(replay.frames) if len(f.pile) >= 4))
+    pile = plain(step_fragments(replay)).splitlines()[1].split("Pile ")[1]
+    marks = [card.split(":")[0] for card in pile.split()]
+    assert len(marks) >= 4 and set(marks) <= {"1", "2", "3", "4"}
+    assert marks == [str(seat + 1) for seat, _ in replay.frame.pile[-12:]]
