@@ -224,9 +224,7 @@ def _fitted_name(name: str, room: int) -> str:
     """``name`` in at most ``room`` characters: a computer player's short form first
     ("greedy cpu 2", as on the peg board), since cutting "greedy computer 2" loses the seat
     number that tells four computers apart; a name still too long ends in ``…``."""
-    if len(name) > room:
-        name = render.compact(name)
-    return name if len(name) <= room else name[:room - 1] + "…"
+    return render.fit(render.compact(name) if len(name) > room else name, room)
 
 
 def replay_title(replay: Replay) -> str:

@@ -36,7 +36,7 @@ from .render_bars import (
 from .render_board import board_fragments, compact, pegs_fragments
 from .render_cards import card_faces, card_fragments, cards_inline, hand_fragments
 from .render_coach import counting_fragments, hand_or_show_fragments, panel_fragments
-from .render_fragments import STYLE, Fragments, plain, wrapped
+from .render_fragments import STYLE, Fragments, fit, plain, wrapped
 from .render_help import (
     HELP_COLUMN,
     HELP_LEFT,
@@ -62,4 +62,4 @@ __all__ = ["STYLE", "hand_or_show_fragments", "counting_fragments", "panel_fragm
            "pile_fragments", "log_rule_fragments", "password_prefix",
            "lobby_fragments", "form_fragments", "help_fragments", "keys_fragments",
            "status_fragments", "title_fragments", "waiting_fragments", "cards_inline",
-           "card_fragments", "key_hints", "status_line", "title_bar", "cursor_list"]
+           "card_fragments", "key_hints", "status_line", "title_bar", "cursor_list", "fit"]

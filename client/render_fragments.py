@@ -1,4 +1,4 @@
-"""The vocabulary every drawing module shares: the fragment type, the style sheet, and two
+"""The vocabulary every drawing module shares: the fragment type, the style sheet, and the
 text helpers.
 
 Drawing is split by what is drawn (cards, the peg board, the table, the bars, the lobby,
@@ -14,6 +14,7 @@ import textwrap
 from typing import Any
 
 from prompt_toolkit.styles import Style
+from prompt_toolkit.utils import get_cwidth
 
 Fragments = list[tuple[str, str]]
 
@@ -68,3 +69,18 @@ def wrapped(text: str, width: int | None) -> str:
         return " " + text
     return textwrap.fill(text, max(10, width - 1), initial_indent=" ", subsequent_indent=" ",
                          break_on_hyphens=False)
+
+
+def fit(text: str, cells: int) -> str:
+    """``text`` cut to ``cells`` terminal columns, its last one ``…`` if anything was cut, so
+    that a cut name does not read as a whole one (a wide character counts as the two columns
+    it takes, and is not split)."""
+    if get_cwidth(text) <= cells:
+        return text
+    kept, used = [], 0
+    for char in text:
+        used += get_cwidth(char)
+        if used > cells - 1:
+            break
+        kept.append(char)
+    return "".join(kept) + "…"

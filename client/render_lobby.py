@@ -6,10 +6,8 @@ records screens use for their lists.
 
 from __future__ import annotations
 
-from prompt_toolkit.utils import get_cwidth
-
 from .model import ViewModel
-from .render_fragments import Fragments
+from .render_fragments import Fragments, fit
 from .session import CONNECTING
 
 
@@ -32,23 +30,10 @@ def cursor_list(lines: list[str], cursor: int, width: int | None = None) -> Frag
     out: Fragments = []
     for i, line in enumerate(lines):
         if width is not None:
-            line = _fit(line, width - 3)
+            line = fit(line, width - 3)
         out.append(("class:selected", f" ▶ {line}") if i == cursor else ("", f"   {line}"))
         out.append(("", "\n"))
     return out
-
-
-def _fit(line: str, cells: int) -> str:
-    """``line`` cut to ``cells`` terminal columns, its last one ``…`` if anything was cut."""
-    if get_cwidth(line) <= cells:
-        return line
-    kept, used = [], 0
-    for char in line:
-        used += get_cwidth(char)
-        if used > cells - 1:
-            break
-        kept.append(char)
-    return "".join(kept) + "…"
 
 
 def form_fragments(model: ViewModel) -> Fragments:

@@ -59,6 +59,7 @@ def table_fragments(model: ViewModel, now: float, width: int = 80) -> Fragments:
     out.append(("", "\n"))
     parts: Fragments = [("", " ")]
     marks = model.seat_marks()
+    crowded = len(model.hand_sizes) > 2 and width < 100  # three other hands share one line
     for seat in range(model.players):
         if seat == model.seat:
             continue
@@ -66,15 +67,15 @@ def table_fragments(model: ViewModel, now: float, width: int = 80) -> Fragments:
         name = model.seat_name(seat)
         if seat < len(marks) and marks[seat].isdigit():
             name = f"{marks[seat]}:{name}"     # the pile's marks are seat numbers: say whose
-        if len(model.hand_sizes) > 2 and width < 100:
-            name = compact(name)      # three other hands and their names share one line
+        if crowded:
+            name = compact(name)
         mark = "▶" if seat in model.awaiting else " "
         parts += [("class:key" if seat in model.awaiting else "", f"{mark}{name}"),
                   ("", " "), ("class:cardback", "▒" * size if size else ""),
                   ("class:dim", f" {size} " if size else " 0 ")]
     dealer = model.dealer
     if dealer is not None:
-        if len(model.hand_sizes) > 2 and width < 100:  # crowded: as the other hands are named
+        if crowded:  # named as the other hands are
             if dealer == model.seat:
                 parts.append(("class:dim", " · your deal"))
             else:
