@@ -2,7 +2,7 @@
 
 ``bench/server.py`` measures the whole server over real sockets, where the kernel's share and
 a shared machine's noise hide changes of a few per cent.  This bench runs the same game
-load inside one process: a real :class:`~noddy.server.network.NoddyServer` (core, sending,
+load inside one process: a real :class:`~noddy.server.net.network.NoddyServer` (core, sending,
 links, group-committed storage in memory) whose links have fake transports that keep what is
 written, and bots that read each ``turn`` and answer it at once, exactly like
 ``bench/server.py``'s bots.  Only the server's calls are timed (CPU time of reading a line,
@@ -27,8 +27,8 @@ from typing import Any
 
 from noddy.server import ServerConfig
 from noddy.server.cli import _tune_garbage_collector
-from noddy.server.link import _Link
-from noddy.server.network import NoddyServer
+from noddy.server.net.link import _Link
+from noddy.server.net.network import NoddyServer
 
 
 class FakeTransport(asyncio.Transport):

@@ -7,6 +7,6 @@ from __future__ import annotations
 
 from .config import ServerConfig
 from .core import BotJob, Close, Send, ServerCore
-from .network import NoddyServer
+from .net.network import NoddyServer
 
 __all__ = ["BotJob", "Close", "NoddyServer", "Send", "ServerConfig", "ServerCore"]

@@ -23,8 +23,8 @@ import noddy
 from noddy.protocol import DEFAULT_PORT
 
 from .config import ServerConfig
-from .network import NoddyServer
-from .records import to_jsonl
+from .net.network import NoddyServer
+from .storage.records import to_jsonl
 from .storage import MEMORY, Storage, StorageError, default_db_path
 
 

@@ -256,7 +256,7 @@ def test_every_int_field_of_the_schema_is_bounded() -> None:
     assert unbounded == []
 
 
-@pytest.mark.parametrize("module", ["noddy.protocol.names", "noddy.protocol.text", "noddy.server.ratelimit"])
+@pytest.mark.parametrize("module", ["noddy.protocol.names", "noddy.protocol.text", "noddy.server.model.ratelimit"])
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 from noddy.server import NoddyServer
 from noddy.server.core import Out, Send, ServerCore
-from noddy.server.instructions import Lines
+from noddy.server.core.instructions import Lines
 
 from ..server.harness import Client
 from ..server.harness import test_config as config_for_tests
@@ -70,7 +70,7 @@ class Warnings(logging.Handler):
 @contextlib.contextmanager
 def warnings_of_network() -> Iterator[Warnings]:
     handler = Warnings()
-    logger = logging.getLogger("noddy.server.network")
+    logger = logging.getLogger("noddy.server.net.network")
     logger.addHandler(handler)
     try:
         yield handler

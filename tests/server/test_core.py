@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from noddy.server import Close, Send, ServerConfig, ServerCore
-from noddy.server.instructions import Lines
+from noddy.server.core.instructions import Lines
 
 
 class Harness:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import noddy.server
 from noddy.server.core import BotJob, Close, Query, Send, ServerCore
-from noddy.server.table import Session
+from noddy.server.model.table import Session
 
 SERVER = Path(noddy.server.__file__).resolve().parent
 

@@ -14,7 +14,7 @@ import pytest
 import noddy.engine.game as game_module
 from noddy.bots.coach import advise
 from noddy.engine import Game, parse_cards
-from noddy.server.records import replay
+from noddy.server.storage.records import replay
 
 from ..stacking import deal_deck, stacked_draw
 from .audit import Entitlement, audit
@@ -299,7 +299,7 @@ async def test_a_hints_game_is_unrated_and_its_record_can_be_reviewed() -> None:
         await ben.request({"type": "leave"})
         reply = await ben.request({"type": "review", "game": game_id})  # Ben sat in seat 0
         from noddy.bots.coach import review
-        from noddy.server.records import new_game, record_actions
+        from noddy.server.storage.records import new_game, record_actions
         notes = [n.to_dict() for n in review(new_game(record), record_actions(record), 0)]
         assert (reply["type"], reply["game"], reply["seat"], reply["deal"], reply["notes"]) == (
             "review", game_id, 0, None, notes)

@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 
 from noddy.engine import PRESETS
-from noddy.server import NoddyServer, Send, ServerConfig, ServerCore, sending
-from noddy.server.instructions import Lines
-from noddy.server.link import _Link
-from noddy.server.lobby_push import LobbyNews
-from noddy.server.table import Table
+from noddy.server import NoddyServer, Send, ServerConfig, ServerCore
+from noddy.server.net import sending
+from noddy.server.core.instructions import Lines
+from noddy.server.net.link import _Link
+from noddy.server.core.lobby_push import LobbyNews
+from noddy.server.model.table import Table
 
 from .harness import Client
 from .harness import test_config as config_for_tests

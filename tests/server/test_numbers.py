@@ -11,7 +11,7 @@ from typing import Any, Iterator
 
 from noddy.engine import Game
 from noddy.server import ServerConfig
-from noddy.server.records import (MAX_SAFE_INTEGER, ActionApplied, GameBegun, GameFinished,
+from noddy.server.storage.records import (MAX_SAFE_INTEGER, ActionApplied, GameBegun, GameFinished,
                                   record_events, replay)
 from noddy.server.storage import Storage
 

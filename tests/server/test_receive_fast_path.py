@@ -13,8 +13,8 @@ import random
 from typing import Any
 
 from noddy.server.config import ServerConfig
-from noddy.server.link import _Link
-from noddy.server.ratelimit import TokenBucket
+from noddy.server.net.link import _Link
+from noddy.server.model.ratelimit import TokenBucket
 
 
 class _Owner:

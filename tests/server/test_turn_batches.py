@@ -9,8 +9,8 @@ import concurrent.futures
 from dataclasses import dataclass
 from typing import Any
 
-from noddy.server.instructions import Close, Out, Query, Send
-from noddy.server.network import NoddyServer
+from noddy.server.core.instructions import Close, Out, Query, Send
+from noddy.server.net.network import NoddyServer
 
 
 @dataclass

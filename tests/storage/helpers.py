@@ -14,7 +14,7 @@ from typing import Any
 
 from noddy.server import ServerConfig, ServerCore
 from noddy.server.core import Close, Query, Send
-from noddy.server.instructions import Lines
+from noddy.server.core.instructions import Lines
 from noddy.server.storage import Storage
 
 

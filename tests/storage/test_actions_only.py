@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from noddy.protocol import compact_json
-from noddy.server.records import ActionApplied, GameBegun, record_events, replay
+from noddy.server.storage.records import ActionApplied, GameBegun, record_events, replay
 from noddy.server.storage import MIGRATIONS, SCHEMA_VERSION, Storage
 
 from .helpers import Driver, comparable

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from noddy.server.records import TableSaved, replay
+from noddy.server.storage.records import TableSaved, replay
 from noddy.server.storage import Storage
 from tests.server.harness import Client, play_out
 

@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from noddy.server.records import ActionApplied, GameBegun, replay
+from noddy.server.storage.records import ActionApplied, GameBegun, replay
 from tests.server.harness import Client, play_out, running_server
 
 from .helpers import comparable

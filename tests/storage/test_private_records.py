@@ -9,7 +9,7 @@ import random
 import sqlite3
 from pathlib import Path
 
-from noddy.server.passwords import is_hashed
+from noddy.server.model.passwords import is_hashed
 from noddy.server.storage import SCHEMA_VERSION, Storage
 
 from .helpers import Driver

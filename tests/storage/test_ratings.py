@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from noddy.server.ratings import INITIAL_RATING, K_FACTOR, Rated, RatingBook, expected_score, family_of
+from noddy.server.model.ratings import INITIAL_RATING, K_FACTOR, Rated, RatingBook, expected_score, family_of
 from noddy.server.storage import Storage
 
 from .helpers import Driver

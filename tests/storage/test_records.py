@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from noddy.server.cli import main as server_main
-from noddy.server.records import from_jsonl, record_events, replay, to_jsonl
+from noddy.server.storage.records import from_jsonl, record_events, replay, to_jsonl
 from noddy.server.storage import Storage
 
 from .helpers import Driver

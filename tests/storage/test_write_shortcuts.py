@@ -22,11 +22,11 @@ import pytest
 from noddy.engine import Claim, Discard, Go, Muggins, Pass, Play
 from noddy.engine.cards import FULL_DECK
 from noddy.protocol import compact_json
-from noddy.server import storage_writes
-from noddy.server.ratings import Change, Rated
-from noddy.server.records import ActionApplied, GameBegun, GameFinished, Record, TableClosed, TableSaved
+from noddy.server.storage import writes as storage_writes
+from noddy.server.model.ratings import Change, Rated
+from noddy.server.storage.records import ActionApplied, GameBegun, GameFinished, Record, TableClosed, TableSaved
 from noddy.server.storage import Storage
-from noddy.server.storage_writes import _action_text
+from noddy.server.storage.writes import _action_text
 
 #: Cases in each seeded soak (NODDY_STORAGE_SOAK raises it).
 COUNT = int(os.environ.get("NODDY_STORAGE_SOAK", "3000"))

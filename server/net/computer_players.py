@@ -4,7 +4,7 @@ A computer player's level may think for a long time, so its :class:`~noddy.serve
 runs in a worker thread (``asyncio.to_thread``) and never blocks the event loop; its move
 goes back to the core like any request, through the server's storage gating.
 
-:class:`ComputerPlayers` is a mixin of :class:`~noddy.server.network.NoddyServer`: the server
+:class:`ComputerPlayers` is a mixin of :class:`~noddy.server.net.network.NoddyServer`: the server
 calls ``_run_bots`` after every core call that may have given a computer player its turn,
 and cancels what is still thinking at shutdown.
 """
@@ -15,11 +15,11 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from .core import ServerCore
-from .instructions import BotJob
+from ..core import ServerCore
+from ..core.instructions import BotJob
 
 #: The network layer's one logger (operators and tests filter on its name).
-log = logging.getLogger("noddy.server.network")
+log = logging.getLogger("noddy.server.net.network")
 
 
 class ComputerPlayers:

@@ -28,10 +28,10 @@ from noddy.protocol import ProtocolError
 
 from .core_state import CoreState
 from .instructions import BotJob, Lines, Out, Send
-from .ratings import Rated, family_of
-from .records import ActionApplied, GameBegun, GameFinished
-from .session import Connection
-from .table import FINISHED, PLAYING, LiveGame, Table
+from ..model.ratings import Rated, family_of
+from ..storage.records import ActionApplied, GameBegun, GameFinished
+from ..model.session import Connection
+from ..model.table import FINISHED, PLAYING, LiveGame, Table
 
 log = logging.getLogger("noddy.server")
 
@@ -309,5 +309,5 @@ class Gameplay(CoreState):
 
 def _identity_of(seat: dict[str, Any]) -> Rated:
     """Who a seat's rating belongs to, for a seat as a game record keeps it: a person by
-    name, a computer player by level (as :mod:`~noddy.server.queries` rates a live seat)."""
+    name, a computer player by level (as :mod:`~noddy.server.core.queries` rates a live seat)."""
     return Rated("computer", seat["level"]) if seat["kind"] == "computer" else Rated("human", seat["name"])

@@ -6,9 +6,9 @@ requests ``hello`` (a new name, or a resume token taking back a held session), `
 ``chat`` and ``bye``, with text mode's ``name``/``resume`` once a name is given.
 
 Touches: a session's ``conn`` when it is resumed (and then :meth:`CoreState._in_lobby`),
-``_lost_tables`` of :mod:`~noddy.server.recovery` (told once to whoever resumes), a table's
-spectators when a watcher changes name, and :mod:`~noddy.server.seating`'s ``_leave`` on
-bye.  The lobby index itself lives in :mod:`~noddy.server.core_state`.
+``_lost_tables`` of :mod:`~noddy.server.core.recovery` (told once to whoever resumes), a table's
+spectators when a watcher changes name, and :mod:`~noddy.server.core.seating`'s ``_leave`` on
+bye.  The lobby index itself lives in :mod:`~noddy.server.core.core_state`.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from noddy.protocol.names import normal_name, skeleton
 from noddy.protocol.text import clean_text
 
 from .core_state import SERVER_NAME, CoreState
-from .ratings import FAMILIES, Rated
+from ..model.ratings import FAMILIES, Rated
 from .seating import COMPUTER_SKELETONS
-from .session import Connection
-from .table import Session
+from ..model.session import Connection
+from ..model.table import Session
 
 log = logging.getLogger("noddy.server")
 

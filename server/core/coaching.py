@@ -25,9 +25,9 @@ from noddy.protocol import ProtocolError
 
 from .core_state import CoreState
 from .instructions import Query
-from .records import StoredGame, new_game, record_actions
-from .session import Connection
-from .table import PLAYING, Table
+from ..storage.records import StoredGame, new_game, record_actions
+from ..model.session import Connection
+from ..model.table import PLAYING, Table
 
 #: How much worse than the best a decision must be (in expected points) to be noted.
 REVIEW_MARGIN = 1.0

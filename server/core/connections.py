@@ -7,10 +7,10 @@ points that concern a connection as such: ``connect``, ``receive``, ``line_too_l
 
 ``receive`` is where every request comes in: the connection's rate limit is charged, the
 line is read (JSON, or a text-mode command turned into the same request by
-:mod:`noddy.server.text_mode`) and :meth:`Connections._dispatch` validates it and calls the
+:mod:`noddy.server.text.text_mode`) and :meth:`Connections._dispatch` validates it and calls the
 ``_on_<kind>`` handler of whichever concern owns that request.  Touches, besides its own:
 a session's ``conn`` and held place on disconnect (the seat is held by
-:mod:`~noddy.server.seating`'s heap), and the pause of :mod:`~noddy.server.recovery`
+:mod:`~noddy.server.core.seating`'s heap), and the pause of :mod:`~noddy.server.core.recovery`
 (requests that would change a paused table are refused here).
 """
 
@@ -26,12 +26,12 @@ from noddy.protocol import PROTOCOL_VERSION, REQUESTS, ProtocolError, decode_lin
 from noddy.protocol.errors import ERROR_CODES
 from noddy.protocol.requests import read_request, request_id_of
 
-from . import text_mode
+from ..text import text_mode
 from .core_state import SERVER_NAME, CoreState
 from .instructions import Out, Send
-from .ratelimit import TokenBucket
+from ..model.ratelimit import TokenBucket
 from .recovery import CHANGES_SEATS_OR_GAME
-from .session import Connection
+from ..model.session import Connection
 
 log = logging.getLogger("noddy.server")
 

@@ -3,10 +3,10 @@
 The server takes connections from its listening sockets itself (``_accept``), so that
 running out of file descriptors pauses accepting for ``accept_retry_delay`` with one warning,
 where asyncio's own accept loop logged thousands of tracebacks a second.  Each accepted
-socket becomes a :class:`~noddy.server.link._Link`; from then on the link and the server
+socket becomes a :class:`~noddy.server.net.link._Link`; from then on the link and the server
 deal with it.
 
-:class:`Accepting` is a mixin of :class:`~noddy.server.network.NoddyServer`, not an object
+:class:`Accepting` is a mixin of :class:`~noddy.server.net.network.NoddyServer`, not an object
 of its own: the server starts and stops it, and its log lines keep the network layer's logger.
 """
 
@@ -18,11 +18,11 @@ import logging
 import socket
 import time
 
-from .config import ServerConfig
+from ..config import ServerConfig
 from .link import _Link
 
 #: The network layer's one logger (operators and tests filter on its name).
-log = logging.getLogger("noddy.server.network")
+log = logging.getLogger("noddy.server.net.network")
 
 #: Connections the kernel may hold for the server before it accepts them (also while it has
 #: stopped accepting for want of file descriptors).
@@ -41,7 +41,7 @@ OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.E
 
 
 class Accepting:
-    """The listening half of :class:`~noddy.server.network.NoddyServer`: opens its sockets,
+    """The listening half of :class:`~noddy.server.net.network.NoddyServer`: opens its sockets,
     accepts from them, and stops for a while when the process is out of descriptors."""
 
     #: Set by the server (a dataclass field); the accepting reads its host, port and delay.

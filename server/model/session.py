@@ -1,11 +1,11 @@
 """Who is on the other end: one connection as the core sees it.
 
 A :class:`Connection` is one TCP connection (its mode, its rate limit, when it last spoke);
-after ``hello`` it carries the player's :class:`~noddy.server.table.Session` (name, resume
+after ``hello`` it carries the player's :class:`~noddy.server.model.table.Session` (name, resume
 token, table and seat).  The two are separate because a session survives its connection:
 when the connection drops mid-game the session is *held* (``held_until``) and a new
 connection that presents the token takes it over.  ``Session`` is defined with the table it
-sits at (:mod:`noddy.server.table`), which names it in turn; it is re-exported here.
+sits at (:mod:`noddy.server.model.table`), which names it in turn; it is re-exported here.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ held seats and watchers' places run out: the held part of ``tick``), and the req
 
 Touches: a session's ``table`` and ``seat`` (and calls :meth:`CoreState._in_lobby` wherever
 one goes back to the lobby), ``sessions`` (a held session that never comes back is
-forgotten), and :mod:`~noddy.server.gameplay`'s ``_start_game``/``_publish`` once every
+forgotten), and :mod:`~noddy.server.core.gameplay`'s ``_start_game``/``_publish`` once every
 seat is ready.
 """
 
@@ -26,11 +26,11 @@ from noddy.protocol.names import skeleton
 from noddy.protocol.requests import MAX_PLAYERS
 
 from .core_state import CoreState
-from .passwords import hash_password, password_matches
-from .records import TableClosed
-from .session import Connection
-from .table import FINISHED, PLAYING, Seat, Session, Table
-from .table_options import table_rules
+from ..model.passwords import hash_password, password_matches
+from ..storage.records import TableClosed
+from ..model.session import Connection
+from ..model.table import FINISHED, PLAYING, Seat, Session, Table
+from ..model.table_options import table_rules
 
 log = logging.getLogger("noddy.server")
 

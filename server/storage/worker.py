@@ -16,9 +16,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, Sequence
 
 from .records import Record
-from .storage_database import Storage
-from .storage_open import MEMORY, StorageError
-from .storage_reads import StoredState
+from .database import Storage
+from .opening import MEMORY, StorageError
+from .reads import StoredState
 
 
 #: The least time between two commits of a database thread (see ``StorageWorker._flush``).

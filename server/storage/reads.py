@@ -1,7 +1,7 @@
 """The :class:`Storage` class's reads: what is restored at start, and the game records and
 ratings the core asks for.
 
-Split from the writes (:mod:`noddy.server.storage_writes`, which builds on this class) so
+Split from the writes (:mod:`noddy.server.storage.writes`, which builds on this class) so
 that each half of the one-connection ``Storage`` can be read on its own; the reads need only
 the connection and, to hash passwords an older server kept in the clear, a transaction.
 """
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.protocol import compact_json
 
-from .passwords import hash_password, is_hashed
+from ..model.passwords import hash_password, is_hashed
 from .records import StoredGame, is_complete, replay, wire_int
 
 log = logging.getLogger("noddy.server.storage")
@@ -37,7 +37,7 @@ class StoredState:
 class StorageReads:
     """The reading half of :class:`~noddy.server.storage.Storage`, on its one connection."""
 
-    #: The connection, opened by ``Storage`` (see :mod:`noddy.server.storage_open`).
+    #: The connection, opened by ``Storage`` (see :mod:`noddy.server.storage.opening`).
     db: sqlite3.Connection
 
     if TYPE_CHECKING:
@@ -126,7 +126,7 @@ class StorageReads:
         The deal-in and each action are stored without their events (but for an older
         server's, which kept them), so a record read back has ``"opening": None`` and its
         steps ``"events": None`` until the game is replayed: with
-        ``complete``, that is done here (:func:`~noddy.server.records.replay` fills them in,
+        ``complete``, that is done here (:func:`~noddy.server.storage.records.replay` fills them in,
         and raises ``ValueError`` if the events that are stored do not replay).  Without it
         the caller replays the game itself, as restoring a table does anyway."""
         row = self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()

@@ -1,9 +1,9 @@
 """The :class:`Storage` class itself: one database connection, opened with its lock, and the
 query dispatch the core uses.
 
-The class is composed of its reads (:mod:`noddy.server.storage_reads`) and writes
-(:mod:`noddy.server.storage_writes`); what is left here is its life -- opening the file and
-taking its lock (:mod:`noddy.server.storage_open`), closing both -- and :meth:`Storage.read`,
+The class is composed of its reads (:mod:`noddy.server.storage.reads`) and writes
+(:mod:`noddy.server.storage.writes`); what is left here is its life -- opening the file and
+taking its lock (:mod:`noddy.server.storage.opening`), closing both -- and :meth:`Storage.read`,
 which routes the core's queries to either half.  See :mod:`noddy.server.storage`.
 """
 
@@ -14,9 +14,9 @@ import os
 from pathlib import Path
 from typing import Any, Sequence
 
-from .storage_open import MEMORY, open_database, take_lock
-from .storage_schema import MIGRATIONS
-from .storage_writes import StorageWrites
+from .opening import MEMORY, open_database, take_lock
+from .schema import MIGRATIONS
+from .writes import StorageWrites
 
 
 class Storage(StorageWrites):

@@ -1,13 +1,13 @@
 """Records and ratings: the requests that read what storage keeps, and the leaderboard.
 
 Owns: ``ratings`` (the rating book; a finished game is rated by
-:mod:`~noddy.server.gameplay`), ``_query_buckets`` (record reads per address),
+:mod:`~noddy.server.core.gameplay`), ``_query_buckets`` (record reads per address),
 ``record_cache`` (finished games' records already read), the requests ``list_games``,
 ``get_game`` and ``leaderboard``, and the entry point ``answer`` that replies once storage
-has read a :class:`Query` (a ``repair_table`` answer goes to :mod:`~noddy.server.recovery`).
+has read a :class:`Query` (a ``repair_table`` answer goes to :mod:`~noddy.server.core.recovery`).
 
 Touches: a connection's rate bucket (a read costs ``query_cost`` tokens) and
-:mod:`~noddy.server.seating`'s ``_password_guard`` (a private game's password counts as a
+:mod:`~noddy.server.core.seating`'s ``_password_guard`` (a private game's password counts as a
 table's).
 """
 
@@ -20,10 +20,10 @@ from noddy.protocol import ProtocolError
 
 from .core_state import CoreState
 from .instructions import Out, Query
-from .ratings import Rated, family_of
-from .records import StoredGame
-from .session import Connection
-from .table import Seat, Table
+from ..model.ratings import Rated, family_of
+from ..storage.records import StoredGame
+from ..model.session import Connection
+from ..model.table import Seat, Table
 
 
 class Queries(CoreState):

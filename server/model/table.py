@@ -10,7 +10,7 @@ turn timer's move for a seat (``timed_out``) is redacted the same way.
 
 A session and a table name each other (a session is at a table, a seat holds a session), so
 both are defined here: split over two modules, the two had to import each other.  The
-connection a session is reached on is :mod:`noddy.server.session`'s, which imports this.
+connection a session is reached on is :mod:`noddy.server.model.session`'s, which imports this.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ class Table:
     players: int
     partnerships: bool
     options: dict[str, Any]
-    #: A private table's password as kept: its salted hash (:mod:`noddy.server.passwords`).
+    #: A private table's password as kept: its salted hash (:mod:`noddy.server.model.passwords`).
     password: str | None = None
     turn_timer: float | None = None
     seats: list[Seat | None] = field(default_factory=list)

@@ -1,7 +1,7 @@
 """The lobby's news of the tables, gathered and pushed at most once an interval.
 
 Owns: :class:`LobbyNews`, the tables that changed (or closed) since the lobby was last told,
-and when it may be told next.  :class:`~noddy.server.core_state.CoreState` notes every
+and when it may be told next.  :class:`~noddy.server.core.core_state.CoreState` notes every
 change here (``_table_changed``, and ``_close_table``'s ``table_closed``) and, from
 ``tick``, hands what :meth:`LobbyNews.take` returns to every connection in the lobby.
 
@@ -10,7 +10,7 @@ change grow with the lobby -- creating and filling one table cost ~2,000 lines a
 of server CPU with 1,000 people idle in the lobby, and a busy server's lobby grows with its
 tables, so the whole grew as the square of the crowd.  Gathered, a table that changed ten
 times in an interval is pushed once, in its latest state, and one interval's news is one
-:class:`~noddy.server.instructions.Lines` object that the network layer encodes once and
+:class:`~noddy.server.core.instructions.Lines` object that the network layer encodes once and
 writes to each lobby connection in one write.
 
 What a lobby member can rely on (docs/PROTOCOL.md, Lobby and tables, says it for clients):

@@ -29,8 +29,8 @@ class Lines:
       the messages in them are mostly the same objects (a public event is one message for
       everybody), and the network layer encodes each message object once per batch.  If one
       of them cannot be encoded, the connection cannot follow its game any more and is
-      dropped, as for a single event (see :func:`~noddy.server.sending._essential`);
-    - the lobby's news of one interval (:mod:`noddy.server.lobby_push`): one ``Lines``
+      dropped, as for a single event (see :func:`~noddy.server.net.sending._essential`);
+    - the lobby's news of one interval (:mod:`noddy.server.core.lobby_push`): one ``Lines``
       object, and the ``Send`` to every lobby connection carries that same object, so the
       network layer encodes it once per kind of connection (JSON, text) and writes the bytes
       to each connection in one write: a push costs the same whatever the lobby's size and

@@ -17,7 +17,7 @@ import sqlite3
 from pathlib import Path
 from typing import IO, Sequence
 
-from .storage_schema import APPLICATION_ID
+from .schema import APPLICATION_ID
 
 log = logging.getLogger("noddy.server.storage")
 

@@ -38,9 +38,9 @@ from typing import Any, Iterable, Iterator
 from noddy.engine import Action, Claim, Discard, Game, Go, Muggins, Pass, Play
 from noddy.protocol import compact_json
 
-from .passwords import password_matches
-from .ratings import Change
-from .table_options import table_rules
+from ..model.passwords import password_matches
+from ..model.ratings import Change
+from ..model.table_options import table_rules
 
 
 # == storage records: what the core asks to be written ====================================

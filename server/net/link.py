@@ -16,7 +16,7 @@ that will not take even that is cut off after ``shutdown_timeout``.
 
 The link owns only what one connection holds (its partial line, its unsent bytes, its
 closing state); what to do with a line, and when a peer holds too much, is the server's (see
-:mod:`noddy.server.network` and :mod:`noddy.server.sending`).  It knows the server only
+:mod:`noddy.server.net.network` and :mod:`noddy.server.net.sending`).  It knows the server only
 through :class:`LinkOwner`, so this module imports no other part of the network layer.
 """
 
@@ -26,7 +26,7 @@ import asyncio
 import socket
 from typing import Protocol
 
-from .config import ServerConfig
+from ..config import ServerConfig
 
 #: The kernel's send buffer for each connection (Linux doubles it).  Left to itself the
 #: kernel grows it to megabytes, so a peer that never reads would take that much memory
@@ -37,7 +37,7 @@ RECEIVE_BUFFER = 64 * 1024
 
 
 class LinkOwner(Protocol):
-    """What a link asks of the server that owns it (:class:`~noddy.server.network.NoddyServer`):
+    """What a link asks of the server that owns it (:class:`~noddy.server.net.network.NoddyServer`):
     spelled out here so that the link need not import the server, which imports it."""
 
     config: ServerConfig
@@ -57,7 +57,7 @@ class LinkOwner(Protocol):
 
 class _Link(asyncio.BufferedProtocol):
     """One connection: cuts what arrives into lines for the core, holds what cannot be
-    written yet.  The server does the rest (see :class:`~noddy.server.network.NoddyServer`).
+    written yet.  The server does the rest (see :class:`~noddy.server.net.network.NoddyServer`).
 
     It is a *buffered* protocol so that the socket is read into the server's one receive
     buffer: a plain protocol makes asyncio allocate a fresh 256 KiB ``bytes`` for every

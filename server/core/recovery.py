@@ -9,8 +9,8 @@ records again; meanwhile it is rolled back to what is stored.
 
 Touches: ``tables``, ``sessions`` and the ratings, which it rebuilds from what storage kept
 (a game is dealt again from its seed and its stored actions replayed), using
-:mod:`~noddy.server.seating`'s ``_computer``/``_close_table`` and
-:mod:`~noddy.server.gameplay`'s ``_finish_game``/``_schedule_timer``.
+:mod:`~noddy.server.core.seating`'s ``_computer``/``_close_table`` and
+:mod:`~noddy.server.core.gameplay`'s ``_finish_game``/``_schedule_timer``.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from noddy.protocol import ProtocolError
 
 from .core_state import CoreState
 from .instructions import Out, Query
-from .records import TableClosed, record_actions, replay
-from .session import Connection
-from .storage import StoredState
-from .table import FINISHED, PLAYING, LiveGame, Seat, Session, Table
-from .table_options import table_rules
+from ..storage.records import TableClosed, record_actions, replay
+from ..model.session import Connection
+from ..storage import StoredState
+from ..model.table import FINISHED, PLAYING, LiveGame, Seat, Session, Table
+from ..model.table_options import table_rules
 
 log = logging.getLogger("noddy.server")
 

@@ -1,17 +1,17 @@
 """Sending: the core's messages encoded once and handed to each connection's link, within its caps.
 
 The messages of one batch of instructions (every core call of one turn of the event loop:
-see :class:`~noddy.server.network._Step`) go to a connection's socket in one write (see
-:meth:`~noddy.server.link._Link.flush`).  A slow or stuck peer fills only its own buffer, and
+see :class:`~noddy.server.net.network._Step`) go to a connection's socket in one write (see
+:meth:`~noddy.server.net.link._Link.flush`).  A slow or stuck peer fills only its own buffer, and
 is dropped when it holds ``send_buffer_bytes``, or ``send_queue`` messages, instead of
 stalling its table.  A message that cannot be encoded touches only its own recipients (see
 :func:`_essential`), and a write that fails for any other reason costs one link only.
-Several messages sent as one (:class:`~noddy.server.instructions.Lines`) are of two kinds: a
+Several messages sent as one (:class:`~noddy.server.core.instructions.Lines`) are of two kinds: a
 game's events and turn for one member (the messages in them mostly shared with the other
 members' batches: each message object is encoded once per batch), and the lobby's table
 news (the same object for every lobby connection: encoded once per kind of connection).
 
-:class:`Sending` is a mixin of :class:`~noddy.server.network.NoddyServer`: ``_carry_out`` is
+:class:`Sending` is a mixin of :class:`~noddy.server.net.network.NoddyServer`: ``_carry_out`` is
 on the path of every message, so it stays a method of the server (no object or call between
 the storage gating and the links), and its log lines keep the network layer's logger.
 """
@@ -24,15 +24,15 @@ from typing import Any
 
 from noddy.protocol import encode_line
 
-from . import text_mode
-from .config import ServerConfig
-from .instructions import Close, Lines, Out, Send
+from ..text import text_mode
+from ..config import ServerConfig
+from ..core.instructions import Close, Lines, Out, Send
 from .link import _Link
-from .record_cache import encoded_line
+from ..storage.record_cache import encoded_line
 from .throttled_log import ThrottledLog
 
 #: The network layer's one logger (operators and tests filter on its name).
-log = logging.getLogger("noddy.server.network")
+log = logging.getLogger("noddy.server.net.network")
 
 #: Seconds between two log lines about the same kind of send-path trouble (see ThrottledLog).
 LOG_PERIOD = 10.0
@@ -66,7 +66,7 @@ def _essential(message: dict[str, Any] | Lines) -> bool:
 
 
 class Sending:
-    """The writing half of :class:`~noddy.server.network.NoddyServer`: ``_carry_out`` turns a
+    """The writing half of :class:`~noddy.server.net.network.NoddyServer`: ``_carry_out`` turns a
     batch of ``Send`` and ``Close`` instructions into writes on the links."""
 
     #: Set by the server (a dataclass field); sending reads its queue and byte caps.

@@ -10,7 +10,7 @@ methods are what every concern uses to answer and to push:
   record for every table a call changed (``_dirty``) -- see ``take_records``;
 * ``_to_table`` / ``_to_lobby`` / ``_table_changed`` push to a table's members and to the
   lobby: a table's members at once, the lobby its table news gathered (``_lobby_news``, see
-  :mod:`~noddy.server.lobby_push`) and pushed by ``_tick_lobby`` at most once an interval;
+  :mod:`~noddy.server.core.lobby_push`) and pushed by ``_tick_lobby`` at most once an interval;
 * the lobby index: ``_in_lobby(session)`` is called wherever a session's place changes so
   that it may now be in the lobby (connected, at no table); ``_lobby_sessions`` reads it.
 
@@ -30,15 +30,15 @@ from typing import TYPE_CHECKING, Any, Callable
 import noddy
 from noddy.protocol import ProtocolError
 
-from .config import ServerConfig
+from ..config import ServerConfig
 from .instructions import AS_JSON, Close, Out, Query, Send
 from .lobby_push import LobbyNews
-from .ratelimit import AddressBuckets, PasswordGuard
-from .ratings import RatingBook
-from .record_cache import RecordCache
-from .records import Record, StoredGame, TableSaved
-from .session import Connection
-from .table import Seat, Session, Table
+from ..model.ratelimit import AddressBuckets, PasswordGuard
+from ..model.ratings import RatingBook
+from ..storage.record_cache import RecordCache
+from ..storage.records import Record, StoredGame, TableSaved
+from ..model.session import Connection
+from ..model.table import Seat, Session, Table
 
 if TYPE_CHECKING:
     from noddy.engine import Action, Event, Game
@@ -259,7 +259,7 @@ class CoreState:
     def _tick_lobby(self, now: float) -> None:
         """Push the lobby its table news if some is waiting and the last push was at least
         ``lobby_push_interval`` ago: each changed table's latest ``table`` (or its
-        ``table_closed``), as one :class:`~noddy.server.instructions.Lines` object that every
+        ``table_closed``), as one :class:`~noddy.server.core.instructions.Lines` object that every
         lobby connection is sent, so the network layer encodes it once (once for JSON, once
         for text) and writes it to each connection in one write."""
         lines = self._lobby_news.take(now, self.tables)

@@ -2,7 +2,7 @@
 slow path (one savepoint per table, so one table's bad record never costs another table its
 moves), broken tables and their repair, and the check that the file is still the one opened.
 
-Split from the reads (:mod:`noddy.server.storage_reads`, which this class builds on: a
+Split from the reads (:mod:`noddy.server.storage.reads`, which this class builds on: a
 repair answers with what is stored) so that the error handling that keeps storage from ever
 lying about what it saved can be read in one place.
 """
@@ -19,8 +19,8 @@ from typing import Any, Callable, Sequence
 from noddy.protocol import compact_json
 
 from .records import ActionApplied, GameBegun, GameFinished, Record, TableClosed, TableSaved
-from .storage_open import StorageError
-from .storage_reads import StorageReads
+from .opening import StorageError
+from .reads import StorageReads
 
 log = logging.getLogger("noddy.server.storage")
 
@@ -211,12 +211,12 @@ class StorageWrites(StorageReads):
 
 
 #: A game's deal-in is stored without its events (JSON null, schema version 4): replaying the
-#: game's seed gives them (see :mod:`noddy.server.records`).  Their JSON was ~150k machine
+#: game's seed gives them (see :mod:`noddy.server.storage.records`).  Their JSON was ~150k machine
 #: instructions per game: an eighth of storage's work per game action.
 _REPLAYED = "null"
 
 #: An action is stored without its events (NULL): replaying the game gives them (see
-#: :mod:`noddy.server.records`).
+#: :mod:`noddy.server.storage.records`).
 _INSERT_ACTION = "INSERT INTO actions (game_id, n, action) VALUES (?, ?, ?)"
 
 #: The keys, in order, of the two actions nearly every stored move is: ``Play.to_dict()``

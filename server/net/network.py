@@ -5,14 +5,14 @@ server: it starts and shuts down, hands what each connection says to
 :class:`~noddy.server.core.ServerCore`, and carries out the core's instructions once storage
 allows (below).  The rest of the layer is one module per idea, each a part of the server:
 
-- :mod:`noddy.server.link`: one connection (``_Link``): cutting lines, buffering writes;
-- :mod:`noddy.server.accepting`: the listening sockets, and pausing when descriptors run out;
-- :mod:`noddy.server.sending`: encoding messages and writing them to links, within the caps;
-- :mod:`noddy.server.computer_players`: computer players thinking in worker threads.
+- :mod:`noddy.server.net.link`: one connection (``_Link``): cutting lines, buffering writes;
+- :mod:`noddy.server.net.accepting`: the listening sockets, and pausing when descriptors run out;
+- :mod:`noddy.server.net.sending`: encoding messages and writing them to links, within the caps;
+- :mod:`noddy.server.net.computer_players`: computer players thinking in worker threads.
 
 The parts are mixins of :class:`NoddyServer` rather than objects it calls, so a message's path
 from the socket to the core and back is the same chain of method calls it was when this was
-one module.  Their old names are re-exported here, so ``noddy.server.network`` keeps working
+one module.  Their old names are re-exported here, so ``noddy.server.net.network`` keeps working
 for whoever imported them from it.
 
 Storage (:mod:`noddy.server.storage`) runs on its own thread (an in-memory database writes
@@ -37,16 +37,16 @@ from typing import Any
 
 from .accepting import BACKLOG, OUT_OF_RESOURCES, Accepting
 from .computer_players import ComputerPlayers
-from .config import ServerConfig
-from .core import Close, Out, Query, ServerCore
+from ..config import ServerConfig
+from ..core import Close, Out, Query, ServerCore
 from .link import RECEIVE_BUFFER, SEND_BUFFER, _Link
 from .sending import ESSENTIAL_TYPES, LOG_PERIOD, Sending, _essential
-from .storage import MEMORY, StorageWorker
+from ..storage import MEMORY, StorageWorker
 
 __all__ = ["BACKLOG", "ESSENTIAL_TYPES", "LOG_PERIOD", "OUT_OF_RESOURCES", "RECEIVE_BUFFER", "SEND_BUFFER",
            "NoddyServer", "_Link", "_Step", "_essential"]
 
-log = logging.getLogger("noddy.server.network")
+log = logging.getLogger("noddy.server.net.network")
 
 
 #: The tables of a core call that wrote no storage record.

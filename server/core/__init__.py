@@ -4,7 +4,7 @@ Theory of operation
 ===================
 
 The core never touches a socket, a clock it was not given, or a thread.  The network layer
-(:mod:`noddy.server.network`) tells it what happened and carries out what it returns:
+(:mod:`noddy.server.net.network`) tells it what happened and carries out what it returns:
 
 * ``connect(address)`` -> a new connection id (and the greeting to send, or a
   ``too_many_connections`` error and a close when the address holds too many already);
@@ -20,7 +20,7 @@ The core never touches a socket, a clock it was not given, or a thread.  The net
 Each call returns a list of :class:`Send` and :class:`Close` instructions, and may return
 :class:`Query` instructions: a reply that needs stored data, which the network layer reads
 and gives back to ``answer(query, result)``.  Each call may also leave *storage records*
-(:mod:`noddy.server.records`: tables, games, actions, ratings) for ``take_records()``; the
+(:mod:`noddy.server.storage.records`: tables, games, actions, ratings) for ``take_records()``; the
 network layer must have them written before it carries out that call's instructions, so what
 anyone was told has happened is always on disk first.  Every request is
 validated completely before anything changes (the engine does the same for actions), so a
@@ -30,8 +30,8 @@ refused request changes nothing and the connection stays open; only ``line_too_l
 Who hears what: a request gets exactly one direct reply (its result or an ``error``, with the
 request's ``id``).  Changes are pushed: a table's summary to its members at once, and to
 everyone in the lobby gathered, at most once a ``lobby_push_interval``, from ``tick``
-(:mod:`~noddy.server.lobby_push`); game ``event`` and ``turn`` messages to the table's
-members, each redacted for the member's own seat (:mod:`noddy.server.table`).
+(:mod:`~noddy.server.core.lobby_push`); game ``event`` and ``turn`` messages to the table's
+members, each redacted for the member's own seat (:mod:`noddy.server.model.table`).
 
 Where each part lives
 =====================
@@ -39,19 +39,19 @@ Where each part lives
 :class:`ServerCore` is one object, composed here of one mixin per concern over a shared
 base; each module opens with what it owns and which state it may touch:
 
-* :mod:`~noddy.server.core_state` -- all the state, and the plumbing every concern sends
+* :mod:`~noddy.server.core.core_state` -- all the state, and the plumbing every concern sends
   through (``_send``, ``_reply``, pushes to a table and the lobby, ``_flush``, the lobby index);
-* :mod:`~noddy.server.connections` -- ``connect``, ``receive`` (rate limit, text mode, request
+* :mod:`~noddy.server.core.connections` -- ``connect``, ``receive`` (rate limit, text mode, request
   dispatch), ``line_too_long``, ``disconnect``, ``shutdown``, keepalive;
-* :mod:`~noddy.server.lobby` -- ``hello`` and names, the welcome, ``list_tables``, chat, ``bye``;
-* :mod:`~noddy.server.seating` -- making tables, sitting, watching, leaving, computer players,
+* :mod:`~noddy.server.core.lobby` -- ``hello`` and names, the welcome, ``list_tables``, chat, ``bye``;
+* :mod:`~noddy.server.core.seating` -- making tables, sitting, watching, leaving, computer players,
   readiness, settings, held seats, closing tables;
-* :mod:`~noddy.server.gameplay` -- dealing, actions, publishing, turn timers, ``take_bot_jobs``
+* :mod:`~noddy.server.core.gameplay` -- dealing, actions, publishing, turn timers, ``take_bot_jobs``
   and ``bot_moved``;
-* :mod:`~noddy.server.queries` -- ``list_games``, ``get_game``, ``leaderboard`` and ``answer``;
-* :mod:`~noddy.server.recovery` -- ``restore``, ``unstored`` and the repair of paused tables;
-* :mod:`~noddy.server.coaching` -- the coach: ``hint`` and ``review``;
-* :mod:`~noddy.server.instructions` -- :class:`Send`, :class:`Close`, :class:`Query`,
+* :mod:`~noddy.server.core.queries` -- ``list_games``, ``get_game``, ``leaderboard`` and ``answer``;
+* :mod:`~noddy.server.core.recovery` -- ``restore``, ``unstored`` and the repair of paused tables;
+* :mod:`~noddy.server.core.coaching` -- the coach: ``hint`` and ``review``;
+* :mod:`~noddy.server.core.instructions` -- :class:`Send`, :class:`Close`, :class:`Query`,
   :class:`BotJob`, re-exported here.
 
 A request ``{"type": "sit", ...}`` is handled by ``_on_sit`` in whichever module owns it

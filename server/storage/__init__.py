@@ -7,7 +7,7 @@ One :class:`Storage` owns one ``sqlite3`` connection and is only ever used from 
 :class:`StorageWorker` runs it on a single dedicated thread and hands every call to it
 through a queue (a one-thread executor), so calls are carried out in the order they were
 made and the event loop never waits on the disk.  The network layer gives the worker the
-storage records (:mod:`noddy.server.records`) of each turn of its event loop and sends the
+storage records (:mod:`noddy.server.storage.records`) of each turn of its event loop and sends the
 messages of those calls only once the transaction holding them has committed; writes that
 queue up while the thread is busy share one transaction (a group commit, see
 :meth:`StorageWorker.write`).
@@ -35,21 +35,21 @@ What is kept (schema version 4):
 * ``game_players`` -- who sat where in each game, indexed by name for ``list_games``.
 * ``ratings`` -- one row per (family, kind, name).
 
-Where it lives: the schema and its migrations in :mod:`~noddy.server.storage_schema`; opening
+Where it lives: the schema and its migrations in :mod:`~noddy.server.storage.schema`; opening
 a file (checks, the lock file, exclusive locking, the probe write) in
-:mod:`~noddy.server.storage_open`; :class:`Storage` in :mod:`~noddy.server.storage_database`,
-composed of its reads (:mod:`~noddy.server.storage_reads`) and writes
-(:mod:`~noddy.server.storage_writes`); :class:`StorageWorker` and its group commit in
-:mod:`~noddy.server.storage_worker`.  This module keeps the one import path everything uses.
+:mod:`~noddy.server.storage.opening`; :class:`Storage` in :mod:`~noddy.server.storage.database`,
+composed of its reads (:mod:`~noddy.server.storage.reads`) and writes
+(:mod:`~noddy.server.storage.writes`); :class:`StorageWorker` and its group commit in
+:mod:`~noddy.server.storage.worker`.  This module keeps the one import path everything uses.
 """
 
 from __future__ import annotations
 
-from .storage_database import Storage
-from .storage_open import MEMORY, StorageError, default_db_path
-from .storage_reads import StoredState
-from .storage_schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
-from .storage_worker import COMMIT_SPACING, StorageWorker
+from .database import Storage
+from .opening import MEMORY, StorageError, default_db_path
+from .reads import StoredState
+from .schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+from .worker import COMMIT_SPACING, StorageWorker
 
 __all__ = ["APPLICATION_ID", "COMMIT_SPACING", "MEMORY", "MIGRATIONS", "SCHEMA_VERSION", "Storage",
            "StorageError", "StorageWorker", "StoredState", "default_db_path"]
