@@ -8,82 +8,61 @@ The core never touches a socket, a clock it was not given, or a thread.  The net
 
 * ``connect(address)`` -> a new connection id (and the greeting to send, or a
   ``too_many_connections`` error and a close when the address holds too many already);
-* ``receive(conn, line)`` -> one line from a connection;
+* ``receive(conn, line)`` -> one JSON line from a connection; ``receive_request(conn,
+  request)`` -> a line a person typed, already read by the text adapter at the edge
+  (:mod:`noddy.server.text`), which also renders what the core sends such a connection;
 * ``line_too_long(conn)`` / ``disconnect(conn)`` -> the connection broke its limit / went away;
 * ``tick()`` -> time passed: grace periods, turn timers and keepalive are checked;
-* ``take_bot_jobs()`` / ``bot_moved(job, action)`` -> computer players are asked to decide
-  off the event loop and their decisions come back (ignored if the game moved on meanwhile);
+* ``bot_moved(job, action)`` -> a computer player's decision, made off the event loop, comes
+  back (ignored if the game moved on meanwhile);
+* ``answer(query, result)`` -> storage read what a :class:`Query` asked for;
 * ``shutdown()`` -> goodbye to everyone (the tables stay stored, to be restored);
 * ``restore(state)`` -> once, before any connection: the open tables, games and ratings that
-  storage kept (:mod:`noddy.server.storage`), rebuilt by replaying each game's actions.
+  storage kept (:mod:`noddy.server.storage`), rebuilt by replaying each game's actions;
+* ``unstored(tables, origin)`` -> a call's storage records could not be written.
 
-Each call returns a list of :class:`Send` and :class:`Close` instructions, and may return
-:class:`Query` instructions: a reply that needs stored data, which the network layer reads
-and gives back to ``answer(query, result)``.  Each call may also leave *storage records*
-(:mod:`noddy.server.storage.records`: tables, games, actions, ratings) for ``take_records()``; the
-network layer must have them written before it carries out that call's instructions, so what
-anyone was told has happened is always on disk first.  Every request is
-validated completely before anything changes (the engine does the same for actions), so a
-refused request changes nothing and the connection stays open; only ``line_too_long``,
+Each call returns one :class:`Effects`: its :class:`Send`, :class:`Close` and :class:`Query`
+instructions, its *storage records* (:mod:`noddy.server.storage.records`: tables, games,
+actions, ratings), the computer players' :class:`BotJob` it made due, and the request it
+handled.  The network layer must have the records written before it carries out the
+instructions, so what anyone was told has happened is always on disk first.  Every request
+is validated completely before anything changes (the engine does the same for actions), so
+a refused request changes nothing and the connection stays open; only ``line_too_long``,
 ``flood`` and ``too_many_connections`` close a connection.
 
 Who hears what: a request gets exactly one direct reply (its result or an ``error``, with the
 request's ``id``).  Changes are pushed: a table's summary to its members at once, and to
 everyone in the lobby gathered, at most once a ``lobby_push_interval``, from ``tick``
-(:mod:`~noddy.server.core.lobby_push`); game ``event`` and ``turn`` messages to the table's
-members, each redacted for the member's own seat (:mod:`noddy.server.model.table`).
+(:mod:`.lobby_board`); game ``event`` and ``turn`` messages to the table's members, each
+redacted for the member's own seat (:mod:`noddy.server.model.table`).
 
 Where each part lives
 =====================
 
-:class:`ServerCore` is one object, composed here of one mixin per concern over a shared
-base; each module opens with what it owns and which state it may touch:
+Each part is an object that owns its state and is the only code that changes it; the others
+are passed to its constructor, and :class:`ServerCore` (:mod:`.facade`) builds and wires
+them, so every seam is in a constructor:
 
-* :mod:`~noddy.server.core.core_state` -- all the state, and the plumbing every concern sends
-  through (``_send``, ``_reply``, pushes to a table and the lobby, ``_flush``, the lobby index);
-* :mod:`~noddy.server.core.connections` -- ``connect``, ``receive`` (rate limit, text mode, request
-  dispatch), ``line_too_long``, ``disconnect``, ``shutdown``, keepalive;
-* :mod:`~noddy.server.core.lobby` -- ``hello`` and names, the welcome, ``list_tables``, chat, ``bye``;
-* :mod:`~noddy.server.core.seating` -- making tables, sitting, watching, leaving, computer players,
-  readiness, settings, held seats, closing tables;
-* :mod:`~noddy.server.core.gameplay` -- dealing, actions, publishing, turn timers, ``take_bot_jobs``
-  and ``bot_moved``;
-* :mod:`~noddy.server.core.queries` -- ``list_games``, ``get_game``, ``leaderboard`` and ``answer``;
-* :mod:`~noddy.server.core.recovery` -- ``restore``, ``unstored`` and the repair of paused tables;
-* :mod:`~noddy.server.core.coaching` -- the coach: ``hint`` and ``review``;
-* :mod:`~noddy.server.core.instructions` -- :class:`Send`, :class:`Close`, :class:`Query`,
-  :class:`BotJob`, re-exported here.
+* rooms of state others read: :mod:`.connections` (open connections, keepalive heap),
+  :mod:`.sessions` (sessions and names), :mod:`.tables` (open tables, and announcing a
+  change), :mod:`.lobby_board` (the lobby index and its table news), :mod:`.outages` (paused
+  and lost tables), :mod:`.outbox` (the current call's instructions and records);
+* parts that handle requests, each declaring its own in ``handlers()``:
+  :mod:`.reception` (every line in: rate limit, reading, dispatch; ``ping``, ``pong``),
+  :mod:`.lobby` (``hello``, ``list_tables``, ``chat``, ``bye``), :mod:`.seating` (tables,
+  seats, watchers, computers, readiness, settings, held seats, closing),
+  :mod:`.gameplay` (``action``, ``snapshot``, dealing, timers, computer players' jobs),
+  :mod:`.queries` (``list_games``, ``get_game``, ``leaderboard``), :mod:`.coaching`
+  (``hint``, ``review``), and :mod:`.recovery` (restore, paused tables' repair).
 
-A request ``{"type": "sit", ...}`` is handled by ``_on_sit`` in whichever module owns it
-(``grep -n "def _on_sit" server/*.py``); ``tick`` below is the one entry point that every
-concern has a part in.
+A request ``{"type": "sit", ...}`` is handled by the method its part's ``handlers()`` names
+(``grep -n '"sit"' server/core/*.py``); a request type without a handler stops the core from
+being built.  ``tick`` in :mod:`.facade` is the one entry point every part has a share in.
 """
 
 from __future__ import annotations
 
-from .coaching import Coaching
-from .connections import Connections
-from .gameplay import Gameplay
-from .instructions import BotJob, Close, Out, Query, Send
-from .lobby import Lobby
-from .queries import Queries
-from .recovery import Recovery
-from .seating import Seating
+from .facade import ServerCore
+from .instructions import BotJob, Close, Effects, Out, Query, Send
 
-__all__ = ["BotJob", "Close", "Out", "Query", "Send", "ServerCore"]
-
-
-class ServerCore(Connections, Lobby, Seating, Gameplay, Queries, Recovery, Coaching):
-    """Every connection, session and table of one server; see the module docstring."""
-
-    def tick(self) -> list[Out]:
-        """Time passed: each concern looks at what is due by now, in this order.  Only what is
-        due is looked at: held seats, turn timers and connections each wait in a heap ordered
-        by when they are due (a stale entry is checked and skipped)."""
-        now = self.clock()
-        self._tick_held(now)  # seating: grace periods over
-        self._tick_turn_timers(now)  # gameplay: turn timers, and the computer players' sweep
-        self._tick_repairs(now)  # recovery: paused tables due a look
-        self._tick_keepalive(now)  # connections: ping or drop the silent
-        self._tick_lobby(now)  # core_state: the lobby's table news, last (this tick's too)
-        return self._flush()
+__all__ = ["BotJob", "Close", "Effects", "Out", "Query", "Send", "ServerCore"]

@@ -1,36 +1,35 @@
 """The coach: ``hint`` (the choices of the seat to move, ranked) and ``review`` (a deal's
 decisions that fell clearly short of the best).
 
-Owns: the requests ``hint`` and ``review``, and the review of a stored game (answered from
-:meth:`Queries._answer_game` when a ``get_game`` query carries ``review``).  The evaluation
-itself is :mod:`noddy.bots.coach`, the expert computer player's arithmetic, given only what
-the asking seat can see (:meth:`Game.observation`), so a hint never shows a hidden card.
+Owns nothing: it handles the requests ``hint`` and ``review``, reading a table's game and
+the actions taken (``LiveGame.taken``).  The evaluation itself is :mod:`noddy.bots.coach`,
+the expert computer player's arithmetic, given only what the asking seat can see
+(:meth:`Game.observation`), so a hint never shows a hidden card.  A review of a stored,
+finished game is read by the records part first (:mod:`.queries`, :mod:`.reviews`).
 
 Why a table option: help from the coach is help a rated game must not have, so ``hint`` and
 a live ``review`` work only at a table created with ``hints: true`` (such a table is
 unrated, and its summary says ``"rated": false``).  The coach never counts a show for
 anyone when shows are counted by hand: a hint is refused while a claim or muggins is owed.
-A stored, finished game can be reviewed by anyone who may read its record.
-
-Touches nothing: it reads a table's game and the actions taken (``LiveGame.taken``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.bots.coach import advise, review
 from noddy.engine import Game
 from noddy.protocol import ProtocolError
 
-from .core_state import CoreState
-from .instructions import Query
-from ..storage.records import StoredGame, new_game, record_actions
 from ..model.session import Connection
 from ..model.table import PLAYING, Table
+from .instructions import Query
+from .places import my_seat, session_of
+from .reviews import REVIEW_MARGIN
 
-#: How much worse than the best a decision must be (in expected points) to be noted.
-REVIEW_MARGIN = 1.0
+if TYPE_CHECKING:
+    from .outbox import Outbox
+    from .queries import Queries
 
 
 def _hints_off(table: Table) -> ProtocolError:
@@ -39,12 +38,19 @@ def _hints_off(table: Table) -> ProtocolError:
                      "of unrated tables, chosen when the table is made")
 
 
-class Coaching(CoreState):
+class Coaching:
     """``hint`` and ``review``; see the module docstring."""
 
-    def _on_hint(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        session = self._session(conn)
-        table, seat = self._my_seat(session)
+    def __init__(self, outbox: Outbox, queries: Queries) -> None:
+        self._outbox = outbox
+        self._queries = queries
+
+    def handlers(self) -> dict[str, Callable[[Connection, dict[str, Any], Any], None]]:
+        return {"hint": self.hint, "review": self.review}
+
+    def hint(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = session_of(conn)
+        table, seat = my_seat(session)
         if not table.hints:
             raise _hints_off(table)
         game = table.game
@@ -57,18 +63,18 @@ class Coaching(CoreState):
             raise ProtocolError("no_hint", "the coach does not count a show for anyone: count "
                                            "it yourself (claim, or muggins, or pass)")
         choices = advise(game.observation(seat), game.rules)
-        self._reply(conn, rid, {"type": "hint", "table": table.id, "seat": seat,
-                                "decision": game.phase, "choices": [c.to_dict() for c in choices]})
+        self._outbox.reply(conn, rid, {"type": "hint", "table": table.id, "seat": seat,
+                                       "decision": game.phase, "choices": [c.to_dict() for c in choices]})
 
-    def _on_review(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        session = self._session(conn)
+    def review(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = session_of(conn)
         if f["game"] is not None:  # a stored, finished game: read it first
-            self._charge_query(conn)
+            self._queries.charge(conn)
             args = {"game": f["game"], "viewer": session.name, "password": None,
                     "review": {"seat": f["seat"], "deal": f["deal"]}}
-            self._read_game(conn, Query(conn.id, rid, "get_game", args))
+            self._queries.read_game(conn, Query(conn.id, rid, "get_game", args))
             return
-        table, seat = self._my_seat(session)
+        table, seat = my_seat(session)
         if not table.hints:
             raise _hints_off(table)
         game, live = table.game, table.live
@@ -85,25 +91,5 @@ class Coaching(CoreState):
                                 field="deal")
         start = Game(table.rules, table.players, partnerships=table.partnerships, seed=game.seed)
         notes = review(start, live.taken, seat, deal=deal, margin=REVIEW_MARGIN)
-        self._reply(conn, rid, {"type": "review", "game": live.game_id, "seat": seat, "deal": deal,
-                                "notes": [note.to_dict() for note in notes]})
-
-    def _answer_review(self, conn: Connection, query: Query, stored: StoredGame) -> None:
-        """Reply to ``review`` of a stored game the asker may read."""
-        record = stored.record
-        wanted = query.args["review"]
-        seat = wanted["seat"]
-        if seat is None:  # the seat the asker sat in, if any
-            mine = [s["seat"] for s in record["seats"] if s["kind"] == "human" and s["name"] == query.args["viewer"]]
-            if not mine:
-                raise ProtocolError("missing_field", "you did not sit in that game: say which seat "
-                                    "to review", field="seat")
-            seat = mine[0]
-        if seat >= record["players"]:
-            raise ProtocolError("no_such_seat", f"game {record['id']} had seats 0 to "
-                                f"{record['players'] - 1}, not {seat}", field="seat")
-        notes = review(new_game(record), record_actions(record), seat, deal=wanted["deal"],
-                       margin=REVIEW_MARGIN)
-        self._reply(conn, query.request_id, {"type": "review", "game": record["id"], "seat": seat,
-                                             "deal": wanted["deal"],
-                                             "notes": [note.to_dict() for note in notes]})
+        self._outbox.reply(conn, rid, {"type": "review", "game": live.game_id, "seat": seat, "deal": deal,
+                                       "notes": [note.to_dict() for note in notes]})

@@ -1,47 +1,78 @@
 """The game: dealing, applying actions, publishing them, turn timers and computer players.
 
-Owns: ``_next_game``, ``_timer_due`` (the turn timers' heap) and ``_next_sweep``, the
-requests ``action`` and ``snapshot``, the entry points ``take_bot_jobs`` and ``bot_moved``,
-and the turn-timer part of ``tick``.  This is the hot path: an action is applied by the
-engine, queued for storage (``ActionApplied``; ``GameBegun``/``GameFinished`` at either end,
-with the rating of a finished game), and published to every member, redacted for its seat
-(:meth:`Table.event_messages`), followed by whose turn it is.  ``_publish`` builds each
-message once and appends the :class:`Send` instructions itself, one per member: a
-:class:`Lines` batch of its events and turn (the actor's led by its ``ok``), the messages
+Owns: the next game id, the turn timers' heap and the computer players' safety-net sweep,
+and handles ``action`` and ``snapshot``, with the entry points' ``take_bot_jobs`` and
+``bot_moved`` and the turn-timer part of ``tick``.  This is the hot path: an action is
+applied by the engine, queued for storage (``ActionApplied``; ``GameBegun``/``GameFinished``
+at either end, with the rating of a finished game), and published to every member, redacted
+for its seat (:meth:`Table.event_messages`), followed by whose turn it is.  :meth:`publish`
+builds each message once and appends the :class:`Send` instructions itself, one per member:
+a :class:`Lines` batch of its events and turn (the actor's led by its ``ok``), the messages
 shared between the members' batches.  Keep it that way: one instruction per member and
 action is what the network layer can carry out cheaply.
 
-Touches: a table's ``game``, ``status``, ``live``, ``deadlines`` and ``thinking``, the
-ratings (a finished game is rated here), and ``_bot_check`` (tables that may owe a computer
-player's move).
+A finished game's result is the engine's one :class:`~noddy.engine.Outcome` value: the
+``game_over`` event, the stored result and the rating all read it.
+
+Collaborators (passed in): the open tables (a change is announced there), the rating book
+(a finished game is rated by its ``rate_game``), and the paused tables (which take no
+action: their computers and timers wait).
 """
 
 from __future__ import annotations
 
 import heapq
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.bots import get_player
 from noddy.engine import Action, Claim, Discard, Event, Game, Go, Muggins, Pass, Play
 from noddy.protocol import ProtocolError
 
-from .core_state import CoreState
-from .instructions import BotJob, Lines, Out, Send
-from ..model.ratings import Rated, family_of
-from ..storage.records import ActionApplied, GameBegun, GameFinished
+from ..config import ServerConfig
+from ..model.ratings import Rated, RatingBook, family_of
 from ..model.session import Connection
 from ..model.table import FINISHED, PLAYING, LiveGame, Table
+from ..storage.records import ActionApplied, GameBegun, GameFinished
+from .instructions import BotJob, Lines, Send
+from .places import my_seat, my_table, session_of
+
+if TYPE_CHECKING:
+    from .outages import PausedTables
+    from .outbox import Outbox
+    from .tables import Tables
 
 log = logging.getLogger("noddy.server")
 
 
-class Gameplay(CoreState):
+class Gameplay:
     """Games at the tables, their timers and computer players; see the module docstring."""
 
-    def _on_action(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        session = self._session(conn)
-        table, seat = self._my_seat(session)
+    def __init__(self, config: ServerConfig, clock: Callable[[], float], wall_clock: Callable[[], float],
+                 outbox: Outbox, tables: Tables, ratings: RatingBook, paused: PausedTables) -> None:
+        self._config = config
+        self._clock = clock
+        self._wall_clock = wall_clock
+        self._outbox = outbox
+        self._tables = tables
+        self._ratings = ratings
+        self._paused = paused
+        self._next_game = 1
+        #: Min-heap of (when, table id) of turn timers' ends.
+        self._timer_due: list[tuple[float, int]] = []
+        #: When tick() next re-checks every playing table for computer moves (a safety net).
+        self._next_sweep = 0.0
+
+    def handlers(self) -> dict[str, Callable[[Connection, dict[str, Any], Any], None]]:
+        return {"action": self.action, "snapshot": self.snapshot}
+
+    def next_game_at_least(self, next_game: int) -> None:
+        """Game ids below ``next_game`` were used before (a restore)."""
+        self._next_game = max(self._next_game, next_game)
+
+    def action(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = session_of(conn)
+        table, seat = my_seat(session)
         game = table.game
         if game is None or table.status != PLAYING:
             raise ProtocolError("no_game", f"no game is being played at table {table.id}")
@@ -64,22 +95,22 @@ class Gameplay(CoreState):
             action = Pass(seat)
         else:
             action = Go(seat)
-        events, plain = self._apply_action(table, game, action)
+        events, plain = self.apply_action(table, game, action)
         table.deadlines.pop(seat, None)
         # The reply leads the actor's batch of events and turn (one message fewer to carry out).
-        self._publish(table, table.record(events), plain,
+        self.publish(table, table.record(events), plain,
                       (conn.id, {"type": "ok"} if rid is None else {"type": "ok", "id": rid}))
 
-    def _on_snapshot(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        session = self._session(conn)
-        table = self._my_table(session)
-        self._reply(conn, rid, table.snapshot(session.seat, self.clock()))
+    def snapshot(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = session_of(conn)
+        table = my_table(session)
+        self._outbox.reply(conn, rid, table.snapshot(session.seat, self._clock()))
 
-    def _start_game(self, table: Table) -> tuple[list[tuple[int, Event]], list[dict[str, Any]]]:
+    def start_game(self, table: Table) -> tuple[list[tuple[int, Event]], list[dict[str, Any]]]:
         """Deal a new game at a full, ready table; the caller publishes the returned events
         (numbered) with their dicts, which the storage record holds too."""
         table.games_played += 1
-        seed = self.config.game_seed(table.id, table.games_played)
+        seed = self._config.game_seed(table.id, table.games_played)
         # The table's rules are configured already (from its preset and options), so the
         # game takes them as they are instead of configuring a copy.
         game = Game(table.rules, table.players, partnerships=table.partnerships, seed=seed)
@@ -89,13 +120,13 @@ class Gameplay(CoreState):
         self._next_game += 1
         table.live = live
         plain = [event.to_dict() for event in game.log]
-        self._records.append(GameBegun(
+        self._outbox.record(GameBegun(
             live.game_id, table.id, table.games_played, table.preset, family_of(table.preset),
             table.players, table.partnerships, dict(table.options), seats, game.seed,
-            self.wall_clock(), plain, password=table.password))
+            self._wall_clock(), plain, password=table.password))
         if game.is_over:  # won by the deal itself, before anyone acted
-            self._finish_game(table, game)
-        self._dirty[table.id] = table
+            self.finish_game(table, game)
+        self._outbox.saved_again(table)
         table.game = game
         table.status = PLAYING
         table.log.clear()
@@ -107,7 +138,7 @@ class Gameplay(CoreState):
         log.info("table %d: game %d of %s begins", table.id, table.games_played, table.preset)
         return table.record(game.log), plain
 
-    def _apply_action(self, table: Table, game: Game, action: Action,
+    def apply_action(self, table: Table, game: Game, action: Action,
                       ) -> tuple[list[Event], list[dict[str, Any]]]:
         """Apply ``action`` (the engine raises, changing nothing, if it is illegal) and queue
         it for storage (which keeps the action only: a replay gives its events); a won game
@@ -119,12 +150,12 @@ class Gameplay(CoreState):
         live.actions += 1
         live.taken.append(action)
         plain = [event.to_dict() for event in events]
-        self._records.append(ActionApplied(live.game_id, live.actions, action.to_dict(), plain, table.id))
+        self._outbox.record(ActionApplied(live.game_id, live.actions, action.to_dict(), plain, table.id))
         if game.is_over:
-            self._finish_game(table, game)
+            self.finish_game(table, game)
         return events, plain
 
-    def _finish_game(self, table: Table, game: Game) -> None:
+    def finish_game(self, table: Table, game: Game) -> None:
         """Record a won game as finished and rate it.  Every way a game ends comes here: an
         action (a person's, a computer's or the turn timer's) or the deal itself (under the
         Noddy presets the show comes before the play, so a low target can be reached at once)."""
@@ -135,17 +166,17 @@ class Gameplay(CoreState):
             by_seat = {s["seat"]: _identity_of(s) for s in live.seats}
             sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
                      for side in (0, 1)]
-            changes = self.ratings.rate_game(family_of(table.preset), sides, game.winner)
-        self._records.append(GameFinished(
-            live.game_id, self.wall_clock(),
+            changes = self._ratings.rate_game(family_of(table.preset), sides, game.winner)
+        self._outbox.record(GameFinished(
+            live.game_id, self._wall_clock(),
             {"winner": game.winner, "winning_seats": list(game.winning_seats),
              "scores": list(game.scores)}, tuple(changes), table.id))
 
     def _stream(self, table: Table, events: list[Event], plain: list[dict[str, Any]]) -> None:
         """Number and send new game events (see :meth:`_publish`)."""
-        self._publish(table, table.record(events), plain)
+        self.publish(table, table.record(events), plain)
 
-    def _publish(self, table: Table, numbered: list[tuple[int, Event]],
+    def publish(self, table: Table, numbered: list[tuple[int, Event]],
                  plain: list[dict[str, Any]], reply: tuple[int, dict[str, Any]] | None = None) -> None:
         """Send numbered game events to every member, redacted for its seat, then whose turn it is.
 
@@ -157,10 +188,10 @@ class Gameplay(CoreState):
         in that connection's batch."""
         game = table.game
         assert game is not None
-        now = self.clock()
+        now = self._clock()
         for occupant in table.seats:
             if occupant is not None and occupant.player is not None:
-                self._bot_check.add(table.id)  # a computer player may owe the next move
+                self._outbox.may_move(table.id)  # a computer player may owe the next move
                 break
         # Each member's connection is looked up once, for its events and its turn (nothing
         # in between opens or closes one, or changes who sits where).
@@ -169,7 +200,7 @@ class Gameplay(CoreState):
         for session, seat in table.members():
             seats[seat] = None
             conn_id = session.conn
-            how = self._how_to_send(conn_id)
+            how = self._outbox.how_to_send(conn_id)
             if how is not None:
                 assert conn_id is not None
                 recipients.append((conn_id, seat, *how))
@@ -182,7 +213,7 @@ class Gameplay(CoreState):
             self._send_batches(recipients, messages, None, reply)
             log.info("table %d: game %d won by %s, scores %s", table.id, table.games_played,
                      game.winner, game.scores)
-            self._table_changed(table)
+            self._tables.changed(table)
             return
         if table.turn_timer is not None:
             awaiting = set(game.awaiting)
@@ -193,7 +224,7 @@ class Gameplay(CoreState):
                 occupant = table.seats[seat]
                 if occupant is not None and not occupant.is_computer and seat not in table.deadlines:
                     table.deadlines[seat] = now + table.turn_timer
-                    self._schedule_timer(table, table.deadlines[seat])
+                    self.schedule_timer(table, table.deadlines[seat])
         self._send_batches(recipients, messages, table.turn_messages(seats, now), reply)
 
     def _send_batches(self, recipients: list[tuple[int, int | None, bool, tuple[str, ...]]],
@@ -204,7 +235,7 @@ class Gameplay(CoreState):
         game is over) as one batch (one Send), with ``reply`` first in its connection's (or
         alone, if that connection is not among them).  Members with the same view (the
         spectators) share one batch object, so it is encoded once for them."""
-        out = self._out
+        put = self._outbox.put
         shared: dict[int | None, Lines] = {}
         for conn_id, seat, text, names in recipients:
             batch = shared.get(seat)
@@ -214,11 +245,11 @@ class Gameplay(CoreState):
             if reply is not None and conn_id == reply[0]:
                 batch = Lines((reply[1], *batch.messages), True)
                 reply = None
-            out.append(Send(conn_id, batch, text, names))
+            put(Send(conn_id, batch, text, names))
         if reply is not None:
-            self._send(*reply)
+            self._outbox.send(*reply)
 
-    def _schedule_timer(self, table: Table, deadline: float) -> None:
+    def schedule_timer(self, table: Table, deadline: float) -> None:
         heapq.heappush(self._timer_due, (deadline, table.id))
 
     def _check_turn_timer(self, table: Table, now: float) -> None:
@@ -233,13 +264,13 @@ class Gameplay(CoreState):
             # otherwise the server plays a random legal move for the seat.
             action = game.default_action(seat)
             if action is None:
-                player = get_player("random", seed=self.config.bot_seed(table.id, seat, -game.deal))
+                player = get_player("random", seed=self._config.bot_seed(table.id, seat, -game.deal))
                 action = player.choose(game.observation(seat), game.rules)
             for member, viewer in table.members():  # a discard's cards only to its seat
-                self._send(member.conn, table.timed_out_message(seat, action, viewer))
-            self._stream(table, *self._apply_action(table, game, action))
+                self._outbox.send(member.conn, table.timed_out_message(seat, action, viewer))
+            self._stream(table, *self.apply_action(table, game, action))
 
-    def _tick_turn_timers(self, now: float) -> None:
+    def tick(self, now: float) -> None:
         """Play for the seats whose turn timers ran out (not at a paused table), and now and
         then mark every playing table for :meth:`take_bot_jobs`."""
         timers = self._timer_due
@@ -247,31 +278,31 @@ class Gameplay(CoreState):
         while timers and timers[0][0] <= now:
             due_tables.add(heapq.heappop(timers)[1])
         for table_id in sorted(due_tables):
-            table = self.tables.get(table_id)
+            table = self._tables.get(table_id)
             if table is not None:
                 if table_id not in self._paused:
                     self._check_turn_timer(table, now)
                 for deadline in table.deadlines.values():  # due but not acted on: look again
                     if deadline <= now:
-                        self._schedule_timer(table, deadline)
+                        self.schedule_timer(table, deadline)
         if now >= self._next_sweep:
             # Every change already marks its table for take_bot_jobs; this sweep is only a
             # safety net, so once a second is plenty.
             self._next_sweep = now + 1.0
-            for table in self.tables.values():
+            for table in self._tables.values():
                 if table.status == PLAYING:
-                    self._bot_check.add(table.id)
+                    self._outbox.may_move(table.id)
 
     def take_bot_jobs(self) -> list[BotJob]:
         """Decisions computer players owe now; each is handed out once."""
         jobs: list[BotJob] = []
-        if not self._bot_check:  # the usual case after a request at a table of people
-            return jobs
         # Only tables that changed since the last call can owe a decision (tick() adds every
         # playing table as a safety net): scanning all tables per request was the hot spot.
-        check, self._bot_check = self._bot_check, set()
+        check = self._outbox.take_bot_check()
+        if not check:  # the usual case after a request at a table of people
+            return jobs
         for table_id in check:
-            table = self.tables.get(table_id)
+            table = self._tables.get(table_id)
             if table is None:
                 continue
             game = table.game
@@ -286,25 +317,24 @@ class Gameplay(CoreState):
                                    game.observation(seat), game.rules))
         return jobs
 
-    def bot_moved(self, job: BotJob, action: Action | None) -> list[Out]:
+    def bot_moved(self, job: BotJob, action: Action | None) -> None:
         """A computer player decided (``None``: it failed).  Stale decisions are dropped."""
-        table = self.tables.get(job.table_id)
+        table = self._tables.get(job.table_id)
         if table is None or table.games_played != job.game_number:
-            return []
+            return
         table.thinking.discard(job.seat)
-        self._bot_check.add(table.id)
+        self._outbox.may_move(table.id)
         game = table.game
         occupant = table.seats[job.seat]
         if (table.status != PLAYING or game is None or occupant is None or table.id in self._paused
                 or occupant.player is not job.player or job.seat not in game.awaiting):
-            return self._flush()
+            return
         legal = game.legal_actions(job.seat)
         if action not in legal:
             log.error("computer player %s at table %d seat %d chose %r; playing %s instead",
                       occupant.level, table.id, job.seat, action, legal[0])
             action = legal[0]
-        self._stream(table, *self._apply_action(table, game, action))
-        return self._flush()
+        self._stream(table, *self.apply_action(table, game, action))
 
 
 def _identity_of(seat: dict[str, Any]) -> Rated:

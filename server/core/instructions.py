@@ -1,6 +1,9 @@
 """What the core hands the network layer: the instructions its entry points return.
 
-Owns the plain data that crosses the sans-IO boundary and nothing else: :class:`Send` and
+Owns the plain data that crosses the sans-IO boundary and nothing else: :class:`Effects`
+(what one entry point returns: its instructions, its storage records, its computer players'
+jobs and the request it handled, in one value, so the network layer has one thing to carry
+out), :class:`Send` and
 :class:`Close` (carry out in order; a ``Send`` carries one message, or :class:`Lines`:
 several sent as one, the lobby's news of one interval), :class:`Query` (read storage, then
 give the result to ``ServerCore.answer``) and :class:`BotJob` (a computer player's decision,
@@ -12,10 +15,13 @@ importing the core; :mod:`noddy.server.core` re-exports them under their old nam
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from noddy.bots import Player
 from noddy.engine import Action, Observation, Rules
+
+if TYPE_CHECKING:
+    from ..storage.records import Record
 
 
 @dataclass(slots=True)
@@ -98,3 +104,19 @@ class BotJob:
     def run(self) -> Action:
         return self.player.choose(self.view, self.rules)
 
+
+
+@dataclass(slots=True)
+class Effects:
+    """Everything one call of the core asks of the network layer, in one value.
+
+    ``out``: the instructions, carried out in order once ``records`` are written (storage
+    first: what anyone is told has happened is on disk); ``jobs``: computer players' decisions
+    to make off the event loop and give back to ``ServerCore.bot_moved``; ``origin``: the
+    ``(connection id, request id)`` of the request handled, refused by ``ServerCore.unstored``
+    if the records cannot be written (None when the call handled no request)."""
+
+    out: list[Out]
+    records: list["Record"]
+    jobs: list[BotJob]
+    origin: tuple[int, Any] | None = None

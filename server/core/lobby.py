@@ -1,21 +1,21 @@
 """The lobby: who says hello under which name, what they are welcomed with, chat and bye.
 
-Owns: ``sessions`` (players by resume token) and ``_names`` (sessions by the skeleton of
-their name, so a lookalike name is refused), ``_chat_buckets`` (chat per address), and the
-requests ``hello`` (a new name, or a resume token taking back a held session), ``list_tables``,
-``chat`` and ``bye``, with text mode's ``name``/``resume`` once a name is given.
+Owns: the guests' counter (a text-mode person who types a command before choosing a name is
+``guest-N``) and the chat limit per address, and handles the requests ``hello`` (a new name,
+or a resume token taking back a held session), ``list_tables``, ``chat`` and ``bye``, with
+a text-mode person's second hello (``name``/``resume`` before they sit down).
 
-Touches: a session's ``conn`` when it is resumed (and then :meth:`CoreState._in_lobby`),
-``_lost_tables`` of :mod:`~noddy.server.core.recovery` (told once to whoever resumes), a table's
-spectators when a watcher changes name, and :mod:`~noddy.server.core.seating`'s ``_leave`` on
-bye.  The lobby index itself lives in :mod:`~noddy.server.core.core_state`.
+Collaborators (passed in): the sessions and names (:mod:`.sessions`), the lobby's board
+(:mod:`.lobby_board`), the open connections and tables, the rating book (for the welcome),
+the tables that could not be restored (told once to whoever resumes), and seating (a bye
+leaves the table; a watcher who changes name keeps watching).
 """
 
 from __future__ import annotations
 
 import logging
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.bots import LEVELS
 from noddy.engine import PRESETS
@@ -23,40 +23,73 @@ from noddy.protocol import PROTOCOL_VERSION, SUPPORTED_VERSIONS, ProtocolError
 from noddy.protocol.names import normal_name, skeleton
 from noddy.protocol.text import clean_text
 
-from .core_state import SERVER_NAME, CoreState
-from ..model.ratings import FAMILIES, Rated
-from .seating import COMPUTER_SKELETONS
+from ..config import ServerConfig
+from ..model.ratelimit import AddressBuckets
+from ..model.ratings import FAMILIES, Rated, RatingBook
 from ..model.session import Connection
 from ..model.table import Session
+from ..model.table_options import advertised_options
+from .names import COMPUTER_SKELETONS, SERVER_NAME
+from .places import my_table, session_of as _session
+
+if TYPE_CHECKING:
+    from .connections import Connections
+    from .lobby_board import LobbyBoard
+    from .outages import LostTables
+    from .outbox import Outbox
+    from .seating import Seating
+    from .sessions import Sessions
+    from .tables import Tables
 
 log = logging.getLogger("noddy.server")
 
 
-class Lobby(CoreState):
+class Lobby:
     """Hello, names, the welcome, chat and bye; see the module docstring."""
 
-    def _add_session(self, session: Session) -> None:
-        """A new session: in ``sessions`` and in the indexes of names and of the lobby."""
-        self.sessions[session.token] = session
-        self._names.setdefault(skeleton(session.name), []).append(session)
-        self._in_lobby(session)
+    def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
+                 connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
+                 ratings: RatingBook, lost: LostTables, seating: Seating) -> None:
+        self._config = config
+        self._clock = clock
+        self._outbox = outbox
+        self._connections = connections
+        self._sessions = sessions
+        self._board = board
+        self._tables = tables
+        self._ratings = ratings
+        self._lost = lost
+        self._seating = seating
+        self._guests = 0
+        #: Chat per address over all its connections.
+        self._chat_buckets = AddressBuckets(config.chat_rate_per_address, config.chat_burst_per_address)
 
-    def _welcome(self, session: Session, resumed: bool) -> dict[str, Any]:
-        config = self.config
+    def handlers(self) -> dict[str, Callable[[Connection, dict[str, Any], Any], None]]:
+        return {"hello": self.hello, "list_tables": self.list_tables, "chat": self.chat, "bye": self.bye}
+
+    def add_session(self, session: Session) -> None:
+        """A new session: in the sessions and names, and (if it is there) in the lobby."""
+        self._sessions.add(session)
+        self._board.arrived(session)
+
+    def welcome(self, session: Session, resumed: bool) -> dict[str, Any]:
+        config = self._config
         return {
             "type": "welcome", "version": PROTOCOL_VERSION, "server": SERVER_NAME,
             "name": session.name, "token": session.token, "resumed": resumed,
             "table": None if session.table is None else session.table.id, "seat": session.seat,
             "presets": [rules.describe() for rules in PRESETS.values()],
+            "table_options": advertised_options(),
             "levels": list(LEVELS), "default_level": config.computer_level,
-            "ratings": {family: round(self.ratings.rating(family, Rated("human", session.name)))
+            "ratings": {family: round(self._ratings.rating(family, Rated("human", session.name)))
                         for family in FAMILIES},
             "limits": {"max_line": config.max_line, "grace_period": config.grace_period,
                        "ping_interval": config.ping_interval, "idle_timeout": config.idle_timeout,
                        "rate": config.rate, "burst": config.burst},
         }
 
-    def _on_hello(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+    def hello(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        outbox = self._outbox
         if conn.session is not None:
             raise ProtocolError("already_hello", "this connection has already said hello")
         if f["version"] not in SUPPORTED_VERSIONS:
@@ -64,67 +97,62 @@ class Lobby(CoreState):
                                 f"protocol version {f['version']} is not spoken here",
                                 field="version", supported=list(SUPPORTED_VERSIONS))
         if f["resume"] is not None:
-            session = self.sessions.get(f["resume"])
+            session = self._sessions.get(f["resume"])
             if session is None:
                 raise ProtocolError("bad_token", "no seat is held for that resume token", field="resume")
-            old = self.connections.get(session.conn) if session.conn is not None else None
+            old = self._connections.get(session.conn) if session.conn is not None else None
             if old is not None:
-                self._send(old.id, {"type": "bye", "reason": "resumed on another connection"})
+                outbox.send(old.id, {"type": "bye", "reason": "resumed on another connection"})
                 old.session = None
-                self._close(old, "replaced")
+                outbox.close(old, "replaced")
             session.conn = conn.id
-            self._in_lobby(session)
+            self._board.arrived(session)
             session.held_until = None
             conn.session = session
-            self._schedule_conn(conn)  # now it may be pinged
+            self._connections.schedule(conn)  # now it may be pinged
             log.info("connection %d resumed %r", conn.id, session)
-            self._reply(conn, rid, self._welcome(session, resumed=True))
-            lost = self._lost_tables.pop(session.token, None)
-            if lost is not None:  # its table could not be restored (see _table_lost)
-                self._send(conn.id, lost)
+            outbox.reply(conn, rid, self.welcome(session, resumed=True))
+            lost = self._lost.take(session.token)
+            if lost is not None:  # its table could not be restored (see Recovery.table_lost)
+                outbox.send(conn.id, lost)
             table = session.table
             if table is not None:
                 if session.seat is not None:
-                    self._to_table(table, {"type": "player_back", "table": table.id,
-                                           "seat": session.seat, "name": session.name}, exclude=session)
-                    self._table_changed(table, exclude=session)
-                self._send(conn.id, table.snapshot(session.seat, self.clock()))
+                    outbox.to_table(table, {"type": "player_back", "table": table.id,
+                                            "seat": session.seat, "name": session.name}, exclude=session)
+                    self._tables.changed(table, exclude=session)
+                outbox.send(conn.id, table.snapshot(session.seat, self._clock()))
             return
         name = normal_name(f["name"])  # printable, NFKC: the form everyone is shown
         if skeleton(name) in COMPUTER_SKELETONS:
             raise ProtocolError("name_taken", f"the name {name!r} is (or looks like) a computer "
                                 "player's; choose another", field="name")
-        if self._name_in_use(name):
+        if self._sessions.name_in_use(name):
             raise ProtocolError("name_taken", f"the name {name!r} (or one that looks the same) is in "
                                 "use by someone connected (or holding a seat); choose another",
                                 field="name")
         session = Session(name, f["bot"], conn.id)
-        self._add_session(session)
+        self.add_session(session)
         conn.session = session
-        self._schedule_conn(conn)  # now it may be pinged
+        self._connections.schedule(conn)  # now it may be pinged
         log.info("connection %d is %s%s", conn.id, session.name, " (bot)" if session.bot else "")
-        self._reply(conn, rid, self._welcome(session, resumed=False))
+        outbox.reply(conn, rid, self.welcome(session, resumed=False))
 
-    def _name_in_use(self, name: str) -> bool:
-        """Whether a connected person, or one whose seat is held, goes by ``name`` or by a name
-        that looks the same (any case, width or accents, Cyrillic or Greek lookalikes: the
-        names' :func:`~noddy.protocol.names.skeleton` is the same)."""
-        wanted = skeleton(name)
-        same = self._names.get(wanted)
-        if not same:
-            return False
-        same[:] = [s for s in same if self.sessions.get(s.token) is s]  # forget sessions gone
-        if not same:
-            del self._names[wanted]
-        return any(s.conn is not None or s.held_until is not None for s in same)
+    def guest_name(self) -> str:
+        """A free ``guest-N`` name, for a text-mode person who has not chosen one."""
+        self._guests += 1
+        while self._sessions.name_in_use(f"guest-{self._guests}"):
+            self._guests += 1
+        return f"guest-{self._guests}"
 
-    def _hello_again_in_text(self, conn: Connection, request: dict[str, Any]) -> None:
+    def hello_again(self, conn: Connection, request: dict[str, Any],
+                    dispatch: Callable[[Connection, dict[str, Any]], None]) -> None:
         """``name NAME`` or ``resume TOKEN`` from a text connection that already has a name
         (a guest's, given on its first command, or one chosen before): until they sit down a
         person may choose another name, or take back a held seat.  Either goes through the
-        very hello a JSON client sends, so it meets the same rules; the session is a new one
-        (a new resume token, or the resumed one).  A watcher keeps watching under a new name;
-        one who resumes a session leaves the table they were watching."""
+        very hello a JSON client sends (``dispatch``), so it meets the same rules; the session
+        is a new one (a new resume token, or the resumed one).  A watcher keeps watching under
+        a new name; one who resumes a session leaves the table they were watching."""
         old = conn.session
         assert old is not None
         table = old.table
@@ -134,55 +162,50 @@ class Lobby(CoreState):
                                 + ("stand up or leave first" if resuming
                                    else "stand up or leave to change your name"), field="name")
         conn.session = None
-        self.sessions.pop(old.token, None)  # frees the old name for the check
-        self._dispatch(conn, request)
+        self._sessions.forget(old)  # frees the old name for the check
+        dispatch(conn, request)
         if conn.session is None:  # refused: the old name stays
-            self._add_session(old)
+            self.add_session(old)
             conn.session = old
             return
         new = conn.session
         log.info("connection %d: %s is now %s", conn.id, old.name, new.name)
         if table is not None and resuming:
-            self._remove_spectator(table, old)
+            self._seating.remove_spectator(table, old)
         elif table is not None:
-            table.spectators[table.spectators.index(old)] = new
-            new.table = table
-            if table.creator is old:
-                table.creator = new
-            old.table = None
-            self._in_lobby(old)
-            self._table_changed(table)
+            self._seating.rename_watcher(table, old, new)
 
-    def _on_list_tables(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        tables = [table.summary() for _, table in sorted(self.tables.items())]
-        self._reply(conn, rid, {"type": "tables", "tables": tables})
+    def list_tables(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        tables = [table.summary() for table in self._tables.sorted()]
+        self._outbox.reply(conn, rid, {"type": "tables", "tables": tables})
 
-    def _on_chat(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+    def chat(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         """Chat, cleaned of terminal controls once here so JSON and text readers get the same
         text, and limited per address as well as per connection (see PROTOCOL.md, Chat)."""
-        session = self._session(conn)
+        session = _session(conn)
         to = f["to"] or ("table" if session.table is not None else "lobby")
-        table = self._my_table(session) if to == "table" else None
+        table = my_table(session) if to == "table" else None
         if conn.address is not None:
-            wait = self._chat_buckets.take(conn.address, self.clock())
+            wait = self._chat_buckets.take(conn.address, self._clock())
             if wait > 0:
                 raise ProtocolError("rate_limited", f"too much chat from your address; wait {wait:.2f} s",
                                     retry_after=math.ceil(wait * 100) / 100)
         message = {"type": "chat", "to": to, "table": None if table is None else table.id,
                    "from": session.name, "seat": session.seat if table is not None else None,
                    "text": clean_text(f["text"])}
-        self._reply(conn, rid, {"type": "ok"})
+        self._outbox.reply(conn, rid, {"type": "ok"})
         if table is not None:
-            self._to_table(table, message)
+            self._outbox.to_table(table, message)
         else:
-            self._to_lobby(message, exclude=session)
-            self._send(conn.id, message)
+            self._board.tell(message, exclude=session)
+            self._outbox.send(conn.id, message)
 
-    def _on_bye(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        session = self._session(conn)
+    def bye(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = _session(conn)
         session.conn, conn.session = None, None
-        self.sessions.pop(session.token, None)
+        self._sessions.forget(session)
         if session.table is not None:
-            self._leave(session.table, session)
-        self._reply(conn, rid, {"type": "bye", "reason": "goodbye"})
-        self._close(conn, "bye")
+            self._seating.leave(session.table, session)
+        self._outbox.reply(conn, rid, {"type": "bye", "reason": "goodbye"})
+        self._outbox.close(conn, "bye")
+

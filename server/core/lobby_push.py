@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from .instructions import Lines
 
 if TYPE_CHECKING:
-    from .table import Table
+    from ..model.table import Table
 
 
 class LobbyNews:

@@ -1,75 +1,96 @@
 """Records and ratings: the requests that read what storage keeps, and the leaderboard.
 
-Owns: ``ratings`` (the rating book; a finished game is rated by
-:mod:`~noddy.server.core.gameplay`), ``_query_buckets`` (record reads per address),
-``record_cache`` (finished games' records already read), the requests ``list_games``,
-``get_game`` and ``leaderboard``, and the entry point ``answer`` that replies once storage
-has read a :class:`Query` (a ``repair_table`` answer goes to :mod:`~noddy.server.core.recovery`).
+Owns: the record reads allowed per address, and the cache of finished games' records
+already read (``get_game`` of a long game is costly to read and encode); handles
+``list_games``, ``get_game`` and ``leaderboard``, and answers a :class:`Query` once storage
+has read it (a ``review`` of a stored game too, through :mod:`.reviews`).
 
-Touches: a connection's rate bucket (a read costs ``query_cost`` tokens) and
-:mod:`~noddy.server.core.seating`'s ``_password_guard`` (a private game's password counts as a
-table's).
+Collaborators (passed in): the open connections (whose rate bucket a read charges), the
+rating book (the leaderboard reads it) and the password guard (a private game's password
+counts as a table's).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.protocol import ProtocolError
 
-from .core_state import CoreState
-from .instructions import Out, Query
-from ..model.ratings import Rated, family_of
-from ..storage.records import StoredGame
+from ..config import ServerConfig
+from ..model.ratelimit import AddressBuckets, PasswordGuard
+from ..model.ratings import RatingBook
 from ..model.session import Connection
-from ..model.table import Seat, Table
+from ..storage.record_cache import RecordCache
+from ..storage.records import StoredGame
+from .instructions import Query
+from .places import session_of
+from .reviews import review_stored
+
+if TYPE_CHECKING:
+    from .connections import Connections
+    from .outbox import Outbox
 
 
-class Queries(CoreState):
+class Queries:
     """Reading records and ratings; see the module docstring."""
 
-    def _on_list_games(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        self._charge_query(conn)
-        viewer = self._session(conn).name  # a private table's games only to who sat there
-        name = f["name"] if f["name"] is not None else viewer
-        self._out.append(Query(conn.id, rid, "list_games", {"name": name, "limit": f["limit"],
-                                                            "viewer": viewer}))
+    def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
+                 connections: Connections, ratings: RatingBook, guard: PasswordGuard) -> None:
+        self._config = config
+        self._clock = clock
+        self._outbox = outbox
+        self._connections = connections
+        self._ratings = ratings
+        self._guard = guard
+        #: Requests that read records, per address (see :meth:`charge`).
+        self._buckets = AddressBuckets(config.query_rate_per_address, config.query_burst_per_address)
+        self.record_cache = RecordCache(config.record_cache_bytes)
 
-    def _on_get_game(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+    def handlers(self) -> dict[str, Callable[[Connection, dict[str, Any], Any], None]]:
+        return {"list_games": self.list_games, "get_game": self.get_game, "leaderboard": self.leaderboard}
+
+    def list_games(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        self.charge(conn)
+        viewer = session_of(conn).name  # a private table's games only to who sat there
+        name = f["name"] if f["name"] is not None else viewer
+        self._outbox.query(Query(conn.id, rid, "list_games", {"name": name, "limit": f["limit"],
+                                                              "viewer": viewer}))
+
+    def get_game(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         # Who asks and the password given: ``answer`` checks them against the stored game
         # (StoredGame.visible_to) before anything of it is sent.
-        self._charge_query(conn)
+        self.charge(conn)
         if f["password"] is not None and conn.address is not None:  # as at a private table
-            wait = self._password_guard.locked_for(conn.address, self.clock())
+            wait = self._guard.locked_for(conn.address, self._clock())
             if wait > 0:
                 raise ProtocolError(
                     "too_many_attempts", f"too many wrong passwords from your address; wait {wait:.2f} s",
                     field="password", retry_after=math.ceil(wait * 100) / 100)
-        self._read_game(conn, Query(conn.id, rid, "get_game", {
-            "game": f["game"], "viewer": self._session(conn).name, "password": f["password"]}))
+        self.read_game(conn, Query(conn.id, rid, "get_game", {
+            "game": f["game"], "viewer": session_of(conn).name, "password": f["password"]}))
 
-    def _read_game(self, conn: Connection, query: Query) -> None:
+    def read_game(self, conn: Connection, query: Query) -> None:
         """Answer a ``get_game`` query (also ``review``'s) from the record cache, or have
         storage read the game first."""
         cached = self.record_cache.get(query.args["game"])
         if cached is None:
-            self._out.append(query)
+            self._outbox.query(query)
         else:  # read before: no database read, and its line is encoded already
             self._answer_game(conn, query, cached)
 
-    def _charge_query(self, conn: Connection) -> None:
+    def charge(self, conn: Connection) -> None:
         """A request that reads records takes ``query_cost`` tokens of the connection's rate
-        bucket (its first already taken, as every request's, by ``receive``) and one of its
+        bucket (its first already taken, as every request's, on receipt) and one of its
         address's: reading a long record costs far more than a move.  Refused with
         ``rate_limited`` (nothing done) when either is short."""
-        now = self.clock()
+        now = self._clock()
         bucket = conn.bucket
-        extra = max(0, self.config.query_cost - 1)
+        extra = max(0, self._config.query_cost - 1)
         wait = bucket.take(now, extra) if extra else 0.0
         what = "requests for records"
         if wait <= 0 and conn.address is not None:
-            wait = self._query_buckets.take(conn.address, now)
+            wait = self._buckets.take(conn.address, now)
             if wait > 0:
                 bucket.tokens += extra  # not served: the connection keeps what it paid
                 what = "requests for records from your address"
@@ -79,33 +100,30 @@ class Queries(CoreState):
             raise ProtocolError("rate_limited", f"too many {what}; wait {wait:.2f} s",
                                 retry_after=math.ceil(wait * 100) / 100)
 
-    def _on_leaderboard(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        self._charge_query(conn)
-        rows = self.ratings.leaderboard(f["family"], f["limit"])
-        self._reply(conn, rid, {"type": "leaderboard", "family": f["family"], "players": [
+    def leaderboard(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        self.charge(conn)
+        rows = self._ratings.leaderboard(f["family"], f["limit"])
+        self._outbox.reply(conn, rid, {"type": "leaderboard", "family": f["family"], "players": [
             {"rank": rank, "kind": who.kind, "name": who.name, "rating": round(standing.rating),
              "games": standing.games, "wins": standing.wins}
             for rank, (who, standing) in enumerate(rows, start=1)]})
 
-    def answer(self, query: Query, result: Any, failed: bool = False) -> list[Out]:
+    def answer(self, query: Query, result: Any, failed: bool = False) -> None:
         """Reply to a :class:`Query` with what storage returned (``failed``: it could not read)."""
-        if query.kind == "repair_table":
-            return self._repaired(query.args["table"], result, failed)
         if query.kind == "get_game" and result is not None and not failed:
             result = self.record_cache.put(query.args["game"], result)  # finished: it never changes
-        conn = self.connections.get(query.conn)
+        conn = self._connections.get(query.conn)
         if conn is None or conn.closing:
-            return []
+            return
         if failed:
-            self._error(conn, ProtocolError("storage_unavailable",
-                                            "the server could not read its records; try again"),
-                        query.request_id)
+            self._outbox.error(conn, ProtocolError("storage_unavailable",
+                                                   "the server could not read its records; try again"),
+                               query.request_id)
         elif query.kind == "list_games":
-            self._reply(conn, query.request_id, {"type": "games", "name": query.args["name"],
-                                                 "games": result})
+            self._outbox.reply(conn, query.request_id, {"type": "games", "name": query.args["name"],
+                                                        "games": result})
         else:
             self._answer_game(conn, query, result)
-        return self._flush()
 
     def _answer_game(self, conn: Connection, query: Query, result: StoredGame | None) -> None:
         """Reply to ``get_game`` with the game storage or the record cache gave (None: no
@@ -116,23 +134,16 @@ class Queries(CoreState):
             # password given in vain counts against the address like a wrong one at a
             # table (whether the game exists or not, so the lock-out tells nothing either).
             if query.args["password"] is not None and conn.address is not None:
-                self._password_guard.failed(conn.address, self.clock())
-            self._error(conn, ProtocolError("no_such_game", f"there is no finished game {query.args['game']}",
-                                            field="game"), query.request_id)
+                self._guard.failed(conn.address, self._clock())
+            self._outbox.error(conn, ProtocolError("no_such_game",
+                                                   f"there is no finished game {query.args['game']}",
+                                                   field="game"), query.request_id)
         elif "review" in query.args:
             try:
-                self._answer_review(conn, query, result)
+                message = review_stored(result, query.args["review"], query.args["viewer"])
             except ProtocolError as error:
-                self._error(conn, error, query.request_id)
+                self._outbox.error(conn, error, query.request_id)
+            else:
+                self._outbox.reply(conn, query.request_id, message)
         else:
-            self._reply(conn, query.request_id, {"type": "game_record", "record": result.record})
-
-    def _rater(self, table: Table) -> Callable[[Seat], int]:
-        """How the table's summary shows a seat's rating in the table's preset family."""
-        family = family_of(table.preset)
-        return lambda seat: round(self.ratings.rating(family, _identity(seat)))
-
-
-def _identity(seat: Seat) -> Rated:
-    """Who a seat's rating belongs to: a person by name, a computer player by level."""
-    return Rated("computer", seat.level or "") if seat.is_computer else Rated("human", seat.name)
+            self._outbox.reply(conn, query.request_id, {"type": "game_record", "record": result.record})

@@ -1,48 +1,78 @@
 """Storage's side of the core: bringing tables back at start, and tables that could not be saved.
 
-Owns: ``_lost_tables`` (who is told a table could not be restored), ``_paused``,
-``_repairing`` and ``_rolled_back`` (tables whose records could not be written), the entry
-points ``restore`` and ``unstored``, the ``repair_table`` answer and the repair part of
-``tick``.  A paused table takes no action (``_check_not_paused`` refuses the requests in
+Owns nothing of its own but the decisions: it is the one part that changes the paused
+tables and the tables lost at a restart (:mod:`.outages`), and handles the entry points
+``restore`` and ``unstored``, the ``repair_table`` answer and the repair part of ``tick``.
+A paused table takes no action (:meth:`refuse_if_paused` refuses the requests in
 :data:`CHANGES_SEATS_OR_GAME`; computers and turn timers wait) until storage takes its
 records again; meanwhile it is rolled back to what is stored.
 
-Touches: ``tables``, ``sessions`` and the ratings, which it rebuilds from what storage kept
-(a game is dealt again from its seed and its stored actions replayed), using
-:mod:`~noddy.server.core.seating`'s ``_computer``/``_close_table`` and
-:mod:`~noddy.server.core.gameplay`'s ``_finish_game``/``_schedule_timer``.
+Collaborators (passed in): the open tables, sessions and connections, the rating book
+(rebuilt from what storage kept), the lobby's board, seating (computer players, closing a
+table, seating and watching) and gameplay (finishing a game, turn timers, game ids).  A game
+is dealt again from its seed and its stored actions replayed.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.engine import NoddyError
 from noddy.protocol import ProtocolError
 
-from .core_state import CoreState
-from .instructions import Out, Query
-from ..storage.records import TableClosed, record_actions, replay
+from ..config import ServerConfig
+from ..model.ratings import RatingBook
 from ..model.session import Connection
-from ..storage import StoredState
-from ..model.table import FINISHED, PLAYING, LiveGame, Seat, Session, Table
+from ..model.table import FINISHED, PLAYING, LiveGame, Session, Table
 from ..model.table_options import table_rules
+from ..storage import StoredState
+from ..storage.records import TableClosed, record_actions, replay
+from .instructions import Query
+
+if TYPE_CHECKING:
+    from .connections import Connections
+    from .gameplay import Gameplay
+    from .lobby import Lobby
+    from .lobby_board import LobbyBoard
+    from .outages import LostTables, PausedTables
+    from .outbox import Outbox
+    from .seating import Seating
+    from .sessions import Sessions
+    from .tables import Tables
 
 log = logging.getLogger("noddy.server")
 
 
-class Recovery(CoreState):
+class Recovery:
     """Restore at start, and pausing, rolling back and resuming unsaved tables; see the
     module docstring."""
 
-    def _check_not_paused(self, conn: Connection, kind: str, fields: dict[str, Any]) -> None:
+    def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
+                 connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
+                 ratings: RatingBook, paused: PausedTables, lost: LostTables, lobby: Lobby,
+                 seating: Seating, gameplay: Gameplay) -> None:
+        self._config = config
+        self._clock = clock
+        self._outbox = outbox
+        self._connections = connections
+        self._sessions = sessions
+        self._board = board
+        self._tables = tables
+        self._ratings = ratings
+        self._paused = paused
+        self._lost = lost
+        self._lobby = lobby
+        self._seating = seating
+        self._gameplay = gameplay
+
+    def refuse_if_paused(self, conn: Connection, kind: str, fields: dict[str, Any]) -> None:
         """Refuse what would change a paused table: its records could not be written, so
         nothing more is done there until storage takes them again (spectators come and go)."""
         session = conn.session
         table = session.table if session is not None else None
         if kind == "sit" and table is None:
-            table = self.tables.get(fields["table"])
+            table = self._tables.get(fields["table"])
         if table is None or table.id not in self._paused:
             return
         if kind == "leave" and session is not None and session.seat is None:
@@ -51,7 +81,7 @@ class Recovery(CoreState):
                             f"save its game right now; it goes on by itself once it can")
 
     def unstored(self, table_ids: set[int] | frozenset[int], origin: tuple[int, Any] | None,
-                 reason: str = "") -> list[Out]:
+                 reason: str = "") -> None:
         """The records of a call that changed ``table_ids`` could not be written, so what the
         call did is not acknowledged: the network layer has dropped its messages, and the
         request it came from (``origin``) is refused with ``storage_unavailable``.
@@ -64,96 +94,86 @@ class Recovery(CoreState):
         nobody sees what was not saved; then every ``storage_retry`` seconds storage is asked
         whether it takes writes again, and once it does the table goes on (:meth:`_repaired`).
         """
-        now = self.clock()
-        newly = sorted(t for t in table_ids if t not in self._paused)
-        for table_id in newly:
-            self._paused[table_id] = now
-            self._rolled_back.discard(table_id)
+        now = self._clock()
+        newly = [t for t in sorted(table_ids) if self._paused.pause(t, now)]
         if newly:
             log.error("the records of table%s %s could not be written (%s): paused until the "
                       "database takes them", "s" if len(newly) > 1 else "",
                       ", ".join(map(str, newly)), reason or "storage failed")
         for table_id in newly:
-            table = self.tables.get(table_id)
+            table = self._tables.get(table_id)
             if table is not None:
-                self._to_table(table, ProtocolError(
+                self._outbox.to_table(table, ProtocolError(
                     "storage_unavailable", f"the server cannot save table {table_id}'s game right "
                     f"now, so it is paused; it goes on by itself once it can save again",
                     table=table_id).to_message())
         if origin is not None:
-            conn = self.connections.get(origin[0])
+            conn = self._connections.get(origin[0])
             if conn is not None and not conn.closing:
-                self._error(conn, ProtocolError(
+                self._outbox.error(conn, ProtocolError(
                     "storage_unavailable", "the server could not save that, so it did not "
                     "happen; try again later"), origin[1])
-        return self._flush()
 
-    def _tick_repairs(self, now: float) -> None:
+    def tick(self, now: float) -> None:
         """Ask storage (a ``repair_table`` query) about each paused table that is due a look."""
-        for table_id, due in self._paused.items():
-            if due <= now and table_id not in self._repairing:
-                self._repairing.add(table_id)
-                self._out.append(Query(0, None, "repair_table",
-                                       {"table": table_id, "write": table_id in self._rolled_back}))
+        for table_id, rolled_back in list(self._paused.due(now)):
+            self._paused.asking(table_id)
+            self._outbox.query(Query(0, None, "repair_table", {"table": table_id, "write": rolled_back}))
 
-    def _repaired(self, table_id: int, result: dict[str, Any] | None, failed: bool) -> list[Out]:
+    def repaired(self, table_id: int, result: dict[str, Any] | None, failed: bool) -> None:
         """Storage answered ``repair_table``: rebuild the table from what is stored (rolled
         back, still paused; or, once storage takes writes again, going on), or try again
         later."""
-        self._repairing.discard(table_id)
-        now = self.clock()
+        self._paused.answered(table_id)
+        now = self._clock()
         if table_id not in self._paused:
-            return self._flush()
+            return
         if failed or result is None:
             log.debug("table %d: the database still fails; trying again in %.1f s",
-                      table_id, self.config.storage_retry)
-            self._paused[table_id] = now + self.config.storage_retry
-            return self._flush()
+                      table_id, self._config.storage_retry)
+            self._paused.later(table_id, now + self._config.storage_retry)
+            return
         if result["writable"]:
-            del self._paused[table_id]
-            self._rolled_back.discard(table_id)
+            self._paused.resume(table_id)
             log.warning("table %d: the database takes writes again; the table goes on from where "
                         "it was last saved", table_id)
         else:
-            self._paused[table_id] = now + self.config.storage_retry
-            self._rolled_back.add(table_id)
+            self._paused.later(table_id, now + self._config.storage_retry, rolled_back=True)
         # The ratings of a game whose end was not stored would otherwise count twice.
-        self.ratings.load(result["ratings"], replace=True)
-        old = self.tables.get(table_id)
+        self._ratings.load(result["ratings"], replace=True)
+        old = self._tables.get(table_id)
         saved = result["table"]
         if old is None:
             if saved is not None:  # closed here, but the closing was what failed
-                self._records.append(TableClosed(table_id))
-            return self._flush()
+                self._outbox.record(TableClosed(table_id))
+            return
         if saved is None:
-            self._close_table(old, "the server could not save this table")
-            return self._flush()
+            self._seating.close_table(old, "the server could not save this table")
+            return
         live = {session.token: session for session in old.humans()}
         try:
             table = self._restore_table(saved, result["record"], now, live)
         except (NoddyError, ValueError, KeyError, TypeError) as exc:
             log.error("table %d cannot be rebuilt from the database (%s); closing it", table_id, exc)
-            self.tables[table_id] = old
-            self._paused.pop(table_id, None)
-            self._close_table(old, "the server could not save this table")
-            return self._flush()
+            self._tables.opened(old)
+            self._paused.resume(table_id)
+            self._seating.close_table(old, "the server could not save this table")
+            return
         seated = {id(s.session) for s in table.seats if s is not None and s.session is not None}
         for session in old.spectators:
             if id(session) not in seated:
-                session.table, session.seat = table, None
-                table.spectators.append(session)
+                self._seating.watch(table, session)
         for session in old.humans():
             if session.table is old:  # sat down after the last save: back to the lobby
                 session.table, session.seat = None, None
-                self._in_lobby(session)
+                self._board.arrived(session)
                 if session.conn is None:
-                    self.sessions.pop(session.token, None)
+                    self._sessions.forget(session)
         for session, seat in table.members():
-            self._send(session.conn, table.snapshot(seat, now))
-        self._table_changed(table)
-        return self._flush()
+            self._outbox.send(session.conn, table.snapshot(seat, now))
+        self._tables.changed(table)
 
-    def restore(self, state: StoredState) -> list[Out]:
+    def restore(self, state: StoredState) -> None:
         """Bring back what storage kept: ratings, ids, and every open table with its game.
 
         Each game is dealt again from its seed and its stored actions are applied, so it is
@@ -161,28 +181,27 @@ class Recovery(CoreState):
         for a fresh grace period: they come back with their resume tokens.  A table with no
         person seated at it is closed, as it would have been when its last person left.
         """
-        self.ratings.load(state.ratings)
-        self._next_table = max(self._next_table, state.next_table)
-        self._next_game = max(self._next_game, state.next_game)
-        now = self.clock()
+        self._ratings.load(state.ratings)
+        self._tables.at_least(state.next_table)
+        self._gameplay.next_game_at_least(state.next_game)
+        now = self._clock()
         for saved, record in state.tables:
             try:
                 table = self._restore_table(saved, record, now)
             except (NoddyError, ValueError, KeyError, TypeError) as exc:
                 log.error("table %s cannot be restored (%s); closing it", saved.get("id"), exc)
-                self._records.append(TableClosed(saved["id"]))
+                self._outbox.record(TableClosed(saved["id"]))
                 self._table_lost(saved, now)
                 continue
             if table.game is not None and table.game.is_over and record is not None \
                     and record["status"] == "playing":
                 # Won at the deal by an older server, which never recorded such a game's end.
-                self._finish_game(table, table.game)
+                self._gameplay.finish_game(table, table.game)
             if not any(s is not None and s.session is not None for s in table.seats):
-                self._close_table(table, "nobody came back")
+                self._seating.close_table(table, "nobody came back")
             else:
                 log.info("table %d restored (%s, %s)", table.id, table.preset, table.status)
-        self._dirty.clear()
-        return self._flush()
+        self._outbox.forget_changes()
 
     def _table_lost(self, saved: dict[str, Any], now: float) -> None:
         """A stored table could not be rebuilt: the people seated at it are held in the
@@ -196,15 +215,15 @@ class Recovery(CoreState):
             if not (isinstance(seat, dict) and seat.get("kind") == "human"
                     and isinstance(seat.get("token"), str) and isinstance(seat.get("name"), str)):
                 continue
-            session = self.sessions.get(seat["token"])  # made already if it failed later
+            session = self._sessions.get(seat["token"])  # made already if it failed later
             if session is None:
                 session = Session(seat["name"], bool(seat.get("bot")), None, token=seat["token"])
-                session.held_until = now + self.config.grace_period
-                self._add_session(session)
-                self._schedule_held(session)
+                session.held_until = now + self._config.grace_period
+                self._lobby.add_session(session)
+                self._seating.schedule_held(session)
             session.table, session.seat = None, None
-            self._in_lobby(session)
-            self._lost_tables[session.token] = message
+            self._board.arrived(session)
+            self._lost.add(session.token, message)
 
     def _restore_table(self, saved: dict[str, Any], record: dict[str, Any] | None, now: float,
                        live: dict[str, Session] | None = None) -> Table:
@@ -213,23 +232,22 @@ class Recovery(CoreState):
         rules = table_rules(saved["preset"], saved["players"], saved["partnerships"], saved["options"])
         table = Table(saved["id"], rules, rules.name, saved["players"], saved["partnerships"],
                       dict(saved["options"]), password=saved["password"], turn_timer=saved["turn_timer"])
-        table.rate = self._rater(table)
+        table.rate = self._seating.rater(table)
         table.games_played = saved["games_played"]
         table.computers_made = saved["computers_made"]
         for index, seat in enumerate(saved["seats"]):
             if seat is None:
                 continue
             if seat["kind"] == "computer":
-                table.seats[index] = self._computer(table, index, seat["level"])
+                table.seats[index] = self._seating.computer(table, index, seat["level"])
                 continue
             session = live.get(seat["token"]) if live else None
             if session is None:
                 session = Session(seat["name"], seat["bot"], None, token=seat["token"])
-                session.held_until = now + self.config.grace_period
-                self._add_session(session)
-                self._schedule_held(session)
-            session.table, session.seat = table, index
-            table.seats[index] = Seat(session.name, session=session, ready=seat["ready"])
+                session.held_until = now + self._config.grace_period
+                self._lobby.add_session(session)
+                self._seating.schedule_held(session)
+            self._seating.take_seat(table, session, index, ready=seat["ready"])
             if seat["token"] == saved.get("creator"):
                 table.creator = session
         table.status = saved["status"]
@@ -248,10 +266,10 @@ class Recovery(CoreState):
                     occupant = table.seats[seat_index]
                     if occupant is not None and not occupant.is_computer:
                         table.deadlines[seat_index] = now + table.turn_timer
-                        self._schedule_timer(table, table.deadlines[seat_index])
+                        self._gameplay.schedule_timer(table, table.deadlines[seat_index])
         elif table.status == PLAYING:
             raise ValueError("a playing table without its game")
-        self.tables[table.id] = table
+        self._tables.opened(table)
         return table
 
 

@@ -1,16 +1,17 @@
 """Seating: making tables, sitting, watching, standing, leaving, computers and readiness.
 
-Owns: ``tables`` and ``_next_table``, ``_address_tables`` (the per-address table limit),
-``_password_guard`` (wrong passwords per address), ``_held_due`` and ``_due_serial`` (when
-held seats and watchers' places run out: the held part of ``tick``), and the requests
-``create_table``, ``sit``, ``spectate``, ``stand``, ``leave``, ``add_computer``,
-``remove_computer``, ``ready`` and ``configure_table``.  Also how a person goes for good
-(``_leave``, ``_expire``: mid-game a computer player takes the seat) and how a table closes.
+Owns: when held seats and watchers' places run out (the held heap: the held part of
+``tick``), and handles ``create_table``, ``sit``, ``spectate``, ``stand``, ``leave``,
+``add_computer``, ``remove_computer``, ``ready`` and ``configure_table``.  Also how a person
+goes for good (:meth:`leave`, a grace period running out: mid-game a computer player takes
+the seat) and how a table closes.  The one place a person takes a seat is :meth:`take_seat`
+and the one place they become a watcher is :meth:`watch`, so a limit on either is checked
+once.
 
-Touches: a session's ``table`` and ``seat`` (and calls :meth:`CoreState._in_lobby` wherever
-one goes back to the lobby), ``sessions`` (a held session that never comes back is
-forgotten), and :mod:`~noddy.server.core.gameplay`'s ``_start_game``/``_publish`` once every
-seat is ready.
+Collaborators (passed in): the open tables, sessions and connections, the lobby's board (a
+person back in the lobby), the password guard (wrong table passwords per address, shared
+with ``get_game``), the paused tables (a held seat is not given up while its table is
+paused), the rating book (the summaries' ratings) and gameplay (a full, ready table deals).
 """
 
 from __future__ import annotations
@@ -18,44 +19,83 @@ from __future__ import annotations
 import heapq
 import logging
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.bots import LEVELS, get_player
 from noddy.protocol import ProtocolError
-from noddy.protocol.names import skeleton
-from noddy.protocol.requests import MAX_PLAYERS
 
-from .core_state import CoreState
+from ..config import ServerConfig
 from ..model.passwords import hash_password, password_matches
-from ..storage.records import TableClosed
+from ..model.ratelimit import PasswordGuard
+from ..model.ratings import Rated, RatingBook, family_of
 from ..model.session import Connection
 from ..model.table import FINISHED, PLAYING, Seat, Session, Table
 from ..model.table_options import table_rules
+from ..storage.records import TableClosed
+from .names import computer_name
+from .places import my_seat, my_table, session_of
+
+if TYPE_CHECKING:
+    from .connections import Connections
+    from .gameplay import Gameplay
+    from .lobby_board import LobbyBoard
+    from .outages import PausedTables
+    from .outbox import Outbox
+    from .sessions import Sessions
+    from .tables import Tables
 
 log = logging.getLogger("noddy.server")
 
 
-class Seating(CoreState):
+class Seating:
     """Seat requests, computer players, held seats and closing tables; see the module docstring."""
 
-    def _on_create_table(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        session = self._session(conn)
+    def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
+                 connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
+                 guard: PasswordGuard, paused: PausedTables, ratings: RatingBook,
+                 gameplay: Gameplay) -> None:
+        self._config = config
+        self._clock = clock
+        self._outbox = outbox
+        self._connections = connections
+        self._sessions = sessions
+        self._board = board
+        self._tables = tables
+        self._guard = guard
+        self._paused = paused
+        self._ratings = ratings
+        self._gameplay = gameplay
+        #: Min-heap of (when, serial, session) of held seats' (and watchers' places') ends.
+        self._held_due: list[tuple[float, int, Session]] = []
+        self._due_serial = 0
+        #: Set at shutdown: a table closed then stays stored, to be restored.
+        self._closing_down = False
+
+    def handlers(self) -> dict[str, Callable[[Connection, dict[str, Any], Any], None]]:
+        return {"create_table": self.create_table, "sit": self.sit, "spectate": self.spectate,
+                "stand": self.stand, "leave": self.leave_request, "add_computer": self.add_computer,
+                "remove_computer": self.remove_computer, "ready": self.ready,
+                "configure_table": self.configure_table}
+
+    # -- requests ---------------------------------------------------------------------------
+    def create_table(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = session_of(conn)
         if session.table is not None:
             raise ProtocolError("already_at_table", f"you are already at table {session.table.id}")
         options = dict(f["options"] or {})
         rules = table_rules(f["preset"], f["players"], f["partnerships"], options)
         if f["private"] and not f["password"]:
             raise ProtocolError("missing_field", "a private table needs a password", field="password")
-        conn.tables_created &= self.tables.keys()
-        limit = self.config.max_tables_per_connection
+        tables = self._tables
+        conn.tables_created &= tables.ids()
+        limit = self._config.max_tables_per_connection
         if limit and len(conn.tables_created) >= limit:
             raise ProtocolError("too_many_tables", f"tables you created are still open "
                                 f"({', '.join(map(str, sorted(conn.tables_created)))}); "
                                 f"a connection may have {limit} open at once")
-        address_limit = self.config.max_tables_per_address
+        address_limit = self._config.max_tables_per_address
         if address_limit and conn.address is not None:
-            from_here = self._address_tables.get(conn.address, set()) & self.tables.keys()
-            self._address_tables[conn.address] = from_here
+            from_here = tables.open_from(conn.address)
             if len(from_here) >= address_limit:
                 raise ProtocolError("too_many_tables", f"{len(from_here)} tables created from your "
                                     f"address are still open; an address may have "
@@ -64,94 +104,82 @@ class Seating(CoreState):
         if seat is not None and seat >= f["players"]:
             raise ProtocolError("no_such_seat", f"a {f['players']}-player table has seats 0 to "
                                 f"{f['players'] - 1}, not {seat}", field="seat")
-        table = Table(self._next_table, rules, rules.name, f["players"], f["partnerships"], options,
+        table = Table(tables.next_id(), rules, rules.name, f["players"], f["partnerships"], options,
                       password=hash_password(f["password"]) if f["private"] else None,
                       turn_timer=f["turn_timer"])
         table.creator = session
-        table.rate = self._rater(table)
-        self._next_table += 1
-        self.tables[table.id] = table
+        table.rate = self.rater(table)
+        tables.opened(table, conn.address)
         conn.tables_created.add(table.id)
-        if conn.address is not None:
-            self._address_tables.setdefault(conn.address, set()).add(table.id)
         if seat is None:
-            table.spectators.append(session)
+            self.watch(table, session)
         else:
-            table.seats[seat] = Seat(session.name, session=session)
-        session.table, session.seat = table, seat
+            self.take_seat(table, session, seat)
         log.info("%s created table %d (%s, %d players)", session.name, table.id, table.preset, table.players)
-        self._reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
-        self._table_changed(table, exclude=session)
+        self._outbox.reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
+        self._tables.changed(table, exclude=session)
 
-    def _on_sit(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        session = self._session(conn)
+    def sit(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = session_of(conn)
         if f["table"] is None:
             if session.table is None:
                 raise ProtocolError("missing_field", "say which table to sit at", field="table")
             table = session.table
         else:
-            table = self._find_table(f["table"])
+            table = self._tables.find(f["table"])
         if session.table is not None and session.table is not table:
             raise ProtocolError("already_at_table", f"you are already at table {session.table.id}")
         self._check_password(table, session, f["password"])
         if session.seat is not None and session.seat == f["seat"]:
-            self._reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
+            self._outbox.reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
             return
         seat = self._choose_seat(table, f["seat"])
         self._check_seating_open(table)
-        if session.seat is not None:
-            table.seats[session.seat] = None
-        if session in table.spectators:
-            table.spectators.remove(session)
-        table.seats[seat] = Seat(session.name, session=session)
-        session.table, session.seat = table, seat
-        self._reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
-        self._table_changed(table, exclude=session)
+        self.take_seat(table, session, seat)
+        self._outbox.reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
+        self._tables.changed(table, exclude=session)
 
-    def _on_spectate(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        session = self._session(conn)
-        table = self._find_table(f["table"])
+    def spectate(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = session_of(conn)
+        table = self._tables.find(f["table"])
         if session.table is not None:
             raise ProtocolError("already_at_table", f"you are already at table {session.table.id}")
         self._check_password(table, session, f["password"])
-        table.spectators.append(session)
-        session.table, session.seat = table, None
-        self._reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
-        self._table_changed(table, exclude=session)
+        self.watch(table, session)
+        self._outbox.reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
+        self._tables.changed(table, exclude=session)
         if table.game is not None:
-            self._send(conn.id, table.snapshot(None, self.clock()))
+            self._outbox.send(conn.id, table.snapshot(None, self._clock()))
 
-    def _on_stand(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        session = self._session(conn)
-        table, seat = self._my_seat(session)
+    def stand(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = session_of(conn)
+        table, _seat = my_seat(session)
         self._check_seating_open(table)
-        table.seats[seat] = None
-        table.spectators.append(session)
-        session.seat = None
-        self._reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
-        self._table_changed(table, exclude=session)
+        self.watch(table, session)
+        self._outbox.reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
+        self._tables.changed(table, exclude=session)
 
-    def _on_leave(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        session = self._session(conn)
-        table = self._my_table(session)
-        self._reply(conn, rid, {"type": "ok"})
-        self._leave(table, session)
+    def leave_request(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = session_of(conn)
+        table = my_table(session)
+        self._outbox.reply(conn, rid, {"type": "ok"})
+        self.leave(table, session)
 
-    def _on_add_computer(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        session = self._session(conn)
-        table = self._my_table(session)
+    def add_computer(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = session_of(conn)
+        table = my_table(session)
         self._check_seating_open(table)
-        level = f["level"] or self.config.computer_level
+        level = f["level"] or self._config.computer_level
         if level not in LEVELS:
             raise ProtocolError("unknown_level", f"no computer level {level!r}; the levels are: "
                                 f"{', '.join(LEVELS)}", field="level")
         seat = self._choose_seat(table, f["seat"])
-        table.seats[seat] = self._computer(table, seat, level)
+        table.seats[seat] = self.computer(table, seat, level)
         self._seating_changed(conn, rid, table, session)
 
-    def _on_remove_computer(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        session = self._session(conn)
-        table = self._my_table(session)
+    def remove_computer(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = session_of(conn)
+        table = my_table(session)
         self._check_creator(table, session, "remove a computer player")
         self._check_seating_open(table)
         seat = f["seat"]
@@ -160,12 +188,12 @@ class Seating(CoreState):
         if occupant is None or not occupant.is_computer:
             raise ProtocolError("not_a_computer", f"no computer player sits in seat {seat}", field="seat")
         table.seats[seat] = None
-        self._reply(conn, rid, {"type": "table", "table": table.summary()})
-        self._table_changed(table, exclude=session)
+        self._outbox.reply(conn, rid, {"type": "table", "table": table.summary()})
+        self._tables.changed(table, exclude=session)
 
-    def _on_ready(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        session = self._session(conn)
-        table, seat = self._my_seat(session)
+    def ready(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = session_of(conn)
+        table, seat = my_seat(session)
         self._check_seating_open(table)
         occupant = table.seats[seat]
         assert occupant is not None
@@ -175,16 +203,16 @@ class Seating(CoreState):
     def _seating_changed(self, conn: Connection, rid: Any, table: Table, session: Session) -> None:
         """A seat filled or a player got ready: deal if the table can start now, reply with
         the table, tell everyone else, then stream the new game's opening."""
-        started = self._start_game(table) if table.can_start() else None
+        started = self._gameplay.start_game(table) if table.can_start() else None
         summary = table.summary()  # one summary for the reply and the others
-        self._reply(conn, rid, {"type": "table", "table": summary})
-        self._table_changed(table, exclude=session, summary=summary)
+        self._outbox.reply(conn, rid, {"type": "table", "table": summary})
+        self._tables.changed(table, exclude=session, summary=summary)
         if started is not None:
-            self._publish(table, *started)
+            self._gameplay.publish(table, *started)
 
-    def _on_configure_table(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        session = self._session(conn)
-        table = self._my_table(session)
+    def configure_table(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        session = session_of(conn)
+        table = my_table(session)
         self._check_creator(table, session, "change its settings")
         self._check_seating_open(table)
         options = table.options if f["options"] is None else dict(f["options"])
@@ -202,9 +230,39 @@ class Seating(CoreState):
         for occupant in table.seats:  # nobody has agreed to play under the new settings yet
             if occupant is not None:
                 occupant.ready = False
-        self._reply(conn, rid, {"type": "table", "table": table.summary()})
-        self._table_changed(table, exclude=session)
+        self._outbox.reply(conn, rid, {"type": "table", "table": table.summary()})
+        self._tables.changed(table, exclude=session)
 
+    # -- the one place a person takes a seat or watches ----------------------------------------
+    def take_seat(self, table: Table, session: Session, seat: int, ready: bool = False) -> None:
+        """``session`` sits in ``seat`` (free) at ``table``: from the lobby, from another
+        seat, or from watching it."""
+        if session.table is table and session.seat is not None:
+            table.seats[session.seat] = None
+        if session in table.spectators:
+            table.spectators.remove(session)
+        table.seats[seat] = Seat(session.name, session=session, ready=ready)
+        session.table, session.seat = table, seat
+
+    def watch(self, table: Table, session: Session) -> None:
+        """``session`` watches ``table``: from the lobby, or standing up from its seat."""
+        if session.table is table and session.seat is not None:
+            table.seats[session.seat] = None
+        if session not in table.spectators:
+            table.spectators.append(session)
+        session.table, session.seat = table, None
+
+    def rename_watcher(self, table: Table, old: Session, new: Session) -> None:
+        """A watcher chose another name (a new session): it keeps its place."""
+        table.spectators[table.spectators.index(old)] = new
+        new.table = table
+        if table.creator is old:
+            table.creator = new
+        old.table = None
+        self._board.arrived(old)
+        self._tables.changed(table)
+
+    # -- checks -------------------------------------------------------------------------------
     def _check_seating_open(self, table: Table) -> None:
         if table.status == PLAYING:
             raise ProtocolError("game_in_progress", f"a game is being played at table {table.id}")
@@ -215,18 +273,18 @@ class Seating(CoreState):
         else one host could guess hundreds a second over many connections)."""
         if not table.private or session.table is table:
             return
-        conn = self.connections.get(session.conn) if session.conn is not None else None
+        conn = self._connections.get(session.conn)
         address = conn.address if conn is not None else None
-        now = self.clock()
+        now = self._clock()
         if address is not None:
-            wait = self._password_guard.locked_for(address, now)
+            wait = self._guard.locked_for(address, now)
             if wait > 0:
                 raise ProtocolError(
                     "too_many_attempts", f"too many wrong passwords from your address; wait {wait:.2f} s",
                     field="password", retry_after=math.ceil(wait * 100) / 100)
         if not password_matches(table.password, password):
             if password is not None and address is not None:
-                self._password_guard.failed(address, now)
+                self._guard.failed(address, now)
             raise ProtocolError("wrong_password", f"table {table.id} is private: the password is wrong"
                                 if password is not None else
                                 f"table {table.id} is private: give its password", field="password")
@@ -249,62 +307,87 @@ class Seating(CoreState):
             raise ProtocolError("seat_taken", f"seat {seat} at table {table.id} is taken", field="seat")
         return seat
 
-    def _computer(self, table: Table, seat: int, level: str) -> Seat:
+    # -- computers and ratings ------------------------------------------------------------------
+    def computer(self, table: Table, seat: int, level: str) -> Seat:
+        """A computer player of ``level`` for ``seat`` (seeded by the table, seat and count)."""
         table.computers_made += 1
-        player = get_player(level, seed=self.config.bot_seed(table.id, seat, table.computers_made))
-        return Seat(_computer_name(level, seat), player=player, level=level)
+        player = get_player(level, seed=self._config.bot_seed(table.id, seat, table.computers_made))
+        return Seat(computer_name(level, seat), player=player, level=level)
 
-    def _leave(self, table: Table, session: Session) -> None:
+    def rater(self, table: Table) -> Callable[[Seat], int]:
+        """How the table's summary shows a seat's rating in the table's preset family."""
+        family = family_of(table.preset)
+        ratings = self._ratings
+        return lambda seat: round(ratings.rating(family, _identity(seat)))
+
+    # -- going, for a while or for good -----------------------------------------------------------
+    def connection_lost(self, session: Session) -> None:
+        """``session``'s connection is gone: forget it in the lobby; at a table, hold its
+        place (a seat, or a watcher's place) for the grace period."""
+        session.conn = None
+        table = session.table
+        if table is None:
+            self._sessions.forget(session)
+            return
+        session.held_until = self._clock() + self._config.grace_period
+        self.schedule_held(session)
+        if session.seat is not None:
+            log.info("seat %d at table %d held for %s", session.seat, table.id, session.name)
+            self._outbox.to_table(table, {"type": "player_away", "table": table.id, "seat": session.seat,
+                                          "name": session.name, "grace": self._config.grace_period})
+            self._tables.changed(table)
+
+    def leave(self, table: Table, session: Session) -> None:
         """``session`` goes back to the lobby; mid-game a computer player takes its seat."""
         seat = session.seat
         session.table, session.seat = None, None
-        self._in_lobby(session)
+        self._board.arrived(session)
         if session in table.spectators:
             table.spectators.remove(session)
         if seat is not None:
             self._vacate(table, seat, session.name)
         if not table.humans():
-            self._close_table(table, "everyone has left")
+            self.close_table(table, "everyone has left")
         else:
-            self._table_changed(table)
+            self._tables.changed(table)
 
     def _vacate(self, table: Table, seat: int, name: str) -> None:
         """A person has gone from ``seat`` for good: free it, or hand it to a computer mid-game."""
         if table.status == PLAYING:
-            level = self.config.computer_level
-            table.seats[seat] = self._computer(table, seat, level)
+            level = self._config.computer_level
+            table.seats[seat] = self.computer(table, seat, level)
             table.deadlines.pop(seat, None)
-            self._to_table(table, {"type": "player_replaced", "table": table.id, "seat": seat,
-                                   "name": name, "level": level})
+            self._outbox.to_table(table, {"type": "player_replaced", "table": table.id, "seat": seat,
+                                          "name": name, "level": level})
         else:
             table.seats[seat] = None
 
-    def _remove_spectator(self, table: Table, session: Session) -> None:
+    def remove_spectator(self, table: Table, session: Session) -> None:
         table.spectators.remove(session)
         session.table = None
-        self._in_lobby(session)
-        self.sessions.pop(session.token, None)
+        self._board.arrived(session)
+        self._sessions.forget(session)
         if not table.humans():
-            self._close_table(table, "everyone has left")
+            self.close_table(table, "everyone has left")
         else:
-            self._table_changed(table)
+            self._tables.changed(table)
 
-    def _tick_held(self, now: float) -> None:
+    def tick(self, now: float) -> None:
         """The held seats (and watchers' places) whose grace period is over are given up; not
         while their table is paused, as its seats cannot be saved then (look again later)."""
         held = self._held_due
+        is_current = self._sessions.is_current
         while held and held[0][0] <= now:
             session = heapq.heappop(held)[2]
-            if (session.held_until is not None and session.held_until <= now
-                    and self.sessions.get(session.token) is session):
+            if session.held_until is not None and session.held_until <= now and is_current(session):
                 if session.table is not None and session.table.id in self._paused:
                     # Not while the table is paused: its seats cannot be saved.
                     self._due_serial += 1
-                    heapq.heappush(held, (now + self.config.storage_retry, self._due_serial, session))
+                    heapq.heappush(held, (now + self._config.storage_retry, self._due_serial, session))
                     continue
                 self._expire(session)
 
-    def _schedule_held(self, session: Session) -> None:
+    def schedule_held(self, session: Session) -> None:
         if session.held_until is not None:
             self._due_serial += 1
             heapq.heappush(self._held_due, (session.held_until, self._due_serial, session))
@@ -312,55 +395,48 @@ class Seating(CoreState):
     def _expire(self, session: Session) -> None:
         """A held seat's (or a watcher's place's) grace period is over."""
         session.held_until = None
-        self.sessions.pop(session.token, None)
+        self._sessions.forget(session)
         table, seat = session.table, session.seat
         if table is not None and seat is None:
-            self._remove_spectator(table, session)
+            self.remove_spectator(table, session)
             return
         session.table, session.seat = None, None
-        self._in_lobby(session)
+        self._board.arrived(session)
         if table is None or seat is None:
             return
         log.info("%s did not come back to table %d", session.name, table.id)
         self._vacate(table, seat, session.name)
         if not table.humans():
-            self._close_table(table, "everyone has left")
+            self.close_table(table, "everyone has left")
         else:
-            self._table_changed(table)
+            self._tables.changed(table)
 
-    def _close_table(self, table: Table, reason: str, tell_lobby: bool = True) -> None:
+    def close_down(self) -> None:
+        """The server is shutting down: every table closes, staying stored to be restored."""
+        self._closing_down = True
+        for table in list(self._tables.values()):
+            self.close_table(table, "the server is shutting down", tell_lobby=False)
+
+    def close_table(self, table: Table, reason: str, tell_lobby: bool = True) -> None:
         log.info("table %d closed: %s", table.id, reason)
-        self.tables.pop(table.id, None)
-        if not self.closed:  # at shutdown the table stays stored, to be restored
-            self._records.append(TableClosed(table.id))
+        self._tables.removed(table.id)
+        if not self._closing_down:  # at shutdown the table stays stored, to be restored
+            self._outbox.record(TableClosed(table.id))
         message = {"type": "table_closed", "table": table.id, "reason": reason}
-        self._to_table(table, message)
+        self._outbox.to_table(table, message)
         for session in table.humans():
             session.table, session.seat = None, None
-            self._in_lobby(session)
+            self._board.arrived(session)
             if session.conn is None:
-                self.sessions.pop(session.token, None)
+                self._sessions.forget(session)
         table.status = FINISHED if table.status == PLAYING else table.status
         if tell_lobby:  # with the lobby's next table news (see lobby_push)
-            self._lobby_news.closed(message)
+            self._board.table_closed(message)
 
 
-def _computer_name(level: str, seat: int | None = None) -> str:
-    """The name a computer player of ``level`` sits under in ``seat`` (no person may take it).
-
-    Each seat's computer has its own name, ``greedy computer 2`` for seat 1 (the number the
-    screens give the seat), so that three of them at one table are three names in "Lay away 1
-    for greedy computer 3's crib" or "greedy computer 2 wins"; the seat makes it stable
-    across a restore, which builds the computer again for the same seat.  ``seat=None`` is
-    the bare ``greedy computer``, refused for people all the same.
-    """
-    return f"{level} computer" if seat is None else f"{level} computer {seat + 1}"
-
-
-#: The skeletons of every computer player's name: a person's name that looks like one of them
-#: is refused (see :func:`~noddy.protocol.names.skeleton`).
-COMPUTER_SKELETONS = frozenset(skeleton(_computer_name(level, seat)) for level in LEVELS
-                               for seat in (None, *range(MAX_PLAYERS)))
+def _identity(seat: Seat) -> Rated:
+    """Who a seat's rating belongs to: a person by name, a computer player by level."""
+    return Rated("computer", seat.level or "") if seat.is_computer else Rated("human", seat.name)
 
 
 def _check_seat_number(table: Table, seat: int) -> None:

@@ -38,3 +38,17 @@ def table_rules(preset: str, players: int, partnerships: bool,
 def hints_on(options: Mapping[str, Any] | None) -> bool:
     """Whether a table with these options lets its seats ask the coach."""
     return bool(options) and options.get("hints") is True  # type: ignore[union-attr]
+
+
+def advertised_options() -> dict[str, dict[str, Any]]:
+    """The server's own table options as ``welcome`` advertises them (the engine's are in
+    each preset's ``options``), so that a client's form and a bot discover them."""
+    from noddy.protocol.requests import TURN_TIMER_MAX, TURN_TIMER_MIN
+    return {
+        "hints": {"type": "bool", "default": False, "in": "options",
+                  "description": "the coach: seats may ask for hints and reviews; the table's games are unrated"},
+        "turn_timer": {"type": "number", "min": TURN_TIMER_MIN, "max": TURN_TIMER_MAX, "default": None,
+                       "in": "request", "description": "seconds a seat has to act before the server moves for it"},
+        "password": {"type": "str", "max_length": 64, "default": None, "in": "request",
+                     "description": "a private table's password"},
+    }

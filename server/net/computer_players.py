@@ -5,7 +5,7 @@ runs in a worker thread (``asyncio.to_thread``) and never blocks the event loop;
 goes back to the core like any request, through the server's storage gating.
 
 :class:`ComputerPlayers` is a mixin of :class:`~noddy.server.net.network.NoddyServer`: the server
-calls ``_run_bots`` after every core call that may have given a computer player its turn,
+calls ``_run_bots`` with the jobs of every core call (its ``Effects.jobs``),
 and cancels what is still thinking at shutdown.
 """
 
@@ -35,10 +35,9 @@ class ComputerPlayers:
         #: The decisions being made (cancelled at shutdown).
         self._bots: set[asyncio.Task[None]] = set()
 
-    def _run_bots(self) -> None:
-        """Start thinking for every computer player the core has given a turn since last asked."""
-        assert self.core is not None
-        for job in self.core.take_bot_jobs():
+    def _run_bots(self, jobs: list[BotJob]) -> None:
+        """Start thinking for the computer players a core call has given a turn."""
+        for job in jobs:
             task = asyncio.create_task(self._bot(job))
             self._bots.add(task)
             task.add_done_callback(self._bots.discard)
@@ -53,4 +52,3 @@ class ComputerPlayers:
             log.exception("computer player at table %d seat %d failed", job.table_id, job.seat)
             action = None
         self._apply(self.core.bot_moved(job, action))
-        self._run_bots()

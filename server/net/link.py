@@ -82,6 +82,8 @@ class _Link(asyncio.BufferedProtocol):
         self.closing = False
         #: The core has been told the connection is gone (it is told exactly once).
         self.gone = False
+        #: None until the first line that is not blank: then text mode (a person) or JSON, for good.
+        self.text: bool | None = None
         #: The start of a line whose end has not arrived yet.
         self.partial = b""
         #: Done when the socket has closed (the shutdown waits for it).

@@ -38,10 +38,11 @@ from typing import Any
 from .accepting import BACKLOG, OUT_OF_RESOURCES, Accepting
 from .computer_players import ComputerPlayers
 from ..config import ServerConfig
-from ..core import Close, Out, Query, ServerCore
+from ..core import Close, Effects, Out, Query, ServerCore
 from .link import RECEIVE_BUFFER, SEND_BUFFER, _Link
 from .sending import ESSENTIAL_TYPES, LOG_PERIOD, Sending, _essential
 from ..storage import MEMORY, StorageWorker
+from ..text import TextAdapter
 
 __all__ = ["BACKLOG", "ESSENTIAL_TYPES", "LOG_PERIOD", "OUT_OF_RESOURCES", "RECEIVE_BUFFER", "SEND_BUFFER",
            "NoddyServer", "_Link", "_Step", "_essential"]
@@ -81,6 +82,12 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
     def __post_init__(self) -> None:
         if self.core is None:
             self.core = ServerCore(self.config)
+        #: Text-mode connections: their lines read, their messages marked (see noddy.server.text).
+        self._text = TextAdapter(self.core)
+        #: Records of a core call carried out outside ``_apply`` (a query's answer, an unstored
+        #: write's refusals): written with the next call's, as they always were.
+        self._leftover: list[Any] = []
+        self._restored_jobs: list[Any] = []
         self._links: dict[int, _Link] = {}
         self._init_accepting()
         #: Where every connection's socket is read into (see :class:`_Link`): one is enough,
@@ -107,7 +114,7 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
             store.close()
             raise
         self._store = store
-        self._apply(self.core.restore(state))
+        self._apply(self.core.restore(state), run_bots=False)
         try:
             self._listeners = await self._listen()
         except BaseException:
@@ -117,7 +124,7 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
         self._ticker = asyncio.create_task(self._tick_loop())
         # DEBUG: noddy-server prints the address on stdout; at INFO it was printed twice.
         log.debug("listening on %s:%d (database %s)", self.config.host, self.port, self.config.db or MEMORY)
-        self._run_bots()
+        self._run_bots(self._restored_jobs)
 
     async def __aenter__(self) -> "NoddyServer":
         await self.start()
@@ -157,16 +164,22 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
         assert self.core is not None and link.transport is not None
         peer = link.transport.get_extra_info("peername")
         address = peer[0] if isinstance(peer, tuple) and peer else None
-        link.conn, outs = self.core.connect(address)
+        link.conn, effects = self.core.connect(address)
         self._links[link.conn] = link
         log.debug("connection %d from %s", link.conn, peer)
-        self._apply(outs)
+        self._apply(effects)
 
     def _receive(self, link: _Link, line: bytes) -> None:
         assert self.core is not None
-        outs = self.core.receive(link.conn, line)
-        self._apply(outs, self.core.origin)
-        self._run_bots()
+        if link.text is None:  # the first line that is not blank decides, for good
+            stripped = line.strip()
+            if not stripped:
+                return
+            link.text = not stripped.startswith(b"{")
+        if link.text:
+            self._apply(self._text.receive(link.conn, line), marked=True)
+        else:
+            self._apply(self.core.receive(link.conn, line))
 
     def _line_too_long(self, link: _Link) -> None:
         assert self.core is not None
@@ -177,8 +190,10 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
         once what the connection is still owed (an error, a bye) has been written."""
         assert self.core is not None
         link.gone = True
-        self._apply(self.core.disconnect(link.conn) + [Close(link.conn, "the peer hung up")])
-        self._run_bots()
+        effects = self.core.disconnect(link.conn)
+        self._text.forget(link.conn)
+        effects.out.append(Close(link.conn, "the peer hung up"))
+        self._apply(effects)
 
     def _lost(self, link: _Link) -> None:
         """The socket has closed, by either side."""
@@ -187,14 +202,25 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
             del self._links[link.conn]
         if not link.gone:
             link.gone = True
+            self._text.forget(link.conn)
             self._apply(self.core.disconnect(link.conn))
-            self._run_bots()
 
-    def _apply(self, outs: list[Out], origin: tuple[int, Any] | None = None) -> None:
+    def _apply(self, effects: Effects, marked: bool = False, run_bots: bool = True) -> None:
         """Carry out one core call's instructions once its storage records are written
-        (``origin``: the request the call handled, refused if they cannot be written)."""
+        (``effects.origin``: the request the call handled, refused if they cannot be written),
+        and start its computer players thinking.  ``marked``: the text adapter has seen the
+        instructions already."""
         assert self.core is not None
-        records = self.core.take_records()
+        outs, records, origin = effects.out, effects.records, effects.origin
+        if not marked and self._text:
+            self._text.outgoing(outs)
+        if self._leftover:
+            records, self._leftover = self._leftover + records, []
+        if run_bots:
+            if effects.jobs:
+                self._run_bots(effects.jobs)
+        else:
+            self._restored_jobs = effects.jobs
         gate = None
         tables = _NO_TABLES
         if records and self._store is not None:
@@ -305,10 +331,22 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
                 result = None if failure is not None or step.future is None else step.future.result()
                 if failure is not None and step.query.kind != "repair_table":  # the core says when
                     log.error("reading %s from the database failed: %s", step.query.kind, failure)
-                outs = self.core.answer(step.query, result, failed=step.future is None or failure is not None)
+                outs = self._aside(self.core.answer(step.query, result,
+                                                    failed=step.future is None or failure is not None))
             elif step.future is not None and (failure is not None or step.future.result()):
                 outs = self._unwritten(step, failure)
             self._carry_out(outs)
+
+    def _aside(self, effects: Effects) -> list[Out]:
+        """The instructions of a core call carried out straight away (an answer, an unstored
+        write's refusals): marked for text connections; its records wait for the next call's
+        write, its computer players start thinking now."""
+        if self._text:
+            self._text.outgoing(effects.out)
+        self._leftover += effects.records
+        if effects.jobs:
+            self._run_bots(effects.jobs)
+        return effects.out
 
     def _unwritten(self, step: _Step, failure: BaseException | None) -> list[Out]:
         """What to carry out of ``step`` whose write failed (``failure``), or left some
@@ -326,7 +364,7 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
             unwritten = tables if failed_tables is None else tables & failed_tables
             if unwritten:
                 outs += [out for out in part if isinstance(out, Close)]
-                outs += self.core.unstored(unwritten, origin, repr(failure) if failure else "")
+                outs += self._aside(self.core.unstored(unwritten, origin, repr(failure) if failure else ""))
             else:
                 outs += part
         return outs
@@ -337,5 +375,4 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
         while True:
             await asyncio.sleep(self.config.tick_interval)
             self._apply(self.core.tick())
-            self._run_bots()
 

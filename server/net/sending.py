@@ -24,7 +24,7 @@ from typing import Any
 
 from noddy.protocol import encode_line
 
-from ..text import text_mode
+from .. import text as text_mode
 from ..config import ServerConfig
 from ..core.instructions import Close, Lines, Out, Send
 from .link import _Link

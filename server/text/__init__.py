@@ -1,5 +1,16 @@
 """Text mode: the adapter between a person at a bare terminal (``nc``) and the JSON core.
 
-A typed line becomes the same request a JSON client would send, and every message the core
-sends such a connection is rendered as plain lines; see :mod:`.text_mode`.
+A connection whose first non-blank line does not begin with ``{`` is in text mode for good.
+:mod:`.commands` reads each typed line into the same request a JSON client would send, so the
+two modes cannot disagree about the rules; :mod:`.render` turns every message the core sends
+such a connection into plain lines; :mod:`.adapter` sits between the network layer and the
+core and keeps, per connection, what a person's lines need (their table, seat, the seats'
+names and their legal moves).  The core itself never reads or writes text.
 """
+
+from .adapter import TextAdapter
+from .commands import HELP, cards_by_number, numbered_hand, parse_command
+from .render import person_error, render
+
+__all__ = ["HELP", "TextAdapter", "cards_by_number", "numbered_hand", "parse_command", "person_error",
+           "render"]

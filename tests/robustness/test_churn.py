@@ -66,7 +66,7 @@ async def test_thousands_of_connects_and_disconnects() -> None:
                     break
                 await asyncio.sleep(0.02)
             assert len(server.core.connections) == HALF_OPEN + 1
-            assert server.core._per_address == {"127.0.0.1": HALF_OPEN + 1}
+            assert server.core.connections.per_address == {"127.0.0.1": HALF_OPEN + 1}
             assert list(server.core.tables) == [table]
             assert len(server._links) == HALF_OPEN + 1
             # and it still accepts and serves

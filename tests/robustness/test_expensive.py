@@ -104,7 +104,7 @@ def test_record_requests_take_query_cost_tokens() -> None:
     driver = Driver(CountingStorage(), rate=1.0, burst=10, query_cost=4, query_rate_per_address=0)
     for request in ({"type": "get_game", "game": 1}, {"type": "list_games"},
                     {"type": "leaderboard", "family": "noddy"}):
-        conn = driver.connect(f"p{driver.core._next_conn}")
+        conn = driver.connect(f"p{driver.core.connections.next_id}")
         assert driver.send(conn, request)["type"] != "error" or request["type"] == "get_game"
         assert driver.send(conn, request).get("code") != "rate_limited"
         refused = driver.send(conn, request)

@@ -62,7 +62,7 @@ async def test_connections_per_address() -> None:
             # one goes, and a new connection is let in once the server has seen it go
             await clients.pop().close()
             for _ in range(200):
-                if server.core._per_address.get("127.0.0.1") == 4:
+                if server.core.connections.per_address.get("127.0.0.1") == 4:
                     break
                 await asyncio.sleep(0.01)
             clients.append(await connect(server.port))

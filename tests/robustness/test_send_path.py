@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 from noddy.server import NoddyServer
 from noddy.server.core import Out, Send, ServerCore
-from noddy.server.core.instructions import Lines
+from noddy.server.core.instructions import Effects, Lines
 
 from ..server.harness import Client
 from ..server.harness import test_config as config_for_tests
@@ -42,10 +42,11 @@ class PoisonCore(ServerCore):
         self.as_game = False
         self.bystanders: list[int] = []
 
-    def receive(self, conn_id: int, line: bytes) -> list[Out]:
-        outs = super().receive(conn_id, line)
+    def receive(self, conn_id: int, line: bytes) -> Effects:
+        effects = super().receive(conn_id, line)
         if b"POISON" not in line:
-            return outs
+            return effects
+        outs = effects.out
         bad: dict[str, Any] = {"type": "chat", "to": "lobby", "from": "x", "text": LONE_SURROGATE}
         if self.as_reply:
             bad = {"type": "pong", "id": LONE_SURROGATE}
@@ -53,9 +54,12 @@ class PoisonCore(ServerCore):
             good = {"type": "event", "table": 9, "seq": 1, "event": {"kind": "go", "seat": 0}}
             bad = {"type": "event", "table": 9, "seq": 2, "event": {"kind": "go", "name": LONE_SURROGATE}}
             batch = Lines((good, bad), True)  # the same batch object for every victim
-            return ([Send(victim, batch) for victim in self.victims]
-                    + [Send(other, Lines((good,), True)) for other in self.bystanders] + outs)
-        return [Send(victim, bad, self.connections[victim].text or False) for victim in self.victims] + outs
+            effects.out = ([Send(victim, batch) for victim in self.victims]
+                           + [Send(other, Lines((good,), True)) for other in self.bystanders] + outs)
+            return effects
+        effects.out = [Send(victim, bad, self.connections[victim].text or False)
+                       for victim in self.victims] + outs
+        return effects
 
 
 class Warnings(logging.Handler):

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from noddy.server import Close, Send, ServerConfig, ServerCore
-from noddy.server.core.instructions import Lines
+from noddy.server.core.instructions import Effects, Lines
 
 
 class Harness:
@@ -17,15 +17,15 @@ class Harness:
         self.inbox: dict[int, list[dict[str, Any]]] = {}
         self.closed: set[int] = set()
 
-    def take(self, outs: list[Send | Close]) -> None:
-        for out in outs:
+    def take(self, effects: Effects) -> None:
+        for out in effects.out:
             if isinstance(out, Send):
                 # A game's batch (Lines) is its messages one by one, as the wire has them.
                 self.inbox.setdefault(out.conn, []).extend(
                     out.message.messages if isinstance(out.message, Lines) else [out.message])
             else:
                 self.closed.add(out.conn)
-        for job in self.core.take_bot_jobs():  # computer players decide at once
+        for job in effects.jobs:  # computer players decide at once
             self.take(self.core.bot_moved(job, job.run()))
 
     def connect(self, name: str) -> int:
@@ -94,16 +94,16 @@ def test_stale_computer_decisions_are_dropped() -> None:
     ann = h.connect("ann")
     h.send(ann, {"type": "create_table", "preset": "noddy"})
     h.send(ann, {"type": "add_computer", "seat": 1, "level": "random"})
-    outs = h.core.receive(ann, b'{"type":"ready"}\n')
-    jobs = h.core.take_bot_jobs()
+    effects = h.core.receive(ann, b'{"type":"ready"}\n')
+    jobs = effects.jobs
     game = h.core.tables[1].game
     if not jobs:  # ann moves first: play, and the computer's job appears
         action = game.legal_actions(0)[0]
-        h.core.receive(ann, json.dumps({"type": "action", **action.to_dict()}).encode())
-        jobs = h.core.take_bot_jobs()
+        jobs = h.core.receive(ann, json.dumps({"type": "action", **action.to_dict()}).encode()).jobs
     assert [job.seat for job in jobs] == [1]
-    assert h.core.take_bot_jobs() == []  # handed out once
+    assert h.core.tick().jobs == []  # handed out once
     h.core.receive(ann, b'{"type":"leave"}\n')  # the table closes while the computer thinks
     assert h.core.tables == {}
-    assert h.core.bot_moved(jobs[0], jobs[0].run()) == []
-    assert outs
+    stale = h.core.bot_moved(jobs[0], jobs[0].run())
+    assert (stale.out, stale.records, stale.jobs) == ([], [], [])
+    assert effects.out

@@ -1,9 +1,10 @@
-"""The server core's layout: one class composed of one module per concern, no import circle.
+"""The server's layout: folders that show its rooms, parts that keep to their own state.
 
-``ServerCore`` is split by concern (connections, lobby, seating, gameplay, queries,
-recovery) over a shared base; these checks keep the split honest: the server's modules
-import each other one way only (type-checking imports included), each opens with a
-docstring saying what it owns, and nothing keeps an index behind the reader's back.
+The checks walk ``server/`` recursively (a module moved into a subpackage stays checked):
+no import circle among the server's modules (type-checking imports included), the folders
+depend on each other one way only, every module opens with a docstring saying what it holds,
+none is over 500 lines, and no part of the core changes another part's state: a part may
+call a collaborator's methods, never assign to it, index into it or mutate what it holds.
 """
 
 from __future__ import annotations
@@ -11,38 +12,77 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import noddy.server
-from noddy.server.core import BotJob, Close, Query, Send, ServerCore
+from noddy.protocol import REQUESTS
+from noddy.server.core import BotJob, Close, Effects, Query, Send, ServerCore
 from noddy.server.model.table import Session
 
 SERVER = Path(noddy.server.__file__).resolve().parent
+MAX_LINES = 500
 
 
-def _server_imports(path: Path) -> set[str]:
-    """The server modules ``path`` imports (``from . import x`` counts as module ``x``)."""
-    names: set[str] = set()
+def _modules() -> dict[str, Path]:
+    """Every server module by dotted name under ``noddy.server`` (``core.seating``...)."""
+    found = {}
+    for path in sorted(SERVER.rglob("*.py")):
+        parts = list(path.relative_to(SERVER).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = path
+    return found
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """The server modules ``name`` imports, as dotted names under ``noddy.server``."""
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    if name == "":
+        package = []
+    out: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.ImportFrom):
-            if node.level == 1 and node.module:
-                names.add(node.module.split(".")[0])
-            elif node.level == 1:
-                names.update(alias.name for alias in node.names)
-            elif (node.module or "").startswith("noddy.server."):
-                names.add(node.module.split(".")[2])
+            if node.level:
+                base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+                target = ".".join([*base, *(node.module.split(".") if node.module else [])])
+                if node.module is None:  # from . import x: module x of that package
+                    out.update(".".join([*base, alias.name]) for alias in node.names)
+                    continue
+            elif (node.module or "").startswith("noddy.server"):
+                target = node.module[len("noddy.server"):].lstrip(".")  # type: ignore[index]
+            else:
+                continue
+            out.add(target)
         elif isinstance(node, ast.Import):
-            names.update(a.name.split(".")[2] for a in node.names if a.name.startswith("noddy.server."))
-    return names
+            out.update(a.name[len("noddy.server"):].lstrip(".") for a in node.names
+                       if a.name.startswith("noddy.server"))
+    return out
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    graph = {}
+    for name, path in modules.items():
+        targets = set()
+        for target in _imports(name, path):
+            # (``from ..storage import StoredState`` names the package: its __init__.)
+            assert target in modules, f"{name} imports {target!r}, which is no server module"
+            if target != name:
+                targets.add(target)
+        graph[name] = targets
+    return graph
 
 
 def test_server_modules_import_each_other_one_way_only() -> None:
-    graph = {path.stem: _server_imports(path) for path in SERVER.glob("*.py") if path.stem != "__init__"}
+    graph = _graph()
+    assert len(graph) > 40 and "core.seating" in graph and "text.adapter" in graph
     circles = []
 
     def visit(module: str, trail: list[str]) -> None:
         for target in sorted(graph.get(module, ())):
             if target in trail:
                 circles.append(trail[trail.index(target):] + [target])
-            elif target in graph:
+            elif len(trail) < 40:
                 visit(target, trail + [target])
 
     for module in sorted(graph):
@@ -50,17 +90,139 @@ def test_server_modules_import_each_other_one_way_only() -> None:
     assert circles == []
 
 
-def test_every_server_module_opens_with_what_it_owns() -> None:
-    for path in sorted(SERVER.glob("*.py")):
-        assert ast.get_docstring(ast.parse(path.read_text())), f"{path.name} has no opening docstring"
+#: Which folder of server/ may import which (the top level: config, cli, the package).
+FOLDERS = {
+    "model": set(),
+    "storage": {"model"},
+    "core": {"model", "storage", ""},
+    "text": {"core"},
+    "net": {"core", "storage", "text", ""},
+    "": {"core", "net", "storage", "model", ""},
+}
+
+
+def test_the_folders_depend_on_each_other_one_way() -> None:
+    problems = []
+    for module, targets in _graph().items():
+        folder = module.split(".")[0] if "." in module or module in FOLDERS else ""
+        for target in targets:
+            other = target.split(".")[0] if "." in target or target in FOLDERS else ""
+            if other != folder and other not in FOLDERS[folder]:
+                problems.append(f"{module} imports {target}")
+    assert problems == []
+
+
+def test_every_server_module_opens_with_what_it_holds_and_is_small() -> None:
+    for name, path in _modules().items():
+        text = path.read_text()
+        assert ast.get_docstring(ast.parse(text)), f"{path} has no opening docstring"
+        assert len(text.splitlines()) <= MAX_LINES, f"{path} has over {MAX_LINES} lines"
+
+
+_MUTATORS = frozenset({"append", "extend", "add", "pop", "remove", "clear", "update", "discard",
+                       "insert", "setdefault", "popitem", "sort", "reverse", "__setitem__"})
+
+
+def _collaborators(cls: ast.ClassDef) -> set[str]:
+    """The attributes of ``self`` that ``cls.__init__`` sets straight from a parameter."""
+    init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+    if init is None:
+        return set()
+    params = {a.arg for a in init.args.args[1:] + init.args.kwonlyargs}
+    names = set()
+    for node in ast.walk(init):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in params:
+            for target in node.targets:
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                        and target.value.id == "self":
+                    names.add(target.attr)
+    return names
+
+
+def _root(node: ast.AST) -> tuple[str, int] | None:
+    """``(attr, depth)`` for ``self.attr.x.y...`` (depth: how far below ``self.attr``)."""
+    depth = 0
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        inner = node.value
+        if isinstance(inner, ast.Name) and inner.id == "self" and isinstance(node, ast.Attribute):
+            return node.attr, depth
+        node, depth = inner, depth + 1
+    return None
+
+
+def state_violations(source: str) -> list[str]:
+    """Where a class in ``source`` changes what one of its collaborators holds, or reaches
+    for another object's private (``_``) attributes."""
+    problems = []
+    for cls in [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ClassDef)]:
+        collaborators = _collaborators(cls)
+        for node in ast.walk(cls):
+            targets: list[ast.AST] = []
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in _MUTATORS:
+                targets = [node.func.value]
+            elif isinstance(node, ast.Delete):
+                targets = node.targets
+            for target in targets:
+                root = _root(target)
+                # (A call of a collaborator's own method, even one named add or pop, is the
+                # collaborator changing itself: only what it holds, one level down, counts.)
+                if root is not None and root[0] in collaborators and root[1] > 0:
+                    problems.append(f"{cls.name} line {node.lineno} changes its collaborator {root[0]}")
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+                inner = node.value
+                if not (isinstance(inner, ast.Name) and inner.id in ("self", "cls")):
+                    problems.append(f"{cls.name} line {node.lineno} reads another object's {node.attr}")
+    return problems
+
+
+@pytest.mark.parametrize("name", sorted(n for n in _modules() if n.startswith("core")))
+def test_no_part_of_the_core_changes_another_parts_state(name: str) -> None:
+    assert state_violations(_modules()[name].read_text()) == []
+
+
+def test_the_state_check_sees_a_part_changing_another() -> None:
+    source = '''
+class Seating:
+    def __init__(self, tables, outbox):
+        self._tables = tables
+        self._outbox = outbox
+        self._held = []
+    def sit(self):
+        self._held.append(1)            # its own: fine
+        self._outbox.send(1, {})        # a method of a collaborator: fine
+        self._tables._open[3] = None    # another part's state
+        self._outbox.out.append(None)   # what a collaborator holds
+        self._tables.count = 2          # an attribute of a collaborator
+'''
+    assert sorted(state_violations(source)) == [
+        "Seating line 10 changes its collaborator _tables",
+        "Seating line 10 reads another object's _open",
+        "Seating line 11 changes its collaborator _outbox",
+        "Seating line 12 changes its collaborator _tables",
+    ]
+
+
+def test_every_request_type_has_a_handler_and_a_missing_one_stops_the_core() -> None:
+    core = ServerCore()
+    assert sorted(core.reception.handled()) == sorted(REQUESTS)
+    from noddy.server.core.reception import Reception
+    with pytest.raises(TypeError, match=r"request types without a handler: \['bye'\]"):
+        Reception(core.config, core.clock, core.outbox, core.connections, core.lobby, core.seating,
+                  core.recovery, core.paused, {k: v for k, v in core.reception.handled().items()
+                                               if k not in ("bye", "ping", "pong")})
 
 
 def test_the_core_keeps_its_interface_and_sessions_keep_no_index() -> None:
-    for name in ("connect", "receive", "line_too_long", "disconnect", "tick", "take_bot_jobs",
-                 "bot_moved", "take_records", "answer", "restore", "shutdown", "unstored"):
+    for name in ("connect", "receive", "receive_request", "line_too_long", "disconnect", "tick",
+                 "bot_moved", "answer", "restore", "shutdown", "unstored"):
         assert callable(getattr(ServerCore, name)), name
     core = ServerCore()
-    for name in ("origin", "tables", "sessions", "connections", "config", "ratings", "closed"):
+    for name in ("tables", "sessions", "connections", "config", "ratings", "closed"):
         assert hasattr(core, name), name
+    effects = core.tick()
+    assert isinstance(effects, Effects) and (effects.out, effects.records, effects.jobs) == ([], [], [])
     assert {Send, Close, Query, BotJob}
-    assert "__setattr__" not in vars(Session)  # the lobby index is told explicitly (CoreState._in_lobby)
+    assert "__setattr__" not in vars(Session)  # the lobby index is told explicitly (LobbyBoard.arrived)

@@ -14,7 +14,7 @@ import pytest
 from noddy.engine import PRESETS
 from noddy.server import NoddyServer, Send, ServerConfig, ServerCore
 from noddy.server.net import sending
-from noddy.server.core.instructions import Lines
+from noddy.server.core.instructions import Effects, Lines
 from noddy.server.net.link import _Link
 from noddy.server.core.lobby_push import LobbyNews
 from noddy.server.model.table import Table
@@ -34,11 +34,11 @@ class Harness:
                                clock=lambda: self.now)
         self.inbox: dict[int, list[dict[str, Any] | Lines]] = {}
 
-    def take(self, outs: list[Any]) -> list[Any]:
-        for out in outs:
+    def take(self, effects: Effects) -> list[Any]:
+        for out in effects.out:
             if isinstance(out, Send):
                 self.inbox.setdefault(out.conn, []).append(out.message)
-        return outs
+        return effects.out
 
     def connect(self, name: str) -> int:
         conn, outs = self.core.connect()

@@ -12,8 +12,8 @@ import pytest
 
 from noddy.protocol import ProtocolError
 from noddy.protocol.story import sort_cards
-from noddy.server.text import text_mode
-from noddy.server.text.text_mode import parse_command, render
+from noddy.server import text as text_mode
+from noddy.server.text import parse_command, render
 
 from .harness import Client, running_server
 

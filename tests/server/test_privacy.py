@@ -11,7 +11,7 @@ import pytest
 
 from noddy.protocol import ProtocolError, validate_request
 from noddy.protocol.requests import TURN_TIMER_MAX, TURN_TIMER_MIN
-from noddy.server.text.text_mode import render
+from noddy.server.text import render
 
 from .audit import Entitlement, audit
 from .harness import Client, play_out, running_server

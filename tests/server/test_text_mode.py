@@ -7,7 +7,7 @@ import json
 import re
 
 from noddy.protocol.story import narrate
-from noddy.server.text.text_mode import parse_command, render
+from noddy.server.text import parse_command, render
 
 from .harness import running_server
 

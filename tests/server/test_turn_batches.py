@@ -9,7 +9,7 @@ import concurrent.futures
 from dataclasses import dataclass
 from typing import Any
 
-from noddy.server.core.instructions import Close, Out, Query, Send
+from noddy.server.core.instructions import Close, Effects, Out, Query, Send
 from noddy.server.net.network import NoddyServer
 
 
@@ -26,17 +26,18 @@ class _Core:
         self.records: list[_Record] = []
         self.unstored_calls: list[tuple[set[int], Any, str]] = []
 
-    def take_records(self) -> list[_Record]:
+    def effects(self, outs: list[Out], origin: Any = None) -> Effects:
+        """One call's effects: its instructions and the records made since the last call."""
         records, self.records = self.records, []
-        return records
+        return Effects(outs, records, [], origin)  # type: ignore[arg-type]
 
-    def answer(self, query: Query, result: Any, failed: bool) -> list[Out]:
-        return [Send(query.conn, {"type": "answer", "id": query.request_id, "result": result})]
+    def answer(self, query: Query, result: Any, failed: bool) -> Effects:
+        return self.effects([Send(query.conn, {"type": "answer", "id": query.request_id, "result": result})])
 
-    def unstored(self, tables: frozenset[int], origin: Any, why: str) -> list[Out]:
+    def unstored(self, tables: frozenset[int], origin: Any, why: str) -> Effects:
         self.unstored_calls.append((set(tables), origin, why))
         conn, request_id = origin
-        return [Send(conn, {"type": "error", "code": "storage_unavailable", "id": request_id})]
+        return self.effects([Send(conn, {"type": "error", "code": "storage_unavailable", "id": request_id})])
 
 
 class _Store:
@@ -71,7 +72,7 @@ def _server(failing: set[int]) -> tuple[NoddyServer, _Core, _Store, list[list[Ou
 
 def _call(server: NoddyServer, core: _Core, table: int, outs: list[Out], origin: Any) -> None:
     core.records.append(_Record(table))
-    server._apply(outs, origin)
+    server._apply(core.effects(outs, origin))
 
 
 async def _next_turns() -> None:
@@ -129,7 +130,7 @@ async def test_a_read_in_the_middle_of_a_turn_keeps_the_order_of_the_calls() -> 
     server, core, store, carried = _server(failing=set())
     first = [Send(1, {"type": "ok", "id": 1})]
     _call(server, core, 1, first, (1, 1))
-    server._apply([Query(2, 5, "list_games", {})], (2, 5))
+    server._apply(core.effects([Query(2, 5, "list_games", {})], (2, 5)))
     third = [Send(3, {"type": "ok", "id": 9})]
     _call(server, core, 2, third, (3, 9))
     await _next_turns()

@@ -14,7 +14,7 @@ from typing import Any
 
 from noddy.server import ServerConfig, ServerCore
 from noddy.server.core import Close, Query, Send
-from noddy.server.core.instructions import Lines
+from noddy.server.core.instructions import Effects, Lines
 from noddy.server.storage import Storage
 
 
@@ -26,6 +26,8 @@ class Driver:
         self.config = ServerConfig(**config)
         self.inbox: dict[int, list[dict[str, Any]]] = {}
         self.records: list[Any] = []
+        #: Computer players' jobs not run yet (a query's answer runs none).
+        self._jobs: list[Any] = []
         self.core = self._new_core()
 
     def _new_core(self) -> ServerCore:
@@ -39,8 +41,9 @@ class Driver:
         self.inbox.clear()
         self._new_core()
 
-    def take(self, outs: list[Any], run_bots: bool = True) -> None:
-        records = self.core.take_records()
+    def take(self, effects: Effects, run_bots: bool = True) -> None:
+        outs, records = effects.out, effects.records
+        self._jobs.extend(effects.jobs)
         if records:
             self.storage.write(records)
             self.records.extend(records)
@@ -54,7 +57,8 @@ class Driver:
             elif isinstance(out, Close):
                 pass
         if run_bots:
-            for job in self.core.take_bot_jobs():
+            jobs, self._jobs = self._jobs, []
+            for job in jobs:
                 self.take(self.core.bot_moved(job, job.run()))
 
     def connect(self, name: str | None = None, **hello: Any) -> int:

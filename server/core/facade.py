@@ -1,0 +1,178 @@
+"""The core's one façade: :class:`ServerCore` builds the parts, wires them, and is the only
+door the network layer knocks on.
+
+Every entry point does its work through the parts and returns one
+:class:`~noddy.server.core.instructions.Effects`: the call's instructions, its storage
+records, the computer players' jobs it made due, and the request it handled.  The parts are
+built here in the order of their collaborators, so each constructor names every seam of its
+part; nothing reaches another part's state but through that part's methods.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from noddy.engine import Action
+from noddy.protocol import ProtocolError
+
+from ..config import ServerConfig
+from ..model.ratelimit import PasswordGuard
+from ..model.ratings import RatingBook
+from ..model.table import Session, Table
+from ..storage import StoredState
+from ..storage.record_cache import RecordCache
+from .coaching import Coaching
+from .connections import Connections
+from .gameplay import Gameplay
+from .instructions import BotJob, Effects, Query
+from .lobby import Lobby
+from .lobby_board import LobbyBoard
+from .outages import LostTables, PausedTables
+from .outbox import Outbox
+from .queries import Queries
+from .reception import Reception
+from .recovery import Recovery
+from .seating import Seating
+from .sessions import Sessions
+from .table_state import stored_state
+from .tables import Tables
+
+
+class ServerCore:
+    """Every connection, session and table of one server; see :mod:`noddy.server.core`."""
+
+    def __init__(self, config: ServerConfig | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 wall_clock: Callable[[], float] = time.time) -> None:
+        self.config = config = config or ServerConfig()
+        self.clock = clock
+        #: Seconds since the epoch, for the times kept in game records.
+        self.wall_clock = wall_clock
+        self.closed = False
+        # The rooms that hold state others read, leaves first.
+        self.connections = Connections(config)
+        self.sessions = Sessions()
+        self.ratings = RatingBook()
+        self.paused = PausedTables()
+        self.lost = LostTables()
+        guard = PasswordGuard(config.password_attempts, config.password_window, config.password_lockout)
+        self.outbox = outbox = Outbox(self.connections)
+        self.board = LobbyBoard(config.lobby_push_interval, outbox, self.sessions)
+        self.tables = Tables(outbox, self.board)
+        # The parts that handle requests, each given what it works with.
+        self.gameplay = Gameplay(config, clock, wall_clock, outbox, self.tables, self.ratings, self.paused)
+        self.seating = Seating(config, clock, outbox, self.connections, self.sessions, self.board,
+                               self.tables, guard, self.paused, self.ratings, self.gameplay)
+        self.lobby = Lobby(config, clock, outbox, self.connections, self.sessions, self.board,
+                           self.tables, self.ratings, self.lost, self.seating)
+        self.queries = Queries(config, clock, outbox, self.connections, self.ratings, guard)
+        self.coaching = Coaching(outbox, self.queries)
+        self.recovery = Recovery(config, clock, outbox, self.connections, self.sessions, self.board,
+                                 self.tables, self.ratings, self.paused, self.lost, self.lobby,
+                                 self.seating, self.gameplay)
+        handlers: dict[str, Any] = {}
+        for part in (self.lobby, self.seating, self.gameplay, self.queries, self.coaching):
+            handlers.update(part.handlers())
+        self.reception = Reception(config, clock, outbox, self.connections, self.lobby, self.seating,
+                                   self.recovery, self.paused, handlers)
+
+    @property
+    def record_cache(self) -> RecordCache:
+        return self.queries.record_cache
+
+    # -- the entry points -------------------------------------------------------------------
+    def connect(self, address: str | None = None) -> tuple[int, Effects]:
+        """A new connection from ``address`` (an IP; None: unknown, never limited)."""
+        conn_id = self.reception.connect(address)
+        return conn_id, self._effects()
+
+    def receive(self, conn_id: int, line: bytes) -> Effects:
+        """One line (JSON) from a connection."""
+        self.reception.receive(conn_id, line)
+        return self._effects(self.reception.origin)
+
+    def receive_request(self, conn_id: int, request: dict[str, Any] | ProtocolError | None,
+                        finish: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+                        ) -> tuple[bool, Effects]:
+        """A line a person typed, as the text adapter read it (see :meth:`Reception.receive_request`)."""
+        admitted = self.reception.receive_request(conn_id, request, finish)
+        return admitted, self._effects(self.reception.origin)
+
+    def line_too_long(self, conn_id: int) -> Effects:
+        self.reception.line_too_long(conn_id)
+        return self._effects()
+
+    def disconnect(self, conn_id: int) -> Effects:
+        """The connection is gone (closed by either side); hold its seat if it had one."""
+        self.reception.disconnect(conn_id)
+        return self._effects()
+
+    def tick(self) -> Effects:
+        """Time passed: each part looks at what is due by now, in this order.  Only what is
+        due is looked at: held seats, turn timers and connections each wait in a heap ordered
+        by when they are due (a stale entry is checked and skipped)."""
+        now = self.clock()
+        self.seating.tick(now)  # grace periods over
+        self.gameplay.tick(now)  # turn timers, and the computer players' sweep
+        self.recovery.tick(now)  # paused tables due a look
+        self.reception.tick(now)  # ping or drop the silent
+        self.board.tick(now, self.tables.by_id())  # the lobby's table news, last (this tick's too)
+        return self._effects()
+
+    def bot_moved(self, job: BotJob, action: Action | None) -> Effects:
+        """A computer player decided (``None``: it failed).  Stale decisions are dropped."""
+        self.gameplay.bot_moved(job, action)
+        return self._effects()
+
+    def answer(self, query: Query, result: Any, failed: bool = False) -> Effects:
+        """Reply to a :class:`Query` with what storage returned (``failed``: it could not read)."""
+        if query.kind == "repair_table":
+            self.recovery.repaired(query.args["table"], result, failed)
+        else:
+            self.queries.answer(query, result, failed)
+        return self._effects()
+
+    def restore(self, state: StoredState) -> Effects:
+        """Once, before any connection: what storage kept (see :meth:`Recovery.restore`)."""
+        self.recovery.restore(state)
+        return self._effects()
+
+    def unstored(self, table_ids: set[int] | frozenset[int], origin: tuple[int, Any] | None,
+                 reason: str = "") -> Effects:
+        """The records of a call that changed ``table_ids`` could not be written (see
+        :meth:`Recovery.unstored`)."""
+        self.recovery.unstored(table_ids, origin, reason)
+        return self._effects()
+
+    def shutdown(self) -> Effects:
+        """Tell everyone the server is going, close every table and connection.
+
+        Nothing of this is stored: the tables stay open in storage and come back at the
+        next start, exactly as after a crash.
+        """
+        self.closed = True
+        self.seating.close_down()
+        for conn in self.connections.all():
+            if not conn.closing:
+                self.outbox.send(conn.id, {"type": "shutdown", "message": "the server is shutting down"})
+                self.outbox.close(conn, "shutdown")
+        return self._effects()
+
+    # -- reading (tests, benchmarks) ---------------------------------------------------------
+    def table(self, table_id: int) -> Table | None:
+        return self.tables.get(table_id)
+
+    def session(self, token: str) -> Session | None:
+        return self.sessions.get(token)
+
+    def _effects(self, origin: tuple[int, Any] | None = None) -> Effects:
+        paused = self.paused
+        tables = self.tables
+
+        def state(table: Table) -> dict[str, Any] | None:
+            if table.id in tables and table.id not in paused:
+                return stored_state(table)
+            return None
+        out, records = self.outbox.take(self.closed, state)
+        return Effects(out, records, self.gameplay.take_bot_jobs(), origin)

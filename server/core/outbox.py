@@ -1,0 +1,131 @@
+"""The outbox: what one call of the core has to say, gathered until the call returns.
+
+Owns: the instructions of the call so far (``Send``, ``Close``, ``Query``), its storage
+records, the tables it changed (stored again when the call ends) and the tables that may
+owe a computer player's move (handed to :mod:`~noddy.server.core.gameplay` when the call
+ends).  Every part of the core says what it has to say through these methods and nothing
+else; :meth:`~noddy.server.core.facade.ServerCore` takes the lot once per entry point as
+one :class:`~noddy.server.core.instructions.Effects`.
+
+Reads (never changes) the open connections, to skip those that are gone or closing and to
+mark what goes to a text-mode connection (which the network layer renders as lines).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from noddy.protocol import ProtocolError
+
+from ..storage.records import TableSaved
+from .instructions import AS_JSON, Close, Out, Send
+
+if TYPE_CHECKING:
+    from ..model.session import Connection
+    from ..model.table import Session, Table
+    from ..storage.records import Record
+    from .connections import Connections
+
+log = logging.getLogger("noddy.server")
+
+
+class Outbox:
+    """The instructions and records of the current call; see the module docstring."""
+
+    def __init__(self, connections: Connections) -> None:
+        self._connections = connections
+        self._out: list[Out] = []
+        #: Queue one instruction (the list's own append, bound: the hot path's cheapest call).
+        self.put = self._out.append
+        self._records: list[Record] = []
+        #: Tables whose stored state must be written again at the end of this call.
+        self._dirty: dict[int, Table] = {}
+        #: Tables to look at for computer players' moves (changed since last looked at).
+        self._bot_check: set[int] = set()
+
+    # -- messages ---------------------------------------------------------------------------
+    def how_to_send(self, conn_id: int | None) -> tuple[bool, tuple[str, ...]] | None:
+        """The ``text`` and ``names`` of a :class:`Send` to ``conn_id``, or None if it is not
+        open.  A caller sending several messages to one connection asks once.  (A text
+        connection's Send is marked here; the seats' names its lines use are the text
+        adapter's to fill in, at the edge.)"""
+        if conn_id is None:
+            return None
+        conn = self._connections.get(conn_id)
+        if conn is None or conn.closing:
+            return None
+        return (True, ()) if conn.text else AS_JSON
+
+    def send(self, conn_id: int | None, message: dict[str, Any]) -> None:
+        """Send ``message`` to ``conn_id`` if it is open."""
+        how = self.how_to_send(conn_id)
+        if how is not None:
+            assert conn_id is not None
+            self._out.append(Send(conn_id, message, *how))
+
+    def reply(self, conn: Connection, request_id: Any, message: dict[str, Any]) -> None:
+        if request_id is not None:
+            message = {**message, "id": request_id}
+        self.send(conn.id, message)
+
+    def error(self, conn: Connection, exc: ProtocolError, request_id: Any) -> None:
+        log.debug("connection %d: %s: %s", conn.id, exc.code, exc.message)
+        self.send(conn.id, exc.to_message(request_id))
+
+    def close(self, conn: Connection, reason: str) -> None:
+        self._connections.closing(conn)
+        self._out.append(Close(conn.id, reason))
+
+    def to_table(self, table: Table, message: dict[str, Any], exclude: Session | None = None) -> None:
+        for session, _seat in table.members():
+            if session is not exclude:
+                self.send(session.conn, message)
+
+    def query(self, query: Out) -> None:
+        """A reply that needs stored data: the network layer reads it, then calls ``answer``."""
+        self._out.append(query)
+
+    # -- records and changed tables -----------------------------------------------------------
+    def record(self, record: Record) -> None:
+        """Queue a storage record: written before anything of this call is sent."""
+        self._records.append(record)
+
+    def touched(self, table: Table) -> None:
+        """``table`` changed: store it again at the end of the call, and look whether a
+        computer player there owes a move."""
+        self._dirty[table.id] = table
+        self._bot_check.add(table.id)
+
+    def saved_again(self, table: Table) -> None:
+        """Store ``table`` again at the end of the call (its seats or game changed)."""
+        self._dirty[table.id] = table
+
+    def may_move(self, table_id: int) -> None:
+        """A computer player at the table may owe the next move."""
+        self._bot_check.add(table_id)
+
+    def forget_changes(self) -> None:
+        """Nothing changed that needs storing (a restore: storage has it all already)."""
+        self._dirty.clear()
+
+    def take_bot_check(self) -> set[int]:
+        check, self._bot_check = self._bot_check, set()
+        return check
+
+    def take(self, closed: bool, stored_state: Any) -> tuple[list[Out], list[Record]]:
+        """The call's instructions and records, emptying the outbox.  ``stored_state(table)``
+        gives what storage keeps of a changed table, or None not to store it (closed, or
+        paused); once the core is ``closed`` (shut down) nothing more is stored."""
+        if closed:
+            self._records.clear()
+        elif self._dirty:
+            for table in self._dirty.values():
+                state = stored_state(table)
+                if state is not None:
+                    self._records.append(TableSaved(table.id, state))
+        self._dirty.clear()
+        out, self._out = self._out, []
+        self.put = self._out.append
+        records, self._records = self._records, []
+        return out, records

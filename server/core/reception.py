@@ -1,0 +1,247 @@
+"""Reception: every line and request that comes in, rate-limited, read and handed to its handler.
+
+Owns: what the last request handled was (``origin``: the network layer gives it back to
+``unstored`` if that call's records cannot be written) and the table of request handlers
+(one per request type of :data:`noddy.protocol.REQUESTS`, made by the core from its parts'
+``handlers()``; a type without a handler, or a handler without a type, stops the core from
+being built at all), and handles ``connect``, ``receive``, ``receive_request`` (a request a
+person typed, already read by the text adapter at the edge), ``line_too_long``,
+``disconnect`` and the keepalive part of ``tick``, with the requests ``ping`` and ``pong``.
+
+Collaborators (passed in): the connections, the sessions' lobby (guests' names, a text-mode
+person's second hello), seating (a lost connection's place is held) and recovery (requests
+that would change a paused table are refused).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import TYPE_CHECKING, Any, Callable
+
+from noddy.engine import NoddyError
+from noddy.protocol import PROTOCOL_VERSION, REQUESTS, ProtocolError, decode_line
+from noddy.protocol.errors import ERROR_CODES
+from noddy.protocol.requests import read_request, request_id_of
+
+from ..config import ServerConfig
+from ..model.session import Connection
+from .names import SERVER_NAME
+from .recovery import CHANGES_SEATS_OR_GAME
+
+if TYPE_CHECKING:
+    from .connections import Connections
+    from .lobby import Lobby
+    from .outages import PausedTables
+    from .outbox import Outbox
+    from .recovery import Recovery
+    from .seating import Seating
+
+log = logging.getLogger("noddy.server")
+
+Handler = Callable[[Connection, dict[str, Any], Any], None]
+
+
+class Reception:
+    """Lines and requests in, handlers called; see the module docstring."""
+
+    def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
+                 connections: Connections, lobby: Lobby, seating: Seating, recovery: Recovery,
+                 paused: PausedTables, handlers: dict[str, Handler]) -> None:
+        handlers = {**handlers, "ping": self.ping, "pong": self.pong}
+        missing = sorted(REQUESTS.keys() - handlers.keys())
+        unknown = sorted(handlers.keys() - REQUESTS.keys())
+        if missing or unknown:
+            raise TypeError(f"request types without a handler: {missing}; handlers without a "
+                            f"request type: {unknown}")
+        self._config = config
+        self._clock = clock
+        self._outbox = outbox
+        self._connections = connections
+        self._lobby = lobby
+        self._seating = seating
+        self._recovery = recovery
+        self._paused = paused
+        self._handlers = handlers
+        self.origin: tuple[int, Any] | None = None
+
+    def handled(self) -> dict[str, Handler]:
+        """The handler of each request type (a copy)."""
+        return dict(self._handlers)
+
+    def connect(self, address: str | None) -> int:
+        """A new connection from ``address`` (an IP; None: unknown, never limited)."""
+        now = self._clock()
+        conn, open_here = self._connections.open(address, now)
+        if address is not None and self._connections.over_limit(open_here):
+            log.warning("connection %d refused: %s already has %d connections open",
+                        conn.id, address, open_here)
+            self._connections.set_mode(conn, text=False)
+            self._outbox.error(conn, ProtocolError(
+                "too_many_connections",
+                f"your address already has {open_here} connections open (the limit); closing"), None)
+            self._outbox.close(conn, "too many connections")
+            return conn.id
+        self._connections.schedule(conn)
+        log.info("connection %d opened", conn.id)
+        self._outbox.send(conn.id, {
+            "type": "greeting", "server": SERVER_NAME, "version": PROTOCOL_VERSION,
+            "help": "Type help and press Enter to play by text; "
+                    "programs send a JSON hello (see docs/PROTOCOL.md).",
+        })
+        return conn.id
+
+    def _admit(self, conn_id: int, text: bool, quiet_id: Callable[[], Any]) -> Connection | None:
+        """A line came in on ``conn_id``: the connection is heard, its mode fixed by its first
+        line, and its rate charged.  None if it is gone, or if the line is refused."""
+        self.origin = None
+        conn = self._connections.get(conn_id)
+        if conn is None or conn.closing:
+            return None
+        now = self._clock()
+        connections = self._connections
+        connections.heard(conn, now)
+        if conn.text is None:
+            connections.set_mode(conn, text)
+        wait = conn.bucket.take(now)
+        if wait > 0:
+            request_id = None if conn.text else quiet_id()
+            if conn.bucket.strikes > self._config.flood_strikes:
+                self._outbox.error(conn, ProtocolError("flood", "too many requests; closing the connection"),
+                                   request_id)
+                self._outbox.close(conn, "flood")
+            else:
+                self._outbox.error(conn, ProtocolError(
+                    "rate_limited", f"too many requests; wait {wait:.2f} s",
+                    retry_after=math.ceil(wait * 100) / 100), request_id)  # never too soon
+            return None
+        return conn
+
+    def receive(self, conn_id: int, line: bytes) -> None:
+        """One line of JSON (or, before the first line decided, of anything) from a connection."""
+        stripped = line.strip()
+        if not stripped:
+            self.origin = None
+            return
+        conn = self._admit(conn_id, not stripped.startswith(b"{"), lambda: _quiet_id(stripped))
+        if conn is None:
+            return
+        try:
+            message = decode_line(stripped)
+        except ProtocolError as exc:
+            self._outbox.error(conn, exc, None)
+        else:
+            # The line is valid UTF-8 (decode_line checked): without a \\u escape in it,
+            # it cannot hold a lone surrogate (see validate_request).
+            self.dispatch(conn, message, b"\\u" in stripped)
+
+    def receive_request(self, conn_id: int, request: dict[str, Any] | ProtocolError | None,
+                        finish: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> bool:
+        """A line a person typed, read by the text adapter: the request it stands for, the
+        error reading it gave, or None (a line that asks nothing of the core: ``help``).
+        ``finish`` completes the request once its sender has a name (a guest's is given here
+        first), or raises the ProtocolError that refuses it: the adapter's reading of what
+        depends on the game (``discard 1 2``).  True if the line was admitted (not
+        rate-limited, and the connection is open)."""
+        conn = self._admit(conn_id, True, lambda: None)
+        if conn is None:
+            return False
+        if isinstance(request, ProtocolError):
+            self._outbox.error(conn, request, None)
+            return True
+        if request is None:
+            return True
+        if conn.session is None and request["type"] != "hello":
+            self.dispatch(conn, {"type": "hello", "name": self._lobby.guest_name(),
+                                 "version": PROTOCOL_VERSION})
+        try:
+            if request["type"] == "hello" and conn.session is not None:
+                self._lobby.hello_again(conn, request, self.dispatch)
+            else:
+                self.dispatch(conn, request if finish is None else finish(request))
+        except ProtocolError as exc:
+            self._outbox.error(conn, exc, None)
+        return True
+
+    def dispatch(self, conn: Connection, message: dict[str, Any], escapes: bool = True) -> None:
+        try:
+            kind, fields, request_id = read_request(message, escapes)
+        except ProtocolError as exc:
+            request_id = request_id_of(message)
+            self.origin = (conn.id, request_id)
+            self._outbox.error(conn, exc, request_id)
+            return
+        self.origin = (conn.id, request_id)
+        try:
+            if conn.session is None and kind not in ("hello", "ping", "pong"):
+                raise ProtocolError("hello_required", f"say hello before {kind}")
+            if self._paused and kind in CHANGES_SEATS_OR_GAME:
+                self._recovery.refuse_if_paused(conn, kind, fields)
+            self._handlers[kind](conn, fields, request_id)
+        except ProtocolError as exc:
+            self._outbox.error(conn, exc, request_id)
+        except NoddyError as exc:
+            code = exc.code if exc.code in ERROR_CODES else "illegal_action"
+            self._outbox.error(conn, ProtocolError(code, str(exc)), request_id)
+
+    def line_too_long(self, conn_id: int) -> None:
+        conn = self._connections.get(conn_id)
+        if conn is not None and not conn.closing:
+            self._outbox.error(conn, ProtocolError(
+                "line_too_long", f"a line may hold at most {self._config.max_line} bytes; closing"), None)
+            self._outbox.close(conn, "line too long")
+
+    def disconnect(self, conn_id: int) -> None:
+        """The connection is gone (closed by either side); hold its seat if it had one."""
+        conn = self._connections.closed(conn_id)
+        if conn is None:
+            return
+        log.info("connection %d closed", conn_id)
+        session = conn.session
+        if session is None or session.conn != conn_id:
+            return
+        self._seating.connection_lost(session)
+
+    def tick(self, now: float) -> None:
+        """Look at each connection whose keepalive is due: ping it, or drop it if silent too long."""
+        for conn in self._connections.due(now):
+            if conn.closing:
+                continue
+            self._keepalive(conn, now)
+            if not conn.closing:
+                self._connections.schedule(conn)
+
+    def _keepalive(self, conn: Connection, now: float) -> None:
+        """Ping a silent connection, or drop it when it has been silent too long.
+
+        Text-mode connections too: a silent one would otherwise hold its socket (and its
+        name) for ever.  A person at a terminal reads the ping as a question, and is told
+        why before the connection is closed; a JSON client is dropped without a message."""
+        idle = now - conn.last_seen
+        config = self._config
+        if idle >= config.idle_timeout:
+            # Before hello nobody is pinged, but a connection that says nothing (or stops in
+            # the middle of a line) must not hold its socket for ever either.
+            log.info("connection %d silent for %.0f s%s; dropping it", conn.id, idle,
+                     " before hello" if conn.session is None else "")
+            if conn.text:
+                self._outbox.send(conn.id, {"type": "bye", "reason": f"silent for {config.idle_timeout:g} s, "
+                                            "the idle limit; closing the connection"})
+            self._outbox.close(conn, "idle")
+        elif conn.session is not None and idle >= config.ping_interval and not conn.pinged:
+            self._connections.pinged(conn)
+            self._outbox.send(conn.id, {"type": "ping"})
+
+    def ping(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        self._outbox.reply(conn, rid, {"type": "pong"})
+
+    def pong(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        """An answer to the server's ping: receiving it already refreshed ``last_seen``."""
+
+
+def _quiet_id(line: bytes) -> Any:
+    """The id of a request that is refused before it is read properly (rate limiting)."""
+    try:
+        return request_id_of(decode_line(line))
+    except ProtocolError:
+        return None

@@ -1,0 +1,69 @@
+"""The sessions: everyone who has said hello, by resume token, and the names in use.
+
+Owns: the sessions by token, and the index of sessions by the skeleton of their name (so a
+lookalike name is refused: see :func:`~noddy.protocol.names.skeleton`).  A session is added
+when someone says hello (or a stored seat is restored) and forgotten when its person goes
+for good; only this class does either.  Other parts ask :meth:`is_current` whether a session
+they hold is still someone's (a forgotten one is not).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Iterator
+
+from noddy.protocol.names import skeleton
+
+from ..model.table import Session
+
+
+class Sessions(Mapping[str, Session]):
+    """Sessions by token (read as a mapping) and names in use; see the module docstring."""
+
+    def __init__(self) -> None:
+        self._by_token: dict[str, Session] = {}
+        #: Sessions by the skeleton of their name (see :meth:`name_in_use`).
+        self._names: dict[str, list[Session]] = {}
+
+    def __len__(self) -> int:
+        return len(self._by_token)
+
+    def __contains__(self, token: object) -> bool:
+        return token in self._by_token
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_token)
+
+    def __getitem__(self, token: str) -> Session:
+        return self._by_token[token]
+
+    def get(self, token: str, default: Any = None) -> Session | None:  # type: ignore[override]
+        return self._by_token.get(token, default)
+
+    def all(self) -> list[Session]:
+        return list(self._by_token.values())
+
+    def is_current(self, session: Session) -> bool:
+        """Whether ``session`` is still someone's (not forgotten, nor replaced)."""
+        return self._by_token.get(session.token) is session
+
+    def add(self, session: Session) -> None:
+        self._by_token[session.token] = session
+        self._names.setdefault(skeleton(session.name), []).append(session)
+
+    def forget(self, session: Session) -> None:
+        """``session``'s person has gone for good (or is choosing another name)."""
+        self._by_token.pop(session.token, None)
+
+    def name_in_use(self, name: str) -> bool:
+        """Whether a connected person, or one whose seat is held, goes by ``name`` or by a name
+        that looks the same (any case, width or accents, Cyrillic or Greek lookalikes: the
+        names' :func:`~noddy.protocol.names.skeleton` is the same)."""
+        wanted = skeleton(name)
+        same = self._names.get(wanted)
+        if not same:
+            return False
+        same[:] = [s for s in same if self._by_token.get(s.token) is s]  # forget sessions gone
+        if not same:
+            del self._names[wanted]
+        return any(s.conn is not None or s.held_until is not None for s in same)

@@ -1,0 +1,32 @@
+"""What storage keeps of a table to restore it: its settings, its seats (with resume
+tokens) and counters, and the id of its current game (spectators are not kept)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model.table import Table
+
+
+def stored_state(table: Table) -> dict[str, Any]:
+    """What storage keeps of a table to restore it (spectators are not kept)."""
+    seats: list[dict[str, Any] | None] = []
+    for seat in table.seats:
+        if seat is None:
+            seats.append(None)
+        elif seat.is_computer:
+            seats.append({"kind": "computer", "name": seat.name, "level": seat.level})
+        else:
+            assert seat.session is not None
+            seats.append({"kind": "human", "name": seat.name, "token": seat.session.token,
+                          "bot": seat.session.bot, "ready": seat.ready})
+    live = table.live
+    creator = table.creator
+    return {
+        "id": table.id, "preset": table.preset, "players": table.players,
+        "partnerships": table.partnerships, "options": dict(table.options),
+        "password": table.password, "turn_timer": table.turn_timer, "status": table.status,
+        "games_played": table.games_played, "computers_made": table.computers_made,
+        "creator": None if creator is None else creator.token, "seats": seats,
+        "game": None if live is None else {"id": live.game_id, "seq_start": live.seq_start},
+    }

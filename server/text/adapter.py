@@ -1,0 +1,169 @@
+"""The text adapter: between the network layer and the core, for people at a bare terminal.
+
+Owns, per text-mode connection, what its person's lines need and the core does not keep for
+them: the table they are at and their seat (to reword errors: "you do not hold TH"), the
+names of that table's seats (so that events read "ann plays 5H") and their seat's legal
+moves (so that ``discard 1 2`` means the cards the prompt numbered 1 and 2).  It learns all
+of it from the very messages the core sends the connection, in order, at the moment the core
+sends them, so it always agrees with what the person has been told.
+
+Both ways: :meth:`TextAdapter.receive` reads a typed line into a request
+(:mod:`.commands`) and hands it to ``ServerCore.receive_request``; :meth:`TextAdapter.outgoing`
+is shown every core call's instructions and marks each one for a text connection with the
+names its lines are rendered with (:mod:`.render`, at the send path).  The core speaks only
+requests and messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from noddy.protocol import ProtocolError
+
+from .commands import HELP, cards_by_number, parse_command
+from .render import person_error
+
+if TYPE_CHECKING:
+    from ..core import Effects, ServerCore
+    from ..core.instructions import Out
+
+_NO_NAMES: tuple[str, ...] = ()
+
+
+@dataclass
+class _Person:
+    """What one text connection's lines need (see the module docstring)."""
+
+    table: int | None = None
+    seat: int | None = None
+    names: tuple[str, ...] = _NO_NAMES
+    legal: list[dict[str, Any]] = field(default_factory=list)
+    #: A watcher choosing another name keeps watching: the welcome of the new name does not
+    #: move them (it is made before the new session takes the old one's place).
+    renaming: bool = False
+
+    def left(self) -> None:
+        self.table, self.seat, self.names, self.legal = None, None, _NO_NAMES, []
+
+    def seen(self, message: dict[str, Any]) -> None:
+        """Learn from a message sent to this person (in the order they are sent)."""
+        kind = message.get("type")
+        if kind == "turn":
+            if message.get("table") == self.table:
+                self.legal = message["legal_actions"]
+        elif kind == "event":
+            if message["event"].get("kind") == "game_over" and message.get("table") == self.table:
+                self.legal = []
+        elif kind == "table":
+            summary = message["table"]
+            if "seat" in message:  # a reply that (re)places the person: create, sit, watch, stand
+                self.table, self.seat = summary["id"], message["seat"]
+            if summary["id"] == self.table:
+                self.names = _names(summary)
+        elif kind == "snapshot":
+            summary = message["table"]
+            self.table, self.seat, self.names = summary["id"], message["seat"], _names(summary)
+            turn = message.get("turn")
+            self.legal = turn["legal_actions"] if turn is not None else []
+        elif kind == "welcome":
+            if self.renaming and not message["resumed"]:
+                return
+            self.left()
+            self.table, self.seat = message["table"], message["seat"]
+        elif kind == "table_closed":
+            if message["table"] == self.table:
+                self.left()
+
+
+def _names(summary: dict[str, Any]) -> tuple[str, ...]:
+    return tuple("" if seat is None else seat["name"] for seat in summary["seats"])
+
+
+class TextAdapter:
+    """Text-mode connections' lines in, their messages marked for rendering; see the module
+    docstring."""
+
+    def __init__(self, core: ServerCore) -> None:
+        self._core = core
+        self._people: dict[int, _Person] = {}
+
+    def __bool__(self) -> bool:
+        """Whether any text connection is open (else nothing needs marking)."""
+        return bool(self._people)
+
+    def receive(self, conn_id: int, line: bytes) -> Effects:
+        """One line a person typed on ``conn_id``."""
+        from ..core.instructions import Effects, Send
+        stripped = line.strip()
+        if not stripped:
+            return Effects([], [], [])
+        person = self._people.setdefault(conn_id, _Person())
+        try:
+            request = parse_command(stripped.decode("utf-8", errors="replace"))
+        except ProtocolError as exc:
+            request = exc
+
+        def finish(request: dict[str, Any]) -> dict[str, Any]:
+            # ``discard 1 2``: the cards the prompt numbered, read once the person has a name.
+            if request.get("action") == "discard" and all(c.isdigit() for c in request["cards"]):
+                return {**request, "cards": cards_by_number(request["cards"], person.legal)}
+            return request
+
+        admitted, effects = self._core.receive_request(conn_id, request, finish)
+        out = effects.out
+        person.renaming = (isinstance(request, dict) and request["type"] == "hello"
+                           and request.get("resume") is None and person.seat is None)
+        self.outgoing(out)
+        person.renaming = False
+        if not admitted:
+            return effects
+        if isinstance(request, dict) and request["type"] == "leave" and not any(
+                _is_error_to(o, conn_id) for o in out):
+            person.left()
+        # Errors are reworded for the person who caused them ("you do not hold TH", seats from 1).
+        mine = [o for o in out if o.__class__ is Send and o.conn == conn_id and isinstance(o.message, dict)]
+        for o in mine:
+            if o.message["type"] == "error":
+                o.message = person_error(o.message, person.seat)
+        # Watching a game: the snapshot begins with the table, so the table reply would print
+        # the same line twice.
+        if isinstance(request, dict) and request["type"] == "spectate" and any(
+                o.message["type"] == "snapshot" for o in mine):
+            first = next(o for o in mine if o.message["type"] == "table") if any(
+                o.message["type"] == "table" for o in mine) else None
+            if first is not None:
+                out[:] = [o for o in out if o is not first]
+        if request is None:
+            out.append(Send(conn_id, {"type": "help", "text": HELP}, True, person.names))
+        return effects
+
+    def outgoing(self, outs: list[Out]) -> None:
+        """Mark every Send of a core call to a text connection with the names its lines are
+        rendered with, learning from each message as it goes (see :class:`_Person`)."""
+        people = self._people
+        if not people:
+            return
+        from ..core.instructions import Lines, Send
+        for out in outs:
+            if out.__class__ is not Send or not out.text:  # type: ignore[union-attr]
+                continue
+            person = people.get(out.conn)  # type: ignore[union-attr]
+            if person is None:
+                continue
+            message = out.message  # type: ignore[union-attr]
+            if message.__class__ is Lines:
+                for item in message.messages:
+                    person.seen(item)
+            else:
+                person.seen(message)
+            out.names = person.names  # type: ignore[union-attr]
+
+    def forget(self, conn_id: int) -> None:
+        """The connection is gone."""
+        self._people.pop(conn_id, None)
+
+
+def _is_error_to(out: Any, conn_id: int) -> bool:
+    message = getattr(out, "message", None)
+    return getattr(out, "conn", None) == conn_id and isinstance(message, dict) and message.get("type") == "error"
