@@ -2,7 +2,7 @@
 
 The application composes the screens: their models (session, lobby, new-table form, table and
 game: :mod:`noddy.client.model` composes them into one :class:`~noddy.client.model.ViewModel`;
-the finished games: :class:`~noddy.client.records.RecordsView`), their drawing and their
+the finished games: :class:`~noddy.client.screens.records.RecordsView`), their drawing and their
 keys.  The screen is drawn from the view model by the functions in
 :mod:`noddy.client.render`; each window's text is a callable, so ``invalidate()`` after a
 message or a key is all it takes to redraw (and a resize redraws by itself).  Keys call the
@@ -19,13 +19,13 @@ once); and a log formats only the lines the screen has rows for (``render.log_ta
 
 Screens are chosen by ``model.screen`` (``connecting``/``lobby``, ``table``), each a
 ``ConditionalContainer`` in :meth:`ClientApp._build_layout` with its keys
-(:mod:`noddy.client.keys`, one function per screen) filtered on the same condition in
+(:mod:`noddy.client.screens.keys`, one function per screen) filtered on the same condition in
 :meth:`ClientApp._build_keys`.  The screens of finished games (My games,
-the replay, the leaderboard: :mod:`noddy.client.records`) hook in the same way: their own
-``model.screen`` values, one container (``records.build_layout``) and their keys
+the replay, the leaderboard: :mod:`noddy.client.screens.records`) hook in the same way: their
+own ``model.screen`` values, one container (``records.build_layout``) and their keys
 (``records.bind_keys``); the lobby and table filters name their screens, so they stay out of
-their way.  Their state is a :class:`~noddy.client.records.RecordsView` beside the model, and
-every message from the server is shown to both.
+their way.  Their state is a :class:`~noddy.client.screens.records.RecordsView` beside the
+model, and every message from the server is shown to both.
 
 Three one-line inputs share the bottom of the screen: the chat line, the password line of
 a private table and the name line.  The model says when a password is wanted
@@ -41,7 +41,7 @@ during a game, asked first) sends ``leave``: a computer player takes the seat fo
 
 A few things take the next key whatever it is, so that it does nothing else: the help ("any
 key closes it"), the quit/resign question, the coach's box (a hint or a review,
-``model.coach.panel``: :mod:`noddy.client.coach`), and the count at the end of a deal
+``model.coach.panel``: :mod:`noddy.client.screens.coach`), and the count at the end of a deal
 (``model.deal_count``), which a background task also takes down after a few seconds once the
 game waits for the player.
 """
@@ -72,9 +72,10 @@ from prompt_toolkit.layout.processors import PasswordProcessor
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import Frame
 
-from . import keys, records, render
+from . import render
 from .connection import FAILED, LOST, UP, Connection
 from .model import CONNECTING, LOBBY, TABLE, ViewModel
+from .screens import keys, records
 from .state import ResumeTokens
 
 #: The screens that show the lobby (before the welcome, the lobby is drawn empty).

@@ -9,9 +9,10 @@ the outbox.  Nothing here does I/O: :meth:`Session.send` appends a request with 
 can be matched to its request by :meth:`Session.take_request`; the application drains the
 outbox and writes it to the connection.
 
-The other screens' models (:mod:`~noddy.client.lobby`, :mod:`~noddy.client.form`,
-:mod:`~noddy.client.game`, :mod:`~noddy.client.table`) hold a reference to the one session
-and call ``send`` and ``set_status`` on it; :class:`~noddy.client.model.ViewModel` composes
+The other screens' models (:mod:`~noddy.client.screens.lobby`,
+:mod:`~noddy.client.screens.form`, :mod:`~noddy.client.screens.game`,
+:mod:`~noddy.client.screens.table`) hold a reference to the one session and call ``send`` and
+``set_status`` on it; :class:`~noddy.client.model.ViewModel` composes
 them and routes the server's messages.
 """
 

@@ -380,7 +380,7 @@ def test_the_live_log_and_the_replay_tell_an_event_in_the_shared_words() -> None
     """One narration (noddy.protocol.story): a go is told the same in the live log, in the
     replay of the game and by ``narrate`` itself (cards as the client writes them)."""
     from noddy.client.cards import card_label
-    from noddy.client.replay import Replay
+    from noddy.client.screens.replay import Replay
     from noddy.protocol.story import narrate
 
     model = seated_ben()

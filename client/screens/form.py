@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..session import FALLBACK_PRESETS, Session
 from .lobby import PASSWORD_LIMIT
-from .session import FALLBACK_PRESETS, Session
 
 #: Turn-timer choices offered by the create-table form (seconds; None: no timer).
 TIMER_CHOICES: tuple[float | None, ...] = (None, 15, 30, 60, 120)

@@ -6,9 +6,9 @@ records screens use for their lists.
 
 from __future__ import annotations
 
-from .model import ViewModel
-from .render_fragments import Fragments, fit
-from .session import CONNECTING
+from ..model import ViewModel
+from ..session import CONNECTING
+from .fragments import Fragments, fit
 
 
 def lobby_fragments(model: ViewModel, width: int | None = None) -> Fragments:
