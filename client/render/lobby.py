@@ -49,7 +49,7 @@ def form_fragments(model: ViewModel) -> Fragments:
     out: Fragments = [("class:label", " New table  "), ("class:dim", hint + "\n\n")]
     for i, (label, value) in enumerate(form.rows()):
         current = i == form.row
-        if label == "Password":
+        if i == form.password_row:
             shown = form.password + ("▏" if current else "") if form.password or current else value
             text = f"  {label:<22} {shown}"
         else:
