@@ -1,0 +1,19 @@
+"""The full-screen terminal client: it speaks only the protocol (``noddy.protocol``).
+
+Its folders are its rooms:
+
+* the top level holds what every screen shares: the application and its loop
+  (:mod:`~noddy.client.app`, with its windows in :mod:`~noddy.client.layout` and its own keys
+  in :mod:`~noddy.client.bindings`), the command line (:mod:`~noddy.client.cli`), the
+  connection, the session and the composed view model (:mod:`~noddy.client.connection`,
+  :mod:`~noddy.client.session`, :mod:`~noddy.client.model`), the resume tokens kept on disk
+  (:mod:`~noddy.client.state`), and the small values the screens show
+  (:mod:`~noddy.client.cards`, :mod:`~noddy.client.lines`);
+* :mod:`noddy.client.screens` holds one screen (or one part of the table screen) a module: its
+  state and what its keys do (the lobby, the new-table form, the table and its game, counting
+  by hand, the coach, the finished games and their replay, the screens' keys);
+* :mod:`noddy.client.render` holds the drawing, one module per kind of panel, behind one door
+  (the package itself).
+
+Imports point down or sideways, never round in a circle (tests/client/test_structure.py).
+"""

@@ -1,8 +1,9 @@
 """The small values the game screens show: log lines, pegs, and the count of a deal.
 
 They are plain frozen (or nearly) dataclasses with no behaviour beyond formatting, shared by
-the live table (:mod:`noddy.client.game`), the replay (:mod:`noddy.client.replay`) and the
-drawing (:mod:`noddy.client.render`), so none of those has to import another to name them.
+the live table (:mod:`noddy.client.screens.game`), the replay
+(:mod:`noddy.client.screens.replay`) and the drawing (:mod:`noddy.client.render`), so none of
+those has to import another to name them.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ class CountRow:
 @dataclass
 class DealCount:
     """The count at the end of a deal, shown until a key (see
-    :data:`noddy.client.game.COUNT_SECONDS`): every hand and the crib with the turn-up, each
+    :data:`noddy.client.screens.game.COUNT_SECONDS`): every hand and the crib with the turn-up, each
     with its score as the announcement reads, and the totals after the deal once
     ``deal_ended`` gives them; at a table with a coach, its review of the deal (``notes``,
     None until it comes)."""

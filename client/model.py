@@ -8,22 +8,24 @@ can be tested by feeding it messages:
 
 * :class:`~noddy.client.session.Session` -- the connection, the hello/welcome, the name, the
   status line, which screen is up, and the outbox every request goes through;
-* :class:`~noddy.client.lobby.Lobby` -- the tables, sitting or watching, a private table's
+* :class:`~noddy.client.screens.lobby.Lobby` -- the tables, sitting or watching, a private table's
   password;
-* :class:`~noddy.client.form.NewTable` -- the create-table form and the creation that follows;
-* :class:`~noddy.client.game.Game` -- the table we are at and its game: the shared fold of
+* :class:`~noddy.client.screens.form.NewTable` -- the create-table form and the creation that
+  follows;
+* :class:`~noddy.client.screens.game.Game` -- the table we are at and its game: the shared fold of
   the ``event``/``turn``/``snapshot`` messages (:class:`noddy.protocol.story.TableView`,
   ``model.view``) and the log, which is that fold's narration;
-* :class:`~noddy.client.table.TableScreen` -- the keys and the prompt of the table screen;
-* :class:`~noddy.client.counting.HandCount` -- the number typed to claim a show or call
+* :class:`~noddy.client.screens.table.TableScreen` -- the keys and the prompt of the table screen;
+* :class:`~noddy.client.screens.counting.HandCount` -- the number typed to claim a show or call
   muggins, under counting by hand (``model.hand_count``);
-* :class:`~noddy.client.coach.Coach` -- the coach's hints and reviews at a table with
+* :class:`~noddy.client.screens.coach.Coach` -- the coach's hints and reviews at a table with
   ``hints`` (``model.coach``);
-* the finished games' screens are :class:`~noddy.client.records.RecordsView`, beside this one
-  (its replay, :class:`~noddy.client.replay.Replay`, runs the same fold over a stored record).
+* the finished games' screens are :class:`~noddy.client.screens.records.RecordsView`, beside
+  this one (its replay, :class:`~noddy.client.screens.replay.Replay`, runs the same fold over a
+  stored record).
 
-Their keys are bound by :mod:`noddy.client.keys` (one function per screen) and
-:func:`noddy.client.records.bind_keys`; :mod:`noddy.client.app` composes it all.
+Their keys are bound by :mod:`noddy.client.screens.keys` (one function per screen) and
+:func:`noddy.client.screens.records.bind_keys`; :mod:`noddy.client.app` composes it all.
 
 :class:`ViewModel` composes them and is where a message from the server goes
 (``handle(message, now)``): it matches a reply to its request (by the echoed ``id``) and
@@ -48,12 +50,13 @@ from typing import Any, Generic, TypeVar
 
 from noddy.protocol.story import TableView
 
-from .coach import Coach, Panel
-from .counting import HandCount
-from .form import FALLBACK_PRESETS, TIMER_CHOICES, CreateForm, NewTable
-from .game import COUNT_SECONDS, Game
 from .lines import LOG_LIMIT, CountRow, DealCount, LogLine, Peg, line, number_words
-from .lobby import PASSWORD_LIMIT, Lobby, PasswordPrompt, free_seats
+from .screens.coach import Coach, Panel
+from .screens.counting import HandCount
+from .screens.form import FALLBACK_PRESETS, TIMER_CHOICES, CreateForm, NewTable
+from .screens.game import COUNT_SECONDS, Game
+from .screens.lobby import PASSWORD_LIMIT, Lobby, PasswordPrompt, free_seats
+from .screens.table import TableScreen
 from .session import (
     CHAT_LIMIT,
     CONNECTING,
@@ -64,7 +67,6 @@ from .session import (
     Session,
     request_field,
 )
-from .table import TableScreen
 
 T = TypeVar("T")
 

@@ -2,16 +2,17 @@
 
 :class:`Session` owns what every screen shares: the state of the link (``connection``,
 ``connection_detail``), the ``hello``/``welcome`` exchange (the name, the resume token, the
-server's presets and computer levels, the grace period), the name line shown when the server
-refuses a name, the one-line status under the screen, which screen is up (``screen``), and
-the outbox.  Nothing here does I/O: :meth:`Session.send` appends a request with a fresh
-``id`` to :attr:`Session.outbox` and remembers it, so that the reply (which echoes the id)
-can be matched to its request by :meth:`Session.take_request`; the application drains the
-outbox and writes it to the connection.
+server's presets, table options and computer levels, the grace period), the name line shown
+when the server refuses a name, the one-line status under the screen, which screen is up
+(``screen``), and the outbox.  Nothing here does I/O: :meth:`Session.send` appends a request
+with a fresh ``id`` to :attr:`Session.outbox` and remembers it, so that the reply (which
+echoes the id) can be matched to its request by :meth:`Session.take_request`; the
+application drains the outbox and writes it to the connection.
 
-The other screens' models (:mod:`~noddy.client.lobby`, :mod:`~noddy.client.form`,
-:mod:`~noddy.client.game`, :mod:`~noddy.client.table`) hold a reference to the one session
-and call ``send`` and ``set_status`` on it; :class:`~noddy.client.model.ViewModel` composes
+The other screens' models (:mod:`~noddy.client.screens.lobby`,
+:mod:`~noddy.client.screens.form`, :mod:`~noddy.client.screens.game`,
+:mod:`~noddy.client.screens.table`) hold a reference to the one session and call ``send`` and
+``set_status`` on it; :class:`~noddy.client.model.ViewModel` composes
 them and routes the server's messages.
 """
 
@@ -58,6 +59,9 @@ class Session:
         self.token: str | None = None
         self.server = ""
         self.presets: list[dict[str, Any]] = []
+        #: The server's own table options, as its welcome declares them (None: it declares
+        #: none, an older server; the create-table form then offers what it always did).
+        self.table_options: dict[str, dict[str, Any]] | None = None
         self.levels: list[str] = []
         self.default_level: str | None = None
         #: The level of the next computer player added at the table (v cycles it) or by
@@ -172,6 +176,10 @@ class Session:
         self.token = m.get("token")
         self.server = m.get("server", self.server)
         self.presets = list(m.get("presets") or FALLBACK_PRESETS)
+        declared = m.get("table_options")
+        self.table_options = ({str(name): dict(spec) for name, spec in declared.items()
+                               if isinstance(spec, dict)}
+                              if isinstance(declared, dict) else None)
         self.levels = list(m.get("levels") or [])
         self.default_level = m.get("default_level")
         if self.computer_level not in self.levels:

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from noddy.client.cli import build_parser, solo_table_options
-from noddy.client.coach import NOTHING_TO_NOTE, REFUSALS
-from noddy.client.form import CreateForm
+from noddy.client.screens.coach import NOTHING_TO_NOTE, REFUSALS
+from noddy.client.screens.form import CreateForm
 from noddy.client.model import ViewModel
 from noddy.client.render import (
     board_fragments,

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from noddy.client.model import CreateForm, ViewModel, number_words
-from noddy.client.render import board_fragments, hand_fragments, plain
+from noddy.client.render import board_fragments, form_fragments, hand_fragments, plain
 
 SHOW_BEN = "fifteen two, fifteen four, twenty-five seven, a flush ten, knave noddy eleven"
 PRESETS = [
@@ -308,6 +308,103 @@ def test_lobby_lists_tables_and_the_form_builds_a_create_request() -> None:
     assert model.screen == "table" and model.table_id == 2 and model.seat == 0
 
 
+# == the form's server options, from the welcome's table_options ==========================
+
+#: The server's own table options as a welcome declares them (its "table_options").
+TABLE_OPTIONS = {
+    "hints": {"type": "bool", "default": False, "in": "options",
+              "description": "the coach: seats may ask for hints and reviews; the table's games"
+                             " are unrated"},
+    "turn_timer": {"type": "number", "min": 1, "max": 3600, "default": None, "in": "request",
+                   "description": "seconds a seat has to act before the server moves for it"},
+    "password": {"type": "str", "max_length": 64, "default": None, "in": "request",
+                 "description": "a private table's password"},
+}
+#: The noddy preset's form, untouched: what an older server (no table_options) has always
+#: shown, and what a server declaring the options above shows too.
+NODDY_FORM = [
+    ("Preset", "noddy — Noddy"), ("Players", "2"), ("Target", "31"),
+    ("Turned-up Jack scores", "yes"), ("31 also pegs per card", "no"),
+    ("Coach (h: hints)", "no"), ("Turn timer", "off"), ("Computer players", "1"),
+    ("Password", "none: a public table"), ("", "[ Create table ]"),
+]
+
+
+def welcomed_form(**welcome: Any) -> ViewModel:
+    model = ViewModel("Me")
+    model.connection_up()
+    model.handle({"type": "welcome", "name": "Me", "token": "x", "resumed": False,
+                  "presets": PRESETS} | welcome)
+    model.open_form()
+    return model
+
+
+@pytest.mark.parametrize("welcome", [{}, {"table_options": TABLE_OPTIONS}],
+                         ids=["older server", "table_options"])
+def test_the_forms_server_options_read_the_welcome_or_fall_back(welcome: dict[str, Any]) -> None:
+    model = welcomed_form(**welcome)
+    form = model.form
+    assert form is not None and form.rows() == NODDY_FORM
+    form.move(5)
+    form.change(1)                    # the coach
+    form.move(1)
+    form.change(1)
+    form.change(1)                    # turn timer: off -> 15 -> 30
+    form.move(2)
+    form.type_text("owl")             # the password row
+    assert form.rows()[5:] == [
+        ("Coach (h: hints)", "yes (unrated)"), ("Turn timer", "30 s"), ("Computer players", "1"),
+        ("Password", "owl"), ("", "[ Create private table ]")]
+    model.submit_form()
+    create = [m for m in model.take_outbox() if m["type"] == "create_table"][0]
+    assert create | {"id": 0} == {
+        "type": "create_table", "preset": "noddy", "players": 2, "partnerships": False,
+        "options": {"hints": True}, "seat": 0, "turn_timer": 30, "private": True,
+        "password": "owl", "id": 0}
+
+
+def test_the_form_draws_the_same_with_table_options_as_without() -> None:
+    drawn = [plain(form_fragments(welcomed_form(**welcome)))
+             for welcome in ({}, {"table_options": TABLE_OPTIONS})]
+    assert drawn[0] == drawn[1]
+
+
+def test_the_form_offers_what_table_options_declare_and_it_can_edit() -> None:
+    declared = {
+        # an option the form has no label of its own for, that goes in the request
+        "spectator_chat": {"type": "bool", "default": True, "in": "request",
+                           "description": "spectators may chat at the table"},
+        "hints": TABLE_OPTIONS["hints"],
+        # a narrower timer: only the choices within its range
+        "turn_timer": TABLE_OPTIONS["turn_timer"] | {"min": 20, "max": 90},
+        # kinds the form cannot edit: no row, nothing sent
+        "max_spectators": {"type": "int", "min": 0, "max": 50, "default": 10, "in": "request"},
+        "motto": {"type": "str", "max_length": 30, "default": None, "in": "request"},
+    }                                 # and no password: this server takes none
+    model = welcomed_form(table_options=declared)
+    form = model.form
+    assert form is not None and form.rows() == [
+        ("Preset", "noddy — Noddy"), ("Players", "2"), ("Target", "31"),
+        ("Turned-up Jack scores", "yes"), ("31 also pegs per card", "no"),
+        ("Spectator chat", "yes"), ("Coach (h: hints)", "no"), ("Turn timer", "off"),
+        ("Computer players", "1"), ("", "[ Create table ]")]
+    assert form.password_row is None
+    form.move(5)
+    form.change(1)                    # spectator chat: off
+    form.move(2)
+    form.change(-1)                   # turn timer: off -> 60 (15 and 120 are out of range)
+    assert form.rows()[5:8] == [("Spectator chat", "no"), ("Coach (h: hints)", "no"),
+                                ("Turn timer", "60 s")]
+    form.change(1)
+    form.change(1)
+    assert dict(form.rows())["Turn timer"] == "30 s"
+    model.submit_form()
+    create = [m for m in model.take_outbox() if m["type"] == "create_table"][0]
+    assert create | {"id": 0} == {
+        "type": "create_table", "preset": "noddy", "players": 2, "partnerships": False,
+        "options": {}, "seat": 0, "spectator_chat": False, "turn_timer": 30, "id": 0}
+
+
 def test_number_words() -> None:
     assert [number_words(n) for n in (0, 7, 15, 25, 31)] == [
         "nought", "seven", "fifteen", "twenty-five", "thirty-one"]
@@ -380,7 +477,7 @@ def test_the_live_log_and_the_replay_tell_an_event_in_the_shared_words() -> None
     """One narration (noddy.protocol.story): a go is told the same in the live log, in the
     replay of the game and by ``narrate`` itself (cards as the client writes them)."""
     from noddy.client.cards import card_label
-    from noddy.client.replay import Replay
+    from noddy.client.screens.replay import Replay
     from noddy.protocol.story import narrate
 
     model = seated_ben()

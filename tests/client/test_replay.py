@@ -17,9 +17,9 @@ import pytest
 
 from noddy.client.connection import Connection
 from noddy.client.render import lobby_fragments, pegs_fragments, plain
-from noddy.client.records import (GAMES, LEADERBOARD, REPLAY, RecordsView, game_line, hands_fragments,
-                                  step_fragments)
-from noddy.client.replay import Replay
+from noddy.client.screens.records import (GAMES, LEADERBOARD, REPLAY, RecordsView, game_line,
+                                          hands_fragments, step_fragments)
+from noddy.client.screens.replay import Replay
 from noddy.client.model import LOBBY, ViewModel
 from noddy.server import NoddyServer
 

@@ -3,13 +3,14 @@
 Each function adds one screen's bindings to the application's :class:`KeyBindings`, under the
 filter that says the screen is up and no line or box has the keyboard (``free``, worked out
 by :mod:`noddy.client.app`).  A key calls a method of the screen's model
-(:mod:`~noddy.client.lobby`, :mod:`~noddy.client.form`, :mod:`~noddy.client.table`, through
-the composed :class:`~noddy.client.model.ViewModel`) and then ``after``, which writes the
+(:mod:`~noddy.client.screens.lobby`, :mod:`~noddy.client.screens.form`,
+:mod:`~noddy.client.screens.table`, through the composed
+:class:`~noddy.client.model.ViewModel`) and then ``after``, which writes the
 queued requests to the connection and redraws; what a key needs of the application itself
 (retry the connection now, the log window's height, asking before resigning) comes in as a
 callable.  The keys that belong to no one screen (help, quit, chat, the password and name
 lines, the count of a deal) stay in the application; the finished games' screens bind theirs
-in :func:`noddy.client.records.bind_keys`.
+in :func:`noddy.client.screens.records.bind_keys`.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from typing import Callable
 from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
+from ..model import ViewModel
 from .form import NewTable
-from .model import ViewModel
 
 After = Callable[[KeyPressEvent], None]
 

@@ -1,12 +1,13 @@
 """Finished games in the terminal client: "My games", the replay screen, the leaderboard.
 
 :class:`RecordsView` holds the three screens' state (the list of my games, the
-:class:`~noddy.client.replay.Replay` being watched, the leaderboard) next to the
+:class:`~noddy.client.screens.replay.Replay` being watched, the leaderboard) next to the
 :class:`~noddy.client.model.ViewModel`: it queues its requests with ``model.send``, reads the
 replies the application hands it (``games``, ``game_record``, ``leaderboard``), and switches
 ``model.screen``.  In a replay, ``v`` asks the coach to review the stored game
-(:meth:`noddy.client.coach.Coach.review_game`; the notes open in the coach's box).  The rest of this module draws the screens and binds their keys;
-:mod:`noddy.client.app` adds them with :func:`build_layout` and :func:`bind_keys`.
+(:meth:`noddy.client.screens.coach.Coach.review_game`; the notes open in the coach's box).
+The rest of this module draws the screens and binds their keys; :mod:`noddy.client.app` adds
+them with :func:`build_layout` and :func:`bind_keys`.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from prompt_toolkit.layout import ConditionalContainer, HSplit, Window
 from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import FormattedTextControl
 
-from . import render
-from .lines import LogLine
-from .model import LOBBY, ViewModel, request_field
+from .. import render
+from ..lines import LogLine
+from ..model import LOBBY, ViewModel, request_field
 from .replay import Replay
 
 GAMES = "games"

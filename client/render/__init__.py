@@ -5,17 +5,18 @@ use) and returns a list of ``(style, text)`` fragments; none keeps state, so the
 application simply calls them again on every redraw (and on every resize).  The style
 names are defined once, in :data:`STYLE`.
 
-This module is the one door to the drawing: the application, the records screens and the
-tests import from here, while the work is split by what is drawn:
+This package's ``__init__`` is the one door to the drawing: the application, the records
+screens and the tests import from :mod:`noddy.client.render`, while the work is split into its
+modules by what is drawn:
 
-* :mod:`~noddy.client.render_fragments` – the fragment type, :data:`STYLE`, :func:`plain`;
-* :mod:`~noddy.client.render_cards` – inline cards and the hand;
-* :mod:`~noddy.client.render_board` – the peg board;
-* :mod:`~noddy.client.render_table` – turn-up and pile, other hands, log, seats, the count;
-* :mod:`~noddy.client.render_bars` – title, status line and key hints;
-* :mod:`~noddy.client.render_lobby` – the table list, the new-table form, the password line;
-* :mod:`~noddy.client.render_help` – the help box;
-* :mod:`~noddy.client.render_coach` – a show counted by hand, and the coach's box.
+* :mod:`~noddy.client.render.fragments` – the fragment type, :data:`STYLE`, :func:`plain`;
+* :mod:`~noddy.client.render.cards` – inline cards and the hand;
+* :mod:`~noddy.client.render.board` – the peg board;
+* :mod:`~noddy.client.render.table` – turn-up and pile, other hands, log, seats, the count;
+* :mod:`~noddy.client.render.bars` – title, status line and key hints;
+* :mod:`~noddy.client.render.lobby` – the table list, the new-table form, the password line;
+* :mod:`~noddy.client.render.help` – the help box;
+* :mod:`~noddy.client.render.coach` – a show counted by hand, and the coach's box.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from __future__ import annotations
 # Every name below is re-exported, including those beyond __all__ (Fragments, plain, wrapped,
 # compact, key_text, status_fragments_lobby, the HELP_* texts), so that each
 # ``from noddy.client.render import …`` written before the split keeps working.
-from .render_bars import (
+from .bars import (
     key_hints,
     key_text,
     keys_fragments,
@@ -33,11 +34,11 @@ from .render_bars import (
     title_bar,
     title_fragments,
 )
-from .render_board import board_fragments, compact, pegs_fragments
-from .render_cards import card_faces, card_fragments, cards_inline, hand_fragments
-from .render_coach import counting_fragments, hand_or_show_fragments, panel_fragments
-from .render_fragments import STYLE, Fragments, fit, plain, wrapped
-from .render_help import (
+from .board import board_fragments, compact, pegs_fragments
+from .cards import card_faces, card_fragments, cards_inline, hand_fragments
+from .coach import counting_fragments, hand_or_show_fragments, panel_fragments
+from .fragments import STYLE, Fragments, fit, plain, wrapped
+from .help import (
     HELP_COLUMN,
     HELP_LEFT,
     HELP_RIGHT,
@@ -46,8 +47,8 @@ from .render_help import (
     help_fragments,
     help_text,
 )
-from .render_lobby import cursor_list, form_fragments, lobby_fragments, password_prefix
-from .render_table import (
+from .lobby import cursor_list, form_fragments, lobby_fragments, password_prefix
+from .table import (
     count_fragments,
     log_fragments,
     log_rule_fragments,

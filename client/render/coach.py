@@ -2,19 +2,19 @@
 
 While a show is counted by hand (``TableView.counting``) the hand's place on the table
 screen shows that show instead: its cards and the turn-up as faces, whose they are, and the
-number being claimed or called (:class:`~noddy.client.counting.HandCount`).  Nothing here
+number being claimed or called (:class:`~noddy.client.screens.counting.HandCount`).  Nothing here
 counts: a show's worth is drawn only once its ``counted`` event has told it, in the count
-of the deal (:func:`noddy.client.render_table.count_fragments`).  The coach's box (a hint,
-a review: :class:`~noddy.client.coach.Panel`) floats over any screen until a key.
+of the deal (:func:`noddy.client.render.table.count_fragments`).  The coach's box (a hint,
+a review: :class:`~noddy.client.screens.coach.Panel`) floats over any screen until a key.
 """
 
 from __future__ import annotations
 
-from .cards import sort_cards
-from .model import ViewModel
-from .render_cards import card_faces, hand_fragments
-from .render_fragments import Fragments
-from .render_table import log_fragments
+from ..cards import sort_cards
+from ..model import ViewModel
+from .cards import card_faces, hand_fragments
+from .fragments import Fragments
+from .table import log_fragments
 
 
 def counting_fragments(model: ViewModel) -> Fragments:

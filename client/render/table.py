@@ -2,19 +2,19 @@
 seats before a game, and the count at the end of a deal.
 
 These are the panels that show one table's play; the bars above and below them are in
-:mod:`noddy.client.render_bars`, the hand in :mod:`noddy.client.render_cards` and the
-board in :mod:`noddy.client.render_board`.
+:mod:`noddy.client.render.bars`, the hand in :mod:`noddy.client.render.cards` and the
+board in :mod:`noddy.client.render.board`.
 """
 
 from __future__ import annotations
 
 import textwrap
 
-from .lines import LogLine
-from .model import ViewModel
-from .render_board import compact
-from .render_cards import card_fragments, cards_inline
-from .render_fragments import Fragments, plain, wrapped
+from ..lines import LogLine
+from ..model import ViewModel
+from .board import compact
+from .cards import card_fragments, cards_inline
+from .fragments import Fragments, plain, wrapped
 
 
 def pile_fragments(model: ViewModel, width: int) -> Fragments:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 
-from .lines import Peg
-from .model import ViewModel
-from .render_fragments import Fragments
+from ..lines import Peg
+from ..model import ViewModel
+from .fragments import Fragments
 
 
 def _track(peg: Peg, width: int) -> Fragments:

@@ -6,9 +6,9 @@ records screens use for their lists.
 
 from __future__ import annotations
 
-from .model import ViewModel
-from .render_fragments import Fragments, fit
-from .session import CONNECTING
+from ..model import ViewModel
+from ..session import CONNECTING
+from .fragments import Fragments, fit
 
 
 def lobby_fragments(model: ViewModel, width: int | None = None) -> Fragments:
@@ -49,7 +49,7 @@ def form_fragments(model: ViewModel) -> Fragments:
     out: Fragments = [("class:label", " New table  "), ("class:dim", hint + "\n\n")]
     for i, (label, value) in enumerate(form.rows()):
         current = i == form.row
-        if label == "Password":
+        if i == form.password_row:
             shown = form.password + ("▏" if current else "") if form.password or current else value
             text = f"  {label:<22} {shown}"
         else:

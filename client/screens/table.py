@@ -3,7 +3,7 @@
 :class:`TableScreen` is what the player does at a table: before (or after) a game, move
 seat, stand up to watch, add or remove a computer player, say ready; during one, choose
 cards with the number keys or the arrows and Enter, lay away, say go.  It reads the state
-:class:`~noddy.client.game.Game` folds from the server's messages and queues requests on
+:class:`~noddy.client.screens.game.Game` folds from the server's messages and queues requests on
 the :class:`~noddy.client.session.Session`; it keeps only what a key started
 (``picking``: a seat key is choosing which computer to remove).  :meth:`TableScreen.prompt`
 is the line that says what happens now and which keys do something.
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import card_label, card_value, sort_cards
+from ..cards import card_label, card_value, sort_cards
+from ..session import Session
 from .game import Game
 from .lobby import free_seats
-from .session import Session
 
 
 class TableScreen:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
-from .cards import card_label, is_red, rank_label, suit_symbol
-from .model import ViewModel
-from .render_fragments import Fragments
+from ..cards import card_label, is_red, rank_label, suit_symbol
+from ..model import ViewModel
+from .fragments import Fragments
 
 
 def card_fragments(card: str) -> Fragments:

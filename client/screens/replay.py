@@ -7,7 +7,7 @@ record is not redacted -- the game is over -- so every hand, discard and crib is
 :class:`Replay` is pure: it runs the record's events, once, through the same fold and
 narration as the live table (:class:`noddy.protocol.story.TableView`, whose lines are the
 log), keeping a :class:`Frame` -- the table as it stood -- at each point; the replay screen
-(:mod:`noddy.client.records`) only moves an index along them.  Frame 0 is the deal-in; then
+(:mod:`noddy.client.screens.records`) only moves an index along them.  Frame 0 is the deal-in; then
 each action is a frame.  An action that ends a deal (the last card, a show) often deals the
 next one in the same step: its events are split at that ``deal_started``, so the end of every
 deal (all hands, the crib, the scores) can be looked at before the next deal-in, which is a
@@ -23,8 +23,8 @@ from typing import Any
 
 from noddy.protocol.story import TableView
 
-from .cards import card_label, cards_label, sort_cards
-from .lines import LogLine, Peg, line, pile_marks
+from ..cards import card_label, cards_label, sort_cards
+from ..lines import LogLine, Peg, line, pile_marks
 
 
 # == the step model =========================================================================

@@ -19,10 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import cards_label
+from ..cards import cards_label
+from ..lines import LogLine, line
+from ..session import Session
 from .game import Game
-from .lines import LogLine, line
-from .session import Session
 
 #: How many choices a hint shows (best first).
 HINT_ROWS = 6

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .lines import LOG_LIMIT, LogLine
-from .session import Session, request_field
+from ..lines import LOG_LIMIT, LogLine
+from ..session import Session, request_field
 
 #: The longest table password the protocol accepts (``password`` of create_table/sit).
 PASSWORD_LIMIT = request_field("sit", "password").max_length

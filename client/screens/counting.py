@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..session import Session
 from .game import Game
-from .session import Session
 
 #: The most digits a claim may have (no show holds more than 29).
 ENTRY_DIGITS = 2

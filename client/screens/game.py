@@ -13,7 +13,7 @@ What is the client's own stays here: the cursor and the cards chosen for the cri
 scrolling, the count of a deal on the screen (:class:`~noddy.client.lines.DealCount`, put
 up by ``hands_revealed``), whether a game is on (``in_game``), and an action in flight.
 
-The keys of the table screen live in :mod:`noddy.client.table`; they read this state and
+The keys of the table screen live in :mod:`noddy.client.screens.table`; they read this state and
 queue requests on the :class:`~noddy.client.session.Session`.
 """
 
@@ -23,8 +23,8 @@ from typing import Any
 
 from noddy.protocol.story import TableView, seat_name
 
-from .lines import LOG_LIMIT, CountRow, DealCount, LogLine, Peg, line, pile_marks
-from .session import LOBBY, TABLE, Session
+from ..lines import LOG_LIMIT, CountRow, DealCount, LogLine, Peg, line, pile_marks
+from ..session import LOBBY, TABLE, Session
 
 #: How long the count of a deal stays up by itself once the game waits for the player (a
 #: key closes it sooner); while others are to move it stays until a key.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
-from .render_fragments import Fragments
+from .fragments import Fragments
 
 
 #: The first line of the help, on every size of screen.

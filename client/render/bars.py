@@ -7,10 +7,10 @@ player is rather than on what a panel shows, so they live together, apart from t
 
 from __future__ import annotations
 
-from .lobby import free_seats
-from .model import ViewModel
-from .render_fragments import Fragments, plain, wrapped
-from .session import CONNECTING, LOBBY
+from ..model import ViewModel
+from ..screens.lobby import free_seats
+from ..session import CONNECTING, LOBBY
+from .fragments import Fragments, plain, wrapped
 
 
 def title_bar(model: ViewModel, address: str, where: str) -> Fragments:

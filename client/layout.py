@@ -1,0 +1,227 @@
+"""The application's windows: the screens, the lines at the bottom and the boxes over them.
+
+:class:`Windows` is the part of :class:`~noddy.client.app.ClientApp` that builds its
+prompt_toolkit layout (:meth:`Windows._build_layout`) and measures it (the screen's width and
+rows, the log window's height).  Every window's text is a callable over the view model, drawn
+by :mod:`noddy.client.render`, so ``invalidate()`` is all a redraw takes (and a resize redraws
+by itself).
+
+Screens are chosen by ``model.screen`` (``connecting``/``lobby``, ``table``), each a
+``ConditionalContainer`` here, with its keys (:mod:`noddy.client.bindings`) filtered on the
+same condition.  The screens of finished games (My games, the replay, the leaderboard:
+:mod:`noddy.client.screens.records`) hook in with one container of their own
+(``records.build_layout``) under their own ``model.screen`` values.
+
+Three one-line inputs share the bottom of the screen: the chat line, the password line of a
+private table and the name line.  Three boxes float over any screen: the coach's (a hint or a
+review, ``model.coach.panel``), the help, and the quit/resign question (:meth:`confirm_text`).
+A log formats only the lines the screen has rows for (``render.log_tail``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Window,
+)
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.layout.processors import PasswordProcessor
+from prompt_toolkit.widgets import Frame
+
+from . import render
+from .model import CONNECTING, LOBBY, TABLE, ViewModel
+from .screens import records
+from .screens.records import RecordsView
+from .state import ResumeTokens
+
+#: The screens that show the lobby (before the welcome, the lobby is drawn empty).
+LOBBY_SCREENS = (LOBBY, CONNECTING)
+#: Log lines a PgUp/PgDn moves when the log window has not been drawn yet.
+DEFAULT_LOG_PAGE = 8
+
+
+class Windows:
+    """The layout of :class:`~noddy.client.app.ClientApp` (module docstring).
+
+    What it reads of the application is declared here; the application sets it up.
+    """
+
+    model: ViewModel
+    records: RecordsView
+    address: str
+    tokens: ResumeTokens | None
+    application: Application[int]
+    chat_buffer: Buffer
+    password_buffer: Buffer
+    name_buffer: Buffer
+    show_help: bool
+    confirm_quit: bool
+    confirm_resign: bool
+    chatting: bool
+    lobby_status_window: Window | None
+    log_window: Window | None
+    _playing: Callable[[], bool]
+    _now: Callable[[], float]
+
+    def lobby_status_fragments(self) -> render.Fragments:
+        return render.status_fragments_lobby(self.model, self._width())
+
+    def confirm_text(self) -> render.Fragments:
+        """The question of the quit or resign box."""
+        if self.confirm_resign:
+            text = " Leave this game for good?\n A computer player takes your seat.  y / n "
+        elif self._playing() and self.tokens is not None:
+            grace = self.model.grace
+            held = f"held for {grace:g} s" if grace is not None else "held for a while"
+            text = (f" Quit? Your seat is {held}:\n start noddy-client again to take it back."
+                    "  y / n ")
+        elif self._playing():
+            text = " Quit? The game ends with the program.  y / n "
+        else:
+            text = " Quit?  y / n "
+        return [("class:prompt", text)]
+
+    # == the screen's measures =============================================================
+    def _width(self) -> int:
+        try:
+            return self.application.output.get_size().columns
+        except Exception:
+            return 80
+
+    def _rows(self) -> int:
+        try:
+            return self.application.output.get_size().rows
+        except Exception:
+            return 24
+
+    def _log_height(self) -> int:
+        info = self.log_window.render_info if self.log_window is not None else None
+        return info.window_height if info is not None else DEFAULT_LOG_PAGE + 1
+
+    def _scroll_log(self, pages: float) -> None:
+        """PgUp/PgDn by the log window's height less one line, so a line stays in view."""
+        height = self._log_height()
+        self.model.scroll_log(round(pages * max(1, height - 1)), view_height=height)
+
+    # == the layout ========================================================================
+    def _build_layout(self) -> FloatContainer:
+        model = self.model
+        in_lobby = Condition(lambda: model.screen in LOBBY_SCREENS)
+        form_open = Condition(lambda: model.form is not None)
+        at_table = Condition(lambda: model.screen == TABLE)
+        in_game = Condition(lambda: model.in_game or model.winner is not None)
+
+        def text(fn: Any) -> FormattedTextControl:
+            return FormattedTextControl(fn, focusable=False)
+
+        def log_window(lines: Any) -> Window:
+            # Only the log's last lines are drawn: the window shows its end, and it can show
+            # no more lines than the screen has rows (each takes one row at least), so the
+            # lines before those would be formatted and wrapped for nothing.
+            def shown() -> list[Any]:
+                return render.log_tail(lines(), self._rows())
+
+            def cursor() -> Point:
+                return Point(0, max(0, len(shown()) - 1))
+            return Window(FormattedTextControl(lambda: render.log_fragments(shown()),
+                                               get_cursor_position=cursor, focusable=False),
+                          wrap_lines=True, always_hide_cursor=True)
+
+        # A status line wraps onto a second and third line rather than being cut off.
+        status = lambda: Dimension(min=1, max=3)  # noqa: E731
+        lobby_status = self.lobby_status_window = Window(text(self.lobby_status_fragments),
+                                                         height=status, wrap_lines=True)
+        lobby = HSplit([
+            # The cursor on the selected row keeps it in view when the list is longer
+            # than the window.
+            Window(FormattedTextControl(lambda: render.lobby_fragments(model, self._width()), focusable=False,
+                                        get_cursor_position=lambda: Point(0, model.lobby_cursor + 1)),
+                   always_hide_cursor=True,
+                   height=Dimension(min=3, preferred=len(model.tables) + 2, max=12)),
+            Window(height=1, char="─", style="class:dim"),
+            lobby_status,
+            Window(text(lambda: [("class:label", " Lobby chat")]), height=1),
+            log_window(lambda: model.lobby_chat),
+        ])
+        form = HSplit([
+            Window(text(lambda: render.form_fragments(model))),
+            Window(text(self.lobby_status_fragments), height=status, wrap_lines=True),
+        ])
+        board_height = lambda: max(1, len(model.scores))  # noqa: E731
+        table_log = self.log_window = log_window(model.visible_log)
+        game = HSplit([
+            Window(text(lambda: render.table_fragments(model, self._now(), self._width())), height=2),
+            Window(text(lambda: render.hand_or_show_fragments(model)), height=4),
+        ])
+        counting = Condition(lambda: model.deal_count is not None)
+        count = Window(text(lambda: render.count_fragments(model, self._width())),
+                       wrap_lines=True, height=Dimension(min=6, max=16))
+        table = HSplit([
+            Window(text(lambda: render.board_fragments(model, self._width())), height=board_height),
+            Window(height=1, char="─", style="class:dim"),
+            ConditionalContainer(count, filter=counting),
+            ConditionalContainer(game, filter=in_game & ~counting),
+            ConditionalContainer(Window(text(lambda: render.waiting_fragments(model)),
+                                        height=Dimension(min=2, max=6)), filter=~in_game & ~counting),
+            # (while the count is up, it has the room: the prompt comes back with the game)
+            ConditionalContainer(
+                Window(text(lambda: render.status_fragments(model, self._width())), wrap_lines=True,
+                       height=Dimension(min=2, max=4)), filter=~counting),
+            Window(text(lambda: render.log_rule_fragments(model, self._width())), height=1),
+            table_log,
+        ])
+        body = HSplit([
+            Window(text(lambda: records.title_fragments(self.records, self.address)
+                        if self.records.active else render.title_fragments(model, self.address)),
+                   height=1),
+            ConditionalContainer(lobby, filter=in_lobby & ~form_open),
+            ConditionalContainer(form, filter=in_lobby & form_open),
+            ConditionalContainer(table, filter=at_table),
+            records.build_layout(self.records, self._width, self._rows),
+            ConditionalContainer(
+                Window(BufferControl(self.chat_buffer), height=1, style="class:prompt",
+                       get_line_prefix=lambda *_: [("class:key", " say: ")]),
+                filter=Condition(lambda: self.chatting)),
+            ConditionalContainer(
+                Window(BufferControl(self.password_buffer, input_processors=[PasswordProcessor()]),
+                       height=1, style="class:prompt",
+                       get_line_prefix=lambda *_: render.password_prefix(model)),
+                filter=Condition(lambda: model.password_prompt is not None)),
+            ConditionalContainer(
+                Window(BufferControl(self.name_buffer), height=1, style="class:prompt",
+                       get_line_prefix=lambda *_: [("class:key", " Your name: ")]),
+                filter=Condition(lambda: model.name_prompt is not None)),
+            Window(text(lambda: records.keys_fragments(self.records)
+                        if self.records.active else render.keys_fragments(model, self._width())), height=1),
+        ])
+        # Sizes that give way: on a small screen the boxes shrink (the help goes to one
+        # column, and wraps) rather than vanish.
+        help_box = Frame(Window(text(lambda: render.help_fragments(self._width())),
+                                width=Dimension(max=78), height=Dimension(max=19)),
+                         title="Keys", style="class:help.frame")
+        quit_box = Frame(Window(text(self.confirm_text), wrap_lines=True,
+                                width=Dimension(max=60), height=Dimension(min=1, max=4)),
+                         style="class:help.frame")
+        coach_box = Frame(Window(text(lambda: render.panel_fragments(model)), wrap_lines=True,
+                                 width=Dimension(max=78), height=Dimension(max=12)),
+                          style="class:help.frame")
+        return FloatContainer(body, floats=[
+            Float(ConditionalContainer(coach_box, filter=Condition(lambda: model.coach.panel is not None))),
+            Float(ConditionalContainer(help_box, filter=Condition(lambda: self.show_help))),
+            Float(ConditionalContainer(quit_box, filter=Condition(
+                lambda: self.confirm_quit or self.confirm_resign))),
+        ])
+
+
+__all__ = ["Windows", "LOBBY_SCREENS", "DEFAULT_LOG_PAGE"]
