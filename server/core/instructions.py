@@ -86,7 +86,7 @@ class Query:
 
 Out = Send | Close | Query
 
-#: ``(text, names)`` of every Send to a JSON connection (see CoreState._how_to_send).
+#: ``(text, names)`` of every Send to a JSON connection (see Outbox.how_to_send).
 AS_JSON: tuple[bool, tuple[str, ...]] = (False, ())
 
 

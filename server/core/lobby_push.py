@@ -1,8 +1,8 @@
 """The lobby's news of the tables, gathered and pushed at most once an interval.
 
 Owns: :class:`LobbyNews`, the tables that changed (or closed) since the lobby was last told,
-and when it may be told next.  :class:`~noddy.server.core.core_state.CoreState` notes every
-change here (``_table_changed``, and ``_close_table``'s ``table_closed``) and, from
+and when it may be told next.  :class:`~noddy.server.core.lobby_board.LobbyBoard` keeps one and notes every change
+here (``Tables.changed``, and ``Seating.close_table``'s ``table_closed``) and, from
 ``tick``, hands what :meth:`LobbyNews.take` returns to every connection in the lobby.
 
 Why: pushing every table change to every lobby connection at once made the cost of one
@@ -42,7 +42,7 @@ class LobbyNews:
 
     A table's entry is None (its summary is taken at the push from the table open under its
     id then, so the lobby sees its latest state, even of a table rebuilt after a failed
-    write: see ``Recovery._repaired``) or, once it has closed, its ``table_closed`` message."""
+    write: see ``Recovery.repaired``) or, once it has closed, its ``table_closed`` message."""
 
     def __init__(self, interval: float) -> None:
         #: Seconds between two pushes at least (0: at every tick that has news).

@@ -36,7 +36,7 @@ class Session:
     The session survives its connection: when the connection drops mid-game the session is
     *held* (``held_until``) and a new connection that presents the ``token`` takes it over.
     Whoever changes ``table`` or ``conn`` so that the session may be in the lobby tells the
-    core's lobby index (``CoreState._in_lobby``)."""
+    core's lobby index (``LobbyBoard.arrived``)."""
 
     name: str
     bot: bool

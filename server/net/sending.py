@@ -24,7 +24,7 @@ from typing import Any
 
 from noddy.protocol import encode_line
 
-from .. import text as text_mode
+from ..text import render as render_text
 from ..config import ServerConfig
 from ..core.instructions import Close, Lines, Out, Send
 from .link import _Link
@@ -220,7 +220,7 @@ class Sending:
                 key = (id(item), names) if text else id(item)
                 if key not in cache:
                     try:
-                        data = text_mode.render(item, names).encode("utf-8") if text else encode_line(item)
+                        data = render_text(item, names).encode("utf-8") if text else encode_line(item)
                     except Exception as exc:
                         failed.setdefault(id(item), [item, exc, 0])
                     cache[key] = data
@@ -247,7 +247,7 @@ def _encoded(message: dict[str, Any], text: bool, names: tuple[str, ...]) -> byt
     """One message as the bytes of its line: readable text, or JSON (a stored game's record
     from the cache's bytes when it has them).  Raises if it cannot be encoded."""
     if text:
-        return text_mode.render(message, names).encode("utf-8")
+        return render_text(message, names).encode("utf-8")
     if message.get("type") == "game_record":
         return encoded_line(message) or encode_line(message)
     return encode_line(message)
