@@ -7,9 +7,9 @@ How it decides
   expected points: the kept hand's show averaged *exactly* over every card that could be
   turned up, plus (own or partner's crib) or minus (an opponent's) the crib's show,
   averaged over turn-ups and the other players' cards drawn at random (see
-  :func:`crib_value`, which values each pattern of cards laid away once -- ahead of time,
-  in :mod:`noddy.bots.crib_table`, for the presets -- so it is precise and free).  ``show_total`` makes all this a few hundred table
-  look-ups.
+  :func:`~noddy.bots.crib_values.crib_value`, which values each pattern of cards laid away
+  once -- ahead of time, in :mod:`noddy.bots.crib_table`, for the presets -- so it is
+  precise and free).  ``show_total`` makes all this a few hundred table look-ups.
 * **The play, two players.**  The opponent is modelled as playing like ``greedy`` (the
   most points now less the expected reply), which is what most opponents roughly do.
   Deals of the unseen cards are drawn (:func:`_sample_deal`) and weighted by how well
@@ -46,15 +46,13 @@ chooses the same card, whichever decisions came before.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Sequence
 
-from noddy.engine import (FULL_DECK, PRESETS, Action, Card, Discard, Observation, Play, Rules,
-                          show_total)
+from noddy.engine import FULL_DECK, Action, Card, Discard, Observation, Play, Rules, show_total
 
 from .counting import counting_action
-from .crib_table import CRIB_TABLE
+from .crib_values import CRIB_SAMPLES, crib_value
 from .pegging import PlayRules, team_of, unseen_cards
 
 #: What reaching the target is worth, against a few points of pegging either way.
@@ -70,8 +68,9 @@ class ExpertPlayer:
 
     level = "expert"
 
-    def __init__(self, seed: int | None = None, *, samples: int = 24, crib_samples: int = 3000,
-                 max_depth: int = 9, max_nodes: int = MAX_NODES, opponent: str = "greedy",
+    def __init__(self, seed: int | None = None, *, samples: int = 24,
+                 crib_samples: int = CRIB_SAMPLES, max_depth: int = 9,
+                 max_nodes: int = MAX_NODES, opponent: str = "greedy",
                  model_samples: int = 48, draws: int = 8) -> None:
         self._seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.opponent = opponent
@@ -195,70 +194,6 @@ class ExpertPlayer:
             card, _ = greedy_pick(fast, hand, view.pile, view.count, blocked, 52 - len(blocked),
                                   replier, -1, replies)
             return {play: float(play.card.rank == card.rank) for play in distinct}
-
-
-_CRIB_VALUES: dict[tuple[object, ...], float] = {}
-
-#: The card each laid-away rank stands for when a crib is valued: every card of one suit if
-#: they share one, else clubs then diamonds (then hearts, spades).  The value depends only on
-#: the pattern, so a fixed representative makes it independent of which deal met it first.
-_CANON_SUITS = "CDHS"
-
-
-def crib_value(laid: tuple[Card, ...], rules: Rules, players: int, samples: int) -> float:
-    """The average show of a crib holding ``laid``, the rest of it and the turn-up drawn at
-    random from the other cards.
-
-    It depends on the laid-away ranks, whether they share a suit and which Jack could be
-    "his nob", not on the rest of the hand, so it is estimated once per pattern (for one
-    fixed representative of the pattern, with a fixed seed, ``samples`` draws) and cached
-    for the life of the process: precise, deterministic, and free after the first deals.
-    For the presets' own scoring (any target) the values are read from
-    :mod:`noddy.bots.crib_table`, computed the same way ahead of time, so not even the
-    first deals of a process pay for them.
-    """
-    ranks = tuple(sorted(card.rank for card in laid))
-    suited = len({card.suit for card in laid}) == 1
-    table_key = (_table_name(rules), players, ranks, suited, samples)
-    value = CRIB_TABLE.get(table_key)
-    if value is not None:
-        return value
-    key = (rules, players, ranks, suited, samples)
-    value = _CRIB_VALUES.get(key)
-    if value is None:
-        value = _estimate_crib(rules, players, ranks, suited, samples)
-        _CRIB_VALUES[key] = value
-    return value
-
-
-def _estimate_crib(rules: Rules, players: int, ranks: tuple[int, ...], suited: bool,
-                   samples: int) -> float:
-    """:func:`crib_value` computed: ``samples`` seeded draws for the pattern's representative."""
-    laid = tuple(Card(rank, "C" if suited else _CANON_SUITS[i]) for i, rank in enumerate(ranks))
-    others = rules.discards(players) * players + rules.pack_to_crib(players) - len(laid)
-    rest = [card for card in FULL_DECK if card not in laid]
-    rng = random.Random(f"crib|{rules.name}|{(players, ranks, suited, samples)}")
-    total = 0
-    for _ in range(samples):
-        draw = rng.sample(rest, others + 1)
-        total += show_total(laid + tuple(draw[:others]), draw[others], rules, crib=True)
-    return total / samples
-
-
-def _table_name(rules: Rules) -> str | None:
-    """The preset whose crib table holds ``rules``' crib values: its own name if it scores
-    exactly like that preset (the target and the record of options aside), else None."""
-    preset = PRESETS.get(rules.name)
-    if preset is None:
-        return None
-    # Neither the target, nor counting by hand, nor a turned-up Jack's points changes what
-    # a crib holds.
-    if rules == preset or dataclasses.replace(
-            rules, target=preset.target, option_values=preset.option_values,
-            counting_by_hand=preset.counting_by_hand,
-            turned_jack_points=preset.turned_jack_points) == preset:
-        return rules.name
-    return None
 
 
 def _position_key(view: Observation) -> str:
