@@ -1,8 +1,9 @@
-"""The shape of the bots package: imports run one way, and the crib table's data ships.
+"""The shape of the bots package: imports run one way, modules stay small, the data ships.
 
 Every module under ``bots/`` (subfolders too) is parsed, not imported: no module may import
 another that imports it back, however long the way round (relative imports and
-``noddy.bots.`` ones, at the top of the module or inside a function).
+``noddy.bots.`` ones, at the top of the module or inside a function); none is over
+:data:`MAX_LINES` lines.
 """
 
 from __future__ import annotations
@@ -13,10 +14,13 @@ import tomllib
 from fnmatch import fnmatch
 from pathlib import Path
 
+import pytest
+
 import noddy.bots.crib_table
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BOTS = ROOT / "bots"
+MAX_LINES = 500
 
 
 def bots_modules(folder: Path, package: str = "noddy.bots") -> dict[str, Path]:
@@ -102,6 +106,12 @@ def test_the_cycle_finder_sees_a_cycle_however_it_is_written(tmp_path: Path) -> 
     (root / "d.py").write_text('"""D."""\nfrom .a import x\n')
     assert import_cycles(root) == [["noddy.bots.a", "noddy.bots.deep.b", "noddy.bots.c",
                                     "noddy.bots.d", "noddy.bots.a"]]
+
+
+@pytest.mark.parametrize("name", sorted(bots_modules(BOTS)))
+def test_no_bots_module_is_over_500_lines(name: str) -> None:
+    lines = len(bots_modules(BOTS)[name].read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{name} has {lines} lines: split it by idea"
 
 
 def test_the_crib_table_examples_run() -> None:
