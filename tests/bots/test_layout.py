@@ -1,9 +1,9 @@
-"""The shape of the bots package: imports run one way, modules stay small, the data ships.
+"""The shape of the bots package: imports run one way; modules stay small, say what they hold.
 
 Every module under ``bots/`` (subfolders too) is parsed, not imported: no module may import
 another that imports it back, however long the way round (relative imports and
 ``noddy.bots.`` ones, at the top of the module or inside a function); none is over
-:data:`MAX_LINES` lines.
+:data:`MAX_LINES` lines; each opens with a docstring.
 """
 
 from __future__ import annotations
@@ -112,6 +112,13 @@ def test_the_cycle_finder_sees_a_cycle_however_it_is_written(tmp_path: Path) -> 
 def test_no_bots_module_is_over_500_lines(name: str) -> None:
     lines = len(bots_modules(BOTS)[name].read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_LINES, f"{name} has {lines} lines: split it by idea"
+
+
+@pytest.mark.parametrize("name", sorted(bots_modules(BOTS)))
+def test_every_bots_module_opens_with_a_docstring(name: str) -> None:
+    tree = ast.parse(bots_modules(BOTS)[name].read_text(encoding="utf-8"))
+    docstring = ast.get_docstring(tree)
+    assert docstring and len(docstring.split()) >= 5, f"{name} does not say what it holds"
 
 
 def test_the_crib_table_examples_run() -> None:
