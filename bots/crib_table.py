@@ -31,6 +31,7 @@ DATA_PATH = os.path.join(os.path.dirname(__file__), "data", "crib_table.json")
 #: The ranks as the engine writes them (``Card.parse("TH")``): ace low, ten as ``T``.
 RANK_LETTERS = "A23456789TJQK"
 
+_RANK_OF = {letter: rank for rank, letter in enumerate(RANK_LETTERS, 1)}
 _SUITED = {"same suit": True, "mixed suits": False}
 _ABOUT = ("Crib values of the presets: the average show of a crib holding these laid-away "
           "ranks, over `draws` seeded draws of the rest of the crib and the turn-up. "
@@ -47,13 +48,10 @@ def pattern_text(ranks: tuple[int, ...]) -> str:
 
 def pattern_ranks(text: str) -> tuple[int, ...]:
     """The ranks of a pattern as the file writes it: ``"A5"`` is ``(1, 5)``."""
-    ranks = []
-    for letter in text:
-        index = RANK_LETTERS.find(letter)
-        if index < 0:
-            raise ValueError(f"not a rank letter in crib pattern {text!r}: {letter!r}")
-        ranks.append(index + 1)
-    return tuple(ranks)
+    try:
+        return tuple([_RANK_OF[letter] for letter in text])
+    except KeyError as error:
+        raise ValueError(f"not a rank letter in crib pattern {text!r}: {error.args[0]!r}") from None
 
 
 def _players(text: str) -> int:
