@@ -18,7 +18,7 @@ import time
 from typing import Callable, Sequence
 
 from noddy.bots.coach import CRIB_SAMPLES, rank_discards, rank_plays
-from noddy.bots.expert import crib_value
+from noddy.bots.crib_values import crib_value
 from noddy.bots.pegging import team_of, unseen_cards
 from noddy.engine import Discard, Game, Observation, Rules, score_show
 

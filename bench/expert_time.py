@@ -19,7 +19,7 @@ import sys
 import time
 from typing import Sequence
 
-from noddy.bots import expert as expert_module
+from noddy.bots import crib_values
 from noddy.bots.match import game_seeds, play_game, resolve_player
 from noddy.engine import PRESETS, Action, Discard, Game
 
@@ -41,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = {"A": "expert", "B": "greedy"}
     all_times: list[float] = []
     for preset in args.presets:
-        expert_module._CRIB_VALUES.clear()
+        crib_values._CRIB_VALUES.clear()
         times: dict[str, list[float]] = {"discard": [], "play": []}
         started = time.perf_counter()
         for i, seed in enumerate(game_seeds(args.seed, args.games)):

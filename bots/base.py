@@ -1,4 +1,10 @@
-"""The computer player interface and the simplest player, ``random``."""
+"""The computer player interface, the registry of levels by name, and the simplest player.
+
+:class:`Player` is all the server and ``noddy-match`` know of a computer: ``choose`` an
+action from what its seat sees.  :data:`LEVELS` finds a level by name (the package adds
+``greedy`` and ``expert``), so callers need not import the levels themselves.  ``random``
+lives here as the floor every other level must beat.
+"""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ How a choice is valued
   hand; in three-handed Cribbage the pack's card to the crib is among them, since the seat
   cannot see it).  :class:`~noddy.bots.show_batch.ShowTable` computes the 46 shows at once,
   identical to calling ``score_show`` for each.  ``crib`` is the expert's own estimate of a
-  crib holding the laid cards (:func:`noddy.bots.expert.crib_value`, read from the
+  crib holding the laid cards (:func:`noddy.bots.crib_values.crib_value`, read from the
   precomputed table for the presets), added when the crib is the seat's side's (its own, or
   its partner's in partnerships) and subtracted when an opponent's.  ``total`` is the sum.
 * **The play** (:func:`rank_plays`).  ``now`` is what the card pegs at once
@@ -47,7 +47,8 @@ from typing import Sequence
 from noddy.engine import Action, Card, Discard, Game, Go, Observation, Play, Rules
 from noddy.engine.scoring import play_items
 
-from .expert import ExpertPlayer, crib_value
+from .crib_values import crib_value
+from .expert import ExpertPlayer
 from .pegging import team_of, unseen_cards
 from .show_batch import ShowTable
 

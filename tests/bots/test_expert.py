@@ -8,7 +8,9 @@ import pytest
 
 from noddy.bots import ExpertPlayer
 from noddy.bots.crib_table import CRIB_TABLE
-from noddy.bots.expert import WIN, _estimate_crib, crib_value
+from noddy.bots.crib_values import estimate_crib
+from noddy.bots.expert import WIN, crib_value
+from noddy.bots.make_crib_table import patterns
 from noddy.engine import FULL_DECK, Discard, Game, Play, configure, parse_cards, score_show
 
 from .helpers import discard_view, play_view
@@ -134,14 +136,21 @@ def test_its_own_discards_are_never_dealt_to_an_opponent() -> None:
 
 
 def test_the_crib_table_holds_what_crib_value_would_compute() -> None:
-    """The precomputed crib values are exactly the first-use estimates, for every preset
-    with a crib and player count; a few entries are recomputed (each takes a few ms)."""
+    """The precomputed crib values read from ``bots/data/crib_table.json`` are exactly the
+    first-use estimates, for every preset with a crib and player count; a few entries are
+    recomputed (each takes a few ms; ``python -m noddy.bots.make_crib_table --check`` does
+    them all)."""
     keys = sorted(CRIB_TABLE, key=repr)
     assert {key[:2] for key in keys} >= {("cribbage", 2), ("cribbage", 3), ("cribbage", 4),
                                           ("five-card-cribbage", 2)}
     for key in random.Random(3).sample(keys, 6):
         name, players, ranks, suited, samples = key
-        assert _estimate_crib(configure(name), players, ranks, suited, samples) == CRIB_TABLE[key]
+        assert estimate_crib(configure(name), players, ranks, suited, samples) == CRIB_TABLE[key]
+
+
+def test_the_crib_table_has_every_pattern_the_generator_would_write() -> None:
+    """No pattern of a preset is missing from the data file, and nothing else is in it."""
+    assert set(CRIB_TABLE) == {key for key, _ in patterns()}
 
 
 def test_crib_values_depend_on_the_pattern_only() -> None:

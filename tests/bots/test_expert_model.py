@@ -7,8 +7,9 @@ import random
 from dataclasses import replace
 
 from noddy.bots import ExpertPlayer, GreedyPlayer
-from noddy.bots.expert import MODEL_SLIP, WIN, _Worlds, greedy_pick, history_weight
+from noddy.bots.expert import MODEL_SLIP, WIN, greedy_pick, history_weight
 from noddy.bots.pegging import PlayRules
+from noddy.bots.worlds import Worlds
 from noddy.engine import Card, Game, Play, configure, parse_cards
 
 from .helpers import play_view
@@ -93,7 +94,7 @@ def test_worlds_search_values_a_known_deal_exactly() -> None:
     rules = configure("noddy-modern")
     fast = PlayRules(rules)
     view = play_view("noddy-modern", "5S 9C", seat=0, dealer=1, hand_sizes=(2, 1))
-    search = _Worlds(view, rules, fast)
+    search = Worlds(view, rules, fast)
     worlds = [(_cards("TH"), 1.0, 0, 0)]
     hand = tuple(view.hand)
     assert search.root(worlds, hand, (), 0, 0, Card.parse("5S")) == -1.0
@@ -108,7 +109,7 @@ def test_worlds_search_counts_the_show_in_order() -> None:
     fast = PlayRules(rules)
     view = play_view("noddy-modern", "5S 9C", seat=0, dealer=1, hand_sizes=(2, 1),
                      scores=(30, 30))
-    search = _Worlds(view, rules, fast)
+    search = Worlds(view, rules, fast)
     worlds = [(_cards("TH"), 1.0, 5, 0)]
     hand = tuple(view.hand)
     assert search.root(worlds, hand, (), 0, 0, Card.parse("5S")) == -WIN
@@ -137,9 +138,9 @@ def test_out_of_nodes_it_plays_greedys_card() -> None:
 
 
 def test_replies_are_every_card_that_pegs_on_a_pile() -> None:
-    """``_replies`` (one card standing for the suits that cannot extend a flush) lists
+    """``pegging_replies`` (one card standing for the suits that cannot extend a flush) lists
     exactly the cards whose play on the pile pegs, with their points, on every preset."""
-    from noddy.bots.expert import _replies
+    from noddy.bots.opponent_model import pegging_replies
     from noddy.engine import FULL_DECK, PRESETS
 
     rng = random.Random(1)
@@ -159,4 +160,4 @@ def test_replies_are_every_card_that_pegs_on_a_pile() -> None:
                     gained = fast.points_uncached(pile + (reply,), count + reply.value)
                     if gained:
                         want[reply] = gained
-            assert dict(_replies(fast, pile, count)) == want, (name, pile)
+            assert dict(pegging_replies(fast, pile, count)) == want, (name, pile)
