@@ -14,45 +14,11 @@ command written wrong says how it is written (``bad_command``); anything else is
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
 
 from noddy.engine import PRESETS
 from noddy.protocol import PROTOCOL_VERSION, ProtocolError
-
-HELP = """\
-Commands (one a line):
-  tables                      list the tables
-  new PRESET [N] [pairs] [opt=value ...] [password=PW] [timer=SECONDS]
-                              create a table for N players and sit in seat 1
-{presets}
-  join TABLE [PASSWORD]       sit in the first free seat of a table
-  sit SEAT | sit TABLE SEAT [PASSWORD]
-                              seats are numbered from 1
-  watch TABLE [PASSWORD]      watch a table
-  bot [SEAT] [LEVEL]          a computer player takes a seat
-  unbot SEAT                  the computer player leaves the seat
-  stand | leave               stand up (stay watching) | go back to the lobby
-  ready | unready             the game starts when every seat is taken and ready
-  play CARD | go | discard CARD CARD
-                              cards are rank+suit: A 2-9 T J Q K and C D H S, e.g. 5H TC;
-                              discard also takes the numbers of the prompt: discard 1 2
-  claim N | muggins N | pass  counting by hand (new cribbage counting=manual): claim your
-                              hand's points; say an opponent's hand holds N; let it stand
-  hint | review [DEAL]        the coach (new ... hints=true): your choices ranked | the
-                              decisions of a deal that fell short of the best
-  say TEXT | shout TEXT       chat at your table (or the lobby) | chat in the lobby
-  look                        show the table and your cards again
-  games [NAME]                your (or NAME's) finished games, newest first
-  game ID [PASSWORD]          one finished game: its players, deals and result
-  leaderboard [noddy|cribbage]
-                              the ratings of one family of games (noddy: default)
-  name NAME                   choose your name (any time until you sit down)
-  resume TOKEN                take back your seat, or your place as a watcher, after a
-                              lost connection (any time until you sit down)
-  ping | help | quit""".format(presets=textwrap.fill(
-    "presets: " + " ".join(PRESETS) + "; e.g. new cribbage 4 pairs target=61",
-    width=96, initial_indent=" " * 30, subsequent_indent=" " * 30, break_on_hyphens=False))
-
 
 def _value(text: str) -> Any:
     lowered = text.lower()
@@ -81,112 +47,197 @@ def _seat(word: str) -> int:
     return seat - 1
 
 
+
+@dataclass(frozen=True)
+class Command:
+    """One text command, declared once: the words that call it, the request it sends, how it
+    is written and its line of :data:`HELP`.
+
+    ``read(verb, args, rest)`` gives the request for the words after the verb (``rest``: the
+    line after the verb, as typed), or None when they do not fit, and the person is told how
+    the command is written (``usage``, with ``{verb}`` the word they typed; a command that
+    takes nothing after it needs none).  ``help`` is its entry in :data:`HELP` (the left
+    column, then the lines of the right one); None where another command's entry names it."""
+
+    verbs: tuple[str, ...]
+    request: str | None
+    read: Callable[[str, list[str], str], dict[str, Any] | None]
+    usage: str = "{verb}, with nothing after it"
+    help: tuple[str, tuple[str, ...]] | None = None
+
+
+def _bare(request: dict[str, Any]) -> Callable[[str, list[str], str], dict[str, Any] | None]:
+    """A command that takes nothing after it and sends ``request``."""
+    return lambda verb, args, rest: None if args else dict(request)
+
+
+def _bot(verb: str, args: list[str], rest: str) -> dict[str, Any] | None:
+    if len(args) > 2:
+        return None
+    request: dict[str, Any] = {"type": "add_computer"}
+    for word in args:
+        if word.isdigit():
+            request["seat"] = _seat(word)
+        else:
+            request["level"] = word
+    return request
+
+
+def _game(verb: str, args: list[str], rest: str) -> dict[str, Any] | None:
+    if len(args) not in (1, 2):
+        return None
+    request = {"type": "get_game", "game": _int(args[0].lstrip("#"), "game")}
+    return request if len(args) == 1 else {**request, "password": args[1]}  # a private game's
+
+
+def _sit(verb: str, args: list[str], rest: str) -> dict[str, Any] | None:
+    if len(args) == 1:
+        return {"type": "sit", "seat": _seat(args[0])}
+    if 2 <= len(args) <= 3:
+        return {"type": "sit", "table": _int(args[0], "table"), "seat": _seat(args[1]),
+                "password": args[2] if len(args) == 3 else None}
+    return None
+
+
+_PRESETS_LINE = textwrap.fill(
+    "presets: " + " ".join(PRESETS) + "; e.g. new cribbage 4 pairs target=61",
+    width=96, initial_indent=" " * 30, subsequent_indent=" " * 30, break_on_hyphens=False)
+
+
+#: Every text command, in the order :data:`HELP` lists them.
+COMMANDS: tuple[Command, ...] = (
+    Command(("tables", "list", "ls"), "list_tables", _bare({"type": "list_tables"}),
+            help=("tables", ("list the tables",))),
+    Command(("new",), "create_table", lambda verb, args, rest: _parse_new(args), usage="",
+            help=("new PRESET [N] [pairs] [opt=value ...] [password=PW] [timer=SECONDS]",
+                  ("create a table for N players and sit in seat 1",))),
+    Command(("join",), "sit", lambda verb, args, rest: {
+        "type": "sit", "table": _int(args[0], "table"), "seat": None,
+        "password": args[1] if len(args) == 2 else None} if 1 <= len(args) <= 2 else None,
+        usage="join TABLE, or join TABLE PASSWORD",
+        help=("join TABLE [PASSWORD]", ("sit in the first free seat of a table",))),
+    Command(("sit",), "sit", _sit, usage="sit SEAT, or sit TABLE SEAT, or sit TABLE SEAT PASSWORD",
+            help=("sit SEAT | sit TABLE SEAT [PASSWORD]", ("seats are numbered from 1",))),
+    Command(("watch",), "spectate", lambda verb, args, rest: {
+        "type": "spectate", "table": _int(args[0], "table"),
+        "password": args[1] if len(args) == 2 else None} if 1 <= len(args) <= 2 else None,
+        usage="watch TABLE, or watch TABLE PASSWORD",
+        help=("watch TABLE [PASSWORD]", ("watch a table",))),
+    Command(("bot",), "add_computer", _bot, usage="bot, or bot SEAT, or bot LEVEL, or bot SEAT LEVEL",
+            help=("bot [SEAT] [LEVEL]", ("a computer player takes a seat",))),
+    Command(("unbot",), "remove_computer", lambda verb, args, rest: {
+        "type": "remove_computer", "seat": _seat(args[0])} if len(args) == 1 else None,
+        usage="unbot SEAT", help=("unbot SEAT", ("the computer player leaves the seat",))),
+    Command(("stand",), "stand", _bare({"type": "stand"}),
+            help=("stand | leave", ("stand up (stay watching) | go back to the lobby",))),
+    Command(("leave",), "leave", _bare({"type": "leave"})),
+    Command(("ready", "start"), "ready", _bare({"type": "ready", "ready": True}),
+            help=("ready | unready", ("the game starts when every seat is taken and ready",))),
+    Command(("unready",), "ready", _bare({"type": "ready", "ready": False})),
+    Command(("play",), "action", lambda verb, args, rest: {
+        "type": "action", "action": "play", "card": args[0]} if len(args) == 1 else None,
+        usage="play CARD, e.g. play 5H",
+        help=("play CARD | go | discard CARD CARD",
+              ("cards are rank+suit: A 2-9 T J Q K and C D H S, e.g. 5H TC;",
+               "discard also takes the numbers of the prompt: discard 1 2"))),
+    Command(("go",), "action", _bare({"type": "action", "action": "go"})),
+    Command(("discard",), "action", lambda verb, args, rest: {
+        "type": "action", "action": "discard", "cards": args} if args else None,
+        usage="discard CARD CARD, or the numbers the prompt shows: discard 1 2"),
+    Command(("claim",), "action", lambda verb, args, rest: {
+        "type": "action", "action": "claim", "points": _int(args[0], "points")} if len(args) == 1 else None,
+        usage="claim N, the points you count in the cards",
+        help=("claim N | muggins N | pass",
+              ("counting by hand (new cribbage counting=manual): claim your",
+               "hand's points; say an opponent's hand holds N; let it stand"))),
+    Command(("muggins",), "action", lambda verb, args, rest: {
+        "type": "action", "action": "muggins", "points": _int(args[0], "points")} if len(args) == 1 else None,
+        usage="muggins N, the points the cards hold"),
+    Command(("pass",), "action", _bare({"type": "action", "action": "pass"})),
+    Command(("hint",), "hint", _bare({"type": "hint"}),
+            help=("hint | review [DEAL]", ("the coach (new ... hints=true): your choices ranked | the",
+                                           "decisions of a deal that fell short of the best"))),
+    Command(("review",), "review", lambda verb, args, rest: {
+        "type": "review", "deal": _int(args[0], "deal") if args else None} if len(args) <= 1 else None,
+        usage="review, or review DEAL"),
+    Command(("say",), "chat", lambda verb, args, rest: {"type": "chat", "text": rest, "to": None} if rest else None,
+            usage="say TEXT",
+            help=("say TEXT | shout TEXT", ("chat at your table (or the lobby) | chat in the lobby",))),
+    Command(("shout",), "chat", lambda verb, args, rest: {"type": "chat", "text": rest, "to": "lobby"}
+            if rest else None, usage="shout TEXT"),
+    Command(("look",), "snapshot", _bare({"type": "snapshot"}),
+            help=("look", ("show the table and your cards again",))),
+    Command(("games",), "list_games", lambda verb, args, rest: {
+        "type": "list_games", "name": args[0] if args else None} if len(args) <= 1 else None,
+        usage="games, or games NAME", help=("games [NAME]", ("your (or NAME's) finished games, newest first",))),
+    Command(("game",), "get_game", _game, usage="game ID, or game ID PASSWORD",
+            help=("game ID [PASSWORD]", ("one finished game: its players, deals and result",))),
+    Command(("leaderboard", "ratings"), "leaderboard", lambda verb, args, rest: {
+        "type": "leaderboard", "family": args[0].lower() if args else "noddy"} if len(args) <= 1 else None,
+        usage="{verb}, or {verb} noddy, or {verb} cribbage",
+        help=("leaderboard [noddy|cribbage]", ("the ratings of one family of games (noddy: default)",))),
+    Command(("name",), "hello", lambda verb, args, rest: {
+        "type": "hello", "name": rest, "version": PROTOCOL_VERSION} if args else None,
+        usage="name NAME", help=("name NAME", ("choose your name (any time until you sit down)",))),
+    Command(("resume",), "hello", lambda verb, args, rest: {
+        "type": "hello", "name": "guest", "version": PROTOCOL_VERSION, "resume": args[0]}
+        if len(args) == 1 else None, usage="resume TOKEN",
+        help=("resume TOKEN", ("take back your seat, or your place as a watcher, after a",
+                               "lost connection (any time until you sit down)"))),
+    Command(("ping",), "ping", _bare({"type": "ping"}), help=("ping | help | quit", ())),
+    Command(("help", "?"), None, lambda verb, args, rest: None, usage=""),
+    Command(("quit", "exit", "bye"), "bye", _bare({"type": "bye"})),
+)
+
+#: The request types a person has no text command for, and why.
+JSON_ONLY = {
+    "pong": "the answer to the server's ping: any line a person types answers it",
+    "configure_table": "a table's settings are chosen with new; a program may change them between games",
+}
+
+#: Each command by each of its words.
+_BY_VERB = {verb: command for command in COMMANDS for verb in command.verbs}
+
+
+def _help_text() -> str:
+    """:data:`HELP`, from each command's entry: the left column 28 wide, a longer one alone
+    on its line with the text below it, the presets after ``new``."""
+    lines = ["Commands (one a line):"]
+    for command in COMMANDS:
+        if command.help is None:
+            continue
+        left, right = command.help
+        if not right:
+            lines.append(f"  {left}")
+        elif len(left) <= 26:
+            lines.append(f"  {left:<28}{right[0]}")
+            lines += [" " * 30 + more for more in right[1:]]
+        else:
+            lines.append(f"  {left}")
+            lines += [" " * 30 + more for more in right]
+        if command.verbs[0] == "new":
+            lines.append(_PRESETS_LINE)
+    return "\n".join(lines)
+
+
+HELP = _help_text()
+
+
 def parse_command(line: str) -> dict[str, Any] | None:
-    """The request a text line stands for; ``None`` for ``help``; ``unknown_command`` otherwise."""
+    """The request a text line stands for; ``None`` for ``help``; ``bad_command`` for a known
+    command written wrong (saying how it is written), ``unknown_command`` otherwise."""
     words = line.split()
     verb, args = words[0].lower(), words[1:]
     rest = line.strip()[len(words[0]):].strip()
-    if verb in ("help", "?"):
-        return None
-    if verb == "name" and args:
-        return {"type": "hello", "name": rest, "version": PROTOCOL_VERSION}
-    if verb == "resume" and len(args) == 1:
-        return {"type": "hello", "name": "guest", "version": PROTOCOL_VERSION, "resume": args[0]}
-    if verb in ("tables", "list", "ls") and not args:
-        return {"type": "list_tables"}
-    if verb == "new":
-        return _parse_new(args)
-    if verb == "join" and 1 <= len(args) <= 2:
-        return {"type": "sit", "table": _int(args[0], "table"), "seat": None,
-                "password": args[1] if len(args) == 2 else None}
-    if verb == "sit" and len(args) == 1:
-        return {"type": "sit", "seat": _seat(args[0])}
-    if verb == "sit" and 2 <= len(args) <= 3:
-        return {"type": "sit", "table": _int(args[0], "table"), "seat": _seat(args[1]),
-                "password": args[2] if len(args) == 3 else None}
-    if verb == "watch" and 1 <= len(args) <= 2:
-        return {"type": "spectate", "table": _int(args[0], "table"),
-                "password": args[1] if len(args) == 2 else None}
-    if verb == "bot" and len(args) <= 2:
-        request: dict[str, Any] = {"type": "add_computer"}
-        for word in args:
-            if word.isdigit():
-                request["seat"] = _seat(word)
-            else:
-                request["level"] = word
-        return request
-    if verb == "unbot" and len(args) == 1:
-        return {"type": "remove_computer", "seat": _seat(args[0])}
-    if verb in ("stand", "leave", "ping", "look") and not args:
-        return {"type": {"look": "snapshot"}.get(verb, verb)}
-    if verb in ("ready", "start") and not args:
-        return {"type": "ready", "ready": True}
-    if verb == "unready" and not args:
-        return {"type": "ready", "ready": False}
-    if verb == "play" and len(args) == 1:
-        return {"type": "action", "action": "play", "card": args[0]}
-    if verb == "go" and not args:
-        return {"type": "action", "action": "go"}
-    if verb == "discard" and args:
-        return {"type": "action", "action": "discard", "cards": args}
-    if verb in ("claim", "muggins") and len(args) == 1:
-        return {"type": "action", "action": verb, "points": _int(args[0], "points")}
-    if verb == "pass" and not args:
-        return {"type": "action", "action": "pass"}
-    if verb == "hint" and not args:
-        return {"type": "hint"}
-    if verb == "review" and len(args) <= 1:
-        return {"type": "review", "deal": _int(args[0], "deal") if args else None}
-    if verb in ("say", "shout") and rest:
-        return {"type": "chat", "text": rest, "to": "lobby" if verb == "shout" else None}
-    if verb == "games" and len(args) <= 1:
-        return {"type": "list_games", "name": args[0] if args else None}
-    if verb == "game" and len(args) in (1, 2):  # a private table's game: its password
-        request = {"type": "get_game", "game": _int(args[0].lstrip("#"), "game")}
-        return request if len(args) == 1 else {**request, "password": args[1]}
-    if verb in ("leaderboard", "ratings") and len(args) <= 1:
-        return {"type": "leaderboard", "family": args[0].lower() if args else "noddy"}
-    if verb in ("quit", "exit", "bye") and not args:
-        return {"type": "bye"}
-    written = _written(verb)
-    if written is not None:  # a known command with the wrong words after it: say how it goes
-        raise ProtocolError("bad_command", f"write {written}; type help for all commands")
-    raise ProtocolError("unknown_command", f"not a command: {line.strip()!r}; type help for the list")
-
-
-#: The commands that take nothing after them (``help`` takes anything, and ``new`` says itself
-#: what it lacks).
-_BARE = frozenset({"tables", "list", "ls", "stand", "leave", "ping", "look", "ready", "start", "unready",
-                   "go", "pass", "hint", "quit", "exit", "bye"})
-#: How each command that takes words is written, as :data:`HELP` says it.
-_USAGE = {
-    "name": "name NAME",
-    "resume": "resume TOKEN",
-    "join": "join TABLE, or join TABLE PASSWORD",
-    "sit": "sit SEAT, or sit TABLE SEAT, or sit TABLE SEAT PASSWORD",
-    "watch": "watch TABLE, or watch TABLE PASSWORD",
-    "bot": "bot, or bot SEAT, or bot LEVEL, or bot SEAT LEVEL",
-    "unbot": "unbot SEAT",
-    "play": "play CARD, e.g. play 5H",
-    "discard": "discard CARD CARD, or the numbers the prompt shows: discard 1 2",
-    "claim": "claim N, the points you count in the cards",
-    "muggins": "muggins N, the points the cards hold",
-    "review": "review, or review DEAL",
-    "say": "say TEXT",
-    "shout": "shout TEXT",
-    "games": "games, or games NAME",
-    "game": "game ID, or game ID PASSWORD",
-    "leaderboard": "leaderboard, or leaderboard noddy, or leaderboard cribbage",
-    "ratings": "ratings, or ratings noddy, or ratings cribbage",
-}
-
-
-def _written(verb: str) -> str | None:
-    """How the command ``verb`` is written, or None if it is no command.  A newcomer who
-    types ``play`` without a card was told "not a command", which is false and no help."""
-    if verb in _BARE:
-        return f"{verb}, with nothing after it"
-    return _USAGE.get(verb)
+    command = _BY_VERB.get(verb)
+    if command is None:
+        raise ProtocolError("unknown_command", f"not a command: {line.strip()!r}; type help for the list")
+    request = command.read(verb, args, rest)
+    if request is None and command.request is not None:
+        # A newcomer who types ``play`` without a card was told "not a command", which is
+        # false and no help: say how it is written.
+        raise ProtocolError("bad_command", f"write {command.usage.format(verb=verb)}; type help for all commands")
+    return request
 
 
 def _parse_new(args: list[str]) -> dict[str, Any]:
