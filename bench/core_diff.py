@@ -211,6 +211,9 @@ def _run(path: Path, seed: int, steps: int) -> list[str]:
 
 def _strip(line: str, ignore: list[str]) -> str:
     item = json.loads(line)
+    if item[0] == "record" and "result.ending" in ignore and isinstance(item[2], dict) \
+            and isinstance(item[2].get("result"), dict):
+        item[2]["result"].pop("ending", None)
     if item[0] == "json" and isinstance(item[2], dict):
         for path in ignore:
             kind, _, dotted = path.partition(".")
@@ -233,7 +236,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=11)
     parser.add_argument("--steps", type=int, default=1500)
     parser.add_argument("--ignore", action="append", default=[],
-                        help="a field added on purpose, as TYPE.FIELD (e.g. welcome.table_options)")
+                        help="a field added on purpose, as TYPE.FIELD (e.g. welcome.table_options, "
+                             "event.ending for game_over's, result.ending for a stored result's)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         old = _tree(args.against, Path(scratch) / "old")

@@ -42,7 +42,7 @@ import time
 from dataclasses import dataclass, field
 from typing import IO, Any, Callable, Sequence
 
-from noddy.engine import Action, Game, PRESETS
+from noddy.engine import PRESETS, Action, Game, Outcome
 
 from . import external
 from .base import LEVELS, Player, get_player
@@ -116,12 +116,12 @@ def play_game(preset: str, players: int, partnerships: bool, options: dict[str, 
             think[labels[seat]].append(elapsed)
         game.apply(action)
         actions.append([action.seat, str(action)])
-    assert game.winner is not None
+    outcome = game.outcome
+    assert outcome is not None
     record = {"preset": preset, "players": players, "partnerships": partnerships,
               "options": options, "seed": seed, "seats": [names[label] for label in labels],
               "actions": actions}
-    return _finished(record, labels, partnerships, game.winner, game.winning_seats, game.scores,
-                     think, game)
+    return _finished(record, labels, partnerships, outcome, think, game)
 
 
 def play_game_on_server(preset: str, players: int, partnerships: bool,
@@ -136,19 +136,18 @@ def play_game_on_server(preset: str, players: int, partnerships: bool,
     record = {"preset": preset, "players": players, "partnerships": partnerships,
               "options": options, "seed": played["seed"], "seats": seats,
               "actions": external.actions_of(played)}
-    return _finished(record, labels, partnerships, result["winner"], result["winning_seats"],
-                     result["scores"])
+    return _finished(record, labels, partnerships, Outcome.from_dict(result))
 
 
-def _finished(record: dict[str, Any], labels: Sequence[str], partnerships: bool, winner: int,
-              winning_seats: Sequence[int], scores: Sequence[int],
+def _finished(record: dict[str, Any], labels: Sequence[str], partnerships: bool, outcome: Outcome,
               think: dict[str, list[float]] | None = None, game: Game | None = None) -> GameResult:
     """A finished game's result: ``record`` (the game up to its actions) completed with its
-    result, the winner's label and A's margin (its best score minus B's; a seat's score is
-    its team's, ``scores[seat % 2]``, in partnerships)."""
-    winner_label = labels[winning_seats[0]]
-    record["result"] = {"winner": winner, "winning_seats": list(winning_seats),
-                        "scores": list(scores), "winner_player": winner_label}
+    outcome (the engine's one value, with the winner's label beside it), the winner's label
+    and A's margin (its best score minus B's; a seat's score is its team's,
+    ``scores[seat % 2]``, in partnerships)."""
+    scores = outcome.scores
+    winner_label = labels[outcome.winning_seats[0]]
+    record["result"] = {**outcome.to_dict(), "winner_player": winner_label}
     best = {label: max(scores[s % 2 if partnerships else s]
                        for s in range(len(labels)) if labels[s] == label)
             for label in ("A", "B")}
@@ -161,10 +160,10 @@ def replay(record: dict[str, Any]) -> Game:
                 options=record["options"], seed=record["seed"])
     for seat, text in record["actions"]:
         game.apply(Action.parse(seat, text))
-    result = record["result"]
-    if game.winner != result["winner"] or list(game.scores) != result["scores"]:
+    result = Outcome.from_dict(record["result"])  # a record from before "ending" reads too
+    if game.outcome != result:
         raise ValueError(f"replay ended {game.scores} (winner {game.winner}), "
-                         f"the record says {result['scores']} (winner {result['winner']})")
+                         f"the record says {list(result.scores)} (winner {result.winner})")
     return game
 
 

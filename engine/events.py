@@ -19,6 +19,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from .cards import Card
+from .outcome import Outcome
 from .scoring import ScoreItem, announce
 
 
@@ -312,16 +313,26 @@ class DealEnded(Event):
 
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
-    """``winner`` is a seat, or a team (0: seats 0 and 2; 1: seats 1 and 3)."""
+    """The game is over: its :class:`~noddy.engine.outcome.Outcome`, the one value every
+    reader of a result reads (``winner`` is a seat, or a team: 0 is seats 0 and 2)."""
 
-    winner: int
-    winning_seats: tuple[int, ...]
-    scores: tuple[int, ...]
+    outcome: Outcome
     kind: ClassVar[str] = "game_over"
 
+    @property
+    def winner(self) -> int:
+        return self.outcome.winner
+
+    @property
+    def winning_seats(self) -> tuple[int, ...]:
+        return self.outcome.winning_seats
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self.outcome.scores
+
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "winner": self.winner, "winning_seats": list(self.winning_seats),
-                "scores": list(self.scores)}
+        return {"kind": self.kind, **self.outcome.to_dict()}
 
 
 # -- counting by hand (option ``counting: "manual"``) ---------------------------------------

@@ -89,6 +89,7 @@ from .events import (
     ShowCounted,
     TurnedUp,
 )
+from .outcome import Outcome
 from .rules import Rules, configure
 from .scoring import POINTS, ScoreItem, play_items, show_items
 
@@ -264,6 +265,13 @@ class Game:
         return seat % 2 if self.partnerships else seat
 
     @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (None while it is on): the one value every result reads."""
+        if self.winner is None:
+            return None
+        return Outcome(self.winner, self.winning_seats, tuple(self.scores))
+
+    @property
     def winning_seats(self) -> tuple[int, ...]:
         if self.winner is None:
             return ()
@@ -425,7 +433,7 @@ class Game:
             self.phase = OVER
             self.to_move = None
             self._pending_discards = []
-            events.append(GameOver(team, self.winning_seats, tuple(self.scores)))
+            events.append(GameOver(Outcome(team, self.winning_seats, tuple(self.scores))))
             return True
         return False
 

@@ -160,17 +160,16 @@ class Gameplay:
         action (a person's, a computer's or the turn timer's) or the deal itself (under the
         Noddy presets the show comes before the play, so a low target can be reached at once)."""
         live = table.live
-        assert live is not None and game.winner is not None
+        outcome = game.outcome
+        assert live is not None and outcome is not None
         changes: list = []
         if table.rated:  # two players or partnerships, and no coach
             by_seat = {s["seat"]: _identity_of(s) for s in live.seats}
             sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
                      for side in (0, 1)]
-            changes = self._ratings.rate_game(family_of(table.preset), sides, game.winner)
-        self._outbox.record(GameFinished(
-            live.game_id, self._wall_clock(),
-            {"winner": game.winner, "winning_seats": list(game.winning_seats),
-             "scores": list(game.scores)}, tuple(changes), table.id))
+            changes = self._ratings.rate_game(family_of(table.preset), sides, outcome.winner)
+        self._outbox.record(GameFinished(live.game_id, self._wall_clock(), outcome.to_dict(),
+                                         tuple(changes), table.id))
 
     def _stream(self, table: Table, events: list[Event], plain: list[dict[str, Any]]) -> None:
         """Number and send new game events (see :meth:`_publish`)."""

@@ -14,6 +14,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
+from noddy.engine import Outcome
 from noddy.protocol import compact_json
 
 from ..model.passwords import hash_password, is_hashed
@@ -150,5 +151,16 @@ class StorageReads:
             "options": json.loads(row["options"]), "seats": json.loads(row["seats"]),
             "seed": wire_int(row["seed"]), "private": row["password"] is not None,
             "status": row["status"], "started_at": row["started_at"], "finished_at": row["finished_at"],
-            "result": None if row["result"] is None else json.loads(row["result"]),
+            # The engine's one outcome value, read as any version stored it (one stored
+            # before a field existed reads with its default: see noddy.engine.outcome).
+            "result": None if row["result"] is None else _result(json.loads(row["result"])),
         }
+
+
+def _result(stored: Any) -> Any:
+    """A stored result as this version writes it: an older one gains the fields added since
+    (see :mod:`noddy.engine.outcome`); one that is no outcome at all is passed on as it is."""
+    try:
+        return Outcome.from_dict(stored).to_dict()
+    except (KeyError, TypeError, ValueError):
+        return stored

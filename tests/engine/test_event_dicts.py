@@ -5,7 +5,8 @@ generic :meth:`Event.to_dict` is the specification.  Over complete seeded games 
 preset and seating, every event and every seat's view of it (and a spectator's) must give
 the generic dict, key order included, since the order is the wire order.  Two classes had
 their own wire form before the others: ``Scored`` sends its announcement in place of
-``spoken``, and ``CutForDeal`` names the dealer before the cuts, each cut as a small object.
+``spoken``, and ``CutForDeal`` names the dealer before the cuts, each cut as a small object;
+and ``GameOver`` carries the game's one :class:`~noddy.engine.Outcome`, whose own dict it sends.
 
 The same games pin ``always_public``: an event that claims it hides nothing must be its own
 view for every seat, and a class that redacts (overrides ``for_seat``) must override the
@@ -20,7 +21,7 @@ from typing import Any
 import pytest
 
 from noddy.engine import Game, find_preset
-from noddy.engine.events import EVENT_TYPES, CutForDeal, Event, Scored
+from noddy.engine.events import EVENT_TYPES, CutForDeal, Event, GameOver, Scored
 
 from .presets import ALL
 
@@ -44,6 +45,8 @@ def _expected(event: Event) -> dict[str, Any]:
     elif isinstance(event, CutForDeal):
         generic = {"kind": event.kind, "dealer": event.dealer,
                    "cuts": [{"seat": seat, "card": str(card)} for seat, card in event.cuts]}
+    elif isinstance(event, GameOver):
+        generic = {"kind": event.kind, **event.outcome.to_dict()}
     return generic
 
 
