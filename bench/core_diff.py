@@ -209,8 +209,22 @@ def _run(path: Path, seed: int, steps: int) -> list[str]:
     return done.stdout.splitlines()
 
 
+def _drop_ending(value: object) -> None:
+    """Leave ``ending`` out of every ``game_over`` event within ``value`` (records hold them)."""
+    if isinstance(value, dict):
+        if value.get("kind") == "game_over":
+            value.pop("ending", None)
+        for inner in value.values():
+            _drop_ending(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            _drop_ending(inner)
+
+
 def _strip(line: str, ignore: list[str]) -> str:
     item = json.loads(line)
+    if "event.ending" in ignore:
+        _drop_ending(item)
     if item[0] == "record" and "result.ending" in ignore and isinstance(item[2], dict) \
             and isinstance(item[2].get("result"), dict):
         item[2]["result"].pop("ending", None)
