@@ -27,11 +27,8 @@ from functools import cached_property
 from typing import Any, Mapping
 
 from .errors import InvalidOptionError, PlayerCountError, UnknownPresetError
+from .options import COUNTING_MODES, ENGINE_OPTIONS, TARGET_RANGE
 
-TARGET_RANGE = (15, 500)
-#: The values of the ``counting`` option: the server counts every show, or each owner
-#: counts their own (claims) and the opponents may call muggins.
-COUNTING_MODES = ("auto", "manual")
 
 #: How a run of a given length scores: "noddy" is 2 for three, 4 for four, then one a
 #: card; "per_card" is one a card throughout (Cribbage).
@@ -146,20 +143,15 @@ class Rules:
         return not self.show_before_play
 
     def describe(self) -> dict[str, Any]:
-        """What a lobby shows of a preset: name, title, player counts and options."""
-        options: dict[str, Any] = {
-            "target": {"type": "int", "min": TARGET_RANGE[0], "max": TARGET_RANGE[1],
-                       "default": self.target},
-            "knave_noddy": {"type": "bool", "default": True},
-            "counting": {"type": "choice",
-                         "values": list(COUNTING_MODES if self.manual_counting_allowed
-                                        else COUNTING_MODES[:1]),
-                         "default": "auto"},
+        """What a lobby shows of a preset: name, title, player counts and options (each as
+        its declaration describes it: :data:`~noddy.engine.options.ENGINE_OPTIONS`)."""
+        allowed = self.allowed_options()
+        given: dict[str, dict[str, Any]] = {
+            "target": {"default": self.target},
+            "counting": {"values": COUNTING_MODES if self.manual_counting_allowed else COUNTING_MODES[:1]},
         }
-        if "hitter_counts_thirty_one" in self.extra_options:
-            options["hitter_counts_thirty_one"] = {"type": "bool", "default": False}
-        if "four_card" in self.extra_options:
-            options["four_card"] = {"type": "bool", "default": False}
+        options = {name: spec.describe(**given.get(name, {}))
+                   for name, spec in ENGINE_OPTIONS.items() if name in allowed}
         return {
             "name": self.name,
             "title": self.title,
@@ -305,22 +297,9 @@ def check_players(rules: Rules, players: int, partnerships: bool) -> None:
     )
 
 
-def _bool_option(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidOptionError(
-            f"option {name!r} must be true or false, not {value!r}",
-            option=name, value=value, allowed="true or false",
-        )
-    return value
-
-
 def _counting_option(rules: Rules, value: object) -> bool:
-    """``"manual"`` -> True, ``"auto"`` -> False; refused where nobody could check a count."""
-    if value not in COUNTING_MODES:
-        raise InvalidOptionError(
-            f"option 'counting' must be \"auto\" or \"manual\", not {value!r}",
-            option="counting", value=value, allowed="auto or manual",
-        )
+    """``"manual"`` -> True, ``"auto"`` -> False (checked already); refused where nobody
+    could check a count."""
     if value == "manual" and not rules.manual_counting_allowed:
         raise InvalidOptionError(
             f"counting by hand does not apply to {rules.name}: its shows are made before the "
@@ -371,23 +350,18 @@ def configure(
                 f"its options are: {', '.join(allowed)}",
                 option=name, value=value, allowed=", ".join(allowed),
             )
+        ENGINE_OPTIONS[name].check(value)
         if name == "target":
-            low, high = TARGET_RANGE
-            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-                raise InvalidOptionError(
-                    f"option 'target' must be a whole number from {low} to {high}, not {value!r}",
-                    option=name, value=value, allowed=f"{low} to {high}",
-                )
             changes["target"] = value
         elif name == "knave_noddy":
-            if not _bool_option(name, value):
+            if not value:
                 changes["turned_jack_points"] = 0
         elif name == "hitter_counts_thirty_one":
-            changes["hitter_counts_thirty_one"] = _bool_option(name, value)
+            changes["hitter_counts_thirty_one"] = value
         elif name == "counting":
             changes["counting_by_hand"] = _counting_option(rules, value)
         elif name == "four_card":
-            if _bool_option(name, value):
+            if value:
                 changes["hand_sizes"] = tuple((n, 4) for n, _ in rules.hand_sizes)
     changes["option_values"] = tuple(sorted(options.items()))
     return dataclasses.replace(rules, **changes)

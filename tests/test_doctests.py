@@ -9,7 +9,8 @@ import pytest
 
 MODULES = [
     "noddy.engine.cards", "noddy.engine.rules", "noddy.engine.scoring", "noddy.engine.actions",
-    "noddy.engine.game", "noddy.bots", "noddy.bots.show_batch",
+    "noddy.engine.game", "noddy.engine.options", "noddy.engine.outcome", "noddy.bots",
+    "noddy.bots.show_batch", "noddy.server.text.commands",
 ]
 
 

@@ -6,26 +6,44 @@ checks it against the preset); ``hints`` is the server's: ``true`` lets the seat
 coach (``hint``, ``review``), and makes the table's games unrated.  This module splits the
 two, so every place that configures a table's rules (creating and configuring it, restoring
 it, replaying a stored game) sees the same rules, and the stored options keep ``hints``.
+
+Every option, the engine's and the server's, is one :class:`~noddy.engine.OptionSpec`: the
+server's are :data:`SERVER_OPTIONS` (``hints`` inside ``options``; ``turn_timer`` and
+``password``, fields of ``create_table`` itself, their bounds read from the request's own
+fields), which check a value and describe the option in ``welcome.table_options``.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from noddy.engine import InvalidOptionError, Rules, configure
+from noddy.engine import OptionSpec, Rules, configure
+from noddy.protocol import REQUESTS
+from noddy.protocol.requests import TURN_TIMER_MAX, TURN_TIMER_MIN
 
-#: The server's own table options, with their defaults.
-SERVER_OPTIONS = {"hints": False}
+_PASSWORD_FIELD = next(spec for spec in REQUESTS["create_table"] if spec.name == "password")
+
+HINTS = OptionSpec("hints", "bool", False,
+                   "the coach: seats may ask for hints and reviews; the table's games are unrated")
+TURN_TIMER = OptionSpec("turn_timer", "number", None,
+                        "seconds a seat has to act before the server moves for it",
+                        minimum=TURN_TIMER_MIN, maximum=TURN_TIMER_MAX)
+PASSWORD = OptionSpec("password", "str", None, "a private table's password: only those who give it "
+                      "may sit or watch", max_length=_PASSWORD_FIELD.max_length)
+
+#: The server's own table options, and where each goes in ``create_table``: inside its
+#: ``options`` object, or a field of the request itself.
+SERVER_OPTIONS: dict[str, tuple[OptionSpec, str]] = {
+    HINTS.name: (HINTS, "options"), TURN_TIMER.name: (TURN_TIMER, "request"),
+    PASSWORD.name: (PASSWORD, "request"),
+}
 
 
 def rules_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     """``options`` without the server's own, checked (a bad ``hints`` is refused like any
     bad option, with ``invalid_option``)."""
     options = dict(options or {})
-    hints = options.pop("hints", False)
-    if not isinstance(hints, bool):
-        raise InvalidOptionError(f"option 'hints' must be true or false, not {hints!r}",
-                                 option="hints", value=hints, allowed="true or false")
+    HINTS.check(options.pop(HINTS.name, HINTS.default))
     return options
 
 
@@ -37,18 +55,10 @@ def table_rules(preset: str, players: int, partnerships: bool,
 
 def hints_on(options: Mapping[str, Any] | None) -> bool:
     """Whether a table with these options lets its seats ask the coach."""
-    return bool(options) and options.get("hints") is True  # type: ignore[union-attr]
+    return bool(options) and options.get(HINTS.name) is True  # type: ignore[union-attr]
 
 
 def advertised_options() -> dict[str, dict[str, Any]]:
     """The server's own table options as ``welcome`` advertises them (the engine's are in
     each preset's ``options``), so that a client's form and a bot discover them."""
-    from noddy.protocol.requests import TURN_TIMER_MAX, TURN_TIMER_MIN
-    return {
-        "hints": {"type": "bool", "default": False, "in": "options",
-                  "description": "the coach: seats may ask for hints and reviews; the table's games are unrated"},
-        "turn_timer": {"type": "number", "min": TURN_TIMER_MIN, "max": TURN_TIMER_MAX, "default": None,
-                       "in": "request", "description": "seconds a seat has to act before the server moves for it"},
-        "password": {"type": "str", "max_length": 64, "default": None, "in": "request",
-                     "description": "a private table's password"},
-    }
+    return {name: {**spec.describe(), "in": where} for name, (spec, where) in SERVER_OPTIONS.items()}
