@@ -47,31 +47,21 @@ Scores are kept per seat, or per team when ``partnerships`` (team 0 is seats 0 a
 
 from __future__ import annotations
 
-import dataclasses
 import random
-from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Mapping
 
-from .actions import MAX_CLAIM, Action, Claim, Discard, Go, Muggins, Pass, Play, go_of, plays_of
-from .cards import INDEX, JACK, SORT_KEY, Card, draw, format_cards
+from .actions import Action, Claim, Discard, Go, Muggins, Pass, Play, go_of, plays_of
+from .cards import INDEX, JACK, SORT_KEY, Card, draw
 from .errors import (
-    AlreadyDiscardedError,
-    BadClaimError,
     CardNotInHandError,
     GameOverError,
     IllegalActionError,
-    MustPlayError,
     NotYourTurnError,
-    OverClaimError,
     WouldPassThirtyOneError,
-    WrongDiscardError,
-    WrongPhaseError,
 )
 from .events import (
     CardsDealt,
-    Claimed,
-    CountingStarted,
     CountReset,
     CutForDeal,
     DealEnded,
@@ -81,23 +71,22 @@ from .events import (
     GameOver,
     GameStarted,
     HandsRevealed,
-    MugginsCalled,
-    MugginsPassed,
     Played,
     SaidGo,
     Scored,
-    ShowCounted,
     TurnedUp,
 )
 from .outcome import Outcome
+from . import by_hand
+from .by_hand import ShowCount
+from .checks import check_count_turn, check_discard, check_go, check_turn
+from .phases import CLAIM, DISCARD, MUGGINS, OVER, PLAY
 from .rules import Rules, configure
 from .scoring import POINTS, ScoreItem, play_items, show_items
+from .views import Observation, ShowToCount, copy_game, observe
 
-DISCARD = "discard"
-PLAY = "play"
-CLAIM = "claim"
-MUGGINS = "muggins"
-OVER = "over"
+__all__ = ["CLAIM", "DISCARD", "MUGGINS", "OVER", "PLAY", "Game", "Observation", "ShowToCount"]
+
 
 _CLOCKWISE: dict[int, tuple[tuple[int, ...], ...]] = {}
 _PLAYED: dict[tuple[int, int, int], Played] = {}
@@ -112,89 +101,6 @@ def _clockwise(players: int) -> tuple[tuple[int, ...], ...]:
             tuple((seat + step) % players for step in range(1, players + 1))
             for seat in range(players))
     return table
-
-
-@dataclass(frozen=True)
-class ShowToCount:
-    """The show being counted by hand, as every seat may see it: whose it is, ``"show"`` or
-    ``"crib"``, its cards and the claim (None until the owner has claimed).  Its worth is
-    not here: nobody is told it until the muggins step is over."""
-
-    seat: int
-    reason: str
-    cards: tuple[Card, ...]
-    claimed: int | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "reason": self.reason, "cards": [str(c) for c in self.cards],
-                "claimed": self.claimed}
-
-
-@dataclass
-class _Count:
-    """The engine's own record of a show being counted by hand (its worth included)."""
-
-    seat: int
-    reason: str
-    cards: tuple[Card, ...]
-    worth: int
-    items: tuple[ScoreItem, ...]
-    claimed: int | None = None
-    callers: list[int] = field(default_factory=list)  # opponents still to call or pass
-    mugged_by: int | None = None
-
-
-@dataclass(frozen=True)
-class Observation:
-    """The game as one seat (or a spectator, ``seat=None``) may see it right now."""
-
-    seat: int | None
-    preset: str
-    players: int
-    partnerships: bool
-    target: int
-    phase: str
-    deal: int
-    dealer: int | None
-    hand: tuple[Card, ...] | None
-    hand_sizes: tuple[int, ...]
-    crib_size: int
-    turn_up: Card | None
-    pile: tuple[Card, ...]
-    count: int
-    played: tuple[tuple[int, Card], ...]
-    passed: tuple[int, ...]
-    discarded: tuple[int, ...]
-    scores: tuple[int, ...]
-    to_move: int | None
-    legal_actions: tuple[Action, ...] = field(default=())
-    winner: int | None = None
-    #: The cards this seat laid away to the crib this deal (None for a spectator).
-    laid_away: tuple[Card, ...] | None = None
-    #: ``(seat, points)`` of every show (and crib, as the dealer's) counted this deal so far
-    #: (counting by hand: the points claimed).
-    shows: tuple[tuple[int, int], ...] = ()
-    #: Counting by hand: the show being counted now (phases ``claim`` and ``muggins``).
-    counting: ShowToCount | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat, "preset": self.preset, "players": self.players,
-            "partnerships": self.partnerships, "target": self.target, "phase": self.phase,
-            "deal": self.deal, "dealer": self.dealer,
-            "hand": None if self.hand is None else [str(c) for c in self.hand],
-            "hand_sizes": list(self.hand_sizes), "crib_size": self.crib_size,
-            "turn_up": None if self.turn_up is None else str(self.turn_up),
-            "pile": [str(c) for c in self.pile], "count": self.count,
-            "played": [{"seat": s, "card": str(c)} for s, c in self.played],
-            "passed": list(self.passed), "discarded": list(self.discarded),
-            "scores": list(self.scores), "to_move": self.to_move,
-            "legal_actions": [a.to_dict() for a in self.legal_actions],
-            "winner": self.winner,
-            "laid_away": None if self.laid_away is None else [str(c) for c in self.laid_away],
-            "shows": [{"seat": s, "points": p} for s, p in self.shows],
-            "counting": None if self.counting is None else self.counting.to_dict(),
-        }
 
 
 class Game:
@@ -238,7 +144,7 @@ class Game:
         self._laid_away: list[tuple[Card, ...]] = [() for _ in range(players)]
         self._shows: list[tuple[int, int]] = []
         self._to_count: list[tuple[int, str]] = []  # counting by hand: shows still to count
-        self._counting: _Count | None = None
+        self._counting: ShowCount | None = None
         self.to_move: int | None = None
         self.scores: list[int] = [0] * (2 if partnerships else players)
         self.winner: int | None = None
@@ -293,14 +199,10 @@ class Game:
             return Discard._each_sorted(seat, combinations(hand, size))
         if seat != self.to_move:
             return []
-        if phase != PLAY:  # counting by hand (the play's turns skip these tests)
-            counting = self._counting
-            if phase == CLAIM and counting is not None:
-                return [Claim(seat, points) for points in range(counting.worth + 1)]
-            if phase == MUGGINS and counting is not None and counting.claimed is not None:
-                calls: list[Action] = [Muggins(seat, points)
-                                       for points in range(counting.claimed + 1, MAX_CLAIM + 1)]
-                return calls + [Pass(seat)]
+        if phase != PLAY:  # counting by hand (the play's turns skip this test)
+            counted = by_hand.legal_actions(self, seat)
+            if counted is not None:
+                return counted
         room = 31 - self.count
         table = plays_of(seat)
         hand = self.hands[seat]
@@ -325,52 +227,28 @@ class Game:
             self._check_play(action)
             self._play(action, events)
         elif isinstance(action, Discard):
-            self._check_discard(action)
+            check_discard(self, action)
             self._discard(action, events)
         elif isinstance(action, Go):
-            self._check_go(action)
+            check_go(self, action)
             self._go(seat, events)
         elif isinstance(action, Claim):
-            self._check_count_turn(action, CLAIM)
-            self._claim(action, events)
+            check_count_turn(self, action, CLAIM)
+            by_hand.claim(self, action, events)
         elif isinstance(action, Muggins):
-            self._check_count_turn(action, MUGGINS)
-            self._muggins(action, events)
+            check_count_turn(self, action, MUGGINS)
+            by_hand.muggins(self, action, events)
         elif isinstance(action, Pass):
-            self._check_count_turn(action, MUGGINS)
-            self._pass(seat, events)
+            check_count_turn(self, action, MUGGINS)
+            by_hand.pass_(self, seat, events)
         else:
             raise IllegalActionError(f"not an action: {action!r}")
         self.log.extend(events)
         return events
 
-    def _check_discard(self, action: Discard) -> None:
-        if self.phase != DISCARD:
-            raise WrongPhaseError(f"nothing is laid away to the crib now (phase: {self.phase})")
-        seat = action.seat
-        if seat not in self._pending_discards:
-            raise AlreadyDiscardedError(f"seat {seat} has already laid away to the crib")
-        size = self.rules.discards(self.players)
-        if len(action.cards) != size or len(set(action.cards)) != size:
-            given = format_cards(action.cards) or "nothing"
-            raise WrongDiscardError(f"lay away exactly {size} different card(s), not {given}")
-        for card in action.cards:
-            if card not in self.hands[seat]:
-                raise CardNotInHandError(f"seat {seat} does not hold {card}")
-
-    def _check_turn(self, action: Play | Go) -> None:
-        """The play is on and it is ``action.seat``'s turn (the checks Play and Go share)."""
-        if self.phase != PLAY:
-            if self.phase in (CLAIM, MUGGINS):
-                raise WrongPhaseError(
-                    f"the play is over: the shows are being counted (phase: {self.phase})")
-            raise WrongPhaseError(f"the play has not begun (phase: {self.phase})")
-        if action.seat != self.to_move:
-            raise NotYourTurnError(f"it is seat {self.to_move}'s turn, not seat {action.seat}'s")
-
     def _check_play(self, action: Play) -> None:
         if self.phase != PLAY or action.seat != self.to_move:  # (the checks run only to fail)
-            self._check_turn(action)
+            check_turn(self, action)
         card = action.card
         if card not in self.hands[action.seat]:
             raise CardNotInHandError(f"seat {action.seat} does not hold {card}")
@@ -379,46 +257,6 @@ class Game:
                 f"{card} would take the count from {self.count} "
                 f"to {self.count + card.value}, past 31"
             )
-
-    def _check_go(self, action: Go) -> None:
-        self._check_turn(action)
-        room = 31 - self.count
-        playable = [card for card in self.hands[action.seat] if card.value <= room]
-        if playable:
-            raise MustPlayError(
-                f"seat {action.seat} can play ({format_cards(playable)}) and may not say go"
-            )
-
-    def _check_count_turn(self, action: Claim | Muggins | Pass, phase: str) -> None:
-        """Counting by hand: the right phase, the right seat, a number in its range."""
-        counting = self._counting
-        if self.phase != phase or counting is None:
-            if self.phase == CLAIM:
-                raise WrongPhaseError(f"seat {self.to_move} is to claim its points first")
-            if self.phase == MUGGINS:
-                raise WrongPhaseError("the claim is made: call muggins (with the points the "
-                                      "show holds) or pass")
-            if not self.rules.counting_by_hand:
-                raise WrongPhaseError("shows are counted by the server at this table "
-                                      "(counting \"auto\"): there is nothing to claim or call")
-            raise WrongPhaseError(f"no show is being counted now (phase: {self.phase})")
-        if action.seat != self.to_move:
-            what = "claim" if phase == CLAIM else "call or pass"
-            raise NotYourTurnError(f"it is seat {self.to_move}'s turn to {what}, not seat {action.seat}'s")
-        if isinstance(action, (Claim, Muggins)):
-            points = action.points
-            low = 0 if isinstance(action, Claim) else (counting.claimed or 0) + 1
-            if not isinstance(points, int) or isinstance(points, bool) or not low <= points <= MAX_CLAIM:
-                if isinstance(action, Claim):
-                    raise BadClaimError(f"a claim is a whole number from 0 to {MAX_CLAIM}, not {points!r}")
-                if counting.claimed == MAX_CLAIM:
-                    raise BadClaimError(f"{MAX_CLAIM} was claimed, the most a show can hold: "
-                                        "there is nothing to call; pass")
-                raise BadClaimError(f"muggins must say the show holds more than the "
-                                    f"{counting.claimed} claimed (up to {MAX_CLAIM}), not {points!r}")
-            if isinstance(action, Claim) and points > counting.worth:
-                what = "the crib" if counting.reason == "crib" else "that hand"
-                raise OverClaimError(f"{what} does not hold {points}; claim again")
 
     # -- scoring --------------------------------------------------------------------------
     def _peg(self, events: list[Event], seat: int, items: tuple[ScoreItem, ...], reason: str,
@@ -615,93 +453,15 @@ class Game:
                 if self.rules.has_crib:
                     assert self.dealer is not None
                     self._to_count.append((self.dealer, "crib"))
-                self._next_count(events)
+                by_hand.next_count(self, events)
                 return
             if self._show(events):
                 return
         self._end_deal(events)
 
-    # -- counting by hand -----------------------------------------------------------------
-    def _next_count(self, events: list[Event]) -> None:
-        """The next show's claim step, or the deal's end when every show is counted."""
-        if not self._to_count:
-            self._counting = None
-            self._end_deal(events)
-            return
-        seat, reason = self._to_count.pop(0)
-        crib = reason == "crib"
-        cards = tuple(sorted(self.crib, key=SORT_KEY)) if crib else self.kept[seat]
-        assert self.turn_up is not None
-        items = show_items(cards, self.turn_up, self.rules, crib=crib)
-        self._counting = _Count(seat, reason, cards, sum(map(POINTS, items)), items)
-        events.append(CountingStarted(seat, reason, cards, self.turn_up))
-        self.phase = CLAIM
-        self.to_move = seat
-
-    def _claim(self, action: Claim, events: list[Event]) -> None:
-        counting = self._counting
-        assert counting is not None
-        seat, points = action.seat, action.points
-        counting.claimed = points
-        events.append(Claimed(seat, counting.reason, counting.cards, points))
-        self._shows.append((seat, points))
-        if points and self._peg(events, seat, (ScoreItem("claim", points),), "claim"):
-            return
-        owner_team = self.team_of(seat)
-        counting.callers = [other for other in ((seat + i) % self.players for i in range(1, self.players))
-                            if self.team_of(other) != owner_team]
-        self.phase = MUGGINS
-        self.to_move = counting.callers[0]
-
-    def _muggins(self, action: Muggins, events: list[Event]) -> None:
-        counting = self._counting
-        assert counting is not None and counting.claimed is not None
-        right = action.points == counting.worth and counting.claimed < counting.worth
-        events.append(MugginsCalled(action.seat, counting.seat, action.points, right))
-        if not right:
-            self._next_caller(events)
-            return
-        counting.mugged_by = action.seat
-        item = ScoreItem("muggins", counting.worth - counting.claimed)
-        if self._peg(events, action.seat, (item,), "muggins"):
-            return
-        self._end_count_step(events)
-
-    def _pass(self, seat: int, events: list[Event]) -> None:
-        counting = self._counting
-        assert counting is not None
-        events.append(MugginsPassed(seat, counting.seat))
-        self._next_caller(events)
-
-    def _next_caller(self, events: list[Event]) -> None:
-        counting = self._counting
-        assert counting is not None
-        counting.callers.pop(0)
-        if counting.callers:
-            self.to_move = counting.callers[0]
-        else:
-            self._end_count_step(events)
-
-    def _end_count_step(self, events: list[Event]) -> None:
-        """The muggins step is over: tell the show's worth, then count the next one."""
-        counting = self._counting
-        assert counting is not None and counting.claimed is not None
-        lost = 0 if counting.mugged_by is not None else counting.worth - counting.claimed
-        events.append(ShowCounted(counting.seat, counting.reason, counting.cards, counting.claimed,
-                                  counting.worth, counting.items, counting.mugged_by, lost))
-        self._next_count(events)
-
     def default_action(self, seat: int) -> Action | None:
-        """What ``seat`` does when its turn timer runs out while a show is counted by hand:
-        a silent owner claims 0 (its show is then open to muggins) and a silent opponent
-        passes.  None in any other phase (a server then plays for the seat as it likes)."""
-        if seat != self.to_move or self.is_over:
-            return None
-        if self.phase == CLAIM:
-            return Claim(seat, 0)
-        if self.phase == MUGGINS:
-            return Pass(seat)
-        return None
+        """What ``seat`` does when its turn timer runs out (see :func:`by_hand.default_action`)."""
+        return by_hand.default_action(self, seat)
 
     def _end_deal(self, events: list[Event]) -> None:
         self.phase = PLAY  # between deals, until _start_deal says otherwise
@@ -716,54 +476,12 @@ class Game:
     # -- views and copies -----------------------------------------------------------------
     def observation(self, seat: int | None) -> Observation:
         """What ``seat`` may see now (``None``: a spectator): never another seat's cards."""
-        own = None if seat is None else tuple(self.hands[seat])
-        legal: tuple[Action, ...] = ()
-        if seat is not None and seat in self.awaiting:
-            legal = tuple(self.legal_actions(seat))
-        return Observation(
-            seat=seat, preset=self.rules.name, players=self.players,
-            partnerships=self.partnerships, target=self.rules.target, phase=self.phase,
-            deal=self.deal, dealer=self.dealer, hand=own,
-            hand_sizes=tuple(len(h) for h in self.hands), crib_size=len(self.crib),
-            turn_up=self.turn_up, pile=tuple(self.pile), count=self.count,
-            played=tuple(self.played), passed=tuple(sorted(self.passed)),
-            discarded=tuple(s for s in range(self.players)
-                            if self.phase == DISCARD and s not in self._pending_discards),
-            scores=tuple(self.scores), to_move=self.to_move, legal_actions=legal,
-            winner=self.winner,
-            laid_away=None if seat is None else self._laid_away[seat],
-            shows=tuple(self._shows),
-            counting=self._count_view(),
-        )
-
-    def _count_view(self) -> ShowToCount | None:
-        counting = self._counting
-        if counting is None or self.phase not in (CLAIM, MUGGINS):
-            return None
-        return ShowToCount(counting.seat, counting.reason, counting.cards, counting.claimed)
+        return observe(self, seat)
 
     def copy(self, *, with_log: bool = False) -> "Game":
         """An independent copy, cheap enough for bots that search (the log is left behind
-        unless ``with_log``)."""
-        other = object.__new__(Game)
-        other.__dict__.update(self.__dict__)
-        other._rng = random.Random()
-        other._rng.setstate(self._rng.getstate())
-        other.hands = [list(hand) for hand in self.hands]
-        other.kept = list(self.kept)
-        other.crib = list(self.crib)
-        other.pile = list(self.pile)
-        other.played = list(self.played)
-        other.passed = set(self.passed)
-        other._pending_discards = list(self._pending_discards)
-        other._laid_away = list(self._laid_away)
-        other._shows = list(self._shows)
-        other._to_count = list(self._to_count)
-        if self._counting is not None:
-            other._counting = dataclasses.replace(self._counting, callers=list(self._counting.callers))
-        other.scores = list(self.scores)
-        other.log = list(self.log) if with_log else []
-        return other
+        unless ``with_log``): see :func:`~noddy.engine.views.copy_game`."""
+        return copy_game(self, with_log)
 
     def __repr__(self) -> str:
         return (f"<Game {self.rules.name} players={self.players} seed={self.seed} "

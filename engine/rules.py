@@ -27,7 +27,7 @@ from functools import cached_property
 from typing import Any, Mapping
 
 from .errors import InvalidOptionError, PlayerCountError, UnknownPresetError
-from .options import COUNTING_MODES, ENGINE_OPTIONS, TARGET_RANGE
+from .options import COUNTING_MODES, ENGINE_OPTIONS
 
 
 #: How a run of a given length scores: "noddy" is 2 for three, 4 for four, then one a
