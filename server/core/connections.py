@@ -33,6 +33,9 @@ class Connections(Mapping[int, Connection]):
         self._per_address: dict[str, int] = {}
         #: Min-heap of when each connection is next due a keepalive look (ping or idle drop).
         self._due: list[tuple[float, int]] = []
+        #: A connection by id, or None (``get(None)`` too): the dict's own lookup, bound, as
+        #: the send path asks it for every member of a table at every action.
+        self.get = self._open.get  # type: ignore[method-assign]
 
     def __len__(self) -> int:
         return len(self._open)
@@ -43,8 +46,6 @@ class Connections(Mapping[int, Connection]):
     def __getitem__(self, conn_id: int) -> Connection:
         return self._open[conn_id]
 
-    def get(self, conn_id: int | None, default: Any = None) -> Connection | None:  # type: ignore[override]
-        return default if conn_id is None else self._open.get(conn_id, default)
 
     @property
     def per_address(self) -> dict[str, int]:

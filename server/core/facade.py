@@ -166,13 +166,12 @@ class ServerCore:
     def session(self, token: str) -> Session | None:
         return self.sessions.get(token)
 
-    def _effects(self, origin: tuple[int, Any] | None = None) -> Effects:
-        paused = self.paused
-        tables = self.tables
+    def _stored_state(self, table: Table) -> dict[str, Any] | None:
+        """What storage keeps of a changed table, or None: closed, or paused."""
+        if table.id in self.tables and table.id not in self.paused:
+            return stored_state(table)
+        return None
 
-        def state(table: Table) -> dict[str, Any] | None:
-            if table.id in tables and table.id not in paused:
-                return stored_state(table)
-            return None
-        out, records = self.outbox.take(self.closed, state)
+    def _effects(self, origin: tuple[int, Any] | None = None) -> Effects:
+        out, records = self.outbox.take(self.closed, self._stored_state)
         return Effects(out, records, self.gameplay.take_bot_jobs(), origin)

@@ -298,7 +298,7 @@ class Gameplay:
         # Only tables that changed since the last call can owe a decision (tick() adds every
         # playing table as a safety net): scanning all tables per request was the hot spot.
         check = self._outbox.take_bot_check()
-        if not check:  # the usual case after a request at a table of people
+        if check is None:  # the usual case after a request at a table of people
             return jobs
         for table_id in check:
             table = self._tables.get(table_id)

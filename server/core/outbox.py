@@ -39,6 +39,9 @@ class Outbox:
         #: Queue one instruction (the list's own append, bound: the hot path's cheapest call).
         self.put = self._out.append
         self._records: list[Record] = []
+        #: Queue a storage record: written before anything of this call is sent (the list's
+        #: own append, bound, as ``put``).
+        self.record = self._records.append
         #: Tables whose stored state must be written again at the end of this call.
         self._dirty: dict[int, Table] = {}
         #: Tables to look at for computer players' moves (changed since last looked at).
@@ -87,10 +90,6 @@ class Outbox:
         self._out.append(query)
 
     # -- records and changed tables -----------------------------------------------------------
-    def record(self, record: Record) -> None:
-        """Queue a storage record: written before anything of this call is sent."""
-        self._records.append(record)
-
     def touched(self, table: Table) -> None:
         """``table`` changed: store it again at the end of the call, and look whether a
         computer player there owes a move."""
@@ -109,8 +108,13 @@ class Outbox:
         """Nothing changed that needs storing (a restore: storage has it all already)."""
         self._dirty.clear()
 
-    def take_bot_check(self) -> set[int]:
-        check, self._bot_check = self._bot_check, set()
+    def take_bot_check(self) -> set[int] | None:
+        """The tables to look at for computer players' moves (None: none changed, the usual
+        case after a request at a table of people, which then costs no new set)."""
+        check = self._bot_check
+        if not check:
+            return None
+        self._bot_check = set()
         return check
 
     def take(self, closed: bool, stored_state: Any) -> tuple[list[Out], list[Record]]:
@@ -118,7 +122,7 @@ class Outbox:
         gives what storage keeps of a changed table, or None not to store it (closed, or
         paused); once the core is ``closed`` (shut down) nothing more is stored."""
         if closed:
-            self._records.clear()
+            self._records.clear()  # (the list ``record`` appends to stays the same)
         elif self._dirty:
             for table in self._dirty.values():
                 state = stored_state(table)
@@ -128,4 +132,5 @@ class Outbox:
         out, self._out = self._out, []
         self.put = self._out.append
         records, self._records = self._records, []
+        self.record = self._records.append
         return out, records

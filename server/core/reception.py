@@ -91,9 +91,10 @@ class Reception:
         })
         return conn.id
 
-    def _admit(self, conn_id: int, text: bool, quiet_id: Callable[[], Any]) -> Connection | None:
-        """A line came in on ``conn_id``: the connection is heard, its mode fixed by its first
-        line, and its rate charged.  None if it is gone, or if the line is refused."""
+    def _admit(self, conn_id: int, text: bool, line: bytes | None) -> Connection | None:
+        """A line came in on ``conn_id`` (``line``: a JSON line, whose id a refusal echoes):
+        the connection is heard, its mode fixed by its first line, and its rate charged.
+        None if it is gone, or if the line is refused."""
         self.origin = None
         conn = self._connections.get(conn_id)
         if conn is None or conn.closing:
@@ -105,7 +106,7 @@ class Reception:
             connections.set_mode(conn, text)
         wait = conn.bucket.take(now)
         if wait > 0:
-            request_id = None if conn.text else quiet_id()
+            request_id = None if conn.text or line is None else _quiet_id(line)
             if conn.bucket.strikes > self._config.flood_strikes:
                 self._outbox.error(conn, ProtocolError("flood", "too many requests; closing the connection"),
                                    request_id)
@@ -123,7 +124,7 @@ class Reception:
         if not stripped:
             self.origin = None
             return
-        conn = self._admit(conn_id, not stripped.startswith(b"{"), lambda: _quiet_id(stripped))
+        conn = self._admit(conn_id, not stripped.startswith(b"{"), stripped)
         if conn is None:
             return
         try:
@@ -143,7 +144,7 @@ class Reception:
         first), or raises the ProtocolError that refuses it: the adapter's reading of what
         depends on the game (``discard 1 2``).  True if the line was admitted (not
         rate-limited, and the connection is open)."""
-        conn = self._admit(conn_id, True, lambda: None)
+        conn = self._admit(conn_id, True, None)
         if conn is None:
             return False
         if isinstance(request, ProtocolError):

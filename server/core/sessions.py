@@ -22,6 +22,8 @@ class Sessions(Mapping[str, Session]):
 
     def __init__(self) -> None:
         self._by_token: dict[str, Session] = {}
+        #: A session by token, or None: the dict's own lookup, bound.
+        self.get = self._by_token.get  # type: ignore[method-assign]
         #: Sessions by the skeleton of their name (see :meth:`name_in_use`).
         self._names: dict[str, list[Session]] = {}
 
@@ -36,9 +38,6 @@ class Sessions(Mapping[str, Session]):
 
     def __getitem__(self, token: str) -> Session:
         return self._by_token[token]
-
-    def get(self, token: str, default: Any = None) -> Session | None:  # type: ignore[override]
-        return self._by_token.get(token, default)
 
     def all(self) -> list[Session]:
         return list(self._by_token.values())

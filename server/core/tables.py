@@ -30,6 +30,8 @@ class Tables(Mapping[int, Table]):
         self._outbox = outbox
         self._board = board
         self._open: dict[int, Table] = {}
+        #: A table by id, or None: the dict's own lookup, bound (the hot paths ask it).
+        self.get = self._open.get  # type: ignore[method-assign]
         self._next = 1
         self._by_address: dict[str, set[int]] = {}
 
@@ -44,9 +46,6 @@ class Tables(Mapping[int, Table]):
 
     def __getitem__(self, table_id: int) -> Table:
         return self._open[table_id]
-
-    def get(self, table_id: int, default: Any = None) -> Table | None:  # type: ignore[override]
-        return self._open.get(table_id, default)
 
     def ids(self) -> set[int]:
         return set(self._open)

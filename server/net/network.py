@@ -212,7 +212,7 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
         instructions already."""
         assert self.core is not None
         outs, records, origin = effects.out, effects.records, effects.origin
-        if not marked and self._text:
+        if not marked and self._text.people:
             self._text.outgoing(outs)
         if self._leftover:
             records, self._leftover = self._leftover + records, []
@@ -341,7 +341,7 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
         """The instructions of a core call carried out straight away (an answer, an unstored
         write's refusals): marked for text connections; its records wait for the next call's
         write, its computer players start thinking now."""
-        if self._text:
+        if self._text.people:
             self._text.outgoing(effects.out)
         self._leftover += effects.records
         if effects.jobs:

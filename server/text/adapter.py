@@ -17,7 +17,8 @@ requests and messages.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Mapping
 
 from noddy.protocol import ProtocolError
 
@@ -87,8 +88,12 @@ class TextAdapter:
     def __init__(self, core: ServerCore) -> None:
         self._core = core
         self._people: dict[int, _Person] = {}
+        #: The text connections by id (read it, never change it): a call's instructions need
+        #: marking only while it is not empty, which the network layer asks at every call.
+        self.people: Mapping[int, Any] = MappingProxyType(self._people)
 
-    def __bool__(self) -> bool:
+    @property
+    def active(self) -> bool:
         """Whether any text connection is open (else nothing needs marking)."""
         return bool(self._people)
 
