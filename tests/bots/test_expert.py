@@ -7,11 +7,11 @@ import random
 import pytest
 
 from noddy.bots import ExpertPlayer
-from noddy.bots.crib_table import CRIB_TABLE
+from noddy.bots.crib_table import CRIB_TABLE, RANK_LETTERS, pattern_ranks, pattern_text
 from noddy.bots.crib_values import estimate_crib
 from noddy.bots.expert import WIN, crib_value
 from noddy.bots.make_crib_table import patterns
-from noddy.engine import FULL_DECK, Discard, Game, Play, configure, parse_cards, score_show
+from noddy.engine import FULL_DECK, Card, Discard, Game, Play, configure, parse_cards, score_show
 
 from .helpers import discard_view, play_view
 
@@ -151,6 +151,16 @@ def test_the_crib_table_holds_what_crib_value_would_compute() -> None:
 def test_the_crib_table_has_every_pattern_the_generator_would_write() -> None:
     """No pattern of a preset is missing from the data file, and nothing else is in it."""
     assert set(CRIB_TABLE) == {key for key, _ in patterns()}
+
+
+def test_the_crib_table_file_writes_ranks_as_the_engine_does() -> None:
+    """The data file's rank letters are the engine's own (``Card.parse``), and a key read
+    back from its text is the key written."""
+    assert [Card.parse(letter + "C").rank for letter in RANK_LETTERS] == list(range(1, 14))
+    assert pattern_text((1, 10, 13)) == "ATK"
+    assert pattern_ranks("ATK") == (1, 10, 13)
+    with pytest.raises(ValueError, match="'1'"):
+        pattern_ranks("1J")
 
 
 def test_crib_values_depend_on_the_pattern_only() -> None:
