@@ -83,13 +83,22 @@ class Coaching:
         if f["seat"] is not None and f["seat"] != seat:
             raise ProtocolError("bad_field", f"a game being played is reviewed for your own seat "
                                 f"({seat}) only", field="seat")
+        # The record's rule (StoredGame.visible_to): a seat's hands go to who sat in it, in
+        # that game.  Sitting there now is not enough: the seat may have been someone else's
+        # when it was dealt, at a table that was private then.
+        if not any(s["seat"] == seat and s["kind"] == "human" and s["name"] == session.name
+                   for s in live.seats):
+            raise ProtocolError("no_such_game", f"you did not sit in seat {seat} of game "
+                                f"{live.game_id}; there is no game of yours to review")
         last_ended = game.deal if game.is_over else game.deal - 1
         deal = last_ended if f["deal"] is None else f["deal"]
         if deal < 1 or deal > last_ended:
             raise ProtocolError("no_such_deal", "no deal of this game has ended yet" if last_ended < 1
                                 else f"deal {deal} has not ended (deals 1 to {last_ended} have)",
                                 field="deal")
-        start = Game(table.rules, table.players, partnerships=table.partnerships, seed=game.seed)
+        # The rules the game was dealt with, not the table's now (configure_table may have
+        # changed them since).
+        start = Game(game.rules, table.players, partnerships=table.partnerships, seed=game.seed)
         notes = review(start, live.taken, seat, deal=deal, margin=REVIEW_MARGIN)
         self._outbox.reply(conn, rid, {"type": "review", "game": live.game_id, "seat": seat, "deal": deal,
                                        "notes": [note.to_dict() for note in notes]})
