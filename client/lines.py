@@ -22,9 +22,10 @@ LOG_LIMIT = 500
 def pile_marks(names: Sequence[str]) -> list[str]:
     """One character per seat, to mark who played each card of the pile: the players'
     initials, or their seat numbers (1, 2...) when two share an initial (four greedy
-    computers would all be "G")."""
-    initials = [(name[:1] or "?").upper() for name in names]
-    if len(set(initials)) == len(initials):
+    computers would all be "G") or a seat has no name ("" -- a departed player's: its
+    placeholder "seat 2" made "S:10♦", which read like a spade)."""
+    initials = [name[:1].upper() for name in names]
+    if all(initials) and len(set(initials)) == len(initials):
         return initials
     return [str(seat + 1) for seat in range(len(names))]
 

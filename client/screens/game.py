@@ -251,7 +251,8 @@ class Game:
     def seat_marks(self) -> list[str]:
         """One character per seat, to mark who played each card of the pile: the players'
         initials, or their seat numbers (1, 2...) when two share an initial."""
-        return pile_marks([self.seat_name(s) for s in range(self.view.players)])
+        names = self.names()
+        return pile_marks([names[s] if s < len(names) else "" for s in range(self.view.players)])
 
     def whose_crib(self) -> str:
         return "your" if self.view.dealer == self.seat else f"{self.seat_name(self.view.dealer)}'s"

@@ -95,7 +95,7 @@ class Replay:
 
     def seat_marks(self) -> list[str]:
         """Who played each card of the pile, as the live table marks it (see pile_marks)."""
-        return pile_marks([self.seat_name(s) for s in range(self.players)])
+        return pile_marks([self.names.get(s, "") for s in range(self.players)])
 
     def team_of(self, seat: int) -> int:
         return self.view.team_of(seat)

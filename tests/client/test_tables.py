@@ -318,6 +318,18 @@ def test_players_who_share_an_initial_are_marked_by_seat_number() -> None:
     assert lines[1].startswith("  2:Bea ")
 
 
+def test_a_departed_players_cards_are_marked_by_seat_number_not_an_s() -> None:
+    # Issue 27, item 9: seat 2's player left, its placeholder "seat 2" marked the card
+    # "S:10♦", which reads like a spade.
+    model = seated_ben()
+    deal_004(model)
+    model.handle(ev(9, "played", seat=0, card="4H", count=4))
+    model.handle(ev(10, "played", seat=1, card="TD", count=14))
+    model.table = summary() | {"seats": [None, human(1, "Ben")]}
+    first = plain(table_fragments(model, 0.0)).splitlines()[0]
+    assert first == " Turn-up [5♥]   Count 14   Pile 1:4♥ 2:10♦"
+
+
 def test_a_long_pile_keeps_its_newest_cards_within_80_columns() -> None:
     model = seated_ben()
     model.table = summary() | {"players": 4, "seats": [
