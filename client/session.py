@@ -186,6 +186,15 @@ class Session:
             self.computer_level = (self.default_level if self.default_level in self.levels
                                    else (self.levels[0] if self.levels else None))
 
+
+    def preset_target(self, name: str | None) -> int | None:
+        """A preset's default target as the server's welcome describes it (None: unknown)."""
+        for preset in self.presets:
+            if preset.get("name") == name:
+                default = ((preset.get("options") or {}).get("target") or {}).get("default")
+                if isinstance(default, int):
+                    return default
+        return None
     def on_name_refused(self, m: dict[str, Any]) -> None:
         """The hello was refused for its name: ask for another here, not on the command line."""
         code = m.get("code", "")

@@ -26,8 +26,7 @@ def title_fragments(model: ViewModel, address: str) -> Fragments:
         where = "Lobby"
     else:
         table = model.table or {}
-        options = table.get("options") or {}
-        target = options.get("target", model.target)
+        target = model.target  # the game's, or before it the table's (see Game.target)
         where = f"Table {model.table_id} · {table.get('preset', model.preset or '')}"
         if target:
             where += f" to {target}"

@@ -94,8 +94,16 @@ class Game:
 
     @property
     def target(self) -> int:
-        """The game's target; before a game says, Noddy's 31 (what the title shows)."""
-        return self.view.target or DEFAULT_TARGET
+        """The game's target; before a game says, the table's (its ``target`` option, else its
+        preset's default as the server's welcome describes it: a waiting cribbage table is
+        played to 121, not Noddy's 31), else Noddy's 31."""
+        if self.view.target:
+            return self.view.target
+        table = self.table or {}
+        chosen = (table.get("options") or {}).get("target")
+        if isinstance(chosen, int):
+            return chosen
+        return self.session.preset_target(table.get("preset")) or DEFAULT_TARGET
 
     # == the table =======================================================================
     def enter_table(self, table_id: int, summary: dict[str, Any] | None) -> None:

@@ -142,7 +142,9 @@ class Lobby:
         """One row of the lobby's table list, in plain text: each seated player with their
         rating in the table's family (docs/PROTOCOL.md "Ratings") when the server gives it."""
         options = summary.get("options") or {}
-        target = options.get("target")
+        # Always the target, the preset's default too: a row that said nothing of it left a
+        # cribbage table to be guessed at 31 (issue 27, item 1).
+        target = options.get("target", self.session.preset_target(summary.get("preset")))
         seats = []
         for seat in summary.get("seats", []):
             if seat is None:

@@ -16,10 +16,12 @@ from noddy.client.render import (
     HELP_TEXT,
     form_fragments,
     keys_fragments,
+    lobby_fragments,
     log_rule_fragments,
     password_prefix,
     plain,
     table_fragments,
+    title_fragments,
     waiting_fragments,
 )
 
@@ -411,3 +413,24 @@ def test_the_dealer_of_a_four_player_game_is_named_within_80_columns() -> None:
     assert plain(table_fragments(model, 0.0, 80)).splitlines()[1].endswith("  · your deal")
     # With room to spare (or two players), the dealer keeps the whole name.
     assert plain(table_fragments(model, 0.0, 120)).splitlines()[1].endswith(" · dealer Ben")
+
+
+
+# -- a waiting table's target (issue 27, item 1) ------------------------------------------------
+
+def test_a_waiting_cribbage_table_says_its_target_in_the_lobby_row_and_the_title() -> None:
+    # n, preset cribbage, no computers, Enter: the form said 121, but the table screen said
+    # "Table 1 · cribbage to 31" until the game began, and the lobby row said no target.
+    waiting = table(seats=[None, None], preset="cribbage")
+    model = in_lobby(waiting, table(id=2, seats=[human(0, "Di"), None], preset="cribbage",
+                                    options={"target": 61}))
+    assert plain(lobby_fragments(model, 80)) == (
+        " Tables\n"
+        " ▶ #1   cribbage           2p       waiting   ·free·, ·free·  [to 121]\n"
+        "   #2   cribbage           2p       waiting   Di, ·free·  [to 61]\n")
+    model.sit(0)
+    request = model.take_outbox()[-1]
+    model.handle({"type": "table", "table": waiting | {"seats": [human(0, "Me"), None]}, "seat": 0,
+                  "id": request["id"]})
+    assert plain(title_fragments(model, "127.0.0.1:3131")).split("  ")[0] == (
+        " Noddy · Me @ 127.0.0.1:3131 · Table 1 · cribbage to 121")
