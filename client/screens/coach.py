@@ -92,7 +92,17 @@ def note_line(note: dict[str, Any], with_deal: bool = False) -> LogLine:
     deal = f"Deal {note.get('deal')}: " if with_deal and note.get("deal") is not None else ""
     return line("event", f"{deal}you {verb} ", *_choice_parts(decision, chosen),
                 f" (total {_points(chosen.get('total'))}), best ", *_choice_parts(decision, best),
-                f" (total {_points(best.get('total'))}): {_points(note.get('difference'))} points")
+                f" (total {_points(best.get('total'))}): {_shown_difference(chosen, best)} points")
+
+
+def _shown_difference(chosen: dict[str, Any], best: dict[str, Any]) -> str:
+    """How much better the best was, as the difference of the two totals *as shown*: a reader
+    checks it from the figures on the screen ("-0.1 ... 1.0: 1.2 points" did not add up, the
+    difference being of the unrounded totals; issue 27, item 7)."""
+    low, high = chosen.get("total"), best.get("total")
+    if not isinstance(low, (int, float)) or not isinstance(high, (int, float)):
+        return "?"
+    return _points(float(_points(high)) - float(_points(low)))
 
 
 class Coach:

@@ -316,7 +316,9 @@ def _review_text(message: dict[str, Any]) -> str:
     lines = [f"Review of {which}:"]
     for note in notes:
         lines.append(f"  deal {note['deal']}: you chose {_advice_text(note['chosen'])}")
-        lines.append(f"    better: {_advice_text(note['best'])} ({note['difference']:.2f} more)")
+        # The difference of the totals as printed, so the reader can check it (issue 27, item 7).
+        shown = float(f"{note['best']['total']:.2f}") - float(f"{note['chosen']['total']:.2f}")
+        lines.append(f"    better: {_advice_text(note['best'])} ({shown:.2f} more)")
     return "\n".join(lines)
 
 

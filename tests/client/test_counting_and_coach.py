@@ -477,3 +477,17 @@ async def test_a_manual_game_with_the_coach_by_keys() -> None:
             await wait_for(lambda: model.coach.panel is not None, "the review")
             assert model.coach.panel.title == f"The coach's review of game {game_id}"
             assert all(line.text.startswith("Deal ") for line in model.coach.panel.lines)
+
+
+# -- the coach's sums add up on the screen (issue 27, item 7) ---------------------------------------
+
+@pytest.mark.parametrize("chosen, best, difference, shown", [
+    (-0.14, 1.04, 1.18, "(total -0.1), best 8♥ (total 1.0): 1.1 points"),
+    (16.64, 17.66, 1.02, "(total 16.6), best 8♥ (total 17.7): 1.1 points"),
+])
+def test_a_review_notes_difference_is_that_of_the_totals_shown(chosen: float, best: float,
+                                                                difference: float, shown: str) -> None:
+    from noddy.client.screens.coach import note_line
+    note = {"deal": 2, "decision": "play", "chosen": {"card": "5C", "now": 0, "answer": 0.1, "total": chosen},
+            "best": {"card": "8H", "now": 0, "answer": 0.0, "total": best}, "difference": difference}
+    assert note_line(note).text == "you played 5♣ " + shown

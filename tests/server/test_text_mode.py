@@ -229,3 +229,13 @@ def test_events_are_told_by_the_shared_narration() -> None:
     assert said({"kind": "hands_revealed", "hands": [["TC", "5H"], ["6S", "3C"]], "crib": None}) == \
         "Ada's hand 5H TC\nBen's hand 3C 6S\n"
     assert said({"kind": "juggled", "seat": 0}) == "{'kind': 'juggled', 'seat': 0}\n"
+
+
+def test_a_review_in_text_says_the_difference_of_the_totals_it_prints() -> None:
+    # Issue 27, item 7: the difference was of the unrounded totals, so it did not add up.
+    note = {"deal": 1, "decision": "play", "chosen": {"card": "5C", "now": 0, "answer": 0.114, "total": -0.114},
+            "best": {"card": "8H", "now": 0, "answer": 0.0, "total": 1.014}, "difference": 1.128}
+    assert render({"type": "review", "game": 3, "seat": 0, "deal": 1, "notes": [note]}) == (
+        "Review of deal 1:\n"
+        "  deal 1: you chose play 5C: pegs 0, reply 0.11, total -0.11\n"
+        "    better: play 8H: pegs 0, reply 0.00, total +1.01 (1.12 more)\n")
