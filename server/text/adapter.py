@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from noddy.protocol import ProtocolError
 
-from .commands import HELP, cards_by_number, parse_command
+from .commands import cards_by_number, help_reply, parse_command
 from .render import person_error
 
 if TYPE_CHECKING:
@@ -140,7 +140,8 @@ class TextAdapter:
             if first is not None:
                 out[:] = [o for o in out if o is not first]
         if request is None:
-            out.append(Send(conn_id, {"type": "help", "text": HELP}, True, person.names))
+            text = help_reply(stripped.decode("utf-8", errors="replace"))
+            out.append(Send(conn_id, {"type": "help", "text": text}, True, person.names))
         return effects
 
     def outgoing(self, outs: list[Out]) -> None:

@@ -56,14 +56,16 @@ class Command:
     ``read(verb, args, rest)`` gives the request for the words after the verb (``rest``: the
     line after the verb, as typed), or None when they do not fit, and the person is told how
     the command is written (``usage``, with ``{verb}`` the word they typed; a command that
-    takes nothing after it needs none).  ``help`` is its entry in :data:`HELP` (the left
-    column, then the lines of the right one); None where another command's entry names it."""
+    takes nothing after it needs none).  ``brief`` is its line of :data:`HELP`, the list that
+    fits an 80x24 terminal (left column, text); ``help`` what ``help VERB`` tells of it (a
+    heading, then lines).  Either is None where another command's entry names it."""
 
     verbs: tuple[str, ...]
     request: str | None
     read: Callable[[str, list[str], str], dict[str, Any] | None]
     usage: str = "{verb}, with nothing after it"
     help: tuple[str, tuple[str, ...]] | None = None
+    brief: tuple[str, str] | None = None
 
 
 def _bare(request: dict[str, Any]) -> Callable[[str, list[str], str], dict[str, Any] | None]:
@@ -107,85 +109,103 @@ _PRESETS_LINE = textwrap.fill(
 #: Every text command, in the order :data:`HELP` lists them.
 COMMANDS: tuple[Command, ...] = (
     Command(("tables", "list", "ls"), "list_tables", _bare({"type": "list_tables"}),
-            help=("tables", ("list the tables",))),
+            help=("tables", ("list the tables",)),
+            brief=('tables', 'list the tables')),
     Command(("new",), "create_table", lambda verb, args, rest: _parse_new(args), usage="",
             help=("new PRESET [N] [pairs] [opt=value ...] [password=PW] [timer=SECONDS]",
-                  ("create a table for N players and sit in seat 1",))),
+                  ("create a table for N players and sit in seat 1",)),
+            brief=('new PRESET [N] [pairs]', 'a table for N players, you in seat 1 (help new)')),
     Command(("join",), "sit", lambda verb, args, rest: {
         "type": "sit", "table": _int(args[0], "table"), "seat": None,
         "password": args[1] if len(args) == 2 else None} if 1 <= len(args) <= 2 else None,
         usage="join TABLE, or join TABLE PASSWORD",
-        help=("join TABLE [PASSWORD]", ("sit in the first free seat of a table",))),
+        help=("join TABLE [PASSWORD]", ("sit in the first free seat of a table",)),
+            brief=('join TABLE [PASSWORD]', 'sit in the first free seat of a table')),
     Command(("sit",), "sit", _sit, usage="sit SEAT, or sit TABLE SEAT, or sit TABLE SEAT PASSWORD",
-            help=("sit SEAT | sit TABLE SEAT [PASSWORD]", ("seats are numbered from 1",))),
+            help=("sit SEAT | sit TABLE SEAT [PASSWORD]", ("seats are numbered from 1",)),
+            brief=('sit SEAT', 'sit in that seat (seats count from 1; help sit)')),
     Command(("watch",), "spectate", lambda verb, args, rest: {
         "type": "spectate", "table": _int(args[0], "table"),
         "password": args[1] if len(args) == 2 else None} if 1 <= len(args) <= 2 else None,
         usage="watch TABLE, or watch TABLE PASSWORD",
-        help=("watch TABLE [PASSWORD]", ("watch a table",))),
+        help=("watch TABLE [PASSWORD]", ("watch a table",)),
+            brief=('watch TABLE [PASSWORD]', 'watch a table')),
     Command(("bot",), "add_computer", _bot, usage="bot, or bot SEAT, or bot LEVEL, or bot SEAT LEVEL",
-            help=("bot [SEAT] [LEVEL]", ("a computer player takes a seat",))),
+            help=("bot [SEAT] [LEVEL]", ("a computer player takes a seat",)),
+            brief=('bot [SEAT] [LEVEL]', 'a computer player takes a seat (unbot SEAT)')),
     Command(("unbot",), "remove_computer", lambda verb, args, rest: {
         "type": "remove_computer", "seat": _seat(args[0])} if len(args) == 1 else None,
         usage="unbot SEAT", help=("unbot SEAT", ("the computer player leaves the seat",))),
     Command(("stand",), "stand", _bare({"type": "stand"}),
-            help=("stand | leave", ("stand up (stay watching) | go back to the lobby",))),
+            help=("stand | leave", ("stand up (stay watching) | go back to the lobby",)),
+            brief=('stand | leave', 'stand up and watch | go back to the lobby')),
     Command(("leave",), "leave", _bare({"type": "leave"})),
     Command(("ready", "start"), "ready", _bare({"type": "ready", "ready": True}),
-            help=("ready | unready", ("the game starts when every seat is taken and ready",))),
+            help=("ready | unready", ("the game starts when every seat is taken and ready",)),
+            brief=('ready | unready', 'the game starts when every seat is ready')),
     Command(("unready",), "ready", _bare({"type": "ready", "ready": False})),
     Command(("play",), "action", lambda verb, args, rest: {
         "type": "action", "action": "play", "card": args[0]} if len(args) == 1 else None,
         usage="play CARD, e.g. play 5H",
         help=("play CARD | go | discard CARD CARD",
               ("cards are rank+suit: A 2-9 T J Q K and C D H S, e.g. 5H TC;",
-               "discard also takes the numbers of the prompt: discard 1 2"))),
+               "discard also takes the numbers of the prompt: discard 1 2")),
+            brief=('play CARD | go', 'play a card (5H, TC: rank, suit) | say go')),
     Command(("go",), "action", _bare({"type": "action", "action": "go"})),
     Command(("discard",), "action", lambda verb, args, rest: {
         "type": "action", "action": "discard", "cards": args} if args else None,
-        usage="discard CARD CARD, or the numbers the prompt shows: discard 1 2"),
+        usage="discard CARD CARD, or the numbers the prompt shows: discard 1 2",
+            brief=('discard CARD CARD', 'lay away to the crib (or the numbers: discard 1 2)')),
     Command(("claim",), "action", lambda verb, args, rest: {
         "type": "action", "action": "claim", "points": _int(args[0], "points")} if len(args) == 1 else None,
         usage="claim N, the points you count in the cards",
         help=("claim N | muggins N | pass",
               ("counting by hand (new cribbage counting=manual): claim your",
-               "hand's points; say an opponent's hand holds N; let it stand"))),
+               "hand's points; say an opponent's hand holds N; let it stand")),
+            brief=('claim N | muggins N | pass', 'counting by hand (help claim)')),
     Command(("muggins",), "action", lambda verb, args, rest: {
         "type": "action", "action": "muggins", "points": _int(args[0], "points")} if len(args) == 1 else None,
         usage="muggins N, the points the cards hold"),
     Command(("pass",), "action", _bare({"type": "action", "action": "pass"})),
     Command(("hint",), "hint", _bare({"type": "hint"}),
             help=("hint | review [DEAL]", ("the coach (new ... hints=true): your choices ranked | the",
-                                           "decisions of a deal that fell short of the best"))),
+                                           "decisions of a deal that fell short of the best")),
+            brief=('hint | review [DEAL]', 'the coach, at a table made with hints=true')),
     Command(("review",), "review", lambda verb, args, rest: {
         "type": "review", "deal": _int(args[0], "deal") if args else None} if len(args) <= 1 else None,
         usage="review, or review DEAL"),
     Command(("say",), "chat", lambda verb, args, rest: {"type": "chat", "text": rest, "to": None} if rest else None,
             usage="say TEXT",
-            help=("say TEXT | shout TEXT", ("chat at your table (or the lobby) | chat in the lobby",))),
+            help=("say TEXT | shout TEXT", ("chat at your table (or the lobby) | chat in the lobby",)),
+            brief=('say TEXT | shout TEXT', 'chat at your table | in the lobby')),
     Command(("shout",), "chat", lambda verb, args, rest: {"type": "chat", "text": rest, "to": "lobby"}
             if rest else None, usage="shout TEXT"),
     Command(("look",), "snapshot", _bare({"type": "snapshot"}),
-            help=("look", ("show the table and your cards again",))),
+            help=("look", ("show the table and your cards again",)),
+            brief=('look', 'the table and your cards again')),
     Command(("games",), "list_games", lambda verb, args, rest: {
         "type": "list_games", "name": args[0] if args else None} if len(args) <= 1 else None,
-        usage="games, or games NAME", help=("games [NAME]", ("your (or NAME's) finished games, newest first",))),
+        usage="games, or games NAME", help=("games [NAME]", ("your (or NAME's) finished games, newest first",)),
+            brief=('games [NAME] | game ID', 'finished games, newest first | one of them')),
     Command(("game",), "get_game", _game, usage="game ID, or game ID PASSWORD",
             help=("game ID [PASSWORD]", ("one finished game: its players, deals and result",))),
     Command(("leaderboard", "ratings"), "leaderboard", lambda verb, args, rest: {
         "type": "leaderboard", "family": args[0].lower() if args else "noddy"} if len(args) <= 1 else None,
         usage="{verb}, or {verb} noddy, or {verb} cribbage",
-        help=("leaderboard [noddy|cribbage]", ("the ratings of one family of games (noddy: default)",))),
+        help=("leaderboard [noddy|cribbage]", ("the ratings of one family of games (noddy: default)",)),
+            brief=('leaderboard [FAMILY]', 'the ratings: noddy (default) or cribbage')),
     Command(("name",), "hello", lambda verb, args, rest: {
         "type": "hello", "name": rest, "version": PROTOCOL_VERSION} if args else None,
-        usage="name NAME", help=("name NAME", ("choose your name (any time until you sit down)",))),
+        usage="name NAME", help=("name NAME", ("choose your name (any time until you sit down)",)),
+            brief=('name NAME | resume TOKEN', 'your name | take back your seat (help resume)')),
     Command(("resume",), "hello", lambda verb, args, rest: {
         "type": "hello", "name": "guest", "version": PROTOCOL_VERSION, "resume": args[0]}
         if len(args) == 1 else None, usage="resume TOKEN",
         help=("resume TOKEN", ("take back your seat, or your place as a watcher, after a",
                                "lost connection (any time until you sit down)"))),
-    Command(("ping",), "ping", _bare({"type": "ping"}), help=("ping | help | quit", ())),
-    Command(("help", "?"), None, lambda verb, args, rest: None, usage=""),
+    Command(("ping",), "ping", _bare({"type": "ping"}), help=("ping | help | quit", ()),
+            brief=('ping | help | quit', 'help COMMAND tells more of one, e.g. help new')),
+    Command(("help", "?"), None, lambda verb, args, rest: None, usage="help, or help COMMAND"),
     Command(("quit", "exit", "bye"), "bye", _bare({"type": "bye"})),
 )
 
@@ -199,25 +219,59 @@ JSON_ONLY = {
 _BY_VERB = {verb: command for command in COMMANDS for verb in command.verbs}
 
 
+#: The widest a line of help may be, and the most lines the list may have: an 80x24
+#: terminal, with a line to spare for what the person types next.
+HELP_WIDTH, HELP_LINES = 80, 23
+
+
 def _help_text() -> str:
-    """:data:`HELP`, from each command's entry: the left column 28 wide, a longer one alone
-    on its line with the text below it, the presets after ``new``."""
-    lines = ["Commands (one a line):"]
+    """:data:`HELP`: one line a command (or a group), from each command's ``brief``."""
+    lines = ["Commands, one a line (help COMMAND tells more, e.g. help new):"]
     for command in COMMANDS:
-        if command.help is None:
-            continue
-        left, right = command.help
-        if not right:
-            lines.append(f"  {left}")
-        elif len(left) <= 26:
-            lines.append(f"  {left:<28}{right[0]}")
-            lines += [" " * 30 + more for more in right[1:]]
-        else:
-            lines.append(f"  {left}")
-            lines += [" " * 30 + more for more in right]
-        if command.verbs[0] == "new":
-            lines.append(_PRESETS_LINE)
+        if command.brief is not None:
+            left, right = command.brief
+            lines.append(f"  {left:<27} {right}")
     return "\n".join(lines)
+
+
+def help_reply(line: str) -> str:
+    """The text a ``help`` line is answered with: the list, or (``help VERB``) one command."""
+    words = line.split()[1:]
+    return help_for(words[0]) if words else HELP
+
+
+def help_for(verb: str) -> str:
+    """What ``help VERB`` says: the command's help entry (its group's), how it is written,
+    and for ``new`` the presets; a word that is no command says so."""
+    command = _BY_VERB.get(verb.lower())
+    if command is None:
+        return f"There is no command {verb!r}; type help for the list."
+    entry = None
+    for other in COMMANDS:  # the entry of the command's group: the last one at or before it
+        if other.help is not None:
+            entry = other.help
+        if other is command:
+            break
+    lines: list[str] = []
+    if entry is not None:
+        left, right = entry
+        lines.append(left)
+        lines += ["    " + more for more in right]
+    if command.usage:
+        lines.append("Written: " + command.usage.format(verb=command.verbs[0]) + ".")
+    if len(command.verbs) > 1:
+        lines.append("Also: " + ", ".join(command.verbs[1:]) + ".")
+    if command.verbs[0] == "new":
+        lines += textwrap.wrap("Presets: " + " ".join(PRESETS) + "; e.g. new cribbage 4 pairs target=61. "
+                               "Options as name=value: target=61 counting=manual hints=true "
+                               "knave_noddy=false; password=PW makes it private; timer=SECONDS "
+                               "a turn timer.", width=HELP_WIDTH - 2, break_on_hyphens=False)
+    wrapped = []
+    for line in lines:
+        indent = " " * (len(line) - len(line.lstrip()))
+        wrapped += textwrap.wrap(line, width=HELP_WIDTH - 2, subsequent_indent=indent + "  ",
+                                 break_on_hyphens=False) or [""]
+    return "\n".join(wrapped)
 
 
 HELP = _help_text()

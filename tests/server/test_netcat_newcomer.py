@@ -310,3 +310,28 @@ async def test_watching_a_game_shows_the_table_once() -> None:
         assert (await _line(reader)).startswith("Turn-up: -  Count: 0  Pile: -  Scores: Ada 0, ")
         writer.close()
         await ada.close()
+
+
+async def test_help_fits_an_80_by_24_terminal_and_help_command_tells_one() -> None:
+    # Issue 27, item 5: help was 33 lines, 11 of them wider than 80 columns, so its top
+    # scrolled away and lines broke mid-word ("noddy-mod / ern").
+    async with running_server() as server:
+        reader, writer = await _text(server.port)
+        writer.write(b"help\n")
+        listing = [await _line(reader) for _ in range(len(text_mode.HELP.splitlines()))]
+        assert listing[0] == "Commands, one a line (help COMMAND tells more, e.g. help new):\n"
+        assert len(listing) <= 23 and max(len(line.rstrip("\n")) for line in listing) <= 80
+        assert listing[-1] == "  ping | help | quit          help COMMAND tells more of one, e.g. help new\n"
+        writer.write(b"help discard\n")
+        assert [await _line(reader) for _ in range(4)] == [
+            "play CARD | go | discard CARD CARD\n",
+            "    cards are rank+suit: A 2-9 T J Q K and C D H S, e.g. 5H TC;\n",
+            "    discard also takes the numbers of the prompt: discard 1 2\n",
+            "Written: discard CARD CARD, or the numbers the prompt shows: discard 1 2.\n"]
+        writer.write(b"help dance\n")
+        assert await _line(reader) == "There is no command 'dance'; type help for the list.\n"
+        writer.write(b"help new\n")
+        new = [await _line(reader) for _ in range(6)]
+        assert new[2].startswith("Presets: noddy noddy-ducoeur noddy-holme noddy-modern")
+        assert all(len(line.rstrip("\n")) <= 80 for line in new)
+        writer.close()
