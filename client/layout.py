@@ -132,9 +132,9 @@ class Windows:
             def shown() -> list[Any]:
                 return render.log_tail(lines(), self._rows())
 
-            def cursor() -> Point:
-                return Point(0, max(0, len(shown()) - 1))
-            return Window(FormattedTextControl(lambda: render.log_fragments(shown()),
+            def cursor() -> Point:  # the last row: a long line takes more than one
+                return Point(0, render.last_row(render.log_fragments(shown(), self._width())))
+            return Window(FormattedTextControl(lambda: render.log_fragments(shown(), self._width()),
                                                get_cursor_position=cursor, focusable=False),
                           wrap_lines=True, always_hide_cursor=True)
 

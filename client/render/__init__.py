@@ -50,6 +50,7 @@ from .help import (
 from .lobby import cursor_list, form_fragments, lobby_fragments, password_prefix
 from .table import (
     count_fragments,
+    last_row,
     log_fragments,
     log_rule_fragments,
     log_tail,
@@ -59,7 +60,7 @@ from .table import (
 )
 
 __all__ = ["STYLE", "hand_or_show_fragments", "counting_fragments", "panel_fragments",
-           "card_faces", "count_fragments", "help_text", "board_fragments", "pegs_fragments", "hand_fragments", "table_fragments", "log_fragments", "log_tail",
+           "card_faces", "count_fragments", "help_text", "board_fragments", "pegs_fragments", "hand_fragments", "table_fragments", "log_fragments", "last_row", "log_tail",
            "pile_fragments", "log_rule_fragments", "password_prefix",
            "lobby_fragments", "form_fragments", "help_fragments", "keys_fragments",
            "status_fragments", "title_fragments", "waiting_fragments", "cards_inline",

@@ -8,7 +8,10 @@ board in :mod:`noddy.client.render.board`.
 
 from __future__ import annotations
 
+import re
 import textwrap
+
+from prompt_toolkit.utils import get_cwidth
 
 from ..lines import LogLine
 from ..model import ViewModel
@@ -111,14 +114,61 @@ def log_tail(lines: list[LogLine], rows: int) -> list[LogLine]:
     return lines[-max(1, rows):]
 
 
-def log_fragments(lines: list[LogLine]) -> Fragments:
-    """Log lines one under another, each keeping its own styled segments (coloured cards)."""
+def last_row(fragments: Fragments) -> int:
+    """The index of the last row ``fragments`` take (where a log window keeps its cursor, so
+    that it shows the end of the log, wrapped rows included)."""
+    return sum(text.count("\n") for _style, text, *_ in fragments)
+
+
+#: How far a log line's continuation rows are indented, so a wrapped line reads as one.
+HANGING_INDENT = "   "
+
+
+def log_fragments(lines: list[LogLine], width: int | None = None) -> Fragments:
+    """Log lines one under another, each keeping its own styled segments (coloured cards).
+
+    With ``width``, a line longer than the window is broken between words, its later rows
+    indented by :data:`HANGING_INDENT`: the terminal's own wrapping broke words in two at 80
+    columns ("fifte / en eight", "4 claim / ed").  A word longer than a whole row is cut."""
     out: Fragments = []
     for i, line in enumerate(lines):
         if i:
             out.append(("", "\n"))
-        out.append(("", " "))
-        out += [(f"class:{style}", text) for style, text in line.segments]
+        segments = [(f"class:{style}", text) for style, text in line.segments]
+        if width is None or 1 + sum(get_cwidth(text) for _, text in segments) <= width:
+            out.append(("", " "))
+            out += segments
+        else:
+            out += _wrapped_segments(segments, width)
+    return out
+
+
+def _wrapped_segments(segments: Fragments, width: int) -> Fragments:
+    """``segments`` (one log line) broken into rows of at most ``width`` cells between words."""
+    out: Fragments = [("", " ")]
+    used = 1
+    pending: Fragments = []  # spaces seen since the last word: dropped at a row's end
+    for style, text in segments:
+        for token in re.findall(r"\s+|\S+", text):
+            cells = get_cwidth(token)
+            if token.isspace():
+                pending.append((style, token))
+                continue
+            spaces = sum(get_cwidth(t) for _, t in pending)
+            if used + spaces + cells > width and used > len(HANGING_INDENT):
+                out.append(("", "\n" + HANGING_INDENT))
+                used, pending, spaces = len(HANGING_INDENT), [], 0
+            out += pending
+            pending = []
+            used += spaces
+            while used + cells > width:  # longer than a whole row: cut it
+                room = max(1, width - used)
+                out.append((style, token[:room]))
+                out.append(("", "\n" + HANGING_INDENT))
+                token, used = token[room:], len(HANGING_INDENT)
+                cells = get_cwidth(token)
+            out.append((style, token))
+            used += cells
     return out
 
 

@@ -278,8 +278,10 @@ def build_layout(view: RecordsView, width: Callable[[], int],
     def log_shown(replay: Replay) -> list[LogLine]:
         return render.log_tail(replay.visible_log(), rows())
 
-    def log_cursor() -> Point:
-        return Point(0, max(0, len(log_shown(view.replay)) - 1) if view.replay else 0)
+    def log_cursor() -> Point:  # the last row: a long line takes more than one
+        if not view.replay:
+            return Point(0, 0)
+        return Point(0, render.last_row(render.log_fragments(log_shown(view.replay), width())))
 
     games = HSplit([
         Window(FormattedTextControl(lambda: games_fragments(view), focusable=False,
@@ -299,7 +301,7 @@ def build_layout(view: RecordsView, width: Callable[[], int],
         Window(text(when_replaying(hands_fragments)),
                height=lambda: (view.replay.players + bool(view.replay.frame.crib)) if view.replay else 1),
         Window(height=1, char="─", style="class:dim"),
-        Window(FormattedTextControl(when_replaying(lambda r: render.log_fragments(log_shown(r))),
+        Window(FormattedTextControl(when_replaying(lambda r: render.log_fragments(log_shown(r), width())),
                                     get_cursor_position=log_cursor, focusable=False),
                wrap_lines=True, always_hide_cursor=True),
     ])

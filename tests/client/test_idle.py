@@ -68,9 +68,9 @@ def test_the_log_formats_only_the_lines_the_screen_can_show(client: ClientApp,
     formatted: list[int] = []
     real = render.log_fragments
 
-    def counting(lines: list[Any]) -> Any:
+    def counting(lines: list[Any], *width: Any) -> Any:
         formatted.append(len(lines))
-        return real(lines)
+        return real(lines, *width)
 
     monkeypatch.setattr(render, "log_fragments", counting)
     rows = screen_text(client)

@@ -17,6 +17,7 @@ from noddy.client.render import (
     form_fragments,
     keys_fragments,
     lobby_fragments,
+    log_fragments,
     log_rule_fragments,
     password_prefix,
     plain,
@@ -434,3 +435,21 @@ def test_a_waiting_cribbage_table_says_its_target_in_the_lobby_row_and_the_title
                   "id": request["id"]})
     assert plain(title_fragments(model, "127.0.0.1:3131")).split("  ")[0] == (
         " Noddy · Me @ 127.0.0.1:3131 · Table 1 · cribbage to 121")
+
+
+# -- long log lines (issue 27, item 4) ------------------------------------------------------------
+
+def test_a_long_log_line_breaks_between_words_with_a_hanging_indent() -> None:
+    # At 80 columns the terminal's own wrapping gave "...fifteen six, fifte / en eight..." and
+    # "...; 4 claim / ed, 2 mugged by root." with no indent.
+    from noddy.client.lines import line
+    text = ("Ann counts 5♣ 5♦ 10♥ J♠ with the turn-up 5♥: fifteen two, fifteen four, fifteen six, "
+            "fifteen eight, and a pair is ten, and a pair royal is fourteen; 4 claimed, 2 mugged by root.")
+    logged = line("event", text)
+    rows = plain(log_fragments([logged], 80)).split("\n")
+    assert rows == [
+        " Ann counts 5♣ 5♦ 10♥ J♠ with the turn-up 5♥: fifteen two, fifteen four, fifteen",
+        "   six, fifteen eight, and a pair is ten, and a pair royal is fourteen; 4",
+        "   claimed, 2 mugged by root.",
+    ]
+    assert plain(log_fragments([line("event", "Ann says go.")], 80)) == " Ann says go."
