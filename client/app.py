@@ -38,10 +38,13 @@ player.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import signal
 import time
 from typing import Any
 
-from prompt_toolkit.application import Application, create_app_session
+from prompt_toolkit.application import Application, create_app_session, run_in_terminal
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.input import Input
 from prompt_toolkit.layout import Layout, Window
@@ -54,6 +57,9 @@ from .layout import Windows
 from .model import LOBBY, TABLE, ViewModel
 from .screens import records
 from .state import ResumeTokens
+
+#: The stop signal of job control (None where there is none).
+_SIGTSTP = getattr(signal, "SIGTSTP", None)
 
 #: The shortest time between two redraws of any kind (s): a key held down is drawn at this
 #: pace at most.
@@ -160,6 +166,35 @@ class ClientApp(Windows, Bindings):
     def _start(self) -> None:
         self.application.create_background_task(self.connection.run())
         self.application.create_background_task(self._tick())
+        self._catch_stop_signal()
+
+    # == being suspended (Ctrl-Z, or SIGTSTP from outside) ===================================
+    def _catch_stop_signal(self) -> None:
+        """Have a stop signal from outside (``kill -TSTP``, a shell's job control) suspend the
+        client the way Ctrl-Z does: stopped with the terminal in raw mode, it came back from
+        ``fg`` echoing keys into the header until raw mode was restored by hand."""
+        if _SIGTSTP is None:  # no job control here (Windows)
+            return
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            asyncio.get_running_loop().add_signal_handler(_SIGTSTP, self.suspend)
+
+    def suspend(self) -> None:
+        """Give the terminal back as it was (cooked mode, the screen restored), stop, and on
+        ``fg`` take it again and redraw everything: what a full-screen program owes a shell."""
+        if _SIGTSTP is None:
+            return
+        signal_number = _SIGTSTP
+        loop = asyncio.get_running_loop()
+
+        def stop() -> None:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(signal_number)  # so the signal below stops us
+            try:
+                os.kill(0, signal_number)  # the whole process group, as a shell's Ctrl-Z does
+            finally:
+                self._catch_stop_signal()
+
+        run_in_terminal(stop)
 
     async def _tick(self) -> None:
         """The only redraws no message or key asks for: take the count of a deal down by

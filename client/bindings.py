@@ -56,6 +56,7 @@ class Bindings:
     chatting: bool
     _flush: Callable[..., None]
     _playing: Callable[[], bool]
+    suspend: Callable[[], None]
     _scroll_log: Callable[[float], None]
     _log_height: Callable[[], int]
 
@@ -92,6 +93,10 @@ class Bindings:
 
         def after(event: KeyPressEvent) -> None:
             self._flush()
+
+        @kb.add("c-z", eager=True)
+        def _suspend(event: KeyPressEvent) -> None:
+            self.suspend()
 
         @kb.add("c-q", eager=True)
         def _quit_now(event: KeyPressEvent) -> None:

@@ -356,3 +356,36 @@ async def test_the_log_scrolls_back_with_page_up_and_end_returns(server: NoddySe
         assert model.visible_log() == model.log[:len(model.log) - model.log_scroll]
         keys.send_text(END)
         await wait_for(lambda: model.log_scroll == 0, "the log back at its end")
+
+
+async def test_ctrl_z_and_a_stop_signal_give_the_terminal_back_and_take_it_again(
+        server: NoddyServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 27, item 10: stopped (Ctrl-Z or SIGTSTP) and brought back with fg, the client
+    # left the terminal in cooked mode, keys echoing into the header.  Now each stops the
+    # process group from inside run_in_terminal (cooked mode, then raw again and a redraw).
+    import os
+    import signal
+
+    from noddy.client import app as app_module
+    stops: list[tuple[int, int]] = []
+    monkeypatch.setattr(os, "kill", lambda pid, sig: stops.append((pid, sig)))
+    in_terminal: list[str] = []
+    real = app_module.run_in_terminal
+
+    def watched(func: Callable[[], None]) -> object:
+        in_terminal.append(func.__name__)
+        return real(func)
+    monkeypatch.setattr(app_module, "run_in_terminal", watched)
+    async with running_client(server.port) as (app, keys):
+        await wait_for(lambda: app.model.table_id is not None or app.model.screen != "connecting",
+                       "the client to start")
+        keys.send_text("\x1a")  # Ctrl-Z
+        await wait_for(lambda: stops, "Ctrl-Z to stop the process group")
+        assert stops == [(0, signal.SIGTSTP)] and in_terminal == ["stop"]
+        # A stop signal from outside is caught the same way (the handler was put back).
+        loop = asyncio.get_running_loop()
+        assert loop.remove_signal_handler(signal.SIGTSTP)  # installed again after the stop
+        loop.add_signal_handler(signal.SIGTSTP, app.suspend)
+        signal.raise_signal(signal.SIGTSTP)
+        await wait_for(lambda: len(stops) == 2, "SIGTSTP to stop the process group")
+        assert stops == [(0, signal.SIGTSTP)] * 2 and in_terminal == ["stop", "stop"]
