@@ -250,6 +250,18 @@ class Recovery:
             self._seating.take_seat(table, session, index, ready=seat["ready"])
             if seat["token"] == saved.get("creator"):
                 table.creator = session
+        if live is None:  # at a start, who watched watches again (a repair keeps its own)
+            for watcher in saved.get("watchers") or ():
+                if not (isinstance(watcher, dict) and isinstance(watcher.get("token"), str)
+                        and isinstance(watcher.get("name"), str)):
+                    continue  # (a damaged entry costs that watcher only, not the table)
+                session = Session(watcher["name"], bool(watcher.get("bot")), None, token=watcher["token"])
+                session.held_until = now + self._config.grace_period
+                self._lobby.add_session(session)
+                self._seating.schedule_held(session)
+                self._seating.watch(table, session)
+                if watcher["token"] == saved.get("creator"):
+                    table.creator = session
         table.status = saved["status"]
         game_info = saved.get("game")
         if game_info is not None and record is not None:

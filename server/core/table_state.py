@@ -1,5 +1,5 @@
-"""What storage keeps of a table to restore it: its settings, its seats (with resume
-tokens) and counters, and the id of its current game (spectators are not kept)."""
+"""What storage keeps of a table to restore it: its settings, its seats and its watchers
+(with resume tokens), its counters, and the id of its current game."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from ..model.table import Table
 
 
 def stored_state(table: Table) -> dict[str, Any]:
-    """What storage keeps of a table to restore it (spectators are not kept)."""
+    """What storage keeps of a table to restore it.  Its watchers too, so that one watching
+    when the server went down is watching again when it comes back (``watchers`` is absent
+    from what an older server stored: none came back then)."""
     seats: list[dict[str, Any] | None] = []
     for seat in table.seats:
         if seat is None:
@@ -29,4 +31,5 @@ def stored_state(table: Table) -> dict[str, Any]:
         "games_played": table.games_played, "computers_made": table.computers_made,
         "creator": None if creator is None else creator.token, "seats": seats,
         "game": None if live is None else {"id": live.game_id, "seq_start": live.seq_start},
+        "watchers": [{"name": s.name, "token": s.token, "bot": s.bot} for s in table.spectators],
     }
