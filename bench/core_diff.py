@@ -225,6 +225,9 @@ def _strip(line: str, ignore: list[str]) -> str:
     item = json.loads(line)
     if "event.ending" in ignore:
         _drop_ending(item)
+    if item[0] == "record" and "state.watchers" in ignore and isinstance(item[2], dict) \
+            and isinstance(item[2].get("state"), dict):
+        item[2]["state"].pop("watchers", None)
     if item[0] == "record" and "result.ending" in ignore and isinstance(item[2], dict) \
             and isinstance(item[2].get("result"), dict):
         item[2]["result"].pop("ending", None)
@@ -251,7 +254,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=1500)
     parser.add_argument("--ignore", action="append", default=[],
                         help="a field added on purpose, as TYPE.FIELD (e.g. welcome.table_options, "
-                             "event.ending for game_over's, result.ending for a stored result's)")
+                             "event.ending for game_over's, result.ending for a stored result's, state.watchers "
+                             "for a stored table's)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         old = _tree(args.against, Path(scratch) / "old")
