@@ -12,7 +12,7 @@ from __future__ import annotations
 import heapq
 import logging
 from collections.abc import Mapping
-from typing import Any, Iterator
+from typing import Iterator
 
 from ..config import ServerConfig
 from ..model.ratelimit import TokenBucket

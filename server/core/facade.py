@@ -19,7 +19,7 @@ from noddy.protocol import ProtocolError
 from ..config import ServerConfig
 from ..model.ratelimit import PasswordGuard
 from ..model.ratings import RatingBook
-from ..model.table import Session, Table
+from ..model.table import Table
 from ..storage import StoredState
 from ..storage.record_cache import RecordCache
 from .coaching import Coaching
@@ -158,13 +158,6 @@ class ServerCore:
                 self.outbox.send(conn.id, {"type": "shutdown", "message": "the server is shutting down"})
                 self.outbox.close(conn, "shutdown")
         return self._effects()
-
-    # -- reading (tests, benchmarks) ---------------------------------------------------------
-    def table(self, table_id: int) -> Table | None:
-        return self.tables.get(table_id)
-
-    def session(self, token: str) -> Session | None:
-        return self.sessions.get(token)
 
     def _stored_state(self, table: Table) -> dict[str, Any] | None:
         """What storage keeps of a changed table, or None: closed, or paused."""

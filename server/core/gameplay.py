@@ -195,14 +195,15 @@ class Gameplay:
         # Each member's connection is looked up once, for its events and its turn (nothing
         # in between opens or closes one, or changes who sits where).
         seats: dict[int | None, None] = {}
-        recipients: list[tuple[int, int | None, bool, tuple[str, ...]]] = []
+        recipients: list[tuple[int, int | None, bool]] = []
+        text_of = self._outbox.text_of
         for session, seat in table.members():
             seats[seat] = None
             conn_id = session.conn
-            how = self._outbox.how_to_send(conn_id)
-            if how is not None:
+            text = text_of(conn_id)
+            if text is not None:
                 assert conn_id is not None
-                recipients.append((conn_id, seat, *how))
+                recipients.append((conn_id, seat, text))
         # Members whose redacted views of an event agree get the very same message object,
         # which the network layer then encodes once (events are mostly public).
         messages = table.event_messages(numbered, seats, plain)
@@ -226,7 +227,7 @@ class Gameplay:
                     self.schedule_timer(table, table.deadlines[seat])
         self._send_batches(recipients, messages, table.turn_messages(seats, now), reply)
 
-    def _send_batches(self, recipients: list[tuple[int, int | None, bool, tuple[str, ...]]],
+    def _send_batches(self, recipients: list[tuple[int, int | None, bool]],
                       events: dict[int | None, list[dict[str, Any]]],
                       turns: dict[int | None, dict[str, Any]] | None,
                       reply: tuple[int, dict[str, Any]] | None) -> None:
@@ -236,7 +237,7 @@ class Gameplay:
         spectators) share one batch object, so it is encoded once for them."""
         put = self._outbox.put
         shared: dict[int | None, Lines] = {}
-        for conn_id, seat, text, names in recipients:
+        for conn_id, seat, text in recipients:
             batch = shared.get(seat)
             if batch is None:
                 batch = shared[seat] = Lines((*events[seat], turns[seat]) if turns is not None
@@ -244,7 +245,7 @@ class Gameplay:
             if reply is not None and conn_id == reply[0]:
                 batch = Lines((reply[1], *batch.messages), True)
                 reply = None
-            put(Send(conn_id, batch, text, names))
+            put(Send(conn_id, batch, text))
         if reply is not None:
             self._outbox.send(*reply)
 

@@ -86,9 +86,6 @@ class Query:
 
 Out = Send | Close | Query
 
-#: ``(text, names)`` of every Send to a JSON connection (see Outbox.how_to_send).
-AS_JSON: tuple[bool, tuple[str, ...]] = (False, ())
-
 
 @dataclass(frozen=True)
 class BotJob:

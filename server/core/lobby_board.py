@@ -64,9 +64,6 @@ class LobbyBoard:
     def table_closed(self, message: dict[str, Any]) -> None:
         self._news.closed(message)
 
-    def news_waiting(self) -> int:
-        return len(self._news)
-
     def tick(self, now: float, tables: Mapping[int, Table]) -> None:
         """Push the lobby its table news if some is waiting and the last push was at least
         ``lobby_push_interval`` ago: each changed table's latest ``table`` (or its
@@ -77,10 +74,10 @@ class LobbyBoard:
         if lines is None:
             return
         outbox = self._outbox
-        how_to_send = outbox.how_to_send
+        text_of = outbox.text_of
         put = outbox.put
         for session in self.sessions():
-            how = how_to_send(session.conn)
-            if how is not None:
+            text = text_of(session.conn)
+            if text is not None:
                 assert session.conn is not None
-                put(Send(session.conn, lines, *how))
+                put(Send(session.conn, lines, text))

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from noddy.protocol import ProtocolError
 
 from ..storage.records import TableSaved
-from .instructions import AS_JSON, Close, Out, Send
+from .instructions import Close, Out, Send
 
 if TYPE_CHECKING:
     from ..model.session import Connection
@@ -48,24 +48,21 @@ class Outbox:
         self._bot_check: set[int] = set()
 
     # -- messages ---------------------------------------------------------------------------
-    def how_to_send(self, conn_id: int | None) -> tuple[bool, tuple[str, ...]] | None:
-        """The ``text`` and ``names`` of a :class:`Send` to ``conn_id``, or None if it is not
-        open.  A caller sending several messages to one connection asks once.  (A text
-        connection's Send is marked here; the seats' names its lines use are the text
-        adapter's to fill in, at the edge.)"""
-        if conn_id is None:
-            return None
+    def text_of(self, conn_id: int | None) -> bool | None:
+        """Whether a :class:`Send` to ``conn_id`` goes to a text-mode connection (the text
+        adapter, at the edge, renders it with the seats' names), or None if the connection
+        is not open.  A caller sending several messages to one connection asks once."""
         conn = self._connections.get(conn_id)
         if conn is None or conn.closing:
             return None
-        return (True, ()) if conn.text else AS_JSON
+        return conn.text is True
 
     def send(self, conn_id: int | None, message: dict[str, Any]) -> None:
         """Send ``message`` to ``conn_id`` if it is open."""
-        how = self.how_to_send(conn_id)
-        if how is not None:
+        text = self.text_of(conn_id)
+        if text is not None:
             assert conn_id is not None
-            self._out.append(Send(conn_id, message, *how))
+            self._out.append(Send(conn_id, message, text))
 
     def reply(self, conn: Connection, request_id: Any, message: dict[str, Any]) -> None:
         if request_id is not None:

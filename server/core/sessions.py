@@ -10,7 +10,7 @@ they hold is still someone's (a forgotten one is not).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Iterator
+from typing import Iterator
 
 from noddy.protocol.names import skeleton
 

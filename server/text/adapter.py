@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from noddy.protocol import ProtocolError
 
+from ..core.instructions import Effects, Lines, Send
 from .commands import cards_by_number, help_reply, parse_command
 from .render import person_error
 
 if TYPE_CHECKING:
-    from ..core import Effects, ServerCore
+    from ..core import ServerCore
     from ..core.instructions import Out
 
 _NO_NAMES: tuple[str, ...] = ()
@@ -40,9 +41,6 @@ class _Person:
     seat: int | None = None
     names: tuple[str, ...] = _NO_NAMES
     legal: list[dict[str, Any]] = field(default_factory=list)
-    #: A watcher choosing another name keeps watching: the welcome of the new name does not
-    #: move them (it is made before the new session takes the old one's place).
-    renaming: bool = False
 
     def left(self) -> None:
         self.table, self.seat, self.names, self.legal = None, None, _NO_NAMES, []
@@ -67,9 +65,9 @@ class _Person:
             self.table, self.seat, self.names = summary["id"], message["seat"], _names(summary)
             turn = message.get("turn")
             self.legal = turn["legal_actions"] if turn is not None else []
-        elif kind == "welcome":
-            if self.renaming and not message["resumed"]:
-                return
+        elif kind == "welcome" and message["resumed"]:
+            # A resumed session puts the person where it was.  A fresh one (a first name, or
+            # another name chosen later) moves nobody: a watcher who renames watches on.
             self.left()
             self.table, self.seat = message["table"], message["seat"]
         elif kind == "table_closed":
@@ -92,20 +90,15 @@ class TextAdapter:
         #: marking only while it is not empty, which the network layer asks at every call.
         self.people: Mapping[int, Any] = MappingProxyType(self._people)
 
-    @property
-    def active(self) -> bool:
-        """Whether any text connection is open (else nothing needs marking)."""
-        return bool(self._people)
-
     def receive(self, conn_id: int, line: bytes) -> Effects:
         """One line a person typed on ``conn_id``."""
-        from ..core.instructions import Effects, Send
-        stripped = line.strip()
-        if not stripped:
+        typed = line.strip().decode("utf-8", errors="replace")
+        if not typed:
             return Effects([], [], [])
         person = self._people.setdefault(conn_id, _Person())
+        request: dict[str, Any] | ProtocolError | None
         try:
-            request = parse_command(stripped.decode("utf-8", errors="replace"))
+            request = parse_command(typed)
         except ProtocolError as exc:
             request = exc
 
@@ -117,31 +110,26 @@ class TextAdapter:
 
         admitted, effects = self._core.receive_request(conn_id, request, finish)
         out = effects.out
-        person.renaming = (isinstance(request, dict) and request["type"] == "hello"
-                           and request.get("resume") is None and person.seat is None)
         self.outgoing(out)
-        person.renaming = False
         if not admitted:
             return effects
-        if isinstance(request, dict) and request["type"] == "leave" and not any(
-                _is_error_to(o, conn_id) for o in out):
+        # The call's own messages to this person (a game's batch, a Lines, holds no reply).
+        mine = [o for o in out if o.__class__ is Send and o.conn == conn_id and isinstance(o.message, dict)]
+        kinds = [o.message["type"] for o in mine]
+        kind = request["type"] if isinstance(request, dict) else None
+        if kind == "leave" and "error" not in kinds:
             person.left()
         # Errors are reworded for the person who caused them ("you do not hold TH", seats from 1).
-        mine = [o for o in out if o.__class__ is Send and o.conn == conn_id and isinstance(o.message, dict)]
         for o in mine:
             if o.message["type"] == "error":
                 o.message = person_error(o.message, person.seat)
         # Watching a game: the snapshot begins with the table, so the table reply would print
         # the same line twice.
-        if isinstance(request, dict) and request["type"] == "spectate" and any(
-                o.message["type"] == "snapshot" for o in mine):
-            first = next(o for o in mine if o.message["type"] == "table") if any(
-                o.message["type"] == "table" for o in mine) else None
-            if first is not None:
-                out[:] = [o for o in out if o is not first]
+        if kind == "spectate" and "snapshot" in kinds and "table" in kinds:
+            first = mine[kinds.index("table")]
+            out[:] = [o for o in out if o is not first]
         if request is None:
-            text = help_reply(stripped.decode("utf-8", errors="replace"))
-            out.append(Send(conn_id, {"type": "help", "text": text}, True, person.names))
+            out.append(Send(conn_id, {"type": "help", "text": help_reply(typed)}, True, person.names))
         return effects
 
     def outgoing(self, outs: list[Out]) -> None:
@@ -150,7 +138,6 @@ class TextAdapter:
         people = self._people
         if not people:
             return
-        from ..core.instructions import Lines, Send
         for out in outs:
             if out.__class__ is not Send or not out.text:  # type: ignore[union-attr]
                 continue
@@ -169,7 +156,3 @@ class TextAdapter:
         """The connection is gone."""
         self._people.pop(conn_id, None)
 
-
-def _is_error_to(out: Any, conn_id: int) -> bool:
-    message = getattr(out, "message", None)
-    return getattr(out, "conn", None) == conn_id and isinstance(message, dict) and message.get("type") == "error"

@@ -101,11 +101,6 @@ def _sit(verb: str, args: list[str], rest: str) -> dict[str, Any] | None:
     return None
 
 
-_PRESETS_LINE = textwrap.fill(
-    "presets: " + " ".join(PRESETS) + "; e.g. new cribbage 4 pairs target=61",
-    width=96, initial_indent=" " * 30, subsequent_indent=" " * 30, break_on_hyphens=False)
-
-
 #: Every text command, in the order :data:`HELP` lists them.
 COMMANDS: tuple[Command, ...] = (
     Command(("tables", "list", "ls"), "list_tables", _bare({"type": "list_tables"}),

@@ -271,7 +271,7 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         text = (f"{_who(message['seat'], names)} ran out of time; "
                 f"the server plays {_action_text(message['action'])}.")
     elif kind == "shutdown":
-        text = f"The server is shutting down. Goodbye."
+        text = "The server is shutting down. Goodbye."
     elif kind == "bye":
         text = f"Goodbye ({message['reason']})."
     elif kind == "games":
