@@ -9,12 +9,13 @@ only; the client speaks only the protocol and never reaches into the server or e
 
 from __future__ import annotations
 
-import ast
 import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+
+from .layout import import_sources, modules
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE_DIRS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
@@ -40,32 +41,11 @@ THIRD_PARTY_ALLOWED = {
 
 
 def _modules(package: str) -> list[tuple[str, Path]]:
-    folder = ROOT / PACKAGE_DIRS[package]
-    found = []
-    for path in sorted(folder.rglob("*.py")):
-        relative = path.relative_to(folder).with_suffix("")
-        parts = [p for p in relative.parts if p != "__init__"]
-        found.append((".".join([package, *parts]), path))
-    return found
+    return list(modules(ROOT / PACKAGE_DIRS[package], package).items())
 
 
 def _imports(module: str, path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(), str(path))
-    is_package = path.name == "__init__.py"
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = module.split(".")
-                base = base if is_package else base[:-1]
-                base = base[: len(base) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            names.add(target)
-    return names
+    return import_sources(module, path)
 
 
 def _noddy_package(name: str) -> str:

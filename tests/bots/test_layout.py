@@ -18,6 +18,8 @@ import pytest
 
 import noddy.bots.crib_table
 
+from ..layout import find_cycle, import_graph, modules
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 BOTS = ROOT / "bots"
 MAX_LINES = 500
@@ -25,64 +27,14 @@ MAX_LINES = 500
 
 def bots_modules(folder: Path, package: str = "noddy.bots") -> dict[str, Path]:
     """Every module under ``folder``, recursively, by its import name."""
-    found = {}
-    for path in sorted(folder.rglob("*.py")):
-        parts = list(path.relative_to(folder).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        found[".".join([package, *parts])] = path
-    return found
-
-
-def imported_modules(name: str, path: Path, known: set[str]) -> set[str]:
-    """The modules of ``known`` that module ``name`` (at ``path``) imports, anywhere in it.
-
-    ``from . import a`` names module ``a`` if there is one, else the package itself; ``from
-    .a import b`` names ``a`` (or ``a.b`` if that is a module).  Importing a submodule is not
-    counted as importing its package: the package is being imported already by then."""
-    is_package = path.name == "__init__.py"
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = name.split(".") if is_package else name.split(".")[:-1]
-                base = base[:len(base) - (node.level - 1)]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
-            for alias in node.names:
-                submodule = f"{module}.{alias.name}"
-                found.add(submodule if submodule in known else module)
-    return found & known - {name}
+    return modules(folder, package)
 
 
 def import_cycles(folder: Path, package: str = "noddy.bots") -> list[list[str]]:
-    """Each cycle of imports among the modules under ``folder``, as the modules in order
-    (the first repeated at the end); empty if the imports all run one way."""
-    modules = bots_modules(folder, package)
-    graph = {name: sorted(imported_modules(name, path, set(modules)))
-             for name, path in modules.items()}
-    cycles: list[list[str]] = []
-    state: dict[str, int] = {}  # 1: on the path being walked, 2: finished
-    path: list[str] = []
-
-    def visit(name: str) -> None:
-        state[name] = 1
-        path.append(name)
-        for target in graph[name]:
-            if state.get(target) == 1:
-                cycles.append(path[path.index(target):] + [target])
-            elif target not in state:
-                visit(target)
-        path.pop()
-        state[name] = 2
-
-    for name in graph:
-        if name not in state:
-            visit(name)
-    return cycles
+    """An import cycle among the modules under ``folder``, as the modules in order (the first
+    repeated at the end); empty if the imports all run one way."""
+    cycle = find_cycle(import_graph(bots_modules(folder, package)))
+    return [] if cycle is None else [cycle]
 
 
 def test_no_bots_module_imports_one_that_imports_it_back() -> None:

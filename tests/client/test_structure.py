@@ -15,73 +15,16 @@ from pathlib import Path
 
 import pytest
 
+from ..layout import find_cycle, import_graph, modules
+
 CLIENT = Path(__file__).resolve().parents[2] / "client"
 PACKAGE = "noddy.client"
 MAX_LINES = 500
 
 
 def client_modules(folder: Path = CLIENT, package: str = PACKAGE) -> dict[str, Path]:
-    """Every module under ``folder``, by its import name (a package by its own name)."""
-    found = {}
-    for path in sorted(folder.rglob("*.py")):
-        parts = [p for p in path.relative_to(folder).with_suffix("").parts if p != "__init__"]
-        found[".".join([package, *parts])] = path
-    return found
-
-
-def imported(module: str, path: Path, known: set[str]) -> set[str]:
-    """The modules of ``known`` that ``module`` (at ``path``) imports."""
-    tree = ast.parse(path.read_text(), str(path))
-    here = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = here[: len(here) - (node.level - 1)]
-                source = ".".join(base + ([node.module] if node.module else []))
-            else:
-                source = node.module or ""
-            # ``from pkg import x`` imports the module pkg.x when there is one, else a name
-            # defined in pkg itself.
-            submodules = {f"{source}.{alias.name}" for alias in node.names} & known
-            names |= submodules
-            if len(submodules) < len(node.names):
-                names.add(source)
-    return (names & known) - {module}
-
-
-def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
-    """Each module's imports of the others."""
-    return {module: imported(module, path, set(modules)) for module, path in modules.items()}
-
-
-def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """One import circle (its modules in order, the first repeated at the end), or None."""
-    state: dict[str, str] = {}          # "open" while on the path, "done" once cleared
-    path: list[str] = []
-
-    def visit(module: str) -> list[str] | None:
-        state[module] = "open"
-        path.append(module)
-        for target in sorted(graph.get(module, ())):
-            if state.get(target) == "open":
-                return path[path.index(target):] + [target]
-            if target not in state:
-                cycle = visit(target)
-                if cycle:
-                    return cycle
-        path.pop()
-        state[module] = "done"
-        return None
-
-    for module in sorted(graph):
-        if module not in state:
-            cycle = visit(module)
-            if cycle:
-                return cycle
-    return None
+    """Every module under ``folder``, by its import name (see :func:`tests.layout.modules`)."""
+    return modules(folder, package)
 
 
 def test_the_walk_sees_the_subpackages() -> None:

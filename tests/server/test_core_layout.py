@@ -19,75 +19,49 @@ from noddy.protocol import REQUESTS
 from noddy.server.core import BotJob, Close, Effects, Query, Send, ServerCore
 from noddy.server.model.table import Session
 
+from ..layout import find_cycle, import_graph, modules, unknown_imports
+
 SERVER = Path(noddy.server.__file__).resolve().parent
+PACKAGE = "noddy.server"
 MAX_LINES = 500
+
+
+def _short(name: str) -> str:
+    """A server module's name under ``noddy.server`` (``core.seating``; the package: "")."""
+    return name[len(PACKAGE) + 1:] if name != PACKAGE else ""
 
 
 def _modules() -> dict[str, Path]:
     """Every server module by dotted name under ``noddy.server`` (``core.seating``...)."""
-    found = {}
-    for path in sorted(SERVER.rglob("*.py")):
-        parts = list(path.relative_to(SERVER).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        found[".".join(parts)] = path
-    return found
-
-
-def _imports(name: str, path: Path) -> set[str]:
-    """The server modules ``name`` imports, as dotted names under ``noddy.server``."""
-    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-    if name == "":
-        package = []
-    out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
-                target = ".".join([*base, *(node.module.split(".") if node.module else [])])
-                if node.module is None:  # from . import x: module x of that package
-                    out.update(".".join([*base, alias.name]) for alias in node.names)
-                    continue
-            elif (node.module or "").startswith("noddy.server"):
-                target = node.module[len("noddy.server"):].lstrip(".")  # type: ignore[index]
-            else:
-                continue
-            out.add(target)
-        elif isinstance(node, ast.Import):
-            out.update(a.name[len("noddy.server"):].lstrip(".") for a in node.names
-                       if a.name.startswith("noddy.server"))
-    return out
+    return {_short(name): path for name, path in modules(SERVER, PACKAGE).items()}
 
 
 def _graph() -> dict[str, set[str]]:
-    modules = _modules()
-    graph = {}
-    for name, path in modules.items():
-        targets = set()
-        for target in _imports(name, path):
-            # (``from ..storage import StoredState`` names the package: its __init__.)
-            assert target in modules, f"{name} imports {target!r}, which is no server module"
-            if target != name:
-                targets.add(target)
-        graph[name] = targets
-    return graph
+    """Each server module's imports of the others, by their names under ``noddy.server``."""
+    return {_short(name): {_short(target) for target in targets}
+            for name, targets in import_graph(modules(SERVER, PACKAGE)).items()}
+
+
+def test_every_server_import_names_a_server_module() -> None:
+    # (``from ..storage import StoredState`` names the package: its __init__.)
+    assert unknown_imports(modules(SERVER, PACKAGE), PACKAGE) == []
+
+
+def test_the_check_sees_an_import_of_a_module_that_is_gone(tmp_path: Path) -> None:
+    (tmp_path / "core").mkdir()
+    (tmp_path / "__init__.py").write_text("")
+    (tmp_path / "core" / "__init__.py").write_text("from .a import x\n")
+    (tmp_path / "core" / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                                            "    from .table import Table\nfrom .. import core\n")
+    assert unknown_imports(modules(tmp_path, PACKAGE), PACKAGE) == [
+        "noddy.server.core.a imports noddy.server.core.table"]
 
 
 def test_server_modules_import_each_other_one_way_only() -> None:
     graph = _graph()
     assert len(graph) > 40 and "core.seating" in graph and "text.adapter" in graph
-    circles = []
-
-    def visit(module: str, trail: list[str]) -> None:
-        for target in sorted(graph.get(module, ())):
-            if target in trail:
-                circles.append(trail[trail.index(target):] + [target])
-            elif len(trail) < 40:
-                visit(target, trail + [target])
-
-    for module in sorted(graph):
-        visit(module, [module])
-    assert circles == []
+    assert "core.outbox" in graph["core.facade"] and "core" in graph["net.network"]
+    assert find_cycle(graph) is None
 
 
 #: Which folder of server/ may import which (the top level: config, cli, the package).
