@@ -392,6 +392,7 @@ class ViewModel:
         self.game.on_event(m)
         if self.game.table_id is not None and m.get("table") in (None, self.game.table_id):
             self.coach.on_event(m)
+            self.hand_count.told(m["event"])
 
     def _on_turn(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.game.on_turn(m, now)

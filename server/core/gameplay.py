@@ -96,7 +96,10 @@ class Gameplay:
         else:
             action = Go(seat)
         events, plain = self.apply_action(table, game, action)
-        table.deadlines.pop(seat, None)
+        if not all([event.private for event in events]):
+            # (A claim refused, told to the claimer alone, keeps the turn and its time: a
+            # timer given again would tell the others that something happened.)
+            table.deadlines.pop(seat, None)
         # The reply leads the actor's batch of events and turn (one message fewer to carry out).
         self.publish(table, table.record(events), plain,
                       (conn.id, {"type": "ok"} if rid is None else {"type": "ok", "id": rid}))
@@ -207,6 +210,10 @@ class Gameplay:
         # Members whose redacted views of an event agree get the very same message object,
         # which the network layer then encodes once (events are mostly public).
         messages = table.event_messages(numbered, seats, plain)
+        if numbered and numbered[0][0] is None:
+            # A private event first (a claim refused): a member told nothing of this action
+            # is sent nothing, not even the turn, which is as it was for them.
+            recipients = [r for r in recipients if messages[r[1]]]
         if game.is_over:
             table.status = FINISHED
             table.deadlines.clear()

@@ -86,8 +86,10 @@ def _event_text(event: dict[str, Any], names: Sequence[str] = ()) -> str:
 
     A text connection's messages do not say which seat reads them, but an event that shows
     a seat's dealt or discarded cards is only ever sent to that seat: it is the reader's
-    own, and is told to them as "You hold ..."."""
-    private = event.get("kind") in ("cards_dealt", "discarded") and event.get("cards") is not None
+    own, and is told to them as "You hold ...".  So is a claim refused ("That hand does not
+    hold 18. Claim again: ...")."""
+    private = (event.get("kind") in ("cards_dealt", "discarded") and event.get("cards") is not None
+               or event.get("kind") == "claim_refused")
     text = narrate(event, names, event.get("seat") if private else None)
     if text is None:  # a kind this version cannot tell
         return str(event)
@@ -342,8 +344,8 @@ def _turn_text(turn: dict[str, Any], names: Sequence[str], again: bool) -> str:
         return f"Waiting for {', '.join(_seat_word(s, names) for s in turn['awaiting'])}."
     if legal[0]["action"] == "claim":
         return ("Your claim: count the cards to be counted above, with the turn-up, and type "
-                "claim N (a claim above what they hold is refused; points you miss may be "
-                "taken by muggins).")
+                "claim N (a claim above what they hold is refused once, and a second one counts "
+                "as 0; points you miss may be taken by muggins).")
     if legal[0]["action"] == "muggins":
         return (f"Muggins? If the claim fell short, type muggins N with what the cards hold "
                 f"(more than {legal[0]['min'] - 1}); otherwise type pass.")
