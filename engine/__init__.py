@@ -52,7 +52,7 @@ from .events import (
 )
 from .game import Game, Observation, ShowToCount
 from .options import ENGINE_OPTIONS, OptionSpec
-from .outcome import ENDINGS, Outcome
+from .outcome import ENDINGS, SKUNKS, Outcome, judge_skunk
 from .rules import DEFAULT_PRESET, PRESETS, Rules, configure, find_preset
 from .scoring import Score, ScoreItem, number_words, score_play, score_show, show_total
 
@@ -66,7 +66,7 @@ __all__ = [
     "WouldPassThirtyOneError", "WrongDiscardError", "WrongPhaseError", "EVENT_TYPES",
     "CardsDealt", "CountReset", "CutForDeal", "DealEnded", "DealStarted", "Discarded",
     "Event", "GameOver", "GameStarted", "HandsRevealed", "Played", "SaidGo", "Scored",
-    "TurnedUp", "Game", "Observation", "Outcome", "ENDINGS", "OptionSpec", "ENGINE_OPTIONS", "DEFAULT_PRESET", "PRESETS", "Rules", "configure",
+    "TurnedUp", "Game", "Observation", "Outcome", "ENDINGS", "SKUNKS", "judge_skunk", "OptionSpec", "ENGINE_OPTIONS", "DEFAULT_PRESET", "PRESETS", "Rules", "configure",
     "find_preset", "Score", "ScoreItem", "number_words", "score_play", "score_show",
     "show_total",
 ]

@@ -175,7 +175,8 @@ class Game:
         """How the game ended (None while it is on): the one value every result reads."""
         if self.winner is None:
             return None
-        return Outcome(self.winner, self.winning_seats, tuple(self.scores))
+        return Outcome.at_target(self.winner, self.winning_seats, self.scores, self.rules.target,
+                                 self.rules.skunk_margins)
 
     @property
     def winning_seats(self) -> tuple[int, ...]:
@@ -271,7 +272,8 @@ class Game:
             self.phase = OVER
             self.to_move = None
             self._pending_discards = []
-            events.append(GameOver(Outcome(team, self.winning_seats, tuple(self.scores))))
+            events.append(GameOver(Outcome.at_target(team, self.winning_seats, self.scores,
+                                                     self.rules.target, self.rules.skunk_margins)))
             return True
         return False
 

@@ -324,6 +324,11 @@ def _tell_deal_ended(e: dict[str, Any], t: _Teller) -> list[Line]:
     return [Line("deal", (f"After deal {e['deal']}: {score_line(e['scores'], t.names, t.players())}.",))]
 
 
+#: How a game_over's ``skunk`` is said after the score ("none", or a value a newer server
+#: added that this one does not know, says nothing).
+_SKUNK_WORDS = {"skunk": ", a skunk", "double": ", a double skunk"}
+
+
 def _tell_game_over(e: dict[str, Any], t: _Teller) -> list[Line]:
     """The winner and the score; with a view, a summary of where each side's points came
     from and its best hand."""
@@ -334,7 +339,8 @@ def _tell_game_over(e: dict[str, Any], t: _Teller) -> list[Line]:
     verb = "win" if len(seats) > 1 else "wins"
     others = " to ".join(str(s) for i, s in enumerate(scores) if i != winner)
     mine = scores[winner] if 0 <= winner < len(scores) else "?"
-    lines = [Line("win", (f"{_capital(label)} {verb} the game, {mine} to {others}!",))]
+    skunk = _SKUNK_WORDS.get(str(e.get("skunk")), "")
+    lines = [Line("win", (f"{_capital(label)} {verb} the game, {mine} to {others}{skunk}!",))]
     view = t.view
     if view is not None and view.deal:
         lines.append(Line("win", (f"Summary after {_n(view.deal, 'deal')}:",)))

@@ -270,6 +270,12 @@ TOLD: list[tuple[dict[str, Any], int | None, str]] = [
      None, "Ann's hand held 16 (fifteen two, … sixteen); 12 claimed, 4 lost."),
     ({"kind": "game_over", "winner": 0, "winning_seats": [0], "scores": [31, 4]}, 1,
      "Ann wins the game, 31 to 4!"),
+    ({"kind": "game_over", "winner": 0, "winning_seats": [0], "scores": [121, 85], "skunk": "skunk"},
+     1, "Ann wins the game, 121 to 85, a skunk!"),
+    ({"kind": "game_over", "winner": 1, "winning_seats": [1], "scores": [60, 121], "skunk": "double"},
+     None, "Ben wins the game, 121 to 60, a double skunk!"),
+    ({"kind": "game_over", "winner": 1, "winning_seats": [1], "scores": [100, 121], "skunk": "none"},
+     0, "Ben wins the game, 121 to 100!"),
 ]
 
 
@@ -290,6 +296,8 @@ def test_partnerships_are_told_as_sides() -> None:
         "After deal 3: Ann & Cy 40, Ben & Di 52."
     assert narrate({"kind": "game_over", "winner": 1, "winning_seats": [1, 3],
                     "scores": [40, 61]}, names) == "Ben & Di win the game, 61 to 40!"
+    assert narrate({"kind": "game_over", "winner": 1, "winning_seats": [1, 3], "scores": [30, 61],
+                    "skunk": "skunk"}, names) == "Ben & Di win the game, 61 to 30, a skunk!"
 
 
 def test_a_card_formatter_writes_the_cards_and_parts_keep_them_apart() -> None:

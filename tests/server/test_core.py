@@ -61,7 +61,7 @@ def test_computer_players_finish_a_game_and_a_rematch_follows() -> None:
     events = [m for m in h.inbox[ann] if m["type"] == "event"]
     assert events[-1]["event"] == {"kind": "game_over", "winner": table.game.winner,
                                    "winning_seats": [table.game.winner], "scores": list(table.game.scores),
-                                   "ending": "target"}
+                                   "ending": "target", "skunk": table.game.outcome.skunk}
     assert all(e["event"].get("cards") is None for e in events if e["event"]["kind"] == "cards_dealt")
     last_seq = table.log[-1][0]
     # a rematch: seats may change again, and ready (here: a full table of computers) deals anew
