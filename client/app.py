@@ -140,6 +140,7 @@ class ClientApp(Windows, Bindings):
         #: The clock as last drawn (see :meth:`clock_shown`): the tick redraws when it moves.
         self._drawn_clock: str | None = None
         self.application.before_render += self._note_clock
+        self.application.after_render += self._keys_outdated
 
     # == running ===========================================================================
     async def run(self) -> int:

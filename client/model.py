@@ -208,6 +208,7 @@ class ViewModel:
     time_left_now = Part[Any](_G)
     count_expired = Part[Any](_G)
     dismiss_count = Part[Any](_G)
+    hold_count = Part[Any](_G)
     scroll_log = Part[Any](_G)
     scroll_log_to_end = Part[Any](_G)
     visible_log = Part[Any](_G)

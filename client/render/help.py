@@ -19,8 +19,7 @@ HELP_LEFT = """\
    ↑ ↓    choose a table
    Enter  sit (first free seat)
    1-4    sit in that seat
-   w      watch the table
-   n      new table (form)
+   w watch   n new table (form)
    m games  b ratings  r refresh
  A private table asks for its
  password (Esc cancels).
@@ -31,7 +30,9 @@ HELP_LEFT = """\
  Lit cards may be played; green
  ones are picked for the crib.
  Pile: A:4♥ is Ann's 4♥.
- Board: ● score, ○ back peg."""
+ Board: ● score, ○ back peg.
+ ↑↓ PgUp PgDn scroll a long
+ count or the coach's review."""
 HELP_RIGHT = """\
  In a game
    1-6    play that card / pick it for crib

@@ -73,9 +73,10 @@ def reply(model: ViewModel, **message: Any) -> None:
     model.handle(message | {"id": model.session._next_id - 1})
 
 
-def at_table(hints: bool = True) -> ViewModel:
-    """Ann has created table 1 (manual counting) and the game has begun: her discard."""
-    model = ViewModel("Ann")
+def at_table(hints: bool = True, model: ViewModel | None = None) -> ViewModel:
+    """Ann has created table 1 (manual counting) and the game has begun: her discard (in
+    ``model``, e.g. a whole client's, or a fresh one)."""
+    model = ViewModel("Ann") if model is None else model
     model.connection_up()
     model.handle({"type": "welcome", "name": "Ann", "token": "t", "resumed": False,
                   "presets": [CRIBBAGE, NODDY], "levels": ["random"]})
