@@ -442,8 +442,10 @@ class Seating:
 
 
 def _identity(seat: Seat) -> Rated:
-    """Who a seat's rating belongs to: a person by name, a computer player by level."""
-    return Rated("computer", seat.level or "") if seat.is_computer else Rated("human", seat.name)
+    """Who a seat's rating belongs to: a person (or a bot) by name, a computer player by level."""
+    if seat.is_computer:
+        return Rated("computer", seat.level or "")
+    return Rated("bot" if seat.session is not None and seat.session.bot else "human", seat.name)
 
 
 def _check_seat_number(table: Table, seat: int) -> None:
