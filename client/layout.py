@@ -41,7 +41,8 @@ from prompt_toolkit.widgets import Frame
 
 from . import render
 from .model import CONNECTING, LOBBY, TABLE, ViewModel
-from .screens import records
+from .screens import people, records
+from .screens.people import PeopleView
 from .screens.records import RecordsView
 from .state import ResumeTokens
 
@@ -59,6 +60,7 @@ class Windows:
 
     model: ViewModel
     records: RecordsView
+    people: PeopleView
     address: str
     tokens: ResumeTokens | None
     application: Application[int]
@@ -183,12 +185,14 @@ class Windows:
         ])
         body = HSplit([
             Window(text(lambda: records.title_fragments(self.records, self.address)
-                        if self.records.active else render.title_fragments(model, self.address)),
+                        if self.records.active else render.title_bar(model, self.address, "Who is online")
+                        if self.people.active else render.title_fragments(model, self.address)),
                    height=1),
             ConditionalContainer(lobby, filter=in_lobby & ~form_open),
             ConditionalContainer(form, filter=in_lobby & form_open),
             ConditionalContainer(table, filter=at_table),
             records.build_layout(self.records, self._width, self._rows),
+            people.build_layout(self.people, self._width),
             ConditionalContainer(
                 Window(BufferControl(self.chat_buffer), height=1, style="class:prompt",
                        get_line_prefix=lambda *_: [("class:key", " say: ")]),
@@ -203,7 +207,8 @@ class Windows:
                        get_line_prefix=lambda *_: [("class:key", " Your name: ")]),
                 filter=Condition(lambda: model.name_prompt is not None)),
             Window(text(lambda: records.keys_fragments(self.records)
-                        if self.records.active else render.keys_fragments(model, self._width())), height=1),
+                        if self.records.active else people.keys_fragments(self.people)
+                        if self.people.active else render.keys_fragments(model, self._width())), height=1),
         ])
         # Sizes that give way: on a small screen the boxes shrink (the help goes to one
         # column, and wraps) rather than vanish.
