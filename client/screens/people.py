@@ -128,7 +128,9 @@ class PeopleView:
             return
         if kind == "challenge_over":
             self.incoming = [c for c in self.incoming if c.get("id") != message.get("challenge")]
-            if message.get("reason") != "accepted" or self.model.table_id is None:
+            if message.get("reason") == "accepted":
+                self.model.set_status(f"{message.get('message')}: to the table.")
+            else:
                 self.model.set_status(f"Challenge {message.get('challenge')} is over: {message.get('message')}.")
             return
         request_id = message.get("id")
