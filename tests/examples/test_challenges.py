@@ -140,3 +140,27 @@ def test_the_bots_say_how_they_are_used(which: str) -> None:
     command = [sys.executable, str(PYTHON_BOT), "--help"] if which == "python" else [NODE, str(JS_BOT)]
     result = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT)
     assert "--accept-challenges" in result.stdout + result.stderr
+
+
+def test_a_bot_whose_challenger_walks_away_waits_for_the_next(address: str) -> None:  # noqa: F811
+    name = "py-patient"
+    bot = _bot([sys.executable, str(PYTHON_BOT), address, "--name", name, "--accept-challenges",
+                "--games", "1"])
+    person = Person(address, "fickle")
+    try:
+        person.wait_for_lobby(name)
+        person.request({"type": "challenge", "name": name})
+        while not ((placed := person.read())["type"] == "table" and "seat" in placed):
+            pass
+        assert person.request({"type": "leave"})["type"] == "ok"  # before the game began
+    except BaseException:
+        bot.kill()
+        bot.communicate()
+        raise
+    finally:
+        person.sock.close()
+    # Back in the lobby, it plays the next challenger's game, and that one counts.
+    out = _challenge_and_play(address, bot, name, 1)
+    assert "the opponent left before the game began\n" in out, out
+    assert out.count("accepted challenge") == 2, out
+    assert re.search(r"^won \d of 1 games$", out, re.M), out
