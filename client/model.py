@@ -289,13 +289,16 @@ class ViewModel:
         game = self.game
         summary = m["table"]
         self.lobby.tables[summary["id"]] = summary
-        if request is not None and request["type"] in ("create_table", "sit", "spectate", "stand"):
+        # A challenge accepted or a seek paired: the reply to accept, or a push, that carries
+        # our seat at a new table (docs/PROTOCOL.md, Meeting in the lobby).
+        placed = "seat" in m and (request is None or request["type"] == "accept")
+        if placed or request is not None and request["type"] in ("create_table", "sit", "spectate", "stand"):
             if "seat" in m:
                 # A server that says where we now are is the truth (docs/PROTOCOL.md).
                 game.seat = m["seat"]
-            elif request["type"] == "create_table":
+            elif request is not None and request["type"] == "create_table":
                 game.seat = request.get("seat", 0)
-            elif request["type"] == "sit":
+            elif request is not None and request["type"] == "sit":
                 game.seat = request.get("seat")
             else:
                 game.seat = None

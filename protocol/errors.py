@@ -50,6 +50,11 @@ ERROR_CODES: dict[str, str] = {
     "not_a_computer": "remove_computer on a seat that no computer player holds",
     "unknown_level": "no computer player of that level",
     "not_creator": "only the table's creator may change its settings or remove a computer player",
+    # meeting in the lobby
+    "no_such_player": "challenge: nobody online goes by that name",
+    "player_busy": "challenge: the player is at a table or away, not in the lobby",
+    "no_such_challenge": "accept or decline: no open challenge of that id is yours to answer",
+    "too_many_challenges": "challenge: you have as many challenges open as allowed; withdraw one",
     # records
     "no_such_game": "no finished game has this id",
     "storage_unavailable": "the server could not read its records, or could not save what the request did "

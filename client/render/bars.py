@@ -86,8 +86,8 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False) -
             keys = [("↑↓", "line"), ("←→", "change"), ("↵", "create"), ("Esc", "back"),
                     ("?", "help")]
     elif model.screen == LOBBY:
-        keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("m", "my games"), ("b", "ratings"),
-                ("c", "chat"), ("?", "help"), ("q", "quit")]
+        keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("o", "who"), ("m", "my games"),
+                ("b", "ratings"), ("c", "chat"), ("?", "help"), ("q", "quit")]
     elif model.picking == "remove":
         keys = [("1-4", "that seat's computer"), ("Esc", "none")]
     elif model.winner is not None:

@@ -21,6 +21,7 @@ HELP_LEFT = """\
    1-4    sit in that seat
    w watch   n new table (form)
    m games  b ratings  r refresh
+   o who: challenge  p people only
  A private table asks for its
  password (Esc cancels).
  In the form

@@ -118,7 +118,8 @@ class Gameplay:
         # game takes them as they are instead of configuring a copy.
         game = Game(table.rules, table.players, partnerships=table.partnerships, seed=seed)
         seats = [{"seat": i, "name": s.name, "kind": "computer" if s.is_computer else "human",
-                  "level": s.level} for i, s in enumerate(table.seats) if s is not None]
+                  "level": s.level, **({"bot": True} if s.session is not None and s.session.bot else {})}
+                 for i, s in enumerate(table.seats) if s is not None]
         live = LiveGame(self._next_game, table.seq, seats)
         self._next_game += 1
         table.live = live
@@ -345,6 +346,8 @@ class Gameplay:
 
 
 def _identity_of(seat: dict[str, Any]) -> Rated:
-    """Who a seat's rating belongs to, for a seat as a game record keeps it: a person by
-    name, a computer player by level (as :mod:`~noddy.server.core.queries` rates a live seat)."""
-    return Rated("computer", seat["level"]) if seat["kind"] == "computer" else Rated("human", seat["name"])
+    """Who a seat's rating belongs to, for a seat as a game record keeps it: a person (or a
+    bot, which the seat marks ``"bot": true``) by name, a computer player by level (as :mod:`~noddy.server.core.queries` rates a live seat)."""
+    if seat["kind"] == "computer":
+        return Rated("computer", seat["level"])
+    return Rated("bot" if seat.get("bot") else "human", seat["name"])

@@ -71,6 +71,7 @@ class Seat:
         return {
             "seat": index, "name": self.name,
             "kind": "computer" if self.is_computer else "human",
+            "bot": self.session is not None and self.session.bot,
             "level": self.level, "ready": self.ready or self.is_computer,
             "connected": self.is_computer or (self.session is not None and self.session.conn is not None),
         }

@@ -17,6 +17,7 @@ from typing import Any, Sequence
 from noddy.protocol.story import narrate, score_line, seat_name
 
 from .commands import numbered_hand
+from .meeting import lobby_text
 
 def _seat_word(seat: int | None, names: Sequence[str] = ()) -> str:
     """Who sits in ``seat``, by name where the table has one ("seat 2", counted from 1,
@@ -51,6 +52,8 @@ def _table_line(table: dict[str, Any]) -> str:
             flags = []
             if seat["kind"] == "computer":
                 flags.append("computer")
+            elif seat.get("bot"):
+                flags.append("bot, ready" if seat["ready"] else "bot")
             elif seat["ready"]:
                 flags.append("ready")
             if not seat["connected"]:
@@ -71,6 +74,16 @@ def _table_line(table: dict[str, Any]) -> str:
     if extras:
         head += " (" + ", ".join(extras) + ")"
     return f"{head} [{table['status']}] " + " | ".join(seats) + watchers
+
+
+def _ready_hint(message: dict[str, Any]) -> str:
+    """At a table a challenge or a seek seated the reader at, full and waiting: how it starts."""
+    table, seat = message["table"], message.get("seat")
+    if seat is None or table["status"] != "waiting" or None in table["seats"]:
+        return ""
+    if table["seats"][seat]["ready"]:
+        return "\nYou are ready; the game begins when everyone is."
+    return "\nType ready to begin; the game begins when everyone is ready."
 
 
 def _scores(scores: Sequence[int], names: Sequence[str] = ()) -> str:
@@ -206,7 +219,7 @@ def _leaderboard_text(message: dict[str, Any]) -> str:
         return f"Nobody has played a rated {message['family']} game yet."
     lines = [f"Leaderboard ({message['family']}):"]
     for row in rows:
-        kind = " (computer)" if row["kind"] == "computer" else ""
+        kind = f" ({row['kind']})" if row["kind"] in ("computer", "bot") else ""
         games, wins = row["games"], row["wins"]
         lines.append(f"{row['rank']:>3}. {row['name']}{kind} {row['rating']}: "
                      f"{games} game{'s' * (games != 1)}, {wins} win{'s' * (wins != 1)}")
@@ -238,7 +251,9 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
     elif kind == "table":
         text = _table_line(message["table"])
         if names:  # the reader sits or watches at this table (the lobby's readers have none)
-            text += _how_seats_fill(message["table"])
+            text += _how_seats_fill(message["table"]) + _ready_hint(message)
+    elif kind in ("who", "challenge", "challenged", "challenge_over", "seeking"):
+        text = lobby_text(message)
     elif kind == "table_closed":
         text = f"Table {message['table']} is closed: {message['reason']}."
     elif kind == "event":

@@ -319,6 +319,24 @@ async def test_counting_by_hand_and_the_coach() -> None:
         await other.close()
 
 
+async def test_the_codes_of_meeting_in_the_lobby() -> None:
+    async with running_server() as server:
+        ann, *others = [await Client.connect(server.port) for _ in range(7)]
+        await ann.hello("ann")
+        for number, other in enumerate(others):
+            await other.hello(f"p{number}")
+        WHO = {"type": "who"}
+        await refused(ann, {"type": "challenge", "name": "nobody"}, "no_such_player", field="name", state=WHO)
+        await refused(ann, {"type": "accept", "challenge": 3}, "no_such_challenge", field="challenge", state=WHO)
+        await others[0].request({"type": "create_table"})
+        await refused(ann, {"type": "challenge", "name": "p0"}, "player_busy", field="name", state=WHO)
+        for number in range(1, 5):
+            assert (await ann.request({"type": "challenge", "name": f"p{number}"}))["type"] == "challenge"
+        await refused(ann, {"type": "challenge", "name": "p5"}, "too_many_challenges")
+        for client in (ann, *others):
+            await client.close()
+
+
 def test_every_code_was_provoked() -> None:
     """Runs after the tests above (pytest keeps file order)."""
     assert PROVOKED == set(ERROR_CODES)
