@@ -109,6 +109,12 @@ class Game:
     >>> game = Game("noddy", seed=7)
     >>> game.to_move in (0, 1), game.phase
     (True, 'play')
+
+    ``first_dealer`` deals the first deal without a cut (a match's later games: the loser of
+    the previous game deals first); None, the players cut for it as the rules say.
+
+    >>> Game("cribbage", seed=7, first_dealer=1).dealer
+    1
     """
 
     def __init__(
@@ -119,7 +125,10 @@ class Game:
         partnerships: bool = False,
         options: Mapping[str, Any] | None = None,
         seed: int | None = None,
+        first_dealer: int | None = None,
     ) -> None:
+        if first_dealer is not None and not 0 <= first_dealer < players:
+            raise ValueError(f"the first dealer is a seat from 0 to {players - 1}, not {first_dealer!r}")
         self.rules: Rules = configure(preset, players, partnerships=partnerships, options=options)
         self.players = players
         self.partnerships = partnerships
@@ -150,7 +159,10 @@ class Game:
         self.winner: int | None = None
         self.log: list[Event] = []
         events: list[Event] = [GameStarted(self.rules.name, players, partnerships, self.rules.target)]
-        self._cut_for_deal(events)
+        if first_dealer is None:
+            self._cut_for_deal(events)
+        else:  # a match's later game: the loser of the last one deals first, no cut
+            self.dealer = first_dealer
         self._start_deal(events)
         self.log.extend(events)
 

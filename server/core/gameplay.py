@@ -114,20 +114,27 @@ class Gameplay:
         (numbered) with their dicts, which the storage record holds too."""
         table.games_played += 1
         seed = self._config.game_seed(table.id, table.games_played)
+        match = table.next_match()
         # The table's rules are configured already (from its preset and options), so the
-        # game takes them as they are instead of configuring a copy.
-        game = Game(table.rules, table.players, partnerships=table.partnerships, seed=seed)
+        # game takes them as they are instead of configuring a copy.  In a match the loser
+        # of the last game deals first (the first game is cut for).
+        game = Game(table.rules, table.players, partnerships=table.partnerships, seed=seed,
+                    first_dealer=None if match is None else match.next_dealer)
         seats = [{"seat": i, "name": s.name, "kind": "computer" if s.is_computer else "human",
                   "level": s.level, **({"bot": True} if s.session is not None and s.session.bot else {})}
                  for i, s in enumerate(table.seats) if s is not None]
         live = LiveGame(self._next_game, table.seq, seats)
         self._next_game += 1
         table.live = live
+        if match is not None:
+            assert game.dealer is not None
+            match.start(live.game_id, game.dealer)
         plain = [event.to_dict() for event in game.log]
         self._outbox.record(GameBegun(
             live.game_id, table.id, table.games_played, table.preset, family_of(table.preset),
             table.players, table.partnerships, dict(table.options), seats, game.seed,
-            self._wall_clock(), plain, password=table.password))
+            self._wall_clock(), plain, password=table.password,
+            match=None if match is None else match.for_game()))
         if game.is_over:  # won by the deal itself, before anyone acted
             self.finish_game(table, game)
         self._outbox.saved_again(table)
@@ -172,8 +179,12 @@ class Gameplay:
             sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
                      for side in (0, 1)]
             changes = self._ratings.rate_game(family_of(table.preset), sides, outcome.winner)
+        match = table.match
+        if match is not None:  # ratings stay per game; the match is scored besides
+            match.finish(outcome, table.players, table.partnerships)
         self._outbox.record(GameFinished(live.game_id, self._wall_clock(), outcome.to_dict(),
-                                         tuple(changes), table.id))
+                                         tuple(changes), table.id,
+                                         match=None if match is None else match.for_game(finished=True)))
 
     def _stream(self, table: Table, events: list[Event], plain: list[dict[str, Any]]) -> None:
         """Number and send new game events (see :meth:`_publish`)."""

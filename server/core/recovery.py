@@ -24,6 +24,7 @@ from noddy.protocol import ProtocolError
 from ..config import ServerConfig
 from ..model.ratings import RatingBook
 from ..model.session import Connection
+from ..model.match import Match
 from ..model.table import FINISHED, PLAYING, LiveGame, Session, Table
 from ..model.table_options import table_rules
 from ..storage import StoredState
@@ -235,6 +236,8 @@ class Recovery:
         table.rate = self._seating.rater(table)
         table.games_played = saved["games_played"]
         table.computers_made = saved["computers_made"]
+        if saved.get("match") is not None:  # a match survives a restart like its game
+            table.match = Match.from_dict(saved["match"])
         for index, seat in enumerate(saved["seats"]):
             if seat is None:
                 continue

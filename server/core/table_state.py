@@ -32,4 +32,6 @@ def stored_state(table: Table) -> dict[str, Any]:
         "creator": None if creator is None else creator.token, "seats": seats,
         "game": None if live is None else {"id": live.game_id, "seq_start": live.seq_start},
         "watchers": [{"name": s.name, "token": s.token, "bot": s.bot} for s in table.spectators],
+        # The running match (absent when none: an older server's state reads as none).
+        **({} if table.match is None else {"match": table.match.to_dict()}),
     }

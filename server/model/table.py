@@ -24,7 +24,8 @@ from typing import Any, Callable, Iterable, Sequence
 from noddy.bots import Player
 from noddy.engine import Action, Discard, Event, Game, Rules, describe_legal
 
-from .table_options import hints_on
+from .match import Match
+from .table_options import hints_on, match_to
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -126,6 +127,8 @@ class Table:
     creator: Session | None = None
     #: A seat's rating in the table's preset family, for the summary (set by the core).
     rate: Callable[[Seat], int] | None = None
+    #: The match being played here (table option ``match``), or the last one, won.
+    match: Match | None = None
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -172,6 +175,18 @@ class Table:
         return (self.status in (WAITING, FINISHED)
                 and all(seat is not None and (seat.ready or seat.is_computer) for seat in self.seats))
 
+    def next_match(self) -> Match | None:
+        """The match the next game belongs to (None: no ``match`` option): the running one,
+        or a new one when there is none, it is won, its length changed or someone else sits."""
+        to = match_to(self.options)
+        names = [None if seat is None else seat.name for seat in self.seats]
+        match = self.match
+        if to is None:
+            self.match = None
+        elif match is None or match.over or match.to != to or match.names != names:
+            self.match = Match(to, 2 if self.partnerships else self.players, names=names)
+        return self.match
+
     @property
     def hints(self) -> bool:
         """Whether the seats may ask the coach (table option ``hints``)."""
@@ -196,6 +211,7 @@ class Table:
             "creator": None if owner is None else owner.name,
             "games_played": self.games_played,
             "game_id": self.game_id,
+            "match": None if self.match is None else self.match.summary(),
         }
 
     def _seat_dict(self, seat: Seat, index: int) -> dict[str, Any]:

@@ -3,7 +3,8 @@
 A table is created with one ``options`` object (``create_table`` / ``configure_table``; in
 text mode ``name=value`` words).  Most of it is the engine's business (:func:`configure`
 checks it against the preset); ``hints`` is the server's: ``true`` lets the seats ask the
-coach (``hint``, ``review``), and makes the table's games unrated.  This module splits the
+coach (``hint``, ``review``), and makes the table's games unrated; so is ``match`` (a match
+to N match points: :mod:`noddy.server.model.match`).  This module splits the
 two, so every place that configures a table's rules (creating and configuring it, restoring
 it, replaying a stored game) sees the same rules, and the stored options keep ``hints``.
 
@@ -28,13 +29,15 @@ HINTS = OptionSpec("hints", "bool", False,
 TURN_TIMER = OptionSpec("turn_timer", "number", None,
                         "seconds a seat has to act before the server moves for it",
                         minimum=TURN_TIMER_MIN, maximum=TURN_TIMER_MAX)
+MATCH = OptionSpec("match", "int", None, "a match: the table plays game after game until a side has "
+                   "this many match points (a win 1, a skunk 2, a double skunk 4)", minimum=2, maximum=15)
 PASSWORD = OptionSpec("password", "str", None, "a private table's password: only those who give it "
                       "may sit or watch", max_length=_PASSWORD_FIELD.max_length)
 
 #: The server's own table options, and where each goes in ``create_table``: inside its
 #: ``options`` object, or a field of the request itself.
 SERVER_OPTIONS: dict[str, tuple[OptionSpec, str]] = {
-    HINTS.name: (HINTS, "options"), TURN_TIMER.name: (TURN_TIMER, "request"),
+    HINTS.name: (HINTS, "options"), MATCH.name: (MATCH, "options"), TURN_TIMER.name: (TURN_TIMER, "request"),
     PASSWORD.name: (PASSWORD, "request"),
 }
 
@@ -44,6 +47,8 @@ def rules_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     bad option, with ``invalid_option``)."""
     options = dict(options or {})
     HINTS.check(options.pop(HINTS.name, HINTS.default))
+    match_to(options)
+    options.pop(MATCH.name, None)
     return options
 
 
@@ -56,6 +61,13 @@ def table_rules(preset: str, players: int, partnerships: bool,
 def hints_on(options: Mapping[str, Any] | None) -> bool:
     """Whether a table with these options lets its seats ask the coach."""
     return bool(options) and options.get(HINTS.name) is True  # type: ignore[union-attr]
+
+
+def match_to(options: Mapping[str, Any] | None) -> int | None:
+    """The match points a table with these options plays to (None: single games), checked
+    (``invalid_option`` for anything but a whole number from 2 to 15)."""
+    value = (options or {}).get(MATCH.name)
+    return None if value is None else MATCH.check(value)
 
 
 def advertised_options() -> dict[str, dict[str, Any]]:

@@ -154,6 +154,7 @@ class StorageReads:
             # The engine's one outcome value, read as any version stored it (one stored
             # before a field existed reads with its default: see noddy.engine.outcome).
             "result": None if row["result"] is None else _result(json.loads(row["result"])),
+            "match": json.loads(row["match"]) if "match" in row.keys() and row["match"] else None,
         }
 
 

@@ -19,12 +19,17 @@ A *game record* (what ``get_game`` returns and ``--export-game`` writes) is a pl
 
     {"id", "table", "number", "preset", "family", "players", "partnerships", "options",
      "seats": [{"seat", "name", "kind", "level"}], "seed", "private", "status", "started_at",
-     "finished_at", "result": {"winner", "winning_seats", "scores", "ending"} | None,
+     "finished_at", "result": {"winner", "winning_seats", "scores", "ending", "skunk"} | None,
+     "match": {"id", "game", "to", "first_dealer", "points", "winner"} | None,
      "opening": [event, ...], "steps": [{"action": {...}, "events": [event, ...]}, ...]}
 
 ``opening`` holds the events of the deal-in before anyone acted; every ``step`` is one action
 and the events it caused.  ``private``: the game was played at a private table, whose records
 go only to who sat in the game or gives the table's password (:class:`StoredGame`).
+``match``: the game was one of a match (table option ``match``): the match's id (its first
+game's), which game of it this was, its length, who dealt first (the cut's choice in game 1,
+the last game's loser after), and the match points before the game (while it is played) or
+after it with the match's ``winner`` (a side, or None while the match goes on).
 ``seed`` is a number, or a decimal string for an old seed beyond 53 bits (:func:`wire_int`).
 :func:`to_jsonl` / :func:`from_jsonl` give its JSON-lines form.
 """
@@ -80,6 +85,9 @@ class GameBegun:
     #: The hash of the table's password when the game was dealt (None: a public table).  A
     #: private table's game record goes only to those who sat in it or who give that password.
     password: str | None = None
+    #: The match the game is part of (:meth:`Match.for_game <noddy.server.model.match.Match.for_game>`),
+    #: or None: its first dealer is the one a replay must deal with.
+    match: dict[str, Any] | None = None
 
 
 # Not frozen (a frozen dataclass's __init__ sets each field through object.__setattr__):
@@ -112,6 +120,8 @@ class GameFinished:
     ratings: tuple[Change, ...]
     #: The table the game was played at (see :class:`ActionApplied`).
     table_id: int = 0
+    #: The game's match after it (with the points it scored and the match's winner), or None.
+    match: dict[str, Any] | None = None
 
 
 Record = TableSaved | TableClosed | GameBegun | ActionApplied | GameFinished
@@ -144,7 +154,10 @@ def new_game(record: dict[str, Any]) -> Game:
     """The game of ``record`` as dealt, before any action (its seed may be a string: see
     :func:`wire_int`)."""
     rules = table_rules(record["preset"], record["players"], record["partnerships"], record["options"])
-    return Game(rules, record["players"], partnerships=record["partnerships"], seed=int(record["seed"]))
+    match = record.get("match")  # a match's later game was dealt first by its last loser
+    first_dealer = match["first_dealer"] if match and match["game"] > 1 else None
+    return Game(rules, record["players"], partnerships=record["partnerships"], seed=int(record["seed"]),
+                first_dealer=first_dealer)
 
 
 def record_actions(record: dict[str, Any]) -> list[Action]:

@@ -97,5 +97,9 @@ ALTER TABLE actions_v3 RENAME TO actions;
 #: number keeps a server of version 3, which could not read such a game, away from the file.
 _V4 = ""
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+#: Match games (table option ``match``): each game of a match keeps which match and which game
+#: of it, who dealt first, and the match points (``games.match``, JSON; NULL: a single game).
+_V_MATCH = "ALTER TABLE games ADD COLUMN match TEXT;"
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_MATCH)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -191,6 +191,8 @@ class StorageWrites(StorageReads):
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?, ?, ?)",
             (r.game_id, r.table_id, r.number, r.preset, r.family, r.players, int(r.partnerships),
              compact_json(r.options), compact_json(r.seats), r.seed, r.started_at, _REPLAYED, r.password))
+        if r.match is not None:  # (a single game's column stays NULL)
+            self.db.execute("UPDATE games SET match = ? WHERE id = ?", (compact_json(r.match), r.game_id))
         self.db.executemany(
             "INSERT INTO game_players (game_id, seat, kind, name) VALUES (?, ?, ?, ?)",
             [(r.game_id, s["seat"], s["kind"], s["level"] if s["kind"] == "computer" else s["name"])
@@ -199,6 +201,8 @@ class StorageWrites(StorageReads):
     def _finish_game(self, r: GameFinished, rate: bool = True) -> None:
         self.db.execute("UPDATE games SET status = 'finished', finished_at = ?, result = ? WHERE id = ?",
                         (r.finished_at, compact_json(r.result), r.game_id))
+        if r.match is not None:  # the match's points after the game, and its winner
+            self.db.execute("UPDATE games SET match = ? WHERE id = ?", (compact_json(r.match), r.game_id))
         if rate:
             self._write_ratings(r)
 

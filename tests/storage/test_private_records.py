@@ -66,6 +66,7 @@ def test_an_older_database_with_passwords_in_the_clear_keeps_working(tmp_path: P
             db.execute("UPDATE tables SET state = ? WHERE id = ?",
                        (json.dumps({**json.loads(state), "password": PASSWORD}), table_id))
         db.execute("ALTER TABLE games DROP COLUMN password")
+        db.execute("ALTER TABLE games DROP COLUMN match")  # no matches either
     db.execute("PRAGMA user_version = 1")
     db.close()
 
