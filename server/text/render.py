@@ -137,7 +137,36 @@ def _result_text(game: dict[str, Any]) -> str:
     sides = _sides(game)
     scores = ", ".join(f"{side} {score}" for side, score in zip(sides, result["scores"]))
     winner = sides[result["winner"]] if 0 <= result["winner"] < len(sides) else f"side {result['winner']}"
-    return f"{scores}; {winner} {'win' if ' & ' in winner else 'wins'}"
+    skunk = _SKUNK_WORDS.get(str(result.get("skunk")), "")
+    text = f"{scores}; {winner} {'win' if ' & ' in winner else 'wins'}{skunk}"
+    match = game.get("match")
+    if match:  # which match, which game of it, and the match points after it
+        text += f"; match {match['id']} to {match['to']}, game {match['game']}: {_match_points(match, sides)}"
+    return text
+
+
+#: A won game's ``skunk`` after the winner (none: nothing).
+_SKUNK_WORDS = {"skunk": ", a skunk", "double": ", a double skunk"}
+
+
+def _match_points(match: dict[str, Any], sides: Sequence[str]) -> str:
+    """``ann 3, ben 0, ann wins the match`` (the winner once there is one)."""
+    text = ", ".join(f"{side} {score}" for side, score in zip(sides, match["points"]))
+    winner = match.get("winner")
+    if winner is not None and 0 <= winner < len(sides):
+        text += f", {sides[winner]} {'win' if ' & ' in sides[winner] else 'wins'} the match"
+    return text
+
+
+def _match_line(table: dict[str, Any]) -> str:
+    """The table's running match, as ``look`` and the table line show it: ``Match to 3, game
+    2: ann 1, ben 0.`` (or who won it)."""
+    match = table.get("match")
+    if not match:
+        return ""
+    sides = _sides({"seats": [s for s in table["seats"] if s is not None],
+                    "players": table["players"], "partnerships": table["partnerships"]})
+    return f"\nMatch to {match['to']}, game {match['game']}: {_match_points(match, sides)}."
 
 
 def _games_text(message: dict[str, Any]) -> str:
@@ -249,7 +278,7 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         text = "\n".join(_table_line(t) for t in message["tables"]) or \
             "No tables yet. Type new noddy to start one."
     elif kind == "table":
-        text = _table_line(message["table"])
+        text = _table_line(message["table"]) + _match_line(message["table"])
         if names:  # the reader sits or watches at this table (the lobby's readers have none)
             text += _how_seats_fill(message["table"]) + _ready_hint(message)
     elif kind in ("who", "challenge", "challenged", "challenge_over", "seeking"):
@@ -266,7 +295,7 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         where = "lobby" if message["to"] == "lobby" else f"table {message['table']}"
         text = f"[{where}] {message['from']}: {message['text']}"
     elif kind == "snapshot":
-        lines = [_table_line(message["table"])]
+        lines = [_table_line(message["table"]) + _match_line(message["table"])]
         game = message["game"]
         if game is not None:
             if game["hand"] is not None:

@@ -1,0 +1,201 @@
+"""Matches and skunks over real sockets (issue 26; ``../shared/RULES.md``, "Skunks and matches").
+
+The games are cribbage counted by hand (``counting: "manual"``), which lets a test decide how
+lopsided a game is without stacking the pack: ann counts every show exactly and calls muggins
+on every short claim; ben claims what his policy says (his exact worth, or 0) and never calls.
+The worth of a show is counted by the engine from what the snapshot shows of it (every card
+of a show is on the table when it is counted).  Everything else is a seeded random choice,
+and the server's seed is fixed, so each game is the same at every run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any, Callable
+
+from noddy.engine import configure, score_show
+from noddy.protocol.story import narrate
+from noddy.server.text import render
+
+from .harness import Client, running_server
+
+#: ben's policies: claim his show's worth while his score is below the number, else 0.
+Policy = Callable[[int], bool]
+
+
+async def _play(client: Client, rng: random.Random, rules: Any, exact: Policy, mugs: bool,
+                timeout: float = 60.0) -> dict[str, Any]:
+    """Play ``client``'s seat until the game is over; return the game_over event."""
+    pending: int | None = None
+
+    async def act(turn: dict[str, Any]) -> None:
+        nonlocal pending
+        legal = turn["legal_actions"]
+        verb = legal[0]["action"]
+        if verb in ("claim", "muggins"):
+            snapshot = await client.request({"type": "snapshot"})
+            game = snapshot["game"]
+            counting = game["counting"]
+            worth = score_show(counting["cards"], game["turn_up"], rules,
+                               crib=counting["reason"] == "crib").total
+            if verb == "claim":
+                action = {"action": "claim", "points": worth if exact(game["scores"][game["seat"]]) else 0}
+            elif mugs and counting["claimed"] < worth:
+                action = {"action": "muggins", "points": worth}
+            else:
+                action = {"action": "pass"}
+        else:
+            action = dict(rng.choice(legal))
+        client._next_id += 1
+        pending = client._next_id
+        await client.send({"type": "action", **action, "id": pending})
+
+    async def loop() -> dict[str, Any]:
+        nonlocal pending
+        # Where the game stands (its opening may have been read already), then each message.
+        turn = (await client.request({"type": "snapshot"})).get("turn")
+        if turn and turn["legal_actions"]:
+            await act(turn)
+        while True:
+            message = await client.recv()
+            if message["type"] == "event" and message["event"]["kind"] == "game_over":
+                return message["event"]
+            if pending is not None and message.get("id") == pending:
+                assert message["type"] == "ok", message
+                pending = None
+            if message["type"] == "turn" and pending is None and message["legal_actions"]:
+                await act(message)
+
+    return await asyncio.wait_for(loop(), timeout)
+
+
+async def _game(ann: Client, ben: Client, rules: Any, ben_exact: Policy, seed: int) -> dict[str, Any]:
+    """One game of the match: ann always exact and calling muggins, ben by ``ben_exact``."""
+    over = await asyncio.gather(_play(ann, random.Random(seed), rules, lambda _: True, True),
+                                _play(ben, random.Random(seed + 1), rules, ben_exact, False))
+    assert over[0] == over[1]
+    return over[0]
+
+
+async def _ready_both(ann: Client, ben: Client) -> None:
+    """Both say ready; the next game is dealt (its first turn is read: a snapshot tells it)."""
+    await ann.request({"type": "ready"})
+    await ben.request({"type": "ready"})
+    await ann.recv_until(lambda m: m["type"] == "turn")
+
+
+def _openings(client: Client, game_number: int) -> list[dict[str, Any]]:
+    """The events of the ``game_number``-th game's deal-in ``client`` received (0: the last)."""
+    games: list[list[dict[str, Any]]] = []
+    for message in client.received:
+        if message["type"] == "event":
+            if message["event"]["kind"] == "game_started":
+                games.append([])
+            if games:
+                games[-1].append(message["event"])
+    return games[game_number - 1]  # (0: the last one)
+
+
+async def test_a_match_to_3_won_by_a_skunk_the_loser_dealing_first_across_a_restart(tmp_path: Path) -> None:
+    db = str(tmp_path / "noddy.sqlite3")
+    options = {"target": 61, "counting": "manual", "match": 3}
+    rules = configure("cribbage", 2, options={"target": 61, "counting": "manual"})
+    async with running_server(db=db) as server:
+        ann, ben = await Client.connect(server.port), await Client.connect(server.port)
+        await ann.hello("ann")
+        await ben.hello("ben")
+        created = await ann.request({"type": "create_table", "preset": "cribbage", "options": options})
+        assert created["table"]["match"] is None  # no game of it dealt yet
+        await ben.request({"type": "sit", "table": 1})
+        await _ready_both(ann, ben)
+        # Game 1: ben counts exactly until he has 31 (no skunk), then claims 0.
+        over = await _game(ann, ben, rules, lambda score: score < 31, seed=1)
+        assert (over["winner"], over["skunk"]) == (0, "none") and 31 <= over["scores"][1] < 61
+        table = await ann.recv_until(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
+        assert table["table"]["match"] == {"to": 3, "points": [1, 0], "game": 1, "id": 1, "winner": None}
+        assert [e["kind"] for e in _openings(ann, 1)][:2] == ["game_started", "cut_for_deal"]
+        # Game 2 begins: ben lost, so ben deals first, without a cut.
+        await _ready_both(ann, ben)
+        opening = _openings(ann, 2)
+        assert [e["kind"] for e in opening][:2] == ["game_started", "deal_started"]
+        assert opening[1]["dealer"] == 1
+        snapshot = await ann.request({"type": "snapshot"})
+        assert snapshot["table"]["match"] == {"to": 3, "points": [1, 0], "game": 2, "id": 1, "winner": None}
+        assert snapshot["game"]["dealer"] == 1
+        ann_token, ben_token = ann.token, ben.token
+        await ann.close()
+        await ben.close()
+    # The server goes down mid-match (game 2 just dealt) and a new one starts on the same file.
+    async with running_server(db=db) as server:
+        ann, ben = await Client.connect(server.port), await Client.connect(server.port)
+        assert (await ann.hello("ann", resume=ann_token))["table"] == 1
+        assert (await ben.hello("ben", resume=ben_token))["table"] == 1
+        snapshot = await ann.request({"type": "snapshot"})
+        assert snapshot["table"]["match"] == {"to": 3, "points": [1, 0], "game": 2, "id": 1, "winner": None}
+        assert snapshot["game"]["dealer"] == 1
+        # Watching by text: look shows the running match.
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        text_lines: list[str] = []
+
+        async def text(command: str | None, until: Callable[[str], bool]) -> list[str]:
+            if command is not None:
+                writer.write(command.encode() + b"\n")
+            got: list[str] = []
+            while True:
+                line = (await asyncio.wait_for(reader.readline(), 10)).decode().rstrip("\n")
+                got.append(line)
+                text_lines.append(line)
+                if until(line):
+                    return got
+        await reader.readline()  # the greeting
+        await text("name cy", lambda line: line.startswith("Type tables"))
+        await text("watch 1", lambda line: "Scores:" in line)  # the table, then where the game is
+        looked = await text("look", lambda line: "Scores:" in line)
+        assert looked[-3:-1] == ["Table 1 cribbage 2p (target=61 counting=manual match=3) [playing] "
+                                 "1: ann | 2: ben; watching: cy", "Match to 3, game 2: ann 1, ben 0."], looked
+        # Game 2: ben claims 0 throughout: a skunk (below 31), 2 match points, ann has 3.
+        over = await _game(ann, ben, rules, lambda score: False, seed=2)
+        assert (over["winner"], over["skunk"]) == (0, "skunk") and over["scores"][1] < 31
+        table = await ann.recv_until(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
+        assert table["table"]["match"] == {"to": 3, "points": [3, 0], "game": 2, "id": 1, "winner": 0}
+        # The watcher by text was told the skunk and the match's end.
+        skunk_line = f"ann wins the game, {over['scores'][0]} to {over['scores'][1]}, a skunk!"
+        await text(None, lambda line: line == skunk_line)
+        said = await text("look", lambda line: line.startswith("Match to 3"))
+        assert said[-1] == "Match to 3, game 2: ann 3, ben 0, ann wins the match."
+        # The records: each game says which match and which game of it; the last, the result.
+        listed = (await ann.request({"type": "list_games"}))["games"]
+        assert [(g["id"], g["result"]["skunk"], g["match"]) for g in listed] == [
+            (2, "skunk", {"id": 1, "game": 2, "to": 3, "first_dealer": 1, "points": [3, 0], "winner": 0}),
+            (1, "none", {"id": 1, "game": 1, "to": 3, "first_dealer": listed[1]["match"]["first_dealer"],
+                         "points": [1, 0], "winner": None})]
+        record = (await ben.request({"type": "get_game", "game": 2}))["record"]
+        assert record["match"] == listed[0]["match"] and record["result"] == {
+            "winner": 0, "winning_seats": [0], "scores": over["scores"], "ending": "target", "skunk": "skunk"}
+        games = [line for line in await text("games ann", lambda line: line.startswith("Game 1:"))
+                 if line.startswith("Game ")]
+        assert games[0].endswith(f"ann {over['scores'][0]}, ben {over['scores'][1]}; ann wins, a skunk; "
+                                 f"match 1 to 3, game 2: ann 3, ben 0, ann wins the match.")
+        assert games[1].endswith("; ann wins; match 1 to 3, game 1: ann 1, ben 0.")
+        # The next ready starts a new match, cut for again.
+        await _ready_both(ann, ben)
+        snapshot = await ann.request({"type": "snapshot"})
+        assert snapshot["table"]["match"] == {"to": 3, "points": [0, 0], "game": 1, "id": 3, "winner": None}
+        assert [e["kind"] for e in _openings(ann, 0)][1] == "cut_for_deal"
+        writer.close()
+        await ann.close()
+        await ben.close()
+
+
+def test_a_record_narrates_its_skunk() -> None:
+    """The replay and the client tell a stored game with the shared narration: its game_over
+    says the skunk (as the live table did)."""
+    names = ["ann", "ben"]
+    told = narrate({"kind": "game_over", "winner": 0, "winning_seats": [0], "scores": [121, 58],
+                    "ending": "target", "skunk": "double"}, names, None)
+    assert told == "ann wins the game, 121 to 58, a double skunk!"
+    assert render({"type": "event", "event": {"kind": "game_over", "winner": 1, "winning_seats": [1],
+                                              "scores": [80, 121], "ending": "target", "skunk": "skunk"}},
+                  names) == "ben wins the game, 121 to 80, a skunk!\n"
