@@ -139,7 +139,9 @@ def _when(seconds: float | None) -> str:
 
 
 def game_line(game: dict[str, Any], me: str) -> str:
-    """One finished game in the list: id, preset, when, the scores, and how it went for me."""
+    """One finished game in the list: id, preset, when, the scores, and how it went for me;
+    a skunk says so, and a match's game the match score after it (and, the game that decided
+    the match, whether I won it)."""
     names = {s["seat"]: s["name"] for s in game.get("seats", [])}
     players = game.get("players", len(names))
     if game.get("partnerships"):
@@ -154,6 +156,12 @@ def game_line(game: dict[str, Any], me: str) -> str:
     outcome = "    "
     if mine and result.get("winner") is not None:
         outcome = "won " if result["winner"] in mine else "lost"
+    figures += {"skunk": ", skunk", "double": ", double skunk"}.get(str(result.get("skunk")), "")
+    match = game.get("match")
+    if match:  # the match score after this game; the game that decided it says so
+        figures += " · match " + "-".join(map(str, match.get("points") or []))
+        if match.get("winner") is not None:
+            figures += (" won" if match["winner"] in mine else " lost") if mine else " over"
     pairs = " pairs" if game.get("partnerships") else ""
     return (f"#{game['id']:<3} {game['preset']:<10} {str(players) + 'p' + pairs:<3} "
             f"{_when(game.get('finished_at'))}  {outcome}  {figures}")

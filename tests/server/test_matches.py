@@ -15,6 +15,9 @@ import random
 from pathlib import Path
 from typing import Any, Callable
 
+from noddy.client.model import ViewModel
+from noddy.client.screens.records import game_line
+from noddy.client.screens.replay import Replay
 from noddy.engine import configure, score_show
 from noddy.protocol.story import narrate
 from noddy.server.text import render
@@ -174,6 +177,12 @@ async def test_a_match_to_3_won_by_a_skunk_the_loser_dealing_first_across_a_rest
         record = (await ben.request({"type": "get_game", "game": 2}))["record"]
         assert record["match"] == listed[0]["match"] and record["result"] == {
             "winner": 0, "winning_seats": [0], "scores": over["scores"], "ending": "target", "skunk": "skunk"}
+        # The client: My games, and the replay's narration.
+        assert game_line(listed[0], "ben").endswith(
+            f"lost  ann {over['scores'][0]}, ben {over['scores'][1]}, skunk · match 3-0 lost")
+        assert game_line(listed[1], "ann").endswith(" · match 1-0")
+        assert [line.text for line in Replay(record, me="ben").log if "wins the game" in line.text] == [
+            f"ann wins the game, {over['scores'][0]} to {over['scores'][1]}, a skunk!"]
         games = [line for line in await text("games ann", lambda line: line.startswith("Game 1:"))
                  if line.startswith("Game ")]
         assert games[0].endswith(f"ann {over['scores'][0]}, ben {over['scores'][1]}; ann wins, a skunk; "
@@ -198,4 +207,61 @@ def test_a_record_narrates_its_skunk() -> None:
     assert told == "ann wins the game, 121 to 58, a double skunk!"
     assert render({"type": "event", "event": {"kind": "game_over", "winner": 1, "winning_seats": [1],
                                               "scores": [80, 121], "ending": "target", "skunk": "skunk"}},
-                  names) == "ben wins the game, 121 to 80, a skunk!\n"
+                  names).splitlines()[0] == "ben wins the game, 121 to 80, a skunk!"
+
+
+async def test_skunk_and_double_skunk_at_121_shown_in_every_place() -> None:
+    """A double skunk (ben claims 0 throughout: below 61) and a skunk (ben counts until he has
+    61, then claims 0: below 91) in a game to 121, each told alike by the game-over message,
+    the narration (text mode, the client's log, the replay), the stored record, list_games,
+    text mode's games and the client's My games."""
+
+    rules = configure("cribbage", 2, options={"counting": "manual"})
+    async with running_server() as server:
+        ann, ben = await Client.connect(server.port), await Client.connect(server.port)
+        await ann.hello("ann")
+        await ben.hello("ben")
+        await ann.request({"type": "create_table", "preset": "cribbage", "options": {"counting": "manual"}})
+        await ben.request({"type": "sit", "table": 1})
+        await _ready_both(ann, ben)
+        double = await _game(ann, ben, rules, lambda score: False, seed=5)
+        assert (double["winner"], double["skunk"]) == (0, "double") and double["scores"][1] < 61
+        await _ready_both(ann, ben)
+        skunk = await _game(ann, ben, rules, lambda score: score < 61, seed=6)
+        assert (skunk["winner"], skunk["skunk"]) == (0, "skunk") and 61 <= skunk["scores"][1] < 91
+        said = {game_id: f"ann wins the game, {over['scores'][0]} to {over['scores'][1]}, {words}!"
+                for game_id, over, words in ((1, double, "a double skunk"), (2, skunk, "a skunk"))}
+        # The client's log (the live narration), folding what ann was sent.
+        model = ViewModel("ann")
+        model.connection_up()
+        told: list[str] = []
+        for message in ann.received:
+            model.handle(message)
+            if message["type"] == "event" and message["event"]["kind"] == "game_over":
+                told += [line.text for line in model.log if "wins the game" in line.text][-1:]
+        assert told == [said[1], said[2]]
+        listed = (await ben.request({"type": "list_games"}))["games"]
+        assert [(g["id"], g["result"]["skunk"], g["match"]) for g in listed] == [(2, "skunk", None),
+                                                                                 (1, "double", None)]
+        for game in listed:
+            over = double if game["id"] == 1 else skunk
+            words = "double skunk" if game["id"] == 1 else "skunk"
+            assert game_line(game, "ben").endswith(
+                f"lost  ann {over['scores'][0]}, ben {over['scores'][1]}, {words}")
+            record = (await ben.request({"type": "get_game", "game": game["id"]}))["record"]
+            assert record["result"]["skunk"] == game["result"]["skunk"]
+            replay = Replay(record, me="ben")
+            assert [line.text for line in replay.log if "wins the game" in line.text] == [said[game["id"]]]
+        # Text mode: the game over as narrated, and games.
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        await reader.readline()
+        writer.write(b"name cy\ngames ann\n")
+        lines: list[str] = []
+        while not lines or not lines[-1].startswith("Game 1:"):
+            lines.append((await asyncio.wait_for(reader.readline(), 10)).decode().rstrip("\n"))
+        assert lines[-2].endswith(f"ann {skunk['scores'][0]}, ben {skunk['scores'][1]}; ann wins, a skunk.")
+        assert lines[-1].endswith(f"ann {double['scores'][0]}, ben {double['scores'][1]}; ann wins, a double skunk.")
+        assert render({"type": "event", "event": double}, ["ann", "ben"]).splitlines()[0] == said[1]
+        writer.close()
+        await ann.close()
+        await ben.close()
