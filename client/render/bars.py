@@ -7,6 +7,8 @@ player is rather than on what a panel shows, so they live together, apart from t
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..model import ViewModel
 from ..screens.lobby import free_seats
 from ..session import CONNECTING, LOBBY
@@ -19,8 +21,24 @@ def title_bar(model: ViewModel, address: str, where: str) -> Fragments:
     return [(style, f" Noddy · {model.name} @ {address} · {where}"), (style, " " * 200)]
 
 
+def match_text(table: dict[str, Any]) -> str:
+    """The running match score for the title (table option ``match``): `` · match 1-0 to 3``;
+    once won, who won it."""
+    match = table.get("match")
+    if not match:
+        return ""
+    points = "-".join(str(p) for p in match.get("points") or [])
+    winner = match.get("winner")
+    if winner is not None:
+        seats = [s for s in table.get("seats") or [] if s is not None]
+        names = [s["name"] for s in seats if (s["seat"] % 2 if table.get("partnerships") else s["seat"]) == winner]
+        return f" · match {points}, won by {' & '.join(names) or 'side ' + str(winner)}"
+    return f" · match {points} to {match.get('to')}"
+
+
 def title_fragments(model: ViewModel, address: str) -> Fragments:
-    """The title bar for the live screens: lobby or table (preset, target, deal), and the
+    """The title bar for the live screens: lobby or table (preset, target, deal, a match's
+    score), and the
     connection's state, so a dropped link is visible at a glance."""
     if model.screen == LOBBY or model.table_id is None:
         where = "Lobby"
@@ -32,6 +50,7 @@ def title_fragments(model: ViewModel, address: str) -> Fragments:
             where += f" to {target}"
         if model.deal:
             where += f" · deal {model.deal}"
+        where += match_text(table)
     if model.connection in ("reconnecting", "offline") and model.screen == CONNECTING:
         return title_bar(model, address, where + " · not connected")
     state = {"online": "", "connecting": " · connecting…",

@@ -2,7 +2,7 @@
 
 :class:`CreateForm` is the form itself (n in the lobby): its rows come from the ``presets``
 and ``levels`` the server describes in its ``welcome``, and the rows of the server's own
-options (the coach, the turn timer, the password) from the welcome's ``table_options``, so it
+options (the coach, a match, the turn timer, the password) from the welcome's ``table_options``, so it
 offers exactly what the server accepts.  Each table option says where its value goes
 (``"in": "options"``: inside ``create_table``'s ``options``; ``"in": "request"``: a field of
 ``create_table`` of the same name).  A server too old to send ``table_options`` gets the rows
@@ -65,6 +65,8 @@ class CreateForm:
     #: The server's yes/no table options (``hints``: a coach at the table, and no rating).
     table_flags: dict[str, bool] = field(default_factory=dict)
     timer_index: int = 0
+    #: A match to this many match points (table option ``match``; None: single games).
+    match: int | None = None
     computers: int = 1
     row: int = 0
     #: The welcome's ``table_options`` (None: the server sent none).
@@ -148,6 +150,9 @@ class CreateForm:
                 for name, value in self.choices.items()]
         out += [(self._label(name), _ON_LABELS.get(name, "yes") if value else "no")
                 for name, value in self.table_flags.items()]
+        if "match" in self.server_options:
+            out.append((self._label("match"), "single games" if self.match is None
+                        else f"first to {self.match} match points"))
         if "turn_timer" in self.server_options:
             timer = self.timer
             out.append((self._label("turn_timer"), "off" if timer is None else f"{timer:g} s"))
@@ -174,8 +179,9 @@ class CreateForm:
         levels = ["level"] if self.levels else []
         timer = ["timer"] if "turn_timer" in self.server_options else []
         password = ["password"] if "password" in self.server_options else []
+        match = ["match"] if "match" in self.server_options else []
         return ["preset", "players", "target", *self.flags, *self.choices,
-                *(_TABLE_FLAG + name for name in self.table_flags), *timer, "computers",
+                *(_TABLE_FLAG + name for name in self.table_flags), *match, *timer, "computers",
                 *levels, *password, "create"]
 
     def _row_key(self) -> str:
@@ -224,6 +230,11 @@ class CreateForm:
             low, high = int(spec.get("min", 15)), int(spec.get("max", 500))
             step = 10 if big else 1
             self.target = min(high, max(low, self.target + delta * step))
+        elif key == "match":  # off, then 2 .. 15 (the option's bounds), round again
+            spec = self.server_options["match"]
+            choices = [None, *range(int(spec.get("min", 2)), int(spec.get("max", 15)) + 1)]
+            index = choices.index(self.match) if self.match in choices else 0
+            self.match = choices[(index + delta) % len(choices)]
         elif key == "timer":
             self.timer_index = (self.timer_index + delta) % len(self.timer_choices())
         elif key == "computers":
@@ -259,6 +270,8 @@ class CreateForm:
                                    "players": self.players, "partnerships": self.partnerships,
                                    "options": options, "seat": 0}
         chosen: dict[str, Any] = dict(self.table_flags)
+        if "match" in self.server_options:
+            chosen["match"] = self.match
         if "turn_timer" in self.server_options:
             chosen["turn_timer"] = self.timer
         for name, value in chosen.items():
@@ -274,7 +287,8 @@ class CreateForm:
 def _editable(name: str, spec: dict[str, Any]) -> bool:
     """The form has a row for this table option: a yes/no, the turn timer, the password."""
     kind = spec.get("type")
-    return (kind == "bool" or (name, kind) in {("turn_timer", "number"), ("password", "str")})
+    return (kind == "bool" or (name, kind) in {("turn_timer", "number"), ("password", "str"),
+                                                ("match", "int")})
 
 
 #: The row key of a table option's yes/no (``table:hints``), apart from the preset's flags.
@@ -286,6 +300,7 @@ _FLAG_LABELS = {
     "counting": "Counting",
     "hints": "Coach (h: hints)",
     "turn_timer": "Turn timer",
+    "match": "Match",
     "password": "Password",
 }
 #: How a table option's "yes" reads in the form, where it says more than yes.

@@ -1,0 +1,45 @@
+"""The client and matches (issue 26): the new-table form offers the server's ``match`` option,
+and the title bar shows the running match score, then who won the match."""
+
+from __future__ import annotations
+
+from noddy.client.render import plain
+from noddy.client.render.bars import title_fragments
+from noddy.server.model.table_options import advertised_options
+
+from .test_model import welcomed_form
+
+
+def test_the_form_offers_a_match_and_sends_it_in_the_options() -> None:
+    model = welcomed_form(table_options=advertised_options())
+    form = model.form
+    assert form is not None
+    rows = [label for label, _ in form.rows()]
+    assert rows[5:8] == ["Coach (h: hints)", "Match", "Turn timer"]
+    assert dict(form.rows())["Match"] == "single games"
+    form.move(6)
+    form.change(-1)                   # single games -> 15 (round the other way)
+    assert dict(form.rows())["Match"] == "first to 15 match points"
+    form.change(1)
+    form.change(1)                    # -> single games -> 2
+    assert dict(form.rows())["Match"] == "first to 2 match points"
+    model.submit_form()
+    create = [m for m in model.take_outbox() if m["type"] == "create_table"][0]
+    assert create["options"] == {"match": 2}
+
+
+def test_the_title_shows_the_match_score_then_its_winner() -> None:
+    model = welcomed_form(table_options=advertised_options())
+    model.close_form()
+    seats = [{"seat": 0, "name": "ann"}, {"seat": 1, "name": "ben"}]
+    table = {"id": 1, "preset": "cribbage", "players": 2, "partnerships": False, "status": "playing",
+             "options": {"match": 3}, "seats": seats, "spectators": [],
+             "match": {"to": 3, "points": [1, 0], "game": 2, "id": 1, "winner": None}}
+    model.handle({"type": "table", "table": table})
+    model.game.enter_table(1, table)
+    model.screen = "table"
+    assert plain(title_fragments(model, "host:1")).rstrip() == (
+        " Noddy · Me @ host:1 · Table 1 · cribbage to 121 · match 1-0 to 3")
+    model.game.table = table | {"match": {"to": 3, "points": [3, 0], "game": 2, "id": 1, "winner": 0}}
+    assert plain(title_fragments(model, "host:1")).rstrip() == (
+        " Noddy · Me @ host:1 · Table 1 · cribbage to 121 · match 3-0, won by ann")
