@@ -111,10 +111,7 @@ class Game:
     (True, 'play')
 
     ``first_dealer`` deals the first deal without a cut (a match's later games: the loser of
-    the previous game deals first); None, the players cut for it as the rules say.
-
-    >>> Game("cribbage", seed=7, first_dealer=1).dealer
-    1
+    the last game deals first); None, the players cut for it.
     """
 
     def __init__(
@@ -161,7 +158,7 @@ class Game:
         events: list[Event] = [GameStarted(self.rules.name, players, partnerships, self.rules.target)]
         if first_dealer is None:
             self._cut_for_deal(events)
-        else:  # a match's later game: the loser of the last one deals first, no cut
+        else:  # a match's later game: its last loser deals, no cut
             self.dealer = first_dealer
         self._start_deal(events)
         self.log.extend(events)
