@@ -64,6 +64,7 @@ def test_ratings_after_games_in_the_lobby_and_the_leaderboard() -> None:
     storage = Storage(":memory:")
     d = Driver(storage)
     ann = d.connect("ann")
+    d.register(ann)  # only registered people are rated
     d.versus_computer(ann, "noddy", "greedy")
     d.play(ann, random.Random(1))
     game = d.core.tables[1].game
