@@ -89,6 +89,8 @@ def keys_fragments(model: ViewModel, width: int = 80) -> Fragments:
     elif model.screen == LOBBY:
         keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("m", "my games"), ("b", "ratings"),
                 ("c", "chat"), ("?", "help"), ("q", "quit")]
+        if model.registered is False:  # a guest: how to keep the name (c chat gives way first)
+            keys.insert(5, ("a", "register"))
     elif model.picking == "remove":
         keys = [("1-4", "that seat's computer"), ("Esc", "none")]
     elif model.winner is not None:

@@ -131,6 +131,10 @@ class Lobby:
         if registered is not None:
             self._log_in(conn, registered[1], f, rid, None)
             return
+        if f["password"] is not None:  # a login: never quietly a guest of a mistyped name
+            raise ProtocolError("not_registered", f"no account is registered as {name!r}: say hello "
+                                "without a password to play as a guest (in text mode: name NAME; after "
+                                "login the password is the last word)", field="name")
         if self._sessions.name_in_use(name):
             raise ProtocolError("name_taken", f"the name {name!r} (or one that looks the same) is in "
                                 "use by someone connected (or holding a seat); choose another",

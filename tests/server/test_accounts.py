@@ -243,8 +243,10 @@ async def test_over_nc_a_person_registers_and_logs_in() -> None:
         assert (await _line(reader)).startswith("Error (password_required): 'Cy' is a registered name")
         writer.write(b"login Cy wrong\n")
         assert (await _line(reader)).startswith("Error (bad_password): ")
+        writer.write(b"login Cy ses ame1\n")  # "Cy ses" has no account: no guest of that name either
+        assert (await _line(reader)).startswith("Error (not_registered): no account is registered as 'Cy ses'")
         writer.write(b"look\n")  # no guest-1 in between
-        assert (await _line(reader)).startswith("Error (name_required): the name 'Cy' was refused")
+        assert (await _line(reader)).startswith("Error (name_required): the name 'Cy ses' was refused")
         writer.write(b"login cy sesame1\n")
         assert (await _line(reader)).startswith("Welcome, Cy! Your resume token is ")
         assert await _line(reader) == ("Type tables to see the tables, new noddy to start one, "
