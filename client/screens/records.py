@@ -183,7 +183,8 @@ def leaderboard_fragments(view: RecordsView) -> Fragments:
         return out + [("class:dim", "".join(f"   {line}\n" for line in textwrap.wrap(why, 74)))]
     out.append(("class:dim", f"   {'#':>3}  {'name':<24} {'rating':>6}  {'games':>5}  {'wins':>5}\n"))
     for row in view.board:
-        name = str(row.get("name", "?")) + (" (computer)" if row.get("kind") == "computer" else "")
+        name = str(row.get("name", "?")) + (" (computer)" if row.get("kind") == "computer"
+                                            else " (guest)" if row.get("guest") else "")
         style = "class:peg.mine" if row.get("name") == view.model.name else ""
         out.append((style, f"   {row.get('rank', ''):>3}  {name[:24]:<24} {row.get('rating', ''):>6}  "
                            f"{row.get('games', ''):>5}  {row.get('wins', ''):>5}\n"))

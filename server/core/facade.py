@@ -69,7 +69,7 @@ class ServerCore:
         self.accounts = Accounts(clock, outbox, self.connections, self.tables, self.ratings, guard)
         self.lobby = Lobby(config, clock, outbox, self.connections, self.sessions, self.board,
                            self.tables, self.ratings, self.lost, self.seating, self.accounts)
-        self.queries = Queries(config, clock, outbox, self.connections, self.ratings, guard)
+        self.queries = Queries(config, clock, outbox, self.connections, self.ratings, guard, self.accounts)
         self.coaching = Coaching(outbox, self.queries)
         self.recovery = Recovery(config, clock, outbox, self.connections, self.sessions, self.board,
                                  self.tables, self.ratings, self.paused, self.lost, self.lobby,

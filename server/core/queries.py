@@ -6,8 +6,8 @@ already read (``get_game`` of a long game is costly to read and encode); handles
 has read it (a ``review`` of a stored game too, through :mod:`.reviews`).
 
 Collaborators (passed in): the open connections (whose rate bucket a read charges), the
-rating book (the leaderboard reads it) and the password guard (a private game's password
-counts as a table's).
+rating book (the leaderboard reads it), the password guard (a private game's password
+counts as a table's) and the accounts (the leaderboard marks a name nobody registered).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from .places import session_of
 from .reviews import review_stored
 
 if TYPE_CHECKING:
+    from .accounts import Accounts
     from .connections import Connections
     from .outbox import Outbox
 
@@ -64,13 +65,15 @@ class Queries:
     """Reading records and ratings; see the module docstring."""
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
-                 connections: Connections, ratings: RatingBook, guard: PasswordGuard) -> None:
+                 connections: Connections, ratings: RatingBook, guard: PasswordGuard,
+                 accounts: Accounts) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
         self._connections = connections
         self._ratings = ratings
         self._guard = guard
+        self._accounts = accounts
         #: Requests that read records, per address (see :meth:`charge`).
         self._buckets = AddressBuckets(config.query_rate_per_address, config.query_burst_per_address)
         self.record_cache = RecordCache(config.record_cache_bytes)
@@ -136,7 +139,9 @@ class Queries:
         games, reasons = self._ratings.unrated_games.get(family, 0), dict(self._ratings.unrated.get(family, {}))
         message = {"type": "leaderboard", "family": family, "players": [
             {"rank": rank, "kind": who.kind, "name": who.name, "rating": round(standing.rating),
-             "games": standing.games, "wins": standing.wins}
+             "games": standing.games, "wins": standing.wins,
+             # A person's standing from before accounts, under a name nobody has registered.
+             "guest": who.kind == "human" and self._accounts.account_of(who.name) is None}
             for rank, (who, standing) in enumerate(rows, start=1)],
             "unrated": {"games": games, "reasons": reasons}}
         if not rows:

@@ -208,7 +208,7 @@ def _leaderboard_text(message: dict[str, Any]) -> str:
         return message.get("why") or f"Nobody has played a rated {message['family']} game yet."
     lines = [f"Leaderboard ({message['family']}):"]
     for row in rows:
-        kind = " (computer)" if row["kind"] == "computer" else ""
+        kind = " (computer)" if row["kind"] == "computer" else " (guest)" if row.get("guest") else ""
         games, wins = row["games"], row["wins"]
         lines.append(f"{row['rank']:>3}. {row['name']}{kind} {row['rating']}: "
                      f"{games} game{'s' * (games != 1)}, {wins} win{'s' * (wins != 1)}")
