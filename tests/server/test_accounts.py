@@ -256,3 +256,36 @@ async def test_over_nc_a_person_registers_and_logs_in() -> None:
         writer.write(b"unregister sesame2\n")
         assert await _line(reader) == "Cy is no longer registered: you are a guest, and its ratings are gone.\n"
         writer.close()
+
+
+async def test_over_nc_a_watcher_renames_to_a_registered_name_with_its_password() -> None:
+    """Renaming to a registered name needs its password too; until it is checked the old
+    name stays, and the watcher watches on under the account's name."""
+    async with running_server() as server:
+        cy = await _hello(server.port, "Cy")
+        await _register(cy, "sesame1")
+        await cy.request({"type": "bye"})
+        host = await _hello(server.port, "host")
+        table_id = (await host.request({"type": "create_table"}))["table"]["id"]
+        reader, writer = await _text(server.port)
+
+        async def reply(command: str) -> str:
+            """The first line after ``command`` that is not the table's news."""
+            writer.write(command.encode() + b"\n")
+            while True:
+                line = await _line(reader)
+                if not line.startswith(("Table ", "Seat 2 is free", "Type tables")):
+                    return line
+
+        assert (await reply(f"watch {table_id}")).startswith("Welcome, guest-1! ")
+        assert (await reply("name cy")).startswith("Error (password_required): 'Cy' is a registered name")
+        assert (await reply("login cy nope")).startswith("Error (bad_password): ")
+        table = server.core.tables[table_id]
+        assert [s.name for s in table.spectators] == ["guest-1"]
+        assert (await reply("login cy sesame1")).startswith("Welcome, Cy! ")
+        assert [(s.name, s.account is not None) for s in table.spectators] == [("Cy", True)]
+        pushed = await host.recv_until(lambda m: m["type"] == "table" and m["table"]["spectators"] == ["Cy"])
+        assert pushed["table"]["id"] == table_id
+        for client in (host,):
+            await client.close()
+        writer.close()
