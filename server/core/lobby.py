@@ -229,9 +229,11 @@ class Lobby:
         outbox.reply(conn, rid, self.welcome(session, resumed=False))
 
     def guest_name(self) -> str:
-        """A free ``guest-N`` name, for a text-mode person who has not chosen one."""
+        """A free ``guest-N`` name, for a text-mode person who has not chosen one (not one
+        somebody registered, either)."""
         self._guests += 1
-        while self._sessions.name_in_use(f"guest-{self._guests}"):
+        while (self._sessions.name_in_use(f"guest-{self._guests}")
+               or self._accounts.registered_as(f"guest-{self._guests}") is not None):
             self._guests += 1
         return f"guest-{self._guests}"
 

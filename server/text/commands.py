@@ -206,7 +206,7 @@ COMMANDS: tuple[Command, ...] = (
         help=("register PASSWORD | password OLD NEW | unregister PASSWORD",
               ("keep your name for good (then: login NAME PASSWORD) and be rated;",
                "change its password | give the account up. Over plain nc a",
-               "password is sent (and shown) in the clear: use noddy-client with tls://")),
+               "password is sent (and shown) in the clear: see PROTOCOL.md, Encryption")),
         brief=('register PASSWORD', 'keep your name (help register): guests are unrated')),
     Command(("password",), "change_password", lambda verb, args, rest: {
         "type": "change_password", "old": args[0], "new": args[1]} if len(args) == 2 else None,

@@ -289,3 +289,23 @@ async def test_over_nc_a_watcher_renames_to_a_registered_name_with_its_password(
         for client in (host,):
             await client.close()
         writer.close()
+
+
+async def test_a_registered_guest_number_is_never_given_to_a_later_guest(tmp_path: Path) -> None:
+    """A guest-N who registered keeps the name; after a restart the guests' count starts
+    again, and the next guest must not be handed a registered name (and refused)."""
+    db = str(tmp_path / "noddy.sqlite3")
+    async with running_server(db=db) as server:
+        reader, writer = await _text(server.port)
+        writer.write(b"tables\n")
+        assert (await _line(reader)).startswith("Welcome, guest-1! ")
+        await _line(reader)
+        await _line(reader)  # no tables yet
+        writer.write(b"register sesame1\n")
+        assert (await _line(reader)).startswith("guest-1 is registered")
+        writer.close()
+    async with running_server(db=db) as server:
+        reader, writer = await _text(server.port)
+        writer.write(b"tables\n")
+        assert (await _line(reader)).startswith("Welcome, guest-2! ")
+        writer.close()
