@@ -349,7 +349,8 @@ class ViewModel:
         if not session.welcomed and m.get("field") == "name":
             session.on_name_refused(m)
             return
-        if not session.welcomed and code in ("password_required", "bad_password", "too_many_attempts"):
+        if not session.welcomed and (code in ("password_required", "bad_password", "too_many_attempts")
+                                     or (code == "rate_limited" and session.sent_password)):
             self.lobby.ask_account_password(code, str(m.get("message") or ""))
             return
         if code == "hello_required":

@@ -69,6 +69,8 @@ class Session:
         self.computer_level: str | None = None
         #: Whether the server welcomed us into an account (None: not said, an older server).
         self.registered: bool | None = None
+        #: The last hello carried a password (the password itself is never kept).
+        self.sent_password = False
         #: Set (to why) while another name is asked for: the server refused this one.
         self.name_prompt: str | None = None
         #: The name the last hello asked for (the resume token is kept under it).
@@ -118,6 +120,7 @@ class Session:
             message["resume"] = self.token
         if password is not None:
             message["password"] = password
+        self.sent_password = password is not None
         return message
 
     def say_hello(self, password: str | None = None) -> None:

@@ -30,7 +30,7 @@ from noddy.protocol import ProtocolError
 from noddy.protocol.names import skeleton
 from noddy.protocol.requests import MIN_ACCOUNT_PASSWORD
 
-from ..model.ratelimit import PasswordGuard
+from ..model.ratelimit import AddressBuckets, PasswordGuard
 from ..model.ratings import RatingBook
 from ..model.session import Connection, Session
 from .instructions import Query
@@ -42,6 +42,13 @@ if TYPE_CHECKING:
     from .tables import Tables
 
 log = logging.getLogger("noddy.server")
+
+#: Password checks and hashes one address may ask for (logins, register, change_password,
+#: unregister, over all its connections): a burst of 20, then one a second.  Each costs the
+#: database thread ~50 ms of scrypt, so a right password given over and over must not keep
+#: that thread (and every table's writes behind it) busy; a LAN behind one address still
+#: logs twenty people in at once.
+CHECKS_BURST, CHECKS_PER_SECOND = 20, 1.0
 
 
 class Accounts:
@@ -55,6 +62,8 @@ class Accounts:
         self._tables = tables
         self._ratings = ratings
         self._guard = guard
+        #: Password checks per address (see :data:`CHECKS_PER_SECOND`).
+        self._checks = AddressBuckets(CHECKS_PER_SECOND, CHECKS_BURST)
         #: Registered names: skeleton of the name -> (account id, the name as registered).
         self._by_key: dict[str, tuple[int, str]] = {}
         #: Connections whose register/change_password/unregister storage is working out,
@@ -80,13 +89,20 @@ class Accounts:
         return found[0] if found is not None and found[1] == name else None
 
     def check_guard(self, conn: Connection) -> None:
-        """Refuse (``too_many_attempts``) an address locked out for wrong passwords."""
+        """Refuse (``too_many_attempts``) an address locked out for wrong passwords, or
+        (``rate_limited``) one that has asked for too many password checks lately; else the
+        check about to be made is counted."""
         if conn.address is None:
             return
-        wait = self._guard.locked_for(conn.address, self._clock())
+        now = self._clock()
+        wait = self._guard.locked_for(conn.address, now)
         if wait > 0:
             raise ProtocolError("too_many_attempts", f"too many wrong passwords from your address; "
                                 f"wait {wait:.2f} s", field="password", retry_after=math.ceil(wait * 100) / 100)
+        wait = self._checks.take(conn.address, now)
+        if wait > 0:
+            raise ProtocolError("rate_limited", f"too many password checks from your address; wait "
+                                f"{wait:.2f} s", retry_after=math.ceil(wait * 100) / 100)
 
     def wrong_password(self, conn: Connection) -> None:
         """``conn`` gave a wrong account password: it counts against its address."""
@@ -100,6 +116,7 @@ class Accounts:
             raise ProtocolError("already_registered", f"the name {session.name!r} is registered already"
                                 + (" (it is yours)" if session.account is not None else ""))
         _long_enough(f["password"], "password")
+        self.check_guard(conn)
         self._ask(conn, session, Query(conn.id, rid, "register", {
             "key": skeleton(session.name), "name": session.name, "password": f["password"]}))
 

@@ -309,3 +309,26 @@ async def test_a_registered_guest_number_is_never_given_to_a_later_guest(tmp_pat
         writer.write(b"tables\n")
         assert (await _line(reader)).startswith("Welcome, guest-2! ")
         writer.close()
+
+
+async def test_password_checks_are_limited_per_address(monkeypatch: Any) -> None:
+    """Each check is ~50 ms of scrypt on the database thread: even right passwords, given
+    over and over, are limited per address (a burst, then one a second)."""
+    from noddy.server.core import accounts
+
+    monkeypatch.setattr(accounts, "CHECKS_BURST", 3)
+    async with running_server() as server:
+        ann = await _hello(server.port, "ann")
+        await _register(ann)  # the first check
+        await ann.request({"type": "bye"})
+        hello = {"type": "hello", "name": "ann", "version": 1, "password": SECRET}
+        again = await Client.connect(server.port)
+        assert (await again.request(hello))["type"] == "welcome"  # the second
+        await again.request({"type": "bye"})
+        again = await Client.connect(server.port)
+        assert (await again.request(hello))["type"] == "welcome"  # the third
+        changed = await again.request({"type": "change_password", "old": SECRET, "new": "a new one"})
+        assert (changed["code"], changed["message"].split(";")[0]) == (
+            "rate_limited", "too many password checks from your address")
+        assert 0 < changed["retry_after"] <= 1
+        await again.close()
