@@ -27,9 +27,10 @@ After = Callable[[KeyPressEvent], None]
 
 
 def bind_lobby(kb: KeyBindings, model: ViewModel, lobby: Filter, after: After,
-               retry: Callable[[], None]) -> None:
+               retry: Callable[[], None], challenged: Filter) -> None:
     """↑↓ choose a table; Enter/s sit, 1-4 sit in that seat, w watch, n new table, r refresh,
-    a register your name (a password, asked on the masked line)."""
+    a register your name (a password, asked on the masked line) -- unless a challenge waits
+    (``challenged``): then a accepts it (:func:`noddy.client.screens.people.bind_keys`)."""
     @kb.add("up", filter=lobby)
     @kb.add("k", filter=lobby)
     def _lobby_up(event: KeyPressEvent) -> None:
@@ -65,7 +66,7 @@ def bind_lobby(kb: KeyBindings, model: ViewModel, lobby: Filter, after: After,
         model.clear_status()
         model.open_form()
 
-    @kb.add("a", filter=lobby)
+    @kb.add("a", filter=lobby & ~challenged)
     def _account(event: KeyPressEvent) -> None:
         model.clear_status()
         model.ask_to_register()

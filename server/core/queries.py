@@ -135,13 +135,13 @@ class Queries:
     def leaderboard(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         self.charge(conn)
         family = f["family"]
-        rows = self._ratings.leaderboard(family, f["limit"])
+        rows = self._ratings.leaderboard(family, f["limit"], ("human",) if f["people_only"] else None)
         games, reasons = self._ratings.unrated_games.get(family, 0), dict(self._ratings.unrated.get(family, {}))
         message = {"type": "leaderboard", "family": family, "players": [
             {"rank": rank, "kind": who.kind, "name": who.name, "rating": round(standing.rating),
              "games": standing.games, "wins": standing.wins,
-             # A person's standing from before accounts, under a name nobody has registered.
-             "guest": who.kind == "human" and self._accounts.account_of(who.name) is None}
+             # A person's (or bot's) standing from before accounts, under a name nobody has registered.
+             "guest": who.kind != "computer" and self._accounts.account_of(who.name) is None}
             for rank, (who, standing) in enumerate(rows, start=1)],
             "unrated": {"games": games, "reasons": reasons}}
         if not rows:

@@ -54,7 +54,7 @@ class StorageAccounts:
             def give_up() -> None:
                 self.db.execute("DELETE FROM accounts WHERE id = ?", (row["id"],))
                 # The name's ratings were the account's: whoever registers it later starts afresh.
-                self.db.execute("DELETE FROM ratings WHERE kind = 'human' AND name = ?", (row["name"],))
+                self.db.execute("DELETE FROM ratings WHERE kind IN ('human', 'bot') AND name = ?", (row["name"],))
             self._transaction(give_up)
         elif kind != "login":
             raise ValueError(f"unknown account query {kind!r}")
