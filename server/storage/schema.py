@@ -97,9 +97,25 @@ ALTER TABLE actions_v3 RENAME TO actions;
 #: number keeps a server of version 3, which could not read such a game, away from the file.
 _V4 = ""
 
-#: Match games (table option ``match``): each game of a match keeps which match and which game
-#: of it, who dealt first, and the match points (``games.match``, JSON; NULL: a single game).
-_V_MATCH = "ALTER TABLE games ADD COLUMN match TEXT;"
+#: Version 5: accounts.  A registered name (its ``key``: the skeleton of the name, so that a
+#: lookalike is the same account), its password's salted scrypt hash with its parameters, and
+#: an id that is never used again (AUTOINCREMENT): records name the account that sat in a seat
+#: by id, so whoever registers a name given up earlier is someone else.
+_V5 = """
+CREATE TABLE accounts (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    key        TEXT    NOT NULL UNIQUE,
+    name       TEXT    NOT NULL,
+    password   TEXT    NOT NULL,
+    created_at REAL    NOT NULL,
+    changed_at REAL    NOT NULL
+);
+"""
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_MATCH)
+#: Version 6: match games (table option ``match``): each game of a match keeps which match and
+#: which game of it, who dealt first, and the match points (``games.match``, JSON; NULL: a
+#: single game).
+_V6 = "ALTER TABLE games ADD COLUMN match TEXT;"
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 SCHEMA_VERSION = len(MIGRATIONS)
