@@ -49,11 +49,11 @@ def title_fragments(model: ViewModel, address: str) -> Fragments:
         where = f"Table {model.table_id} · {table.get('preset', model.preset or '')}"
         if target:
             where += f" to {target}"
+        where += match_text(table)  # before the deal: at 80 columns the end may be cut
         if model.deal:
             where += f" · deal {model.deal}"
         if isinstance(table.get("rated"), bool):
             where += " · rated" if table["rated"] else " · unrated"
-        where += match_text(table)
     if model.connection in ("reconnecting", "offline") and model.screen == CONNECTING:
         return title_bar(model, address, where + " · not connected")
     state = {"online": "", "connecting": " · connecting…",

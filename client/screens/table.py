@@ -254,6 +254,23 @@ class TableScreen:
             return f"{lead} rated."
         return f"{lead} unrated: {table.get('unrated_why') or 'see the server'}."
 
+    def _match_words(self) -> str:
+        """What a seat may do once a game is over: at a match table, the match score and the
+        next game of it (or who won the match); otherwise play again."""
+        table = self.game.table or {}
+        match = table.get("match")
+        if not match:
+            return "The game is over: r to play again, l to leave the table."
+        seats = [s for s in table.get("seats") or [] if s is not None]
+        names = [" & ".join(s["name"] for s in seats
+                            if (s["seat"] % 2 if table.get("partnerships") else s["seat"]) == side)
+                 for side in range(len(match.get("points") or []))]
+        score = ", ".join(f"{name} {points}" for name, points in zip(names, match["points"]))
+        winner = match.get("winner")
+        if winner is not None and 0 <= winner < len(names):
+            return f"{names[winner]} won the match ({score}): r starts a new match, l leaves."
+        return f"Match to {match['to']}: {score}. r for game {match['game'] + 1}, l leaves (gives up the match)."
+
     def prompt(self) -> str:
         """The line that says what happens now, and what the player may do."""
         game, view, session = self.game, self.game.view, self.session
@@ -262,7 +279,7 @@ class TableScreen:
         if view.winner is not None:
             if game.seat is None:
                 return "The game is over: l goes back to the lobby." + self._rated_words(" That game was")
-            return "The game is over: r to play again, l to leave the table." + self._rated_words(" That game was")
+            return self._match_words() + self._rated_words(" That game was")
         if self.picking == "remove":
             return "Remove which computer? Press its seat number; Esc keeps them all."
         if not game.in_game:

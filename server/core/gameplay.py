@@ -33,7 +33,7 @@ from ..config import ServerConfig
 from ..model.ratings import Rated, RatingBook, family_of
 from ..model.session import Connection
 from ..model.table import FINISHED, PLAYING, LiveGame, Table
-from ..storage.records import ActionApplied, GameBegun, GameFinished
+from ..storage.records import ActionApplied, GameBegun, GameFinished, MatchResigned
 from .instructions import BotJob, Lines, Send
 from .places import my_seat, my_table, session_of
 
@@ -192,6 +192,17 @@ class Gameplay:
         self._outbox.record(GameFinished(live.game_id, self._wall_clock(), outcome.to_dict(),
                                          tuple(changes), table.id,
                                          match=None if match is None else match.for_game(finished=True)))
+
+    def resign_match(self, table: Table, seat: int) -> None:
+        """The person in ``seat`` leaves while the table's match is on: their side gives up
+        the match, and its last game's record says so (a game still being played is the
+        seat's business: a computer takes it, or it is resigned)."""
+        match = table.match
+        if match is None or match.over or table.live is None:
+            return
+        match.resign(seat % 2 if table.partnerships else seat)
+        self._outbox.record(MatchResigned(table.live.game_id, match.for_game(finished=True), table.id))
+        log.info("table %d: seat %d gives up the match", table.id, seat)
 
     def _stream(self, table: Table, events: list[Event], plain: list[dict[str, Any]]) -> None:
         """Number and send new game events (see :meth:`_publish`)."""

@@ -330,9 +330,9 @@ class Seating:
         if table is None:
             self._sessions.forget(session)
             return
-        if session.seat is not None and table.status == FINISHED:
-            # Nothing is at stake at a finished table: a bot that closes after its game
-            # must not leave its name held for the grace period (issue 25).
+        if session.seat is not None and table.status == FINISHED and (table.match is None or table.match.over):
+            # Nothing is at stake at a finished table (but a match going on): a bot that closes
+            # after its game must not leave its name held for the grace period (issue 25).
             self._sessions.forget(session)
             self.leave(table, session)
             return
@@ -353,6 +353,7 @@ class Seating:
             table.spectators.remove(session)
         if seat is not None:
             self._vacate(table, seat, session.name)
+            self._gameplay.resign_match(table, seat)
         if not table.humans():
             self.close_table(table, "everyone has left")
         else:

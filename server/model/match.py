@@ -104,16 +104,18 @@ class Match:
         next game first."""
         scored = match_points(outcome)
         self.points[outcome.winner] += scored
-        if self.points[outcome.winner] >= self.to:
+        if self.winner is None and self.points[outcome.winner] >= self.to:  # (not if resigned)
             self.winner = outcome.winner
         assert self.first_dealer is not None
         self.next_dealer = loser_to_deal(outcome, players, partnerships, self.first_dealer)
         return scored
 
     def resign(self, side: int) -> None:
-        """``side`` gives up the match: the other side (of two) wins it as it stands."""
+        """``side`` gives up the match: the other side wins it (three alone: the one of the
+        others with the most match points, the first of them on a tie)."""
         self.resigned = side
-        self.winner = 1 - side if self.sides == 2 else None
+        others = [s for s in range(self.sides) if s != side]
+        self.winner = max(others, key=lambda s: self.points[s])
 
     def summary(self) -> dict[str, Any]:
         """The table summary's ``match``: the running score."""

@@ -124,7 +124,18 @@ class GameFinished:
     match: dict[str, Any] | None = None
 
 
-Record = TableSaved | TableClosed | GameBegun | ActionApplied | GameFinished
+@dataclass(frozen=True)
+class MatchResigned:
+    """A player gave up a match by leaving its table: the match's last game keeps the match
+    as it ended (``match``: :meth:`Match.for_game <noddy.server.model.match.Match.for_game>`
+    with ``resigned`` and the ``winner``)."""
+
+    game_id: int
+    match: dict[str, Any]
+    table_id: int = 0
+
+
+Record = TableSaved | TableClosed | GameBegun | ActionApplied | GameFinished | MatchResigned
 
 
 # == actions and games ====================================================================

@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence
 
 from noddy.protocol import compact_json
 
-from .records import ActionApplied, GameBegun, GameFinished, Record, TableClosed, TableSaved
+from .records import ActionApplied, GameBegun, GameFinished, MatchResigned, Record, TableClosed, TableSaved
 from .opening import StorageError
 from .reads import StorageReads
 
@@ -143,6 +143,8 @@ class StorageWrites(StorageReads):
             self._begin_game(record)
         elif isinstance(record, GameFinished):
             self._finish_game(record)
+        elif isinstance(record, MatchResigned):
+            db.execute("UPDATE games SET match = ? WHERE id = ?", (compact_json(record.match), record.game_id))
         elif isinstance(record, TableClosed):
             db.execute("UPDATE tables SET open = 0, updated_at = ? WHERE id = ?", (now, record.table_id))
             db.execute("UPDATE games SET status = 'abandoned' WHERE table_id = ? AND status = 'playing'",

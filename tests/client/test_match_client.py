@@ -35,7 +35,7 @@ def test_the_title_shows_the_match_score_then_its_winner() -> None:
     table = {"id": 1, "preset": "cribbage", "players": 2, "partnerships": False, "status": "playing",
              "options": {"match": 3}, "seats": seats, "spectators": [],
              "match": {"to": 3, "points": [1, 0], "game": 2, "id": 1, "winner": None}}
-    model.handle({"type": "table", "table": table})
+    model.handle({"type": "table", "table": table})  # (no "rated": an older server's summary)
     model.game.enter_table(1, table)
     model.screen = "table"
     assert plain(title_fragments(model, "host:1")).rstrip() == (

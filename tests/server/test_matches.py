@@ -265,3 +265,31 @@ async def test_skunk_and_double_skunk_at_121_shown_in_every_place() -> None:
         writer.close()
         await ann.close()
         await ben.close()
+
+
+async def test_leaving_between_games_gives_up_the_match_and_a_lost_connection_does_not() -> None:
+    async with running_server() as server:
+        ann, ben = await Client.connect(server.port), await Client.connect(server.port)
+        await ann.hello("ann")
+        await ben.hello("ben")
+        await ann.request({"type": "create_table", "preset": "noddy", "options": {"target": 15, "match": 3}})
+        await ben.request({"type": "sit", "table": 1})
+        await _ready_both(ann, ben)
+        rules = configure("noddy", 2, options={"target": 15})
+        over = await _game(ann, ben, rules, lambda _: True, seed=3)
+        points = [0, 0]
+        points[over["winner"]] = 1  # no skunks in Noddy: a win is 1
+        # ann's connection drops between games: her seat is held, the match goes on.
+        token = ann.token
+        await ann.close()
+        away = await ben.recv_until(lambda m: m["type"] == "player_away")
+        assert away["name"] == "ann"
+        ann = await Client.connect(server.port)
+        assert (await ann.hello("ann", resume=token))["table"] == 1
+        snapshot = await ben.request({"type": "snapshot"})
+        assert snapshot["table"]["match"] == {"to": 3, "points": points, "game": 1, "id": 1, "winner": None}
+        # ben leaves: he gives the match up, and ann wins it as it stands.
+        await ben.request({"type": "leave"})
+        listed = (await ben.request({"type": "list_games"}))["games"]
+        assert listed[0]["match"] == {"id": 1, "game": 1, "to": 3, "first_dealer": listed[0]["match"]["first_dealer"],
+                                      "points": points, "winner": 0, "resigned": 1}
