@@ -351,8 +351,8 @@ def help_for(verb: str) -> str:
     if command.verbs[0] == "new":
         lines += textwrap.wrap("Presets: " + " ".join(PRESETS) + "; e.g. new cribbage 4 pairs target=61. "
                                "Options as name=value: target=61 counting=manual hints=true "
-                               "knave_noddy=false; password=PW makes it private; timer=SECONDS "
-                               "a turn timer.", width=HELP_WIDTH - 2, break_on_hyphens=False)
+                               "knave_noddy=false; match=3 plays a match to 3 match points; "
+                               "password=PW makes it private; timer=SECONDS a turn timer.", width=HELP_WIDTH - 2, break_on_hyphens=False)
     wrapped = []
     for line in lines:
         indent = " " * (len(line) - len(line.lstrip()))
