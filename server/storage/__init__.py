@@ -19,14 +19,15 @@ database, or comes from a newer server, is refused with :class:`StorageError` an
 untouched.  The journal is WAL with ``synchronous=FULL``: a committed action survives the
 process being killed and the machine losing power.
 
-What is kept (schema version 5):
+What is kept (schema version 6):
 
 * ``tables`` -- every table ever opened: its id, whether it is still ``open``, and its state
   as JSON (settings, the password's salted hash, creator, seats with the seated people's resume tokens, counters,
-  the current game's id).  Open tables are restored at start.
+  the current game's id, a running match).  Open tables are restored at start.
 * ``games`` -- one row per game dealt: settings, seat names, seed, ``status`` (``playing``,
-  ``finished`` or ``abandoned``), times, result, and, for a private table's game, the hash
-  of the table's password then (``password``).  Not the events of its deal-in, which
+  ``finished`` or ``abandoned``), times, result, for a private table's game the hash of the
+  table's password then (``password``), and for a match's game its place in the match
+  (``match``, JSON, version 6: which match, which game, who dealt first, the match points).  Not the events of its deal-in, which
   replaying the seed gives (``opening`` is ``null``; rows from before version 4 hold them,
   checked whenever the game is replayed).
 * ``actions`` -- each game's actions in order; not the events they caused, which replaying
