@@ -11,7 +11,12 @@ run's games a second (the figure the command itself prints), their median, and t
 installed package (``noddy``, ``noddy/bots``, ``noddy/server``...), and runs
 ``python -m noddy.bots.match`` there: the current directory comes first on the module path,
 so that run, and the servers its runner starts with ``python -m``, use REF's code, with
-REF's example bot (and without ``--jobs``, which it did not have; a tenth of the games).
+REF's example bot (and without ``--jobs``, which it did not have; a twentieth of the games).
+
+Beside games a second (which on a shared machine depend on what else runs), each run's CPU
+seconds per game over all its processes -- the runner, its servers, its bots, as the
+operating system counts them for waited children -- and the games a second two idle cores
+would allow at that cost (at most).
 
 Scenarios (issue 25's aims): the Python example bot against ``greedy``, two-handed Noddy,
 ``--jobs 2``: >= 100 games/s (4.6 before); the same at Cribbage: >= 25 (2.4); built-in
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -63,14 +69,22 @@ def build_tree(ref: str, into: Path) -> Path:
     return run_from
 
 
-def run(args: list[str], games: int, cwd: Path | None) -> float:
-    """One match's games a second, as noddy-match printed it."""
+def _cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def run(args: list[str], games: int, cwd: Path | None) -> tuple[float, float]:
+    """One match's games a second, as noddy-match printed it, and the CPU seconds a game
+    took in all its processes (the runner, its servers and bots, each waited for)."""
     command = [sys.executable, "-m", "noddy.bots.match", *args, "--games", str(games), "--seed", "3"]
+    before = _cpu()
     done = subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=1800)
+    cpu = (_cpu() - before) / games
     found = RATE.search(done.stdout)
     if done.returncode != 0 or found is None:
         raise RuntimeError(f"{' '.join(command)} failed:\n{done.stdout}\n{done.stderr}")
-    return float(found.group(1)) / float(found.group(2))
+    return float(found.group(1)) / float(found.group(2)), cpu
 
 
 def main() -> int:
@@ -88,24 +102,30 @@ def main() -> int:
                 continue
             games = max(2, int(games * args.scale) // 2 * 2)
             rates: dict[str, list[float]] = {label: [] for label, _ in versions}
+            cpus: dict[str, list[float]] = {label: [] for label, _ in versions}
             for _ in range(args.rounds):
                 for label, cwd in versions:
                     # The runner of old gave each game a server: fewer games keep it short.
                     old = label == "before" and "cmd:" in match_args[0]
-                    n = max(2, games // 10 // 2 * 2) if old else games
+                    n = max(2, games // 20 // 2 * 2) if old else games
                     # (nor had it --jobs: each game was its own server, one at a time)
                     given = match_args
                     if label == "before":  # its own example bot (which exits after a game)
                         assert cwd is not None
                         given = [a.replace(str(ROOT), str(cwd.parent / "source")) for a in match_args[:2]] \
                             + [a for a in match_args[2:] if a not in ("--jobs", "2")]
-                    rates[label].append(run(given, n, cwd))
+                    rate, cpu = run(given, n, cwd)
+                    rates[label].append(rate)
+                    cpus[label].append(cpu)
             print(f"{number}. {name} ({games} games a run after)")
             medians = {}
             for label, values in rates.items():
                 medians[label] = statistics.median(values)
                 runs = " · ".join(f"{v:.1f}" for v in values)
-                print(f"   {label:6}: {runs}  median {medians[label]:.1f} games/s")
+                cpu = statistics.median(cpus[label])
+                print(f"   {label:6}: {runs}  median {medians[label]:.1f} games/s; CPU "
+                      f"{cpu * 1e3:.1f} ms a game in all processes (2 idle cores: "
+                      f"<= {2 / cpu:.0f} games/s)")
             if aim is not None:
                 verdict = "met" if medians["after"] >= aim else "NOT met"
                 print(f"   aim >= {aim:g} games/s: {verdict}")
