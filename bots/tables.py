@@ -79,10 +79,17 @@ def table_plans(indices: Sequence[int], jobs: int) -> list[TablePlan]:
 
 
 def _base_name(spec: str) -> str:
-    """A short name for a ``cmd:`` bot, from its program: ``noddy_bot`` for
-    ``cmd:python examples/bots/python/noddy_bot.py``."""
+    """A short name for a ``cmd:`` bot, from its program: its first argument that looks
+    like a script's file name, else the command.
+
+    >>> _base_name("cmd:python examples/bots/python/noddy_bot.py --games 1")
+    'noddy_bot'
+    >>> _base_name("cmd:sh -c 'echo x >> x.log; exec $0' node bot.js"), _base_name("cmd:./mybot")
+    ('bot', 'mybot')
+    """
     argv = external.parse_command(spec)
-    scripts = [w for w in argv[1:] if Path(w).suffix and not w.startswith("-") and "{" not in w]
+    scripts = [w for w in argv[1:] if Path(w).suffix and not w.startswith("-")
+               and not any(c in w for c in "{ ;")]
     program = Path(scripts[0] if scripts else argv[0]).stem
     return re.sub(r"[^A-Za-z0-9_-]", "", program)[:20] or "bot"
 
