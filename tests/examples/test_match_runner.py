@@ -9,11 +9,13 @@ import re
 import shlex
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from noddy.bots.match import replay
+from noddy.bots import external
+from noddy.bots.match import play_pairing, replay
 
 from .test_bots import JS_BOT, NODE, PYTHON_BOT, ROOT, TIMEOUT, match, python_bot
 
@@ -114,3 +116,20 @@ def test_the_output_says_the_rate_limits_are_lifted() -> None:
 
 
 assert ROOT.is_dir()
+
+
+def test_a_table_whose_games_went_by_before_the_runner_left_it_is_no_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression (seen once in the suite): a one-game table played out and closed before the
+    runner, watching it, said ``leave``; the refusal (``not_at_table``) ended the match."""
+    original = external.Link.request
+
+    def slow_to_leave(self: external.Link, message: dict, *args: object, **kwargs: object) -> dict:
+        if message["type"] == "leave":
+            time.sleep(2.0)  # the bot sits, plays its one game and says ready meanwhile
+        return original(self, message, *args, **kwargs)
+
+    monkeypatch.setattr(external.Link, "request", slow_to_leave)
+    results = play_pairing(python_bot(), "random", "noddy", games=2, seed=1)
+    assert [(r.index, r.forfeit, r.outcome is not None) for r in results] == \
+        [(0, None, True), (1, None, True)]
