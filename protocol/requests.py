@@ -204,6 +204,10 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
         _f("family", "str", default="noddy", nullable=False, choices=("noddy", "cribbage")),
         _f("limit", "int", default=20, nullable=False, minimum=1, maximum=100),
     ),
+    "stats": (
+        _f("name", "str", max_length=32),
+        _f("preset", "str", max_length=32),
+    ),
     "bye": (),
 }
 

@@ -97,5 +97,40 @@ ALTER TABLE actions_v3 RENAME TO actions;
 #: number keeps a server of version 3, which could not read such a game, away from the file.
 _V4 = ""
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+#: Version 5: statistics (issue 26): one summary row per seat of each finished game, written
+#: with the game's result (:mod:`noddy.server.storage.game_stats`).  The games finished
+#: before are summed up once, by replaying them, when the file is opened (SQL cannot replay a
+#: game: :func:`~noddy.server.storage.game_stats.backfill`, which finds them by their missing
+#: rows).  ``best_cards``: JSON, the hand then the turn-up; ``rating``: after the game, NULL
+#: when unrated or summed up by the backfill.
+_V5 = """
+CREATE TABLE IF NOT EXISTS game_stats (
+    game_id     INTEGER NOT NULL REFERENCES games (id),
+    seat        INTEGER NOT NULL,
+    kind        TEXT    NOT NULL,
+    name        TEXT    NOT NULL,
+    preset      TEXT    NOT NULL,
+    family      TEXT    NOT NULL,
+    private     INTEGER NOT NULL,
+    finished_at REAL,
+    won         INTEGER NOT NULL,
+    deals       INTEGER NOT NULL,
+    cribs       INTEGER NOT NULL,
+    pegging     INTEGER NOT NULL,
+    hand        INTEGER NOT NULL,
+    crib        INTEGER NOT NULL,
+    best_points INTEGER,
+    best_cards  TEXT,
+    skunk_given TEXT    NOT NULL,
+    skunk_taken TEXT    NOT NULL,
+    rating      REAL,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS game_stats_by_name ON game_stats (kind, name, preset, game_id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 SCHEMA_VERSION = len(MIGRATIONS)
+#: The schema version that has the ``game_stats`` table (a test may open a file at an older
+#: version, as an older server left it: then no statistics are written).
+STATS_VERSION = 5

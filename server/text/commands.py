@@ -189,6 +189,12 @@ COMMANDS: tuple[Command, ...] = (
         usage="{verb}, or {verb} noddy, or {verb} cribbage",
         help=("leaderboard [noddy|cribbage]", ("the ratings of one family of games (noddy: default)",)),
             brief=('leaderboard [FAMILY]', 'the ratings: noddy (default) or cribbage')),
+    Command(("stats",), "stats", lambda verb, args, rest: {
+        "type": "stats", "name": args[0] if args else None, "preset": args[1].lower() if len(args) > 1 else None}
+        if len(args) <= 2 else None, usage="stats, or stats NAME, or stats NAME PRESET (or FAMILY)",
+        help=("stats [NAME [PRESET]]", ("your (or NAME's) statistics per preset: games, wins, points",
+                                        "per deal, best hand, skunks, the rating over time")),
+            brief=('stats [NAME [PRESET]]', 'statistics: win rate, averages, best hand, rating')),
     Command(("name",), "hello", lambda verb, args, rest: {
         "type": "hello", "name": rest, "version": PROTOCOL_VERSION} if args else None,
         usage="name NAME", help=("name NAME", ("choose your name (any time until you sit down)",)),
