@@ -65,8 +65,9 @@ class Queries:
         at private tables only when one asks for one's own."""
         preset = f["preset"]
         if preset is not None and preset not in PRESETS and preset not in FAMILIES:
-            raise ProtocolError("unknown_preset", f"no preset or family {preset!r}: one of "
-                                f"{', '.join([*FAMILIES, *PRESETS])}", field="preset")
+            raise ProtocolError("unknown_preset", f"no preset or family {preset!r}: a preset "
+                                f"({', '.join(PRESETS)}) or a family ({', '.join(FAMILIES)})",
+                                field="preset")
         self.charge(conn)
         viewer = session_of(conn).name
         name = f["name"] if f["name"] is not None else viewer

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 from noddy.engine import judge_skunk
+from noddy.protocol.stats_view import stats_lines
 from noddy.server.model.table_options import table_rules
 from noddy.server.storage import MIGRATIONS, Storage
 from tests.server.harness import Client, play_out, running_server, two_player_table
@@ -237,3 +239,41 @@ def test_games_stored_before_the_statistics_are_summed_up_once_at_open(tmp_path:
     d = Driver(Storage(old))  # once: nothing is summed up again
     assert d.storage.db.execute("SELECT count(*) FROM game_stats").fetchone()[0] == count == 4
     d.storage.close()
+
+
+async def test_stats_by_text_over_a_socket() -> None:
+    async with running_server() as server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port, limit=1 << 20)
+
+        async def line() -> str:
+            return (await asyncio.wait_for(reader.readline(), 10)).decode()
+
+        await line()
+        writer.write(b"name Ada\nstats\n")
+        while not (text := await line()).startswith("No finished games"):
+            pass
+        assert text == "No finished games for Ada yet.\n"
+        writer.write(b"new noddy target=15\nbot 2 random\nready\n")
+        for _ in range(2000):
+            text = await line()
+            if text.startswith("To play again"):
+                break
+            match = re.match(r"Your turn \(count \d+\): (play \w\w|go)", text)
+            if match:
+                writer.write(match.group(1).encode() + b"\n")
+        writer.write(b"stats\nstats Ada bridge\n")
+        while not (text := await line()).startswith("Statistics of Ada"):
+            pass
+        ben = await Client.connect(server.port)
+        await ben.hello("ben")
+        expected = stats_lines(await ben.request({"type": "stats", "name": "Ada"}))
+        got = [text.rstrip("\n")] + [(await line()).rstrip("\n") for _ in range(len(expected) - 1)]
+        assert got == expected
+        assert got[2] == "preset              games  wins   win%    peg   hand   crib    given  taken"
+        assert got[3].startswith("noddy                   1     ")
+        assert re.fullmatch(r"  [▁▂▃▄▅▆▇█]", got[-1])  # one rated game: one block
+        assert await line() == ("Error (unknown_preset): no preset or family 'bridge': a preset (noddy, "
+                                "noddy-ducoeur, noddy-holme, noddy-modern, five-card-cribbage, "
+                                "cribbage) or a family (noddy, cribbage)\n")
+        writer.close()
+        await ben.close()
