@@ -87,7 +87,7 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False) -
                     ("?", "help")]
     elif model.screen == LOBBY:
         keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("m", "my games"), ("b", "ratings"),
-                ("c", "chat"), ("?", "help"), ("q", "quit")]
+                ("i", "stats"), ("c", "chat"), ("?", "help"), ("q", "quit")]
     elif model.picking == "remove":
         keys = [("1-4", "that seat's computer"), ("Esc", "none")]
     elif model.winner is not None:
@@ -121,7 +121,7 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False) -
 
 
 #: The hints left out first when the line is too narrow for all (the help lists every key).
-FIRST_TO_GO = (("v", "level"), ("PgUp", "log"), ("c", "chat"), ("b", "ratings"), ("m", "my games"),
+FIRST_TO_GO = (("v", "level"), ("PgUp", "log"), ("c", "chat"), ("i", "stats"), ("b", "ratings"), ("m", "my games"),
                ("w", "watch"))
 #: Never left out: the way to the help, and the way out.
 ALWAYS_SHOWN = ("?", "q", "Ctrl-Q")

@@ -19,8 +19,8 @@ HELP_LEFT = """\
    ↑ ↓    choose a table
    Enter  sit (first free seat)
    1-4    sit in that seat
-   w watch   n new table (form)
-   m games  b ratings  r refresh
+   w watch  n new table  r refresh
+   m games  b ratings  i stats
  A private table asks for its
  password (Esc cancels).
  In the form
