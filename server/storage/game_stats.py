@@ -175,19 +175,18 @@ def read_stats(db: sqlite3.Connection, name: str, preset: str | None, private: b
     if not private:
         where += " AND private = 0"
     presets = []
-    # Each preset's best hand: the most points, the earliest game of them.
-    best = {preset_of: (points, cards, game_id) for preset_of, points, cards, game_id in db.execute(
-        f"SELECT preset, best_points, best_cards, game_id FROM (SELECT preset, best_points, "
-        f"best_cards, game_id, row_number() OVER (PARTITION BY preset ORDER BY best_points DESC, "
-        f"game_id) AS r FROM game_stats WHERE {where} AND best_points IS NOT NULL) WHERE r = 1", args)}
     for row in db.execute(
             f"SELECT preset, family, count(*), sum(won), sum(deals), sum(cribs), sum(pegging), "
             f"sum(hand), sum(crib), sum(skunk_given != 'none'), sum(skunk_given = 'double'), "
             f"sum(skunk_taken != 'none'), sum(skunk_taken = 'double') "
-            f"FROM game_stats WHERE {where} GROUP BY preset ORDER BY preset", args):
+            f"FROM game_stats WHERE {where} GROUP BY preset ORDER BY preset", args).fetchall():
         (name_of, family, games, wins, deals, cribs, pegging, hand, crib,
          skunks, doubles, skunked, doubled) = row
-        top = best.get(name_of)
+        # The preset's best hand: the most points, the earliest game of them (an index walk).
+        top = db.execute(
+            f"SELECT best_points, best_cards, game_id FROM game_stats WHERE {where} AND preset = ? "
+            f"AND best_points IS NOT NULL ORDER BY best_points DESC, game_id LIMIT 1",
+            [*args, name_of]).fetchone()
         presets.append({
             "preset": name_of, "family": family, "games": games, "wins": wins,
             "win_rate": round(wins / games, 3), "deals": deals, "cribs": cribs,
