@@ -92,8 +92,9 @@ def stats_lines(message: dict[str, Any], width: int = 80) -> list[str]:
     about = f" ({message['preset']})" if message.get("preset") else ""
     if not presets:
         return [f"No finished games for {message['name']}{about} yet."]
-    lines = [f"Statistics of {message['name']}{about}: points per deal (crib: per crib held), skunks",
-             "given and taken (doubles in brackets)", HEAD, *[preset_line(entry) for entry in presets]]
+    lines = [f"Statistics of {message['name']}{about}",
+             "Points per deal (crib: per crib held); skunks given/taken (doubles in brackets)",
+             HEAD, *[preset_line(entry) for entry in presets]]
     best = [line for line in map(best_hand_line, presets) if line]
     if best:
         lines.append("Best hands: " + best[0])

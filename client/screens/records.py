@@ -142,7 +142,9 @@ class RecordsView:
             self.cursor = max(0, min(self.cursor, len(self.games) - 1))
         elif kind == "leaderboard":
             self.board = list(message.get("players") or [])
-            self.board_cursor = max(0, min(self.board_cursor, len(self.board) - 1))
+            mine = [i for i, row in enumerate(self.board)
+                    if row.get("kind") == "human" and row.get("name") == self.model.name]
+            self.board_cursor = mine[0] if mine else 0  # on my own row, if I am rated
         elif kind == "game_record" and self.model.screen == GAMES:
             self.model.clear_status()
             self.replay = Replay(message["record"], me=self.model.name)

@@ -95,7 +95,7 @@ def stats_fragments(view: StatsView, width: int, rows: int) -> Fragments:
             chart = chart_rows(values, width - 8, height)
             top, low = round(max(values[-(width - 8):])), round(min(values[-(width - 8):]))
             for i, line in enumerate(chart):
-                label = str(top) if i == 0 else str(low) if i == len(chart) - 1 else ""
+                label = str(low) if i == len(chart) - 1 else str(top) if i == 0 and top != low else ""
                 out += [("class:dim", f" {label:>5} "), ("class:peg.mine", line + "\n")]
     return out
 
