@@ -9,7 +9,8 @@ Then it prints the median and 95th percentile of
 * storage's read (``Storage.read("stats")``: the SQL the database thread runs), for all
   presets and for one family, and
 * the whole request over a socket to a real server on that file (``{"type":"stats",
-  "name":"ada"}`` until its reply: reading, the database thread, encoding, the line back);
+  "name":"ada"}`` until its reply: reading, the database thread, encoding, the line back),
+  beside a ``ping``'s round trip on the same socket (what any request costs on this machine);
 
 and the time to sum up one finished game of Cribbage to 121 (reading its actions,
 replaying it, the rows) -- the work the database thread adds to each game's last move.
@@ -88,7 +89,7 @@ def report(what: str, samples: list[float]) -> None:
     print(f"{what:<52} median {statistics.median(samples):7.2f} ms   p95 {p95:7.2f} ms   ({len(samples)} runs)")
 
 
-async def over_a_socket(path: Path, runs: int) -> list[float]:
+async def over_a_socket(path: Path, runs: int, kind: str = "stats") -> list[float]:
     config = ServerConfig(host="127.0.0.1", port=0, db=str(path), rate=1e6, burst=10**6,
                           query_rate_per_address=1e6, query_burst_per_address=10**6)
     async with NoddyServer(config) as server:
@@ -99,13 +100,14 @@ async def over_a_socket(path: Path, runs: int) -> list[float]:
         samples = []
         for n in range(1, runs + 1):
             start = time.perf_counter()
-            writer.write(json.dumps({"type": "stats", "name": "ada", "id": n}).encode() + b"\n")
+            request = {"type": "stats", "name": "ada"} if kind == "stats" else {"type": "ping"}
+            writer.write(json.dumps({**request, "id": n}).encode() + b"\n")
             while True:
                 reply = json.loads(await reader.readline())
                 if reply.get("id") == n:
                     break
             samples.append((time.perf_counter() - start) * 1000)
-            assert reply["type"] == "stats" and sum(p["games"] for p in reply["presets"]) > 0, reply
+            assert kind != "stats" or sum(p["games"] for p in reply["presets"]) > 0, reply
         writer.close()
         return samples
 
@@ -153,6 +155,7 @@ def main() -> None:
             lambda: storage.read("stats", {"name": "ada", "preset": "cribbage", "private": True}), args.runs))
         storage.close()
         report("stats request over a socket (round trip)", asyncio.run(over_a_socket(path, args.runs)))
+        report("ping over a socket, for comparison", asyncio.run(over_a_socket(path, args.runs, "ping")))
     report("summing up a finished cribbage game (replay + rows)", summing_up_a_game(min(args.runs, 50)))
 
 

@@ -103,8 +103,9 @@ _V4 = ""
 #: game: :func:`~noddy.server.storage.game_stats.backfill`, which finds them by their missing
 #: rows).  ``best_cards``: JSON, the hand then the turn-up; ``rating``: after the game, NULL
 #: when unrated or summed up by the backfill.  Keyed by the person, so that one person's rows
-#: lie together (``stats`` reads them in one sweep), with covering indexes for the best hand
-#: and the rating history.
+#: lie together, with covering indexes for the best hand and the rating history; and
+#: ``stats_totals``, each person's sums per preset (public and private games apart), added to
+#: as each row is written, so that ``stats`` reads a few rows however many games there were.
 _V5 = """
 CREATE TABLE IF NOT EXISTS game_stats (
     game_id     INTEGER NOT NULL REFERENCES games (id),
@@ -133,6 +134,25 @@ CREATE INDEX IF NOT EXISTS game_stats_best ON game_stats (kind, name, preset, be
     WHERE best_points IS NOT NULL;
 CREATE INDEX IF NOT EXISTS game_stats_ratings ON game_stats (kind, name, family, game_id, finished_at, rating)
     WHERE rating IS NOT NULL;
+CREATE TABLE IF NOT EXISTS stats_totals (
+    kind          TEXT    NOT NULL,
+    name          TEXT    NOT NULL,
+    preset        TEXT    NOT NULL,
+    private       INTEGER NOT NULL,
+    family        TEXT    NOT NULL,
+    games         INTEGER NOT NULL,
+    wins          INTEGER NOT NULL,
+    deals         INTEGER NOT NULL,
+    cribs         INTEGER NOT NULL,
+    pegging       INTEGER NOT NULL,
+    hand          INTEGER NOT NULL,
+    crib          INTEGER NOT NULL,
+    skunks_given  INTEGER NOT NULL,
+    doubles_given INTEGER NOT NULL,
+    skunks_taken  INTEGER NOT NULL,
+    doubles_taken INTEGER NOT NULL,
+    PRIMARY KEY (kind, name, preset, private)
+) WITHOUT ROWID;
 """
 
 MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)

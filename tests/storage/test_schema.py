@@ -20,7 +20,7 @@ from noddy.server.storage import (
     default_db_path,
 )
 
-EXPECTED_TABLES = {"tables", "games", "game_players", "actions", "ratings", "game_stats"}
+EXPECTED_TABLES = {"tables", "games", "game_players", "actions", "ratings", "game_stats", "stats_totals"}
 
 
 def _tables(path: Path) -> set[str]:
