@@ -277,3 +277,25 @@ async def test_stats_by_text_over_a_socket() -> None:
                                 "cribbage) or a family (noddy, cribbage)\n")
         writer.close()
         await ben.close()
+
+
+def test_someone_elses_stats_leave_out_games_at_private_tables(tmp_path: Path) -> None:
+    d = Driver(Storage(tmp_path / "noddy.sqlite3"))
+    ann = d.connect("ann")
+    d.versus_computer(ann, "noddy", "random", private=True, password="pw")
+    d.play(ann, random.Random(4))
+    d.send(ann, {"type": "leave"})
+    d.versus_computer(ann, "noddy", "random")
+    d.play(ann, random.Random(5))
+    own = d.send(ann, {"type": "stats"})
+    assert [(p["preset"], p["games"]) for p in own["presets"]] == [("noddy", 2)]
+    seen = d.send(d.connect("cat"), {"type": "stats", "name": "ann"})
+    assert [(p["preset"], p["games"]) for p in seen["presets"]] == [("noddy", 1)]
+    public = d.send(d.connect("dan"), {"type": "list_games", "name": "ann"})["games"]
+    assert [g["private"] for g in public] == [False]
+    game = public[0]["id"]
+    deals = sum(e["kind"] == "deal_started" for e in d.storage.game_record(game)["opening"]
+                + [e for s in d.storage.game_record(game)["steps"] for e in s["events"]])
+    assert seen["presets"][0]["deals"] == deals
+    assert len(seen["ratings"][0]["history"]) == 1 and len(own["ratings"][0]["history"]) == 2
+    d.storage.close()
