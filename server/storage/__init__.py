@@ -35,7 +35,8 @@ What is kept (schema version 5):
 * ``game_players`` -- who sat where in each game, indexed by name for ``list_games``.
 * ``ratings`` -- one row per (family, kind, name).
 * ``game_stats`` -- one summary row per seat of each finished game, for ``stats``
-  (:mod:`~noddy.server.storage.game_stats`), written with the game's result.
+  (:mod:`~noddy.server.storage.game_stats`), written with the game's result; and
+  ``stats_totals``, each person's running sums of those rows per preset.
 
 Where it lives: the schema and its migrations in :mod:`~noddy.server.storage.schema`; opening
 a file (checks, the lock file, exclusive locking, the probe write) in
