@@ -34,7 +34,8 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from .connection import Connection
 from .layout import LOBBY_SCREENS
 from .model import TABLE, ViewModel
-from .screens import keys, records
+from .screens import keys, people, records
+from .screens.people import PeopleView
 from .screens.records import RecordsView
 from .scrolling import Scrolled
 
@@ -48,6 +49,7 @@ class Bindings:
 
     model: ViewModel
     records: RecordsView
+    people: PeopleView
     connection: Connection
     application: Application[int]
     chat_buffer: Buffer
@@ -95,6 +97,7 @@ class Bindings:
         table = free & Condition(lambda: model.screen == TABLE)
         picking = table & Condition(lambda: model.picking is not None)
         records.bind_keys(kb, self.records, lobby, free, lambda event: self._flush())
+        people.bind_keys(kb, self.people, lobby, free, lambda event: self._flush())
 
         def after(event: KeyPressEvent) -> None:
             self._flush()
@@ -222,7 +225,8 @@ class Bindings:
             self.chat_buffer.reset()
             self.application.layout.focus(self.chat_buffer)
 
-        keys.bind_lobby(kb, model, lobby, after, self.connection.retry_now)
+        keys.bind_lobby(kb, model, lobby, after, self.connection.retry_now,
+                        Condition(lambda: bool(self.people.incoming)))
         keys.bind_form(kb, model.new_table, form, typing, after)
         keys.bind_table(kb, model, table, picking, after, self.connection.retry_now,
                         self._scroll_log, self._log_height, self._ask_to_resign)

@@ -43,7 +43,8 @@ from prompt_toolkit.widgets import Frame
 
 from . import render
 from .model import CONNECTING, LOBBY, TABLE, ViewModel
-from .screens import records
+from .screens import people, records
+from .screens.people import PeopleView
 from .screens.records import RecordsView
 from .scrolling import Scrolled
 from .state import ResumeTokens
@@ -62,6 +63,7 @@ class Windows:
 
     model: ViewModel
     records: RecordsView
+    people: PeopleView
     address: str
     tokens: ResumeTokens | None
     application: Application[int]
@@ -209,12 +211,14 @@ class Windows:
         ])
         body = HSplit([
             Window(text(lambda: records.title_fragments(self.records, self.address)
-                        if self.records.active else render.title_fragments(model, self.address)),
+                        if self.records.active else render.title_bar(model, self.address, "Who is online")
+                        if self.people.active else render.title_fragments(model, self.address)),
                    height=1),
             ConditionalContainer(lobby, filter=in_lobby & ~form_open),
             ConditionalContainer(form, filter=in_lobby & form_open),
             ConditionalContainer(table, filter=at_table),
             records.build_layout(self.records, self._width, self._rows),
+            people.build_layout(self.people, self._width),
             ConditionalContainer(
                 Window(BufferControl(self.chat_buffer), height=1, style="class:prompt",
                        get_line_prefix=lambda *_: [("class:key", " say: ")]),
@@ -230,6 +234,7 @@ class Windows:
                 filter=Condition(lambda: model.name_prompt is not None)),
             Window(text(lambda: records.keys_fragments(self.records)
                         if self.records.active and model.coach.panel is None
+                        else people.keys_fragments(self.people) if self.people.active
                         else render.keys_fragments(model, self._width(), self._keys_scrolling)),
                    height=1),
         ])

@@ -189,6 +189,8 @@ def waiting_fragments(model: ViewModel) -> Fragments:
             if seat.get("kind") == "computer" and not seat.get("level"):
                 kind = "computer"
             away = "" if seat.get("connected", True) else ", away"
+            if seat.get("bot"):  # a program that said so in its hello (issue 24)
+                kind = f"bot, {kind}"
             out.append(("class:label", f" {seat.get('name')}{mine}"))
             out.append(("class:dim", f"  ({kind}{away})\n"))
     watchers = list(table.get("spectators") or [])

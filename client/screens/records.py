@@ -13,6 +13,8 @@ them with :func:`build_layout` and :func:`bind_keys`.
 
 from __future__ import annotations
 
+import textwrap
+
 import time
 from typing import Any, Callable, cast
 
@@ -58,6 +60,8 @@ class RecordsView:
         self.board: list[dict[str, Any]] | None = None
         self.board_cursor = 0
         self.stats = StatsView(model)
+        #: Why the leaderboard is empty, as the server says it (None: an older server).
+        self.board_why: str | None = None
         self._asked: dict[int, str] = {}
 
     @property
@@ -81,7 +85,9 @@ class RecordsView:
         self.family = family or self.family
         self.model.screen = LEADERBOARD
         self.board = None
-        self._ask("leaderboard", family=self.family, limit=BOARD_LIMIT)
+        # People only (p in the lobby or the list of who is online): no bots, no computers.
+        self._ask("leaderboard", family=self.family, limit=BOARD_LIMIT,
+                  **({"people_only": True} if self.model.lobby.people_only else {}))
 
     def other_family(self) -> None:
         index = FAMILIES.index(self.family) if self.family in FAMILIES else -1
@@ -145,6 +151,8 @@ class RecordsView:
             mine = [i for i, row in enumerate(self.board)
                     if row.get("kind") == "human" and row.get("name") == self.model.name]
             self.board_cursor = mine[0] if mine else 0  # on my own row, if I am rated
+            why = message.get("why")
+            self.board_why = why if isinstance(why, str) else None
         elif kind == "game_record" and self.model.screen == GAMES:
             self.model.clear_status()
             self.replay = Replay(message["record"], me=self.model.name)
@@ -201,10 +209,13 @@ def leaderboard_fragments(view: RecordsView) -> Fragments:
     if view.board is None:
         return out + [("class:dim", "   Asking the server…\n")]
     if not view.board:
-        return out + [("class:dim", f"   Nobody has played a rated {view.family} game yet.\n")]
+        why = view.board_why or f"Nobody has played a rated {view.family} game yet."
+        return out + [("class:dim", "".join(f"   {line}\n" for line in textwrap.wrap(why, 74)))]
     out.append(("class:dim", f"   {'#':>3}  {'name':<24} {'rating':>6}  {'games':>5}  {'wins':>5}\n"))
     for i, row in enumerate(view.board):
-        name = str(row.get("name", "?")) + (" (computer)" if row.get("kind") == "computer" else "")
+        kind = row.get("kind")
+        name = str(row.get("name", "?")) + (f" ({kind})" if kind in ("computer", "bot") else "") + (
+            " (guest)" if row.get("guest") else "")
         style = "class:peg.mine" if row.get("name") == view.model.name else ""
         mark = " ▶ " if i == view.board_cursor else "   "
         out.append((style, f"{mark}{row.get('rank', ''):>3}  {name[:24]:<24} {row.get('rating', ''):>6}  "

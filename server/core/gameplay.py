@@ -118,7 +118,12 @@ class Gameplay:
         # game takes them as they are instead of configuring a copy.
         game = Game(table.rules, table.players, partnerships=table.partnerships, seed=seed)
         seats = [{"seat": i, "name": s.name, "kind": "computer" if s.is_computer else "human",
-                  "level": s.level} for i, s in enumerate(table.seats) if s is not None]
+                  "level": s.level, **({"bot": True} if s.session is not None and s.session.bot else {})}
+                 for i, s in enumerate(table.seats) if s is not None]
+        for seat in seats:  # a registered person's seat names the account (see StoredGame.visible_to)
+            occupant = table.seats[seat["seat"]]
+            if occupant is not None and occupant.session is not None and occupant.session.account is not None:
+                seat["account"] = occupant.session.account
         live = LiveGame(self._next_game, table.seq, seats)
         self._next_game += 1
         table.live = live
@@ -166,7 +171,10 @@ class Gameplay:
         outcome = game.outcome
         assert live is not None and outcome is not None
         changes: list = []
-        if table.rated:  # two players or partnerships, and no coach
+        reasons = table.unrated_reasons()
+        if reasons:  # see Table.unrated_reasons: only two sides of registered people, no coach
+            self._ratings.note_unrated(family_of(table.preset), [code for code, _ in reasons])
+        else:
             by_seat = {s["seat"]: _identity_of(s) for s in live.seats}
             sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
                      for side in (0, 1)]
@@ -345,6 +353,8 @@ class Gameplay:
 
 
 def _identity_of(seat: dict[str, Any]) -> Rated:
-    """Who a seat's rating belongs to, for a seat as a game record keeps it: a person by
-    name, a computer player by level (as :mod:`~noddy.server.core.queries` rates a live seat)."""
-    return Rated("computer", seat["level"]) if seat["kind"] == "computer" else Rated("human", seat["name"])
+    """Who a seat's rating belongs to, for a seat as a game record keeps it: a person (or a
+    bot, which the seat marks ``"bot": true``) by name, a computer player by level (as :mod:`~noddy.server.core.queries` rates a live seat)."""
+    if seat["kind"] == "computer":
+        return Rated("computer", seat["level"])
+    return Rated("bot" if seat.get("bot") else "human", seat["name"])

@@ -133,7 +133,7 @@ def seat_summaries(record: Mapping[str, Any], ratings: Mapping[tuple[str, str], 
                      cribs[seat], pegging[seat], hand[seat], crib[seat],
                      None if top is None else top[0], None if top is None else compact_json(top[1]),
                      given if won else "none", taken,
-                     None if ratings is None else ratings.get((who["kind"], name))))
+                     None if ratings is None else ratings.get(("bot" if who.get("bot") else who["kind"], name))))
     return rows
 
 

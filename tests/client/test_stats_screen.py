@@ -16,6 +16,7 @@ from noddy.client.screens.records import LEADERBOARD
 from noddy.client.screens.stats import STATS
 from noddy.protocol.stats_view import chart_rows
 from noddy.server import NoddyServer
+from tests.server.harness import Client
 
 from .test_app import ENTER, play_until, running_client, server, wait_for  # noqa: F401
 from .test_idle import SizedOutput, screen_text
@@ -78,9 +79,15 @@ def test_the_statistics_screen_draws_the_figures_and_the_rating_chart(client: Cl
 
 
 async def test_statistics_by_keys_from_the_lobby_and_the_leaderboard(server: NoddyServer) -> None:  # noqa: F811
+    me = await Client.connect(server.port)  # only registered people are rated: Me registers first
+    await me.hello("Me")
+    assert (await me.request({"type": "register", "password": "a secret"}))["type"] == "registered"
+    await me.request({"type": "bye"})
     async with running_client(server.port, quick_start={
             "preset": "noddy", "players": 2, "computers": 1, "options": {"target": 15}}) as (app, keys):
         model, records = app.model, app.records
+        await wait_for(lambda: model.password_prompt is not None, "the password asked for")
+        keys.send_text("a secret" + ENTER)
         await wait_for(lambda: model.in_game, "the game to start")
         await play_until(model, keys, lambda: model.winner is not None)
         keys.send_text("l")

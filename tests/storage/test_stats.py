@@ -14,7 +14,7 @@ from noddy.engine import judge_skunk
 from noddy.protocol.stats_view import stats_lines
 from noddy.server.model.table_options import table_rules
 from noddy.server.storage import MIGRATIONS, Storage
-from tests.server.harness import Client, play_out, running_server, two_player_table
+from tests.server.harness import Client, play_out, running_server
 
 from .helpers import Driver
 
@@ -34,7 +34,13 @@ async def _seeded_games(port: int) -> tuple[Client, Client]:
     """ann and ben play: two Cribbage games to 61 head to head, Noddy against computers,
     Cribbage in partnerships with computers, three-handed Cribbage and five-card Cribbage
     counted by hand (claims at random, so some are refused and some mugged)."""
-    ann, ben, _ = await two_player_table(port, "cribbage", options={"target": 61})
+    ann, ben = await Client.connect(port), await Client.connect(port)
+    for client, name in ((ann, "ann"), (ben, "ben")):  # only registered people are rated
+        await client.hello(name)
+        assert (await client.request({"type": "register", "password": "a secret"}))["type"] == "registered"
+    table = (await ann.request({"type": "create_table", "preset": "cribbage", "options": {"target": 61}}))["table"]["id"]
+    await ben.request({"type": "sit", "table": table})
+    await _again([ann, ben])
     await _play_both([ann, ben], 1)
     await _again([ann, ben])
     await _play_both([ann, ben], 2)
@@ -139,12 +145,15 @@ def _recount(records: list[dict[str, Any]], name: str) -> dict[str, Any]:
 
 def _elo_history(records: list[dict[str, Any]], name: str) -> dict[str, list[dict[str, Any]]]:
     """The rating after each rated game, by doing the Elo arithmetic of PROTOCOL.md again:
-    two sides (two players, or partnerships), K = 32, from 1500, a side's rating the mean."""
+    two sides (two players, or partnerships) of registered people (a seat with an account) or
+    computers, K = 32, from 1500, a side's rating the mean."""
     ratings: dict[tuple[str, str, str], float] = {}
     history: dict[str, list[dict[str, Any]]] = {}
     for record in sorted(records, key=lambda r: r["id"]):
         if record["players"] != 2 and not record["partnerships"]:
             continue
+        if any(s["kind"] != "computer" and s.get("account") is None for s in record["seats"]):
+            continue  # a guest sat in it
         family = record["family"]
         who = {s["seat"]: (s["kind"], s["level"] if s["kind"] == "computer" else s["name"]) for s in record["seats"]}
         sides = [[who[s] for s in range(record["players"]) if s % 2 == t] for t in (0, 1)]
@@ -210,6 +219,8 @@ async def test_stats_refuse_an_unknown_preset_and_answer_a_stranger_with_nothing
 
 def _play_games(d: Driver) -> list[int]:
     ann, ben = d.connect("ann"), d.connect("ben")
+    for conn in (ann, ben):  # only registered people are rated
+        d.register(conn)
     d.versus_computer(ann, "cribbage", "greedy", options={"target": 61})
     d.play(ann, random.Random(1))
     d.versus_computer(ben, "noddy", "random")
@@ -219,14 +230,14 @@ def _play_games(d: Driver) -> list[int]:
 
 def test_games_stored_before_the_statistics_are_summed_up_once_at_open(tmp_path: Path) -> None:
     # The same games played twice: one database kept statistics from the start; the other was
-    # at schema 4 (no statistics) and is opened by this server, which sums its games up.
+    # at schema 5 (accounts, no statistics) and is opened by this server, which sums its games up.
     new, old = tmp_path / "new.sqlite3", tmp_path / "old.sqlite3"
     d = Driver(Storage(new))
     ann, _ = _play_games(d)
     expected = d.send(ann, {"type": "stats"})
     assert d.send(d.connect("cat"), {"type": "stats", "name": "ann"})["presets"] == expected["presets"]
     d.storage.close()
-    d = Driver(Storage(old, migrations=MIGRATIONS[:4]))
+    d = Driver(Storage(old, migrations=MIGRATIONS[:5]))
     _play_games(d)
     d.storage.close()
     d = Driver(Storage(old))  # ann's tables are restored with her seats held: cat asks
@@ -249,7 +260,7 @@ async def test_stats_by_text_over_a_socket() -> None:
             return (await asyncio.wait_for(reader.readline(), 10)).decode()
 
         await line()
-        writer.write(b"name Ada\nstats\n")
+        writer.write(b"name Ada\nregister a-secret\nstats\n")  # registered: her game is rated
         while not (text := await line()).startswith("No finished games"):
             pass
         assert text == "No finished games for Ada yet.\n"
@@ -282,6 +293,7 @@ async def test_stats_by_text_over_a_socket() -> None:
 def test_someone_elses_stats_leave_out_games_at_private_tables(tmp_path: Path) -> None:
     d = Driver(Storage(tmp_path / "noddy.sqlite3"))
     ann = d.connect("ann")
+    d.register(ann)  # a private game is its accounts' (and only registered people are rated)
     d.versus_computer(ann, "noddy", "random", private=True, password="pw")
     d.play(ann, random.Random(4))
     d.send(ann, {"type": "leave"})
@@ -298,4 +310,32 @@ def test_someone_elses_stats_leave_out_games_at_private_tables(tmp_path: Path) -
                 + [e for s in d.storage.game_record(game)["steps"] for e in s["events"]])
     assert seen["presets"][0]["deals"] == deals
     assert len(seen["ratings"][0]["history"]) == 1 and len(own["ratings"][0]["history"]) == 2
+    d.storage.close()
+
+
+def test_a_guests_own_stats_leave_out_games_at_private_tables(tmp_path: Path) -> None:
+    # A guest's name may be someone else's tomorrow: like its records, a private table's game
+    # is not counted in a guest's own statistics (the figures are kept by name).
+    d = Driver(Storage(tmp_path / "noddy.sqlite3"))
+    bob = d.connect("bob")
+    d.versus_computer(bob, "noddy", "random", private=True, password="pw")
+    d.play(bob, random.Random(6))
+    assert d.send(bob, {"type": "stats"})["presets"] == []
+    d.register(bob)
+    assert [(p["preset"], p["games"]) for p in d.send(bob, {"type": "stats"})["presets"]] == [("noddy", 1)]
+    d.storage.close()
+
+
+def test_unregister_clears_the_rating_history_with_the_ratings(tmp_path: Path) -> None:
+    # The name's ratings were the account's: whoever registers it later must not see them.
+    d = Driver(Storage(tmp_path / "noddy.sqlite3"))
+    ann = d.connect("ann")
+    d.register(ann)
+    d.versus_computer(ann, "noddy", "random")
+    d.play(ann, random.Random(7))
+    before = d.send(ann, {"type": "stats"})
+    assert [len(r["history"]) for r in before["ratings"]] == [1]
+    assert d.send(ann, {"type": "unregister", "password": "a secret"})["type"] == "unregistered"
+    after = d.send(ann, {"type": "stats"})
+    assert after["ratings"] == [] and after["presets"] == before["presets"]
     d.storage.close()
