@@ -238,6 +238,10 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
         _f("limit", "int", default=20, nullable=False, minimum=1, maximum=100),
         _f("people_only", "bool", default=False, nullable=False),
     ),
+    "stats": (
+        _f("name", "str", max_length=32),
+        _f("preset", "str", max_length=32),
+    ),
     "bye": (),
     "register": (
         _f("password", "str", required=True, nullable=False, max_length=MAX_PASSWORD),

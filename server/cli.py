@@ -25,6 +25,7 @@ import noddy
 from noddy.protocol import DEFAULT_PORT
 
 from .config import ServerConfig
+from .lan import EVERY_INTERFACE, join_lines, lan_addresses
 from .net.network import NoddyServer
 from .reset_password import reset_password
 from .storage.records import to_jsonl
@@ -187,6 +188,12 @@ async def serve(config: ServerConfig) -> int:
     server = NoddyServer(config)
     await server.start()
     _tune_garbage_collector()
+    # The host's first screen, on stderr with the log (but for --log-level warning and up):
+    # the exact lines friends type to join (before the line on stdout, which
+    # scripts wait for).
+    if logging.getLogger("noddy.server").isEnabledFor(logging.INFO):
+        addresses = lan_addresses() if config.host in EVERY_INTERFACE else []
+        print("\n".join(join_lines(config.host, server.port, addresses)), file=sys.stderr, flush=True)
     # The one line on stdout, for scripts and people alike (the port, when --port 0 chose it).
     print(f"noddy-server listening on {config.host}:{server.port}", flush=True)
     logging.getLogger("noddy.server").info("keeping tables and games in %s", config.db or MEMORY)
