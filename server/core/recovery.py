@@ -237,7 +237,7 @@ class Recovery:
         table.games_played = saved["games_played"]
         table.computers_made = saved["computers_made"]
         if saved.get("match") is not None:  # a match survives a restart like its game
-            table.match = Match.from_dict(saved["match"])
+            table.running_match = Match.from_dict(saved["match"])
         for index, seat in enumerate(saved["seats"]):
             if seat is None:
                 continue

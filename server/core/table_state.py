@@ -33,5 +33,5 @@ def stored_state(table: Table) -> dict[str, Any]:
         "game": None if live is None else {"id": live.game_id, "seq_start": live.seq_start},
         "watchers": [{"name": s.name, "token": s.token, "bot": s.bot} for s in table.spectators],
         # The running match (absent when none: an older server's state reads as none).
-        **({} if table.match is None else {"match": table.match.to_dict()}),
+        **({} if table.running_match is None else {"match": table.running_match.to_dict()}),
     }

@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable, Sequence
 from noddy.bots import Player
 from noddy.engine import Action, Discard, Event, Game, Rules, describe_legal
 
+from .match_plan import MatchPlan
 from .match import Match
 from .table_options import hints_on, match_to
 
@@ -33,6 +34,7 @@ UNRATED_REASONS = {
     "coach": "the table has the coach (hints): help a rated game must not have",
     "guest": "a person (or bot) seated has no account (a guest): only registered names are rated",
     "same_computer": "one computer level sits on both sides: the game tells nothing",
+    "fixed_deals": "the deals were fixed in advance (a match's deal_seeds): known cards",
 }
 _HANDS = {3: "three", 4: "four"}
 
@@ -141,8 +143,10 @@ class Table:
     creator: Session | None = None
     #: A seat's rating in the table's preset family, for the summary (set by the core).
     rate: Callable[[Seat], int] | None = None
+    #: A match table's fixed deals (``create_table``'s ``deal_seeds``), else None.
+    match: MatchPlan | None = None
     #: The match being played here (table option ``match``), or the last one, won.
-    match: Match | None = None
+    running_match: Match | None = None
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -194,12 +198,12 @@ class Table:
         or a new one when there is none, it is won, its length changed or someone else sits."""
         to = match_to(self.options)
         names = [None if seat is None else seat.name for seat in self.seats]
-        match = self.match
+        match = self.running_match
         if to is None:
-            self.match = None
+            self.running_match = None
         elif match is None or match.over or match.to != to or match.names != names:
-            self.match = Match(to, 2 if self.partnerships else self.players, names=names)
-        return self.match
+            self.running_match = Match(to, 2 if self.partnerships else self.players, names=names)
+        return self.running_match
 
     @property
     def hints(self) -> bool:
@@ -210,7 +214,8 @@ class Table:
     def rated(self) -> bool:
         """Whether a game won here changes ratings: two sides (two players, or partnerships),
         no coach (a hint is help a rated game must not have), every person seated has an
-        account, and not one computer level on both sides (see :meth:`unrated_reasons`)."""
+        account, not one computer level on both sides, and no deals fixed in advance (a match
+        table's ``deal_seeds``; see :meth:`unrated_reasons`)."""
         return not self.unrated_reasons()
 
     def unrated_reasons(self) -> list[tuple[str, str]]:
@@ -233,6 +238,8 @@ class Table:
                     sides[index % 2].add(seat.level)
             if sides[0] & sides[1]:
                 reasons.append(("same_computer", "the same computer level plays on both sides"))
+        if self.match is not None:
+            reasons.append(("fixed_deals", "the deals are fixed in advance (a match)"))
         return reasons
 
     def summary(self) -> dict[str, Any]:
@@ -248,7 +255,7 @@ class Table:
             "creator": None if owner is None else owner.name,
             "games_played": self.games_played,
             "game_id": self.game_id,
-            "match": None if self.match is None else self.match.summary(),
+            "match": None if self.running_match is None else self.running_match.summary(),
         }
 
     def rating_terms(self) -> dict[str, Any]:

@@ -19,7 +19,7 @@ database, or comes from a newer server, is refused with :class:`StorageError` an
 untouched.  The journal is WAL with ``synchronous=FULL``: a committed action survives the
 process being killed and the machine losing power.
 
-What is kept (schema version 6):
+What is kept (schema version 7):
 
 * ``tables`` -- every table ever opened: its id, whether it is still ``open``, and its state
   as JSON (settings, the password's salted hash, creator, seats with the seated people's resume tokens, counters,
@@ -27,14 +27,17 @@ What is kept (schema version 6):
 * ``games`` -- one row per game dealt: settings, seat names, seed, ``status`` (``playing``,
   ``finished`` or ``abandoned``), times, result, for a private table's game the hash of the
   table's password then (``password``), and for a match's game its place in the match
-  (``match``, JSON, version 6: which match, which game, who dealt first, the match points).  Not the events of its deal-in, which
-  replaying the seed gives (``opening`` is ``null``; rows from before version 4 hold them,
+  (``match``, JSON, version 7: which match, which game, who dealt first, the match points).
+  Not the events of its deal-in, which replaying the seed gives (``opening`` is ``null``; rows from before version 4 hold them,
   checked whenever the game is replayed).
 * ``actions`` -- each game's actions in order; not the events they caused, which replaying
   the game gives (``events`` is NULL; rows from before version 3 hold them, checked whenever
   the game is replayed).
 * ``game_players`` -- who sat where in each game, indexed by name for ``list_games``.
 * ``ratings`` -- one row per (family, kind, name).
+* ``game_stats`` -- one summary row per seat of each finished game, for ``stats``
+  (:mod:`~noddy.server.storage.game_stats`), written with the game's result; and
+  ``stats_totals``, each person's running sums of those rows per preset.
 * ``accounts`` -- registered names: the name's skeleton, the name, the password's salted
   scrypt hash, an id never reused (:mod:`~noddy.server.storage.accounts`).
 

@@ -54,11 +54,11 @@ def test_a_table_starts_a_new_match_when_won_resized_or_someone_else_sits() -> N
     assert first is not None and table.next_match() is first
     first.resign(1)
     assert first.winner == 0 and table.next_match() is not first  # won: a new one
-    second = table.match
+    second = table.running_match
     table.seats[1] = Seat("cy")
     assert table.next_match() is not second  # someone else sits
-    third = table.match
+    third = table.running_match
     table.options = {"match": 5}
-    assert table.next_match() is not third and table.match.to == 5  # another length
+    assert table.next_match() is not third and table.running_match.to == 5  # another length
     table.options = {}
     assert table.next_match() is None and table.summary()["match"] is None
