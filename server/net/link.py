@@ -107,6 +107,7 @@ class _Link(asyncio.BufferedProtocol):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
             except OSError:
                 pass
+            keep_alive(sock, self.server.config)
         self.server._connected(self)
 
     def get_buffer(self, sizehint: int) -> memoryview:
@@ -218,3 +219,24 @@ class _Link(asyncio.BufferedProtocol):
         self.held = 0
         if self.transport is not None:
             self.transport.abort()
+
+
+def keep_alive(sock: socket.socket, config: ServerConfig) -> None:
+    """Turn on TCP keepalive for ``sock`` as ``config`` says (``keepalive_idle`` 0: off), so
+    the kernel probes a silent peer and reports one that vanished: the connection then ends
+    (``connection_lost``) like any other, and a person's seat is held.  A quiet person's
+    machine answers the probes itself, so silence alone never ends a connection.  The
+    per-socket timings are set where the system has them (Linux, macOS, Windows 10+)."""
+    if config.keepalive_idle <= 0:
+        return
+    settings = [(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)]
+    for name, value in (("TCP_KEEPIDLE", config.keepalive_idle), ("TCP_KEEPINTVL", config.keepalive_interval),
+                        ("TCP_KEEPCNT", config.keepalive_count)):
+        option = getattr(socket, name, None)
+        if option is not None and value > 0:
+            settings.append((socket.IPPROTO_TCP, option, max(1, int(value))))
+    for level, option, value in settings:
+        try:
+            sock.setsockopt(level, option, value)
+        except OSError:  # not a TCP socket, or the system refuses: the connection still works
+            pass
