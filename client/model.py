@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
+from noddy.protocol.closing import closed_words
 from noddy.protocol.story import TableView
 
 from .lines import LOG_LIMIT, CountRow, DealCount, LogLine, Peg, line, number_words
@@ -312,7 +313,8 @@ class ViewModel:
     def _on_table_closed(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.lobby.tables.pop(m.get("table"), None)
         if m.get("table") == self.game.table_id:
-            self.game.leave_table(f"Table {m.get('table')} closed: {m.get('reason', '')}".rstrip(": "))
+            verb = "is put away" if m.get("reason") == "shutdown" else "closed"
+            self.game.leave_table(f"Table {m.get('table')} {verb}: {closed_words(m)}".rstrip(": "))
         self.lobby.clamp_cursor()
 
     def _on_ok(self, m: dict[str, Any], request: Any, now: float) -> None:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.engine import NoddyError
 from noddy.protocol import ProtocolError
+from noddy.protocol.closing import closed_message
 
 from ..config import ServerConfig
 from ..model.ratings import RatingBook
@@ -148,7 +149,7 @@ class Recovery:
                 self._outbox.record(TableClosed(table_id))
             return
         if saved is None:
-            self._seating.close_table(old, "the server could not save this table")
+            self._seating.close_table(old, "not_saved")
             return
         live = {session.token: session for session in old.humans()}
         try:
@@ -157,7 +158,7 @@ class Recovery:
             log.error("table %d cannot be rebuilt from the database (%s); closing it", table_id, exc)
             self._tables.opened(old)
             self._paused.resume(table_id)
-            self._seating.close_table(old, "the server could not save this table")
+            self._seating.close_table(old, "not_saved")
             return
         seated = {id(s.session) for s in table.seats if s is not None and s.session is not None}
         for session in old.spectators:
@@ -198,7 +199,7 @@ class Recovery:
                 # Won at the deal by an older server, which never recorded such a game's end.
                 self._gameplay.finish_game(table, table.game)
             if not any(s is not None and s.session is not None for s in table.seats):
-                self._seating.close_table(table, "nobody came back")
+                self._seating.close_table(table, "nobody_back")
             else:
                 log.info("table %d restored (%s, %s)", table.id, table.preset, table.status)
         self._outbox.forget_changes()
@@ -208,8 +209,7 @@ class Recovery:
         lobby for the grace period (their resume tokens still work), and whoever comes back
         is told the table is gone (``table_closed``) instead of finding a table that exists
         nowhere.  ``saved`` may be damaged: only what reads as a seat is used."""
-        message = {"type": "table_closed", "table": saved["id"],
-                   "reason": "it could not be restored after the server restarted"}
+        message = closed_message(saved["id"], "not_restored")
         seats = saved.get("seats")
         for seat in seats if isinstance(seats, list) else []:
             if not (isinstance(seat, dict) and seat.get("kind") == "human"

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.bots import LEVELS, get_player
 from noddy.protocol import ProtocolError
+from noddy.protocol.closing import closed_message
 
 from ..config import ServerConfig
 from ..model.passwords import hash_password, password_matches
@@ -347,7 +348,7 @@ class Seating:
         if seat is not None:
             self._vacate(table, seat, session.name)
         if not table.humans():
-            self.close_table(table, "everyone has left")
+            self.close_table(table, "empty")
         else:
             self._tables.changed(table)
 
@@ -368,7 +369,7 @@ class Seating:
         self._board.arrived(session)
         self._sessions.forget(session)
         if not table.humans():
-            self.close_table(table, "everyone has left")
+            self.close_table(table, "empty")
         else:
             self._tables.changed(table)
 
@@ -407,7 +408,7 @@ class Seating:
         log.info("%s did not come back to table %d", session.name, table.id)
         self._vacate(table, seat, session.name)
         if not table.humans():
-            self.close_table(table, "everyone has left")
+            self.close_table(table, "empty")
         else:
             self._tables.changed(table)
 
@@ -415,14 +416,20 @@ class Seating:
         """The server is shutting down: every table closes, staying stored to be restored."""
         self._closing_down = True
         for table in list(self._tables.values()):
-            self.close_table(table, "the server is shutting down", tell_lobby=False)
+            self.close_table(table, "shutdown", tell_lobby=False)
 
     def close_table(self, table: Table, reason: str, tell_lobby: bool = True) -> None:
-        log.info("table %d closed: %s", table.id, reason)
+        """Close ``table`` for ``reason`` (a code of :data:`~noddy.protocol.closing.CLOSE_REASONS`):
+        its members are told, and back in the lobby.  At shutdown it stays stored, to come
+        back at the next start, and the log says so rather than "closed"."""
+        message = closed_message(table.id, reason)
+        if reason == "shutdown":
+            log.info("table %d kept for the next start (the server is shutting down)", table.id)
+        else:
+            log.info("table %d closed: %s", table.id, message["message"])
         self._tables.removed(table.id)
         if not self._closing_down:  # at shutdown the table stays stored, to be restored
             self._outbox.record(TableClosed(table.id))
-        message = {"type": "table_closed", "table": table.id, "reason": reason}
         self._outbox.to_table(table, message)
         for session in table.humans():
             session.table, session.seat = None, None

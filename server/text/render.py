@@ -14,6 +14,7 @@ import re
 import time
 from typing import Any, Sequence
 
+from noddy.protocol.closing import closed_words
 from noddy.protocol.story import narrate, score_line, seat_name
 
 from .commands import numbered_hand
@@ -238,7 +239,9 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         if names:  # the reader sits or watches at this table (the lobby's readers have none)
             text += _how_seats_fill(message["table"])
     elif kind == "table_closed":
-        text = f"Table {message['table']} is closed: {message['reason']}."
+        text = (f"Table {message['table']} is put away: {closed_words(message)}."
+                if message.get("reason") == "shutdown" else
+                f"Table {message['table']} is closed: {closed_words(message)}.")
     elif kind == "event":
         text = _event_text(message["event"], names)
     elif kind == "turn":

@@ -494,3 +494,16 @@ def test_the_live_log_and_the_replay_tell_an_event_in_the_shared_words() -> None
     replay = Replay(record)
     assert model.log[-1].text == replay.log[-1].text == narrate(go, names, card=card_label)
     assert model.log[-1].text == "Anna says go."
+
+
+def test_a_shutdown_says_the_table_will_be_back_and_another_close_says_why() -> None:
+    """``table_closed`` carries a reason code (issue 24); a shutdown is not an end."""
+    model = seated_ben()
+    model.handle({"type": "table_closed", "table": 1, "reason": "shutdown", "message":
+                  "the server is shutting down; the table is kept and will be back when it starts again"})
+    assert model.screen == "lobby" and model.table_id is None
+    assert model.status == ("Table 1 is put away: the server is shutting down; the table is kept "
+                            "and will be back when it starts again")
+    model = seated_ben()
+    model.handle({"type": "table_closed", "table": 1, "reason": "empty", "message": "everyone has left"})
+    assert model.status == "Table 1 closed: everyone has left"

@@ -4,7 +4,10 @@ lobby pushes, over real sockets."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
+
+import pytest
 
 from .harness import Client, play_out, running_server, two_player_table
 
@@ -138,19 +141,36 @@ async def test_chat_and_lobby_pushes() -> None:
         await ann.request({"type": "leave"})
         await ben.request({"type": "leave"})
         closed = await cat.recv_until(lambda m: m["type"] == "table_closed")
-        assert closed == {"type": "table_closed", "table": table_id, "reason": "everyone has left"}
+        assert closed == {"type": "table_closed", "table": table_id, "reason": "empty",
+                          "message": "everyone has left"}
         assert (await cat.request({"type": "list_tables"}))["tables"] == []
         for client in (ann, ben, cat):
             await client.close()
 
 
-async def test_shutdown_tells_clients_and_closes_tables() -> None:
+async def test_shutdown_tells_clients_and_closes_tables(caplog: pytest.LogCaptureFixture) -> None:
+    """A shutdown's table_closed says ``shutdown`` and that the table will be back, in JSON,
+    in text mode and in the host's log, which never calls it closed (issue 24)."""
+    caplog.set_level(logging.INFO, logger="noddy.server")
     async with running_server() as server:
         ann, ben, table_id = await two_player_table(server.port)
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        await reader.readline()
+        writer.write(f"name cy\nwatch {table_id}\n".encode())
+        while b"[playing]" not in await asyncio.wait_for(reader.readline(), 5):
+            pass
         await server.shutdown()
         assert await ann.closed() and await ben.closed()
         tail = [m["type"] for m in ann.received[-2:]]
         assert tail == ["table_closed", "shutdown"]
-        assert ann.received[-2] == {"type": "table_closed", "table": table_id,
-                                    "reason": "the server is shutting down"}
+        assert ann.received[-2] == {"type": "table_closed", "table": table_id, "reason": "shutdown",
+                                    "message": "the server is shutting down; the table is kept and "
+                                               "will be back when it starts again"}
+        said = (await asyncio.wait_for(reader.read(), 5)).decode()
+        assert (f"Table {table_id} is put away: the server is shutting down; the table is kept and "
+                "will be back when it starts again.\n") in said
+        writer.close()
         assert server.core.tables == {}
+        logged = [r.getMessage() for r in caplog.records if f"table {table_id}" in r.getMessage()]
+        assert f"table {table_id} kept for the next start (the server is shutting down)" in logged
+        assert not any("closed" in line for line in logged), logged
