@@ -374,6 +374,9 @@ class ViewModel:
     def _on_player_replaced(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.game.on_player_replaced(m)
 
+    def _on_stand_in(self, m: dict[str, Any], request: Any, now: float) -> None:
+        self.game.on_stand_in(m)
+
     def _on_timed_out(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.game.on_timed_out(m)
 

@@ -49,6 +49,7 @@ ERROR_CODES: dict[str, str] = {
     "not_a_computer": "remove_computer on a seat that no computer player holds",
     "unknown_level": "no computer player of that level",
     "not_creator": "only the table's creator may change its settings or remove a computer player",
+    "not_away": "stand_in on a seat whose person is not away in a game (or not yet past the grace period)",
     # records
     "no_such_game": "no finished game has this id",
     "storage_unavailable": "the server could not read its records, or could not save what the request did "

@@ -139,8 +139,20 @@ class Game:
         self.log_line(line("info", f"{m.get('name', 'A player')} is back."))
 
     def on_player_replaced(self, m: dict[str, Any]) -> None:
+        if m.get("resigned"):
+            self.log_line(line("info", f"{m.get('name', 'A player')} resigned (a loss); a "
+                                       f"{m.get('level', '')} computer plays the seat on."))
+            return
         self.log_line(line("info", f"{m.get('name', 'A player')} has gone; a {m.get('level', '')} "
                                    "computer player takes the seat."))
+
+    def on_stand_in(self, m: dict[str, Any]) -> None:
+        """A computer stands in for a person who has not come back (they may still take the
+        seat back), or the table now waits for them (``level`` null)."""
+        name = m.get("name", "A player")
+        self.log_line(line("info", f"The table waits for {name}." if m.get("level") is None else
+                           f"{name} has not come back; a {m.get('level')} computer stands in until "
+                           f"{name} returns."))
 
     def on_timed_out(self, m: dict[str, Any]) -> None:
         who = self.seat_name(m.get("seat"))

@@ -118,6 +118,7 @@ class Lobby:
             table = session.table
             if table is not None:
                 if session.seat is not None:
+                    self._seating.take_back(session)  # from a computer standing in, if one is
                     outbox.to_table(table, {"type": "player_back", "table": table.id,
                                             "seat": session.seat, "name": session.name}, exclude=session)
                     self._tables.changed(table, exclude=session)

@@ -55,7 +55,8 @@ class Sessions(Mapping[str, Session]):
         self._by_token.pop(session.token, None)
 
     def name_in_use(self, name: str) -> bool:
-        """Whether a connected person, or one whose seat is held, goes by ``name`` or by a name
+        """Whether a connected person, or one whose seat is held (or stood in for, or waited
+        for: still at a table), goes by ``name`` or by a name
         that looks the same (any case, width or accents, Cyrillic or Greek lookalikes: the
         names' :func:`~noddy.protocol.names.skeleton` is the same)."""
         wanted = skeleton(name)
@@ -65,4 +66,4 @@ class Sessions(Mapping[str, Session]):
         same[:] = [s for s in same if self._by_token.get(s.token) is s]  # forget sessions gone
         if not same:
             del self._names[wanted]
-        return any(s.conn is not None or s.held_until is not None for s in same)
+        return any(s.conn is not None or s.held_until is not None or s.table is not None for s in same)

@@ -53,25 +53,35 @@ class Session:
 
 @dataclass(eq=False)
 class Seat:
-    """Who sits in a seat: a person (``session``) or a computer player (``player``)."""
+    """Who sits in a seat: a person (``session``) or a computer player (``player``).
+
+    A computer that *stands in* (``stand_in``) plays the seat of a person who left mid-game
+    (resigned, or did not come back within the grace period) until the game ends, when the
+    seat is freed; ``stand_in_for`` is the person who may take it back (None: one who
+    resigned, who may not)."""
 
     name: str
     session: Session | None = None
     player: Player | None = None
     level: str | None = None
     ready: bool = False
+    stand_in: bool = False
+    stand_in_for: Session | None = None
 
     @property
     def is_computer(self) -> bool:
         return self.player is not None
 
     def to_dict(self, index: int) -> dict[str, Any]:
-        return {
+        data = {
             "seat": index, "name": self.name,
             "kind": "computer" if self.is_computer else "human",
-            "level": self.level, "ready": self.ready or self.is_computer,
+            "level": self.level, "ready": (self.ready or self.is_computer) and not self.stand_in,
             "connected": self.is_computer or (self.session is not None and self.session.conn is not None),
         }
+        if self.stand_in:  # whose seat it is, and whether they may take it back
+            data["stand_in_for"] = self.stand_in_for.name if self.stand_in_for is not None else None
+        return data
 
 
 @dataclass
@@ -85,6 +95,20 @@ class LiveGame:
     actions: int = 0
     #: The actions taken so far, in order: what the coach's review replays.
     taken: list[Action] = field(default_factory=list)
+    #: Each time a seat changed hands during the game, in order: ``{"seat", "after"`` (the
+    #: number of actions taken by then), ``"name", "kind", "level", "why"}`` (``resigned``,
+    #: ``abandoned``: a computer stands in; ``back``: the person took it back; ``waiting``:
+    #: the table sent the stand-in away to wait for its person).  The record keeps them.
+    changes: list[dict[str, Any]] = field(default_factory=list)
+
+    def seats_with_changes(self) -> list[dict[str, Any]]:
+        """The seats as dealt, each with its ``changes`` (only a seat that had some)."""
+        out = []
+        for seat in self.seats:
+            changes = [{k: v for k, v in c.items() if k != "seat"} for c in self.changes
+                       if c["seat"] == seat["seat"]]
+            out.append({**seat, "changes": changes} if changes else seat)
+        return out
 
 
 @dataclass(eq=False)
@@ -144,6 +168,10 @@ class Table:
         seated = [s.session for s in self.seats if s is not None and s.session is not None]
         return seated + list(self.spectators)
 
+    def away(self) -> list[Session]:
+        """The people a computer stands in for, who may still take their seats back."""
+        return [s.stand_in_for for s in self.seats if s is not None and s.stand_in_for is not None]
+
     def members(self) -> list[tuple[Session, int | None]]:
         """Connected people at the table with the seat whose view they get (None: spectator)."""
         out: list[tuple[Session, int | None]] = []
@@ -166,7 +194,8 @@ class Table:
 
     def can_start(self) -> bool:
         return (self.status in (WAITING, FINISHED)
-                and all(seat is not None and (seat.ready or seat.is_computer) for seat in self.seats))
+                and all(seat is not None and (seat.ready or seat.is_computer) and not seat.stand_in
+                        for seat in self.seats))
 
     @property
     def hints(self) -> bool:

@@ -116,14 +116,26 @@ def _sides(game: dict[str, Any]) -> list[str]:
 
 
 def _result_text(game: dict[str, Any]) -> str:
-    """``ada 28, random computer 35; random computer wins`` (or unfinished)."""
+    """``ada 28, random computer 35; random computer wins`` (or unfinished); a win by
+    resignation says so, and a win at the target is credited to whoever played the winning
+    seat at the end (a computer standing in, never the person it stood in for)."""
     result = game.get("result")
     if not result:
         return "not finished"
     sides = _sides(game)
     scores = ", ".join(f"{side} {score}" for side, score in zip(sides, result["scores"]))
+    ending = result.get("ending", "target")
+    dealt = {seat["seat"]: seat["name"] for seat in game["seats"]}
+    if ending == "target":  # the seats as they were at the end
+        sides = _sides({**game, "seats": [{**seat, "name": seat["changes"][-1]["name"]} if seat.get("changes")
+                                          else seat for seat in game["seats"]]})
     winner = sides[result["winner"]] if 0 <= result["winner"] < len(sides) else f"side {result['winner']}"
-    return f"{scores}; {winner} {'win' if ' & ' in winner else 'wins'}"
+    text = f"{scores}; {winner} {'win' if ' & ' in winner else 'wins'}"
+    gone = [f"{dealt.get(s, f'seat {s + 1}')} resigned" for s in result.get("resigned", [])]
+    gone += [f"{dealt.get(s, f'seat {s + 1}')} left and did not come back" for s in result.get("abandoned", [])]
+    if ending == "resignation":
+        text += " by resignation"
+    return f"{text} ({'; '.join(gone)})" if gone else text
 
 
 def _games_text(message: dict[str, Any]) -> str:
@@ -268,8 +280,18 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
                 f"the seat is held for {message['grace']:g} s.")
     elif kind == "player_back":
         text = f"{message['name']} (seat {message['seat'] + 1}) is back."
+    elif kind == "player_replaced" and message.get("resigned"):
+        seat = message["seat"] + 1
+        text = (f"{message['name']} (seat {seat}) resigned: a loss for {message['name']}; "
+                f"{message['level']} computer {seat} plays the seat on.")
     elif kind == "player_replaced":
         text = f"A {message['level']} computer player takes seat {message['seat'] + 1} from {message['name']}."
+    elif kind == "stand_in":
+        name, seat = message["name"], message["seat"] + 1
+        text = (f"The table waits for {name} (seat {seat}); type standin {seat} to let a computer "
+                "play meanwhile." if message["level"] is None else
+                f"{name} (seat {seat}) has not come back: {message['level']} computer {seat} stands "
+                f"in until {name} does (type wait {seat} to wait for {name} instead).")
     elif kind == "timed_out":
         text = (f"{_who(message['seat'], names)} ran out of time; "
                 f"the server plays {_action_text(message['action'])}.")
