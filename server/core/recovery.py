@@ -151,7 +151,7 @@ class Recovery:
         if saved is None:
             self._seating.close_table(old, "not_saved")
             return
-        live = {session.token: session for session in old.humans()}
+        live = {session.token: session for session in old.humans() + old.away()}
         try:
             table = self._restore_table(saved, result["record"], now, live)
         except (NoddyError, ValueError, KeyError, TypeError) as exc:
@@ -225,6 +225,19 @@ class Recovery:
             self._board.arrived(session)
             self._lost.add(session.token, message)
 
+    def _away(self, table: Table, index: int, person: Any, live: dict[str, Session] | None) -> Session | None:
+        """The person a restored stand-in stands in for (None: one who resigned, or a damaged
+        entry): their session again, still at the table, so their token takes the seat back."""
+        if not (isinstance(person, dict) and isinstance(person.get("token"), str)
+                and isinstance(person.get("name"), str)):
+            return None
+        session = live.get(person["token"]) if live else None
+        if session is None:
+            session = Session(person["name"], bool(person.get("bot")), None, token=person["token"])
+            self._lobby.add_session(session)
+        session.table, session.seat = table, index
+        return session
+
     def _restore_table(self, saved: dict[str, Any], record: dict[str, Any] | None, now: float,
                        live: dict[str, Session] | None = None) -> Table:
         """A table as storage kept it; seated people are held sessions, or (``live``: the
@@ -239,7 +252,10 @@ class Recovery:
             if seat is None:
                 continue
             if seat["kind"] == "computer":
-                table.seats[index] = self._seating.computer(table, index, seat["level"])
+                table.seats[index] = computer = self._seating.computer(table, index, seat["level"])
+                if "stand_in_for" in seat:
+                    computer.stand_in = True
+                    computer.stand_in_for = self._away(table, index, seat["stand_in_for"], live)
                 continue
             session = live.get(seat["token"]) if live else None
             if session is None:
@@ -270,7 +286,8 @@ class Recovery:
             table.seq = game_info["seq_start"]
             table.record(game.log)
             table.live = LiveGame(record["id"], game_info["seq_start"], record["seats"],
-                                  len(record["steps"]), record_actions(record))
+                                  len(record["steps"]), record_actions(record),
+                                  list(game_info.get("changes") or ()))
             if game.is_over:
                 table.status = FINISHED
             elif table.status == PLAYING and table.turn_timer is not None:
