@@ -51,7 +51,8 @@ def _table_line(table: dict[str, Any]) -> str:
         else:
             flags = []
             if seat["kind"] == "computer":
-                flags.append("computer")
+                flags.append("computer" if seat.get("stand_in_for") is None else
+                             f"computer, for {seat['stand_in_for']} until back")
             elif seat["ready"]:
                 flags.append("ready")
             if not seat["connected"]:

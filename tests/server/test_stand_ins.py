@@ -99,6 +99,8 @@ async def test_a_stand_in_then_the_person_back_after_the_grace_period_finishes_t
         await ann.recv_until(lambda m: m["type"] == "stand_in")
         summary = await ann.recv_until(lambda m: m["type"] == "table")
         assert summary["table"]["seats"][1]["stand_in_for"] == "ben"
+        assert render(summary).startswith(
+            f"Table {table_id} noddy 2p [playing] 1: ann | 2: greedy computer 2 (computer, for ben until back)")
         # the name is still ben's: nobody else may take it meanwhile
         other = await Client.connect(server.port)
         assert (await other.request({"type": "hello", "name": "Ben", "version": 1}))["code"] == "name_taken"
