@@ -231,6 +231,8 @@ class ViewModel:
     toggle = Part[Any](_T)
     enter = Part[Any](_T)
     say_go = Part[Any](_T)
+    away_choice = Part[Any](_T)
+    toggle_stand_in = Part[Any](_T)
 
     def prompt(self) -> str:
         """The line that says what happens now: while a show is counted by hand, what the

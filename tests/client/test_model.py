@@ -507,3 +507,27 @@ def test_a_shutdown_says_the_table_will_be_back_and_another_close_says_why() -> 
     model = seated_ben()
     model.handle({"type": "table_closed", "table": 1, "reason": "empty", "message": "everyone has left"})
     assert model.status == "Table 1 closed: everyone has left"
+
+
+def test_w_waits_for_an_away_player_or_lets_a_computer_play_for_them() -> None:
+    """Issue 24: the table is told a computer stands in, and can choose to wait instead."""
+    model = seated_ben()
+    playing = summary("playing")
+    assert model.away_choice() is None
+    playing["seats"][1] = {"seat": 1, "name": "greedy computer 2", "kind": "computer", "level": "greedy",
+                           "ready": False, "connected": True, "stand_in_for": "Anna"}
+    model.handle({"type": "stand_in", "table": 1, "seat": 1, "name": "Anna", "level": "greedy"})
+    model.handle({"type": "table", "table": playing})
+    assert model.log[-1].text == "Anna has not come back; a greedy computer stands in until Anna returns " \
+                                 "(w: wait for Anna instead)."
+    assert model.away_choice() == (1, "Anna", False)
+    model.take_outbox()
+    model.toggle_stand_in()
+    assert [m | {"id": 0} for m in model.take_outbox()] == [{"type": "stand_in", "seat": 1, "on": False, "id": 0}]
+    playing = summary("playing")
+    playing["seats"][1]["connected"] = False
+    model.handle({"type": "stand_in", "table": 1, "seat": 1, "name": "Anna", "level": None})
+    model.handle({"type": "table", "table": playing})
+    assert model.away_choice() == (1, "Anna", True)
+    model.toggle_stand_in()
+    assert [m["on"] for m in model.take_outbox()] == [True]
