@@ -178,7 +178,8 @@ class Gameplay:
         live, occupant = table.live, table.seats[seat]
         if live is None or occupant is None or table.status != PLAYING:
             return
-        live.changes.append({"seat": seat, "after": live.actions, "name": occupant.name,
+        live.changes.append({"seat": seat, "after": live.actions, "at": round(self._wall_clock(), 2),
+                             "name": occupant.name,
                              "kind": "computer" if occupant.is_computer else "human",
                              "level": occupant.level, "why": why})
 

@@ -96,7 +96,8 @@ class LiveGame:
     #: The actions taken so far, in order: what the coach's review replays.
     taken: list[Action] = field(default_factory=list)
     #: Each time a seat changed hands during the game, in order: ``{"seat", "after"`` (the
-    #: number of actions taken by then), ``"name", "kind", "level", "why"}`` (``resigned``,
+    #: number of actions taken by then), ``"at"`` (seconds since 1970), ``"name", "kind",
+    #: "level", "why"}`` (``resigned``,
     #: ``abandoned``: a computer stands in; ``back``: the person took it back; ``waiting``:
     #: the table sent the stand-in away to wait for its person).  The record keeps them.
     changes: list[dict[str, Any]] = field(default_factory=list)

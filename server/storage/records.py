@@ -23,8 +23,8 @@ A *game record* (what ``get_game`` returns and ``--export-game`` writes) is a pl
      "opening": [event, ...], "steps": [{"action": {...}, "events": [event, ...]}, ...]}
 
 A seat's ``changes`` (only where it changed hands: a computer stood in for a person who
-resigned or did not come back, the person took it back) are ``[{"after", "name", "kind",
-"level", "why"}]``, ``after`` the number of actions taken by then.  ``opening`` holds the events of the deal-in before anyone acted; every ``step`` is one action
+resigned or did not come back, the person took it back) are ``[{"after", "at", "name",
+"kind", "level", "why"}]``, ``after`` the number of actions taken by then, ``at`` the time.  ``opening`` holds the events of the deal-in before anyone acted; every ``step`` is one action
 and the events it caused.  ``private``: the game was played at a private table, whose records
 go only to who sat in the game or gives the table's password (:class:`StoredGame`).
 ``seed`` is a number, or a decimal string for an old seed beyond 53 bits (:func:`wire_int`).
