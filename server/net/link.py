@@ -226,7 +226,13 @@ def keep_alive(sock: socket.socket, config: ServerConfig) -> None:
     the kernel probes a silent peer and reports one that vanished: the connection then ends
     (``connection_lost``) like any other, and a person's seat is held.  A quiet person's
     machine answers the probes itself, so silence alone never ends a connection.  The
-    per-socket timings are set where the system has them (Linux, macOS, Windows 10+)."""
+    per-socket timings are set where the system has them (Linux, macOS, Windows 10+).
+
+    Keepalive probes only an idle connection: one whose peer vanished while the server was
+    sending (a move pushed just then) is retransmitted to for many minutes instead.  Where
+    the system has ``TCP_USER_TIMEOUT`` (Linux), unacknowledged data is given up after the
+    same time keepalive takes, so either way a vanished peer is found in about
+    ``keepalive_idle + keepalive_interval * keepalive_count`` seconds."""
     if config.keepalive_idle <= 0:
         return
     settings = [(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)]
@@ -235,6 +241,10 @@ def keep_alive(sock: socket.socket, config: ServerConfig) -> None:
         option = getattr(socket, name, None)
         if option is not None and value > 0:
             settings.append((socket.IPPROTO_TCP, option, max(1, int(value))))
+    user_timeout = getattr(socket, "TCP_USER_TIMEOUT", None)
+    if user_timeout is not None:
+        total = config.keepalive_idle + config.keepalive_interval * config.keepalive_count
+        settings.append((socket.IPPROTO_TCP, user_timeout, int(total * 1000)))
     for level, option, value in settings:
         try:
             sock.setsockopt(level, option, value)

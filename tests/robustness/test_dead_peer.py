@@ -24,7 +24,7 @@ SCRIPT = textwrap.dedent('''
     import asyncio, json, socket, subprocess
     from noddy.server import NoddyServer, ServerConfig
 
-    async def main(keepalive_idle, looks):
+    async def main(keepalive_idle, looks, mid_send):
         subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
         server = NoddyServer(ServerConfig(host="127.0.0.1", port=0, keepalive_idle=keepalive_idle,
                                           keepalive_interval=1, keepalive_count=2))
@@ -33,8 +33,12 @@ SCRIPT = textwrap.dedent('''
         writer.write(b"name ann\\nnew noddy\\nbot 2\\nready\\n")
         while b"[playing]" not in await reader.readline():
             pass
+        while not (await reader.readline()).startswith(b"Your turn"):
+            pass  # nothing in flight: the computer has moved and it is ann's turn
         session = next(s for s in server.core.sessions.values() if s.name == "ann")
         subprocess.run(["ip", "link", "set", "lo", "down"], check=True)  # no FIN, no RST
+        if mid_send:  # the server is sending as the route goes: retransmitted, never probed
+            server._links[session.conn].transport.write(b"Still there?\\n")
         for _ in range(looks):  # a tenth of a second each, for the kernel to give up on the peer
             if session.conn is not None:
                 await asyncio.sleep(0.1)
@@ -44,14 +48,15 @@ SCRIPT = textwrap.dedent('''
         print(json.dumps(result))
 
     import sys
-    asyncio.run(main(float(sys.argv[1]), int(sys.argv[2])))
+    asyncio.run(main(float(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"))
 ''')
 
 
-def run_in_namespace(keepalive_idle: float, looks: int) -> dict:
+def run_in_namespace(keepalive_idle: float, looks: int, mid_send: bool = False) -> dict:
     if shutil.which("unshare") is None or shutil.which("ip") is None:
         pytest.skip("needs unshare and ip to drop a route in a network namespace")
-    done = subprocess.run(["unshare", "-n", sys.executable, "-c", SCRIPT, str(keepalive_idle), str(looks)],
+    done = subprocess.run(["unshare", "-n", sys.executable, "-c", SCRIPT, str(keepalive_idle), str(looks),
+                           "1" if mid_send else "0"],
                           capture_output=True, text=True, timeout=60)
     if done.returncode != 0 and ("Operation not permitted" in done.stderr or "unshare failed" in done.stderr):
         pytest.skip(f"cannot make a network namespace here: {done.stderr.strip()[:200]}")
@@ -62,6 +67,12 @@ def run_in_namespace(keepalive_idle: float, looks: int) -> dict:
 def test_a_peer_whose_route_vanished_is_found_by_keepalive_and_its_seat_held() -> None:
     # keepalive after 1 s of silence, 2 probes 1 s apart: found in about 3 s (up to 20 s allowed)
     assert run_in_namespace(1, 200) == {"connected": False, "held": True, "seat": 0}
+
+
+def test_a_peer_that_vanished_while_the_server_was_sending_is_found_as_soon() -> None:
+    """Keepalive probes only an idle connection; data in flight is retransmitted for many
+    minutes unless TCP_USER_TIMEOUT (set to the same total) gives it up: ~3 s here too."""
+    assert run_in_namespace(1, 200, mid_send=True) == {"connected": False, "held": True, "seat": 0}
 
 
 def test_without_keepalive_the_vanished_peer_would_still_look_connected() -> None:

@@ -106,6 +106,8 @@ async def test_every_accepted_socket_has_tcp_keepalive_as_configured() -> None:
         if hasattr(socket, "TCP_KEEPIDLE"):
             assert [sock.getsockopt(socket.IPPROTO_TCP, option) for option in
                     (socket.TCP_KEEPIDLE, socket.TCP_KEEPINTVL, socket.TCP_KEEPCNT)] == [7, 3, 4]
+        if hasattr(socket, "TCP_USER_TIMEOUT"):  # data in flight is given up as soon: 7 + 3 * 4 s
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == 19_000
         await client.close()
     async with running_server(keepalive_idle=0) as server:  # 0: off
         client = await Client.connect(server.port)
