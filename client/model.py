@@ -209,6 +209,7 @@ class ViewModel:
     time_left_now = Part[Any](_G)
     count_expired = Part[Any](_G)
     dismiss_count = Part[Any](_G)
+    hold_count = Part[Any](_G)
     scroll_log = Part[Any](_G)
     scroll_log_to_end = Part[Any](_G)
     visible_log = Part[Any](_G)
@@ -291,13 +292,16 @@ class ViewModel:
         game = self.game
         summary = m["table"]
         self.lobby.tables[summary["id"]] = summary
-        if request is not None and request["type"] in ("create_table", "sit", "spectate", "stand"):
+        # A challenge accepted or a seek paired: the reply to accept, or a push, that carries
+        # our seat at a new table (docs/PROTOCOL.md, Meeting in the lobby).
+        placed = "seat" in m and (request is None or request["type"] == "accept")
+        if placed or request is not None and request["type"] in ("create_table", "sit", "spectate", "stand"):
             if "seat" in m:
                 # A server that says where we now are is the truth (docs/PROTOCOL.md).
                 game.seat = m["seat"]
-            elif request["type"] == "create_table":
+            elif request is not None and request["type"] == "create_table":
                 game.seat = request.get("seat", 0)
-            elif request["type"] == "sit":
+            elif request is not None and request["type"] == "sit":
                 game.seat = request.get("seat")
             else:
                 game.seat = None
@@ -399,6 +403,7 @@ class ViewModel:
         self.game.on_event(m)
         if self.game.table_id is not None and m.get("table") in (None, self.game.table_id):
             self.coach.on_event(m)
+            self.hand_count.told(m["event"])
 
     def _on_turn(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.game.on_turn(m, now)

@@ -66,8 +66,9 @@ def apply(game: Game, action: Action, events: list[Event]) -> None:
     gone[seat] = (RESIGNED, tuple(game.scores))
     left = _sides_left(game)
     if len(left) == 1:
+        resigned, abandoned = _who_went(game)
         _end(game, Outcome(left[0], _seats_of(game, left[0]), tuple(game.scores), RESIGNED,
-                           *_who_went(game)), events)
+                           resigned=resigned, abandoned=abandoned), events)
 
 
 def outcome_at_target(game: Game, team: int) -> Outcome:
@@ -78,8 +79,10 @@ def outcome_at_target(game: Game, team: int) -> Outcome:
         for seat, (how, scores) in game.gone.items():
             if how == ABANDONED:
                 winner = 1 - game.team_of(seat)
-                return Outcome(winner, _seats_of(game, winner), scores, ABANDONED, resigned, abandoned)
-    return Outcome(team, _seats_of(game, team), tuple(game.scores), "target", resigned, abandoned)
+                return Outcome(winner, _seats_of(game, winner), scores, ABANDONED,
+                               resigned=resigned, abandoned=abandoned)
+    return Outcome.at_target(team, _seats_of(game, team), game.scores, game.rules.target,
+                             game.rules.skunk_margins, resigned, abandoned)
 
 
 def end_at_target(game: Game, team: int, events: list[Event]) -> None:

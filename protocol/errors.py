@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 #: Every code the server may send, with when it is sent.  docs/PROTOCOL.md has the same list
-#: (a test keeps them equal).
+#: (a test keeps them equal).  Retired, never to be reused: ``over_claim`` (older servers
+#: refused every claim above a show's worth with it; now the claimer gets ``claim_refused``).
 ERROR_CODES: dict[str, str] = {
     # framing and message shape
     "bad_json": "the line is not UTF-8 JSON, or not a JSON object",
@@ -50,6 +51,11 @@ ERROR_CODES: dict[str, str] = {
     "unknown_level": "no computer player of that level",
     "not_creator": "only the table's creator may change its settings or remove a computer player",
     "not_away": "stand_in on a seat whose person is not away in a game (or not yet past the grace period)",
+    # meeting in the lobby
+    "no_such_player": "challenge: nobody online goes by that name",
+    "player_busy": "challenge: the player is at a table or away, not in the lobby",
+    "no_such_challenge": "accept or decline: no open challenge of that id is yours to answer",
+    "too_many_challenges": "challenge: you have as many challenges open as allowed; withdraw one",
     # records
     "no_such_game": "no finished game has this id",
     "storage_unavailable": "the server could not read its records, or could not save what the request did "
@@ -67,7 +73,6 @@ ERROR_CODES: dict[str, str] = {
     "must_play": "go said while holding a card that can be played",
     "wrong_discard": "the wrong number of cards laid away, or the same card twice",
     "already_discarded": "you have already laid away to the crib",
-    "over_claim": "counting by hand: a claim above what the hand (or crib) holds; claim again",
     "bad_claim": "a claim outside 0-29, or a muggins call that does not say more than was claimed",
     "illegal_action": "a refusal of the rules engine with no more precise code (not expected)",
     # the coach

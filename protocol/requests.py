@@ -52,6 +52,9 @@ class FieldSpec:
     max_length: int | None = None
     #: Values allowed besides ``minimum``..``maximum`` (``configure_table``'s turn timer 0: off).
     also: tuple[Any, ...] = ()
+    #: A required field that may be left out when this other field is given (not null):
+    #: ``hello``'s ``name`` with ``resume``, whose session has a name already.
+    unless: str | None = None
 
     def check(self, value: Any) -> Any:
         if value is None:
@@ -128,14 +131,16 @@ def _f(name: str, kind: str, **kw: Any) -> FieldSpec:
 #: Every request type and its fields (``type`` and ``id`` are common to all and not listed).
 REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
     "hello": (
-        _f("name", "str", required=True, nullable=False, max_length=32),
+        _f("name", "str", required=True, nullable=False, max_length=32, unless="resume"),
         _f("bot", "bool", default=False, nullable=False),
         _f("version", "int", required=True, nullable=False, minimum=0, maximum=MAX_ID),
         _f("resume", "str", max_length=64),
     ),
     "ping": (),
     "pong": (),
-    "list_tables": (),
+    "list_tables": (
+        _f("people_only", "bool", default=False, nullable=False),
+    ),
     "create_table": (
         _f("preset", "str", default="noddy", nullable=False),
         _f("players", "int", default=2, nullable=False, minimum=1, maximum=MAX_PLAYERS),
@@ -207,8 +212,33 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
     "leaderboard": (
         _f("family", "str", default="noddy", nullable=False, choices=("noddy", "cribbage")),
         _f("limit", "int", default=20, nullable=False, minimum=1, maximum=100),
+        _f("people_only", "bool", default=False, nullable=False),
     ),
     "bye": (),
+    "who": (
+        _f("people_only", "bool", default=False, nullable=False),
+    ),
+    "challenge": (
+        _f("name", "str", required=True, nullable=False, max_length=32),
+        _f("preset", "str", default="noddy", nullable=False, max_length=32),
+        _f("options", "object"),
+        _f("ready", "bool", default=False, nullable=False),
+        _f("text", "str", max_length=200),
+    ),
+    "accept": (
+        _f("challenge", "int", required=True, nullable=False, minimum=1, maximum=MAX_ID),
+        _f("ready", "bool", default=False, nullable=False),
+    ),
+    "decline": (
+        _f("challenge", "int", required=True, nullable=False, minimum=1, maximum=MAX_ID),
+    ),
+    "seek": (
+        _f("preset", "str", default="noddy", nullable=False, max_length=32),
+        _f("options", "object"),
+        _f("opponents", "str", default="any", nullable=False, choices=("any", "people", "bots")),
+        _f("ready", "bool", default=False, nullable=False),
+    ),
+    "unseek": (),
 }
 
 
@@ -240,7 +270,7 @@ def validate_request(message: dict[str, Any], escapes: bool = True) -> tuple[str
     fields: dict[str, Any] = {}
     for spec in REQUESTS[kind]:
         if spec.name not in message:
-            if spec.required:
+            if spec.required and (spec.unless is None or message.get(spec.unless) is None):
                 raise ProtocolError("missing_field", f"{kind} needs the field {spec.name!r}", field=spec.name)
             fields[spec.name] = spec.default
             continue
@@ -323,6 +353,8 @@ def _compile(specs: tuple[FieldSpec, ...]) -> Callable[[dict[str, Any]], dict[st
     validate_request reads the request instead."""
     defaults = {spec.name: spec.default for spec in specs}  # in schema order, as validate_request
     names = frozenset(defaults)
+    # A field required unless another is given counts as required here: a request without
+    # it is left to validate_request.
     required = frozenset(spec.name for spec in specs if spec.required)
     tests = {spec.name: _quick_test(spec) for spec in specs}
 

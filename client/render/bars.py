@@ -61,9 +61,11 @@ def status_fragments_lobby(model: ViewModel, width: int | None = None) -> Fragme
     return status_line(model, [("class:dim", " " + (model.connection_detail or ""))], width)
 
 
-def keys_fragments(model: ViewModel, width: int = 80) -> Fragments:
+def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False) -> Fragments:
     """The bottom line: only the keys that do something where the player is, as many as fit
-    ``width`` columns (see :func:`fit_keys`)."""
+    ``width`` columns (see :func:`fit_keys`); ``scrolling``: the coach's box or the count has
+    more rows than it shows, and the arrows scroll it."""
+    scroll = [("↑↓ PgUp PgDn", "scroll"), ("other keys", "close it")] if scrolling else []
     if model.name_prompt is not None:
         keys = [("↵", "use this name"), ("Ctrl-Q", "quit")]
     elif model.password_prompt is not None:
@@ -73,9 +75,9 @@ def keys_fragments(model: ViewModel, width: int = 80) -> Fragments:
     elif model.screen == CONNECTING:
         keys = [("?", "help"), ("q", "quit")]
     elif model.coach.panel is not None:
-        keys = [("any key", "closes the coach's box"), ("Ctrl-Q", "quit")]
+        keys = (scroll or [("any key", "closes the coach's box")]) + [("Ctrl-Q", "quit")]
     elif model.deal_count is not None and model.screen != LOBBY:
-        keys = [("any key", "closes the count"), ("Ctrl-Q", "quit")]
+        keys = (scroll or [("any key", "closes the count")]) + [("Ctrl-Q", "quit")]
     elif model.screen == LOBBY and model.form is not None:
         if model.form.on_password:
             keys = [("↑↓", "line"), ("type", "password"), ("⌫", "delete"), ("↵", "create"),
@@ -84,8 +86,8 @@ def keys_fragments(model: ViewModel, width: int = 80) -> Fragments:
             keys = [("↑↓", "line"), ("←→", "change"), ("↵", "create"), ("Esc", "back"),
                     ("?", "help")]
     elif model.screen == LOBBY:
-        keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("m", "my games"), ("b", "ratings"),
-                ("c", "chat"), ("?", "help"), ("q", "quit")]
+        keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("o", "who"), ("m", "my games"),
+                ("b", "ratings"), ("c", "chat"), ("?", "help"), ("q", "quit")]
     elif model.picking == "remove":
         keys = [("1-4", "that seat's computer"), ("Esc", "none")]
     elif model.winner is not None:

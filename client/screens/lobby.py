@@ -50,6 +50,8 @@ class Lobby:
         self.lobby_chat: list[LogLine] = []
         #: Set while the password of a private table is being asked for.
         self.password_prompt: PasswordPrompt | None = None
+        #: People only (p): the tables where a bot sits are left out of the list.
+        self.people_only = False
 
     # == messages ========================================================================
     def on_tables(self, m: dict[str, Any]) -> None:
@@ -68,12 +70,13 @@ class Lobby:
                                 "or Esc.", error=True)
 
     def clamp_cursor(self) -> None:
-        self.lobby_cursor = max(0, min(self.lobby_cursor, len(self.tables) - 1))
+        self.lobby_cursor = max(0, min(self.lobby_cursor, len(self.sorted_tables()) - 1))
 
     # == keys ============================================================================
     def lobby_move(self, delta: int) -> None:
-        if self.tables:
-            self.lobby_cursor = (self.lobby_cursor + delta) % len(self.tables)
+        shown = len(self.sorted_tables())
+        if shown:
+            self.lobby_cursor = (self.lobby_cursor + delta) % shown
 
     def selected_table(self) -> dict[str, Any] | None:
         tables = self.sorted_tables()
@@ -150,7 +153,7 @@ class Lobby:
             if seat is None:
                 seats.append("·free·")
             else:
-                mark = "" if seat.get("connected", True) else " (away)"
+                mark = (" (bot)" if seat.get("bot") else "") + ("" if seat.get("connected", True) else " (away)")
                 rating = f" ({seat['rating']})" if isinstance(seat.get("rating"), int) else ""
                 seats.append(f"{seat['name']}{rating}{mark}")
         who = f"{summary['players']}p" + (" pairs" if summary.get("partnerships") else "")
@@ -169,7 +172,10 @@ class Lobby:
                 + (f"  {watchers} watching" if watchers else ""))
 
     def sorted_tables(self) -> list[dict[str, Any]]:
-        return [self.tables[k] for k in sorted(self.tables)]
+        tables = [self.tables[k] for k in sorted(self.tables)]
+        if self.people_only:
+            tables = [t for t in tables if not any(s and s.get("bot") for s in t.get("seats", []))]
+        return tables
 
 
 __all__ = ["Lobby", "PasswordPrompt", "free_seats", "PASSWORD_LIMIT"]

@@ -76,7 +76,9 @@ class RecordsView:
         self.family = family or self.family
         self.model.screen = LEADERBOARD
         self.board = None
-        self._ask("leaderboard", family=self.family, limit=BOARD_LIMIT)
+        # People only (p in the lobby or the list of who is online): no bots, no computers.
+        self._ask("leaderboard", family=self.family, limit=BOARD_LIMIT,
+                  **({"people_only": True} if self.model.lobby.people_only else {}))
 
     def other_family(self) -> None:
         index = FAMILIES.index(self.family) if self.family in FAMILIES else -1
@@ -181,7 +183,8 @@ def leaderboard_fragments(view: RecordsView) -> Fragments:
         return out + [("class:dim", f"   Nobody has played a rated {view.family} game yet.\n")]
     out.append(("class:dim", f"   {'#':>3}  {'name':<24} {'rating':>6}  {'games':>5}  {'wins':>5}\n"))
     for row in view.board:
-        name = str(row.get("name", "?")) + (" (computer)" if row.get("kind") == "computer" else "")
+        kind = row.get("kind")
+        name = str(row.get("name", "?")) + (f" ({kind})" if kind in ("computer", "bot") else "")
         style = "class:peg.mine" if row.get("name") == view.model.name else ""
         out.append((style, f"   {row.get('rank', ''):>3}  {name[:24]:<24} {row.get('rating', ''):>6}  "
                            f"{row.get('games', ''):>5}  {row.get('wins', ''):>5}\n"))

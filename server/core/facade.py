@@ -28,6 +28,7 @@ from .gameplay import Gameplay
 from .instructions import BotJob, Effects, Query
 from .lobby import Lobby
 from .lobby_board import LobbyBoard
+from .matchmaking import Matchmaking
 from .outages import LostTables, PausedTables
 from .outbox import Outbox
 from .queries import Queries
@@ -71,11 +72,14 @@ class ServerCore:
                            self.tables, self.ratings, self.lost, self.seating)
         self.queries = Queries(config, clock, outbox, self.connections, self.ratings, guard)
         self.coaching = Coaching(outbox, self.queries)
+        self.matchmaking = Matchmaking(config, clock, outbox, self.connections, self.sessions, self.board,
+                                       self.tables, self.seating, self.gameplay)
         self.recovery = Recovery(config, clock, outbox, self.connections, self.sessions, self.board,
                                  self.tables, self.ratings, self.paused, self.lost, self.lobby,
                                  self.seating, self.gameplay)
         handlers: dict[str, Any] = {}
-        for part in (self.lobby, self.seating, self.stand_ins, self.gameplay, self.queries, self.coaching):
+        for part in (self.lobby, self.seating, self.stand_ins, self.gameplay, self.queries,
+                     self.coaching, self.matchmaking):
             handlers.update(part.handlers())
         self.reception = Reception(config, clock, outbox, self.connections, self.lobby, self.seating,
                                    self.recovery, self.paused, handlers)
@@ -120,6 +124,7 @@ class ServerCore:
         self.gameplay.tick(now)  # turn timers, and the computer players' sweep
         self.recovery.tick(now)  # paused tables due a look
         self.reception.tick(now)  # ping or drop the silent
+        self.matchmaking.tick(now)  # challenges run out, or their players left the lobby
         self.board.tick(now, self.tables.by_id())  # the lobby's table news, last (this tick's too)
         return self._effects()
 

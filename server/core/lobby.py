@@ -81,7 +81,8 @@ class Lobby:
             "presets": [rules.describe() for rules in PRESETS.values()],
             "table_options": advertised_options(),
             "levels": list(LEVELS), "default_level": config.computer_level,
-            "ratings": {family: round(self._ratings.rating(family, Rated("human", session.name)))
+            "ratings": {family: round(self._ratings.rating(family, Rated("bot" if session.bot else "human",
+                                                                         session.name)))
                         for family in FAMILIES},
             "limits": {"max_line": config.max_line, "grace_period": config.grace_period,
                        "ping_interval": config.ping_interval, "idle_timeout": config.idle_timeout,
@@ -177,7 +178,9 @@ class Lobby:
             self._seating.rename_watcher(table, old, new)
 
     def list_tables(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        tables = [table.summary() for table in self._tables.sorted()]
+        # people_only: the tables where no program (a hello with "bot": true) sits.
+        tables = [table.summary() for table in self._tables.sorted()
+                  if not (f["people_only"] and any(s.bot for s in table.humans()))]
         self._outbox.reply(conn, rid, {"type": "tables", "tables": tables})
 
     def chat(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:

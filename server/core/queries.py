@@ -102,7 +102,7 @@ class Queries:
 
     def leaderboard(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         self.charge(conn)
-        rows = self._ratings.leaderboard(f["family"], f["limit"])
+        rows = self._ratings.leaderboard(f["family"], f["limit"], ("human",) if f["people_only"] else None)
         self._outbox.reply(conn, rid, {"type": "leaderboard", "family": f["family"], "players": [
             {"rank": rank, "kind": who.kind, "name": who.name, "rating": round(standing.rating),
              "games": standing.games, "wins": standing.wins}

@@ -91,10 +91,13 @@ class Reception:
         })
         return conn.id
 
-    def _admit(self, conn_id: int, text: bool, line: bytes | None) -> Connection | None:
-        """A line came in on ``conn_id`` (``line``: a JSON line, whose id a refusal echoes):
-        the connection is heard, its mode fixed by its first line, and its rate charged.
-        None if it is gone, or if the line is refused."""
+    def _admit(self, conn_id: int, text: bool, line: bytes | None,
+               request: dict[str, Any] | ProtocolError | None = None) -> Connection | None:
+        """A line came in on ``conn_id`` (``line``: a JSON line, whose id a refusal echoes;
+        ``request``: a typed line as the text adapter read it): the connection is heard, its
+        mode fixed by its first line, and its rate charged.  None if it is gone, or if the
+        line is refused.  A ``bye`` is never refused for the rate: a client that says
+        goodbye and closes must not leave its name and seat held (issue 25)."""
         self.origin = None
         conn = self._connections.get(conn_id)
         if conn is None or conn.closing:
@@ -105,7 +108,7 @@ class Reception:
         if conn.text is None:
             connections.set_mode(conn, text)
         wait = conn.bucket.take(now)
-        if wait > 0:
+        if wait > 0 and not _says_bye(line, request):
             request_id = None if conn.text or line is None else _quiet_id(line)
             if conn.bucket.strikes > self._config.flood_strikes:
                 self._outbox.error(conn, ProtocolError("flood", "too many requests; closing the connection"),
@@ -144,7 +147,7 @@ class Reception:
         first), or raises the ProtocolError that refuses it: the adapter's reading of what
         depends on the game (``discard 1 2``).  True if the line was admitted (not
         rate-limited, and the connection is open)."""
-        conn = self._admit(conn_id, True, None)
+        conn = self._admit(conn_id, True, None, request)
         if conn is None:
             return False
         if isinstance(request, ProtocolError):
@@ -241,6 +244,19 @@ class Reception:
 
     def pong(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         """An answer to the server's ping: receiving it already refreshed ``last_seen``."""
+
+
+def _says_bye(line: bytes | None, request: dict[str, Any] | ProtocolError | None) -> bool:
+    """Whether a line over the rate limit is a ``bye`` (read only on that rare path)."""
+    if isinstance(request, dict):
+        return request.get("type") == "bye"
+    if line is None or b"bye" not in line:
+        return False
+    try:
+        message = decode_line(line)
+    except ProtocolError:
+        return False
+    return message.get("type") == "bye"
 
 
 def _quiet_id(line: bytes) -> Any:

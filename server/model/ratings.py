@@ -45,7 +45,8 @@ def expected_score(rating: float, opponent: float) -> float:
 
 
 class Rated(NamedTuple):
-    """Who is rated: ``kind`` is ``"human"`` (by name) or ``"computer"`` (by level).
+    """Who is rated: ``kind`` is ``"human"`` (a person, by name), ``"bot"`` (a program that
+    said ``"bot": true`` in its hello, by name) or ``"computer"`` (the server's, by level).
 
     A named tuple (hashed and compared as the pair, in C) rather than a frozen dataclass,
     whose generated ``__init__`` and ``__hash__`` are Python: every table summary looks up
@@ -115,8 +116,11 @@ class RatingBook:
                 changes.append(Change(family, who, before, standing.rating, standing.games, standing.wins))
         return changes
 
-    def leaderboard(self, family: str, limit: int) -> list[tuple[Rated, Standing]]:
-        """The best ``limit`` standings of ``family``, highest rating first (ties by name)."""
-        rows = [(who, s) for (fam, who), s in self.standings.items() if fam == family]
+    def leaderboard(self, family: str, limit: int,
+                    kinds: tuple[str, ...] | None = None) -> list[tuple[Rated, Standing]]:
+        """The best ``limit`` standings of ``family``, highest rating first (ties by name);
+        ``kinds``: only identities of these kinds (``("human",)``: people only)."""
+        rows = [(who, s) for (fam, who), s in self.standings.items()
+                if fam == family and (kinds is None or who.kind in kinds)]
         rows.sort(key=lambda row: (-row[1].rating, row[0].kind, row[0].name))
         return rows[:limit]

@@ -6,7 +6,9 @@ The table is plain state plus the rules for changing it; it knows nothing of soc
 the games played at the table, so a client can tell that it missed nothing and a snapshot can
 say where it stands.  Redaction happens here and only here: a member is sent
 ``event.for_seat(seat)`` for its own seat, a spectator ``event.for_seat(None)``, and the
-turn timer's move for a seat (``timed_out``) is redacted the same way.
+turn timer's move for a seat (``timed_out``) is redacted the same way.  A private event (a
+claim refused, told to its claimer alone) is sent with ``seq`` null and takes no number: the
+others, who are not told of it, must not see a gap in the numbers either.
 
 A session and a table name each other (a session is at a table, a seat holds a session), so
 both are defined here: split over two modules, the two had to import each other.  The
@@ -76,6 +78,7 @@ class Seat:
         data = {
             "seat": index, "name": self.name,
             "kind": "computer" if self.is_computer else "human",
+            "bot": self.session is not None and self.session.bot,
             "level": self.level, "ready": (self.ready or self.is_computer) and not self.stand_in,
             "connected": self.is_computer or (self.session is not None and self.session.conn is not None),
         }
@@ -133,10 +136,11 @@ class Table:
     #: What storage knows of the game being played here, or of the last one.
     live: LiveGame | None = None
     seq: int = 0
-    #: The current (or last) game's events, with their seq: what a (re)joining member is
-    #: sent.  Emptied when a game begins: earlier games live in storage, and keeping every
-    #: event of a long-lived table would only grow memory and the garbage collector's work.
-    log: list[tuple[int, Event]] = field(default_factory=list)
+    #: The current (or last) game's events, with their seq (None: a private event): what a
+    #: (re)joining member is sent.  Emptied when a game begins: earlier games live in storage,
+    #: and keeping every event of a long-lived table would only grow memory and the garbage
+    #: collector's work.
+    log: list[tuple[int | None, Event]] = field(default_factory=list)
     #: When each awaiting human seat's turn timer runs out.
     deadlines: dict[int, float] = field(default_factory=dict)
     #: Seats whose computer player is thinking now.
@@ -230,15 +234,23 @@ class Table:
         return data
 
     # -- the game stream ------------------------------------------------------------------
-    def record(self, events: list[Event]) -> list[tuple[int, Event]]:
-        """Number ``events`` and keep them in the table's log."""
-        first = self.seq + 1
-        self.seq += len(events)
-        numbered = list(zip(range(first, self.seq + 1), events))
+    def record(self, events: list[Event]) -> list[tuple[int | None, Event]]:
+        """Number ``events`` and keep them in the table's log (a private event: seq None)."""
+        numbered: list[tuple[int | None, Event]]
+        if any([event.private for event in events]):
+            numbered = []
+            for event in events:
+                if not event.private:
+                    self.seq += 1
+                numbered.append((None if event.private else self.seq, event))
+        else:
+            first = self.seq + 1
+            self.seq += len(events)
+            numbered = list(zip(range(first, self.seq + 1), events))
         self.log.extend(numbered)
         return numbered
 
-    def event_messages(self, numbered: list[tuple[int, Event]], seats: Iterable[int | None],
+    def event_messages(self, numbered: list[tuple[int | None, Event]], seats: Iterable[int | None],
                        plain: Sequence[dict[str, Any]],
                        ) -> dict[int | None, list[dict[str, Any]]]:
         """Each of ``seats``' ``event`` messages for ``numbered``, redacted for that seat.
@@ -248,7 +260,7 @@ class Table:
         returns the event itself) gets one shared message object around ``plain[i]``, which
         the network layer then encodes once.  Seats whose lists would be equal may get the
         same list.  Shared means nobody may change these lists and messages (or ``plain``)
-        once built.
+        once built.  A seat not told of an event (``for_seat`` None) gets no message for it.
         """
         table_id = self.id
         # While every event so far is public, all seats share one list (most actions: a
@@ -268,8 +280,9 @@ class Table:
                 out = {seat: shared[:] for seat in seats}
             for seat, messages in out.items():
                 view = event.for_seat(seat)
-                messages.append(whole if view is event else
-                                {"type": "event", "table": table_id, "seq": seq, "event": view.to_dict()})
+                if view is not None:
+                    messages.append(whole if view is event else
+                                    {"type": "event", "table": table_id, "seq": seq, "event": view.to_dict()})
         return dict.fromkeys(seats, shared) if out is None else out
 
     def timed_out_message(self, seat: int, action: Action, viewer: int | None) -> dict[str, Any]:
@@ -312,13 +325,14 @@ class Table:
             view = self.game.observation(seat)
             message["game"] = view.to_dict()
             message["game"]["legal_actions"] = describe_legal(view.legal_actions)
-            message["events"] = [{"seq": seq, "event": redacted(event, seat)}
-                                 for seq, event in self.log]
+            message["events"] = [{"seq": seq, "event": told} for seq, event in self.log
+                                 if (told := redacted(event, seat)) is not None]
             if self.status == PLAYING:
                 message["turn"] = self.turn_message(seat, now)
         return message
 
 
-def redacted(event: Event, seat: int | None) -> dict[str, Any]:
-    """``event`` as ``seat`` may see it, on the wire."""
-    return event.for_seat(seat).to_dict()
+def redacted(event: Event, seat: int | None) -> dict[str, Any] | None:
+    """``event`` as ``seat`` may see it, on the wire (None: ``seat`` is not told of it)."""
+    view = event.for_seat(seat)
+    return None if view is None else view.to_dict()

@@ -18,6 +18,7 @@ from noddy.protocol.closing import closed_words
 from noddy.protocol.story import narrate, score_line, seat_name
 
 from .commands import numbered_hand
+from .meeting import lobby_text
 
 def _seat_word(seat: int | None, names: Sequence[str] = ()) -> str:
     """Who sits in ``seat``, by name where the table has one ("seat 2", counted from 1,
@@ -53,6 +54,8 @@ def _table_line(table: dict[str, Any]) -> str:
             if seat["kind"] == "computer":
                 flags.append("computer" if seat.get("stand_in_for") is None else
                              f"computer, for {seat['stand_in_for']} until back")
+            elif seat.get("bot"):
+                flags.append("bot, ready" if seat["ready"] else "bot")
             elif seat["ready"]:
                 flags.append("ready")
             if not seat["connected"]:
@@ -75,6 +78,16 @@ def _table_line(table: dict[str, Any]) -> str:
     return f"{head} [{table['status']}] " + " | ".join(seats) + watchers
 
 
+def _ready_hint(message: dict[str, Any]) -> str:
+    """At a table a challenge or a seek seated the reader at, full and waiting: how it starts."""
+    table, seat = message["table"], message.get("seat")
+    if seat is None or table["status"] != "waiting" or None in table["seats"]:
+        return ""
+    if table["seats"][seat]["ready"]:
+        return "\nYou are ready; the game begins when everyone is."
+    return "\nType ready to begin; the game begins when everyone is ready."
+
+
 def _scores(scores: Sequence[int], names: Sequence[str] = ()) -> str:
     """``Ada 8, random computer 32``: each side's score beside its name.  With fewer scores
     than seats the seats play in partnerships: seats 1 and 3 (0 and 2 in the protocol)
@@ -88,8 +101,10 @@ def _event_text(event: dict[str, Any], names: Sequence[str] = ()) -> str:
 
     A text connection's messages do not say which seat reads them, but an event that shows
     a seat's dealt or discarded cards is only ever sent to that seat: it is the reader's
-    own, and is told to them as "You hold ..."."""
-    private = event.get("kind") in ("cards_dealt", "discarded") and event.get("cards") is not None
+    own, and is told to them as "You hold ...".  So is a claim refused ("That hand does not
+    hold 18. Claim again: ...")."""
+    private = (event.get("kind") in ("cards_dealt", "discarded") and event.get("cards") is not None
+               or event.get("kind") == "claim_refused")
     text = narrate(event, names, event.get("seat") if private else None)
     if text is None:  # a kind this version cannot tell
         return str(event)
@@ -218,7 +233,7 @@ def _leaderboard_text(message: dict[str, Any]) -> str:
         return f"Nobody has played a rated {message['family']} game yet."
     lines = [f"Leaderboard ({message['family']}):"]
     for row in rows:
-        kind = " (computer)" if row["kind"] == "computer" else ""
+        kind = f" ({row['kind']})" if row["kind"] in ("computer", "bot") else ""
         games, wins = row["games"], row["wins"]
         lines.append(f"{row['rank']:>3}. {row['name']}{kind} {row['rating']}: "
                      f"{games} game{'s' * (games != 1)}, {wins} win{'s' * (wins != 1)}")
@@ -250,7 +265,9 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
     elif kind == "table":
         text = _table_line(message["table"])
         if names:  # the reader sits or watches at this table (the lobby's readers have none)
-            text += _how_seats_fill(message["table"])
+            text += _how_seats_fill(message["table"]) + _ready_hint(message)
+    elif kind in ("who", "challenge", "challenged", "challenge_over", "seeking"):
+        text = lobby_text(message)
     elif kind == "table_closed":
         text = (f"Table {message['table']} is put away: {closed_words(message)}."
                 if message.get("reason") == "shutdown" else
@@ -368,8 +385,8 @@ def _turn_text(turn: dict[str, Any], names: Sequence[str], again: bool) -> str:
         return f"Waiting for {', '.join(_seat_word(s, names) for s in turn['awaiting'])}."
     if legal[0]["action"] == "claim":
         return ("Your claim: count the cards to be counted above, with the turn-up, and type "
-                "claim N (a claim above what they hold is refused; points you miss may be "
-                "taken by muggins).")
+                "claim N (a claim above what they hold is refused once, and a second one counts "
+                "as 0; points you miss may be taken by muggins).")
     if legal[0]["action"] == "muggins":
         return (f"Muggins? If the claim fell short, type muggins N with what the cards hold "
                 f"(more than {legal[0]['min'] - 1}); otherwise type pass.")

@@ -26,8 +26,9 @@ def test_a_resignation_in_a_two_handed_game_ends_it_at_once_for_the_other_side()
     scores = tuple(game.scores)
     (over,) = game.apply(Resign(1))
     assert over.to_dict() == {"kind": "game_over", "winner": 0, "winning_seats": [0],
-                              "scores": list(scores), "ending": "resignation", "resigned": [1]}
-    assert game.outcome == Outcome(0, (0,), scores, "resignation", (1,)) and game.is_over
+                              "scores": list(scores), "ending": "resignation", "skunk": "none",
+                              "resigned": [1]}
+    assert game.outcome == Outcome(0, (0,), scores, "resignation", resigned=(1,)) and game.is_over
     with pytest.raises(GameOverError):
         game.apply(Resign(0))
 
@@ -61,7 +62,7 @@ def test_an_abandoned_seat_never_taken_back_loses_with_the_scores_of_that_moment
     scores_then = tuple(game.scores)
     assert game.apply(Abandon(0)) == []
     play_until(game, rng)  # a computer plays seat 0 on, whatever it scores
-    assert game.outcome == Outcome(1, (1,), scores_then, "abandoned", (), (0,))
+    assert game.outcome == Outcome(1, (1,), scores_then, "abandoned", abandoned=(0,))
 
 
 def test_a_seat_taken_back_plays_on_and_the_target_decides() -> None:
@@ -99,3 +100,16 @@ def test_leaving_is_never_a_legal_action_and_replays_the_same() -> None:
     assert Outcome.from_dict(game.outcome.to_dict()) == game.outcome
     assert [a.to_dict() for a in (Resign(1), Abandon(0), TakeBack(0))] == [
         {"action": "resign", "seat": 1}, {"action": "abandon", "seat": 0}, {"action": "take_back", "seat": 0}]
+
+
+def test_a_resignation_is_never_a_skunk() -> None:
+    """RULES.md: a game won by resignation is never a skunk, however far behind the resigner
+    was; three-handed, a seat that resigned (or was left) is not judged when the target ends
+    the game, the others are."""
+    game = Game("cribbage", 2, seed=3)
+    play_until(game, random.Random(3), stop=40)
+    (over,) = game.apply(Resign(0))
+    assert over.to_dict()["ending"] == "resignation" and over.to_dict()["skunk"] == "none"
+    assert Outcome.at_target(1, (1,), (50, 121, 100), 121, (30, 60)).skunk == "double"
+    assert Outcome.at_target(1, (1,), (50, 121, 100), 121, (30, 60), resigned=(0,)).skunk == "none"
+    assert Outcome.at_target(1, (1,), (50, 121, 80), 121, (30, 60), abandoned=(0,)).skunk == "skunk"

@@ -312,7 +312,6 @@ async def test_counting_by_hand_and_the_coach() -> None:
         # Now nobody moves until ann claims, so each refusal can be seen to change nothing.
         await refused(ann, {"type": "review"}, "no_such_deal", field="deal", state=SNAPSHOT)
         await refused(ann, {"type": "hint"}, "no_hint", state=SNAPSHOT)
-        await refused(ann, {"type": "action", "action": "claim", "points": 29}, "over_claim", state=SNAPSHOT)
         await refused(ann, {"type": "action", "action": "claim", "points": 30}, "bad_claim", state=SNAPSHOT)
         other = await Client.connect(server.port)
         await other.hello("ben")
@@ -320,6 +319,24 @@ async def test_counting_by_hand_and_the_coach() -> None:
         await refused(other, {"type": "hint"}, "hints_off", state=SNAPSHOT)
         await ann.close()
         await other.close()
+
+
+async def test_the_codes_of_meeting_in_the_lobby() -> None:
+    async with running_server() as server:
+        ann, *others = [await Client.connect(server.port) for _ in range(7)]
+        await ann.hello("ann")
+        for number, other in enumerate(others):
+            await other.hello(f"p{number}")
+        WHO = {"type": "who"}
+        await refused(ann, {"type": "challenge", "name": "nobody"}, "no_such_player", field="name", state=WHO)
+        await refused(ann, {"type": "accept", "challenge": 3}, "no_such_challenge", field="challenge", state=WHO)
+        await others[0].request({"type": "create_table"})
+        await refused(ann, {"type": "challenge", "name": "p0"}, "player_busy", field="name", state=WHO)
+        for number in range(1, 5):
+            assert (await ann.request({"type": "challenge", "name": f"p{number}"}))["type"] == "challenge"
+        await refused(ann, {"type": "challenge", "name": "p5"}, "too_many_challenges")
+        for client in (ann, *others):
+            await client.close()
 
 
 def test_every_code_was_provoked() -> None:

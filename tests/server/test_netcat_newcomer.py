@@ -116,7 +116,7 @@ def test_errors_speak_to_the_person() -> None:
     ("sit", "sit SEAT, or sit TABLE SEAT, or sit TABLE SEAT PASSWORD"),
     ("discard", "discard CARD CARD, or the numbers the prompt shows: discard 1 2"),
     ("look extra", "look, with nothing after it"),
-    ("LS all", "ls, with nothing after it"),
+    ("LS all", "ls, or ls people"),
     ("Ready now", "ready, with nothing after it"),
 ])
 def test_a_known_command_with_the_wrong_words_says_how_it_is_written(line: str, written: str) -> None:

@@ -44,12 +44,12 @@ async def test_bens_resignation_in_deal_1_is_anns_win_by_resignation() -> None:
         over = await ann.recv_until(lambda m: m["type"] == "event" and m["event"]["kind"] == "game_over")
         scores = scores_now(ann)
         assert over["event"] == {"kind": "game_over", "winner": 0, "winning_seats": [0], "scores": scores,
-                                 "ending": "resignation", "resigned": [1]}
+                                 "ending": "resignation", "skunk": "none", "resigned": [1]}
         table = await ann.recv_until(lambda m: m["type"] == "table")
         assert table["table"]["status"] == "finished" and table["table"]["seats"][1] is None
         record = await record_of(ann, game_id)
-        assert {k: record["result"][k] for k in ("winner", "ending", "resigned")} == {
-            "winner": 0, "ending": "resignation", "resigned": [1]}
+        assert {k: record["result"][k] for k in ("winner", "ending", "skunk", "resigned")} == {
+            "winner": 0, "ending": "resignation", "skunk": "none", "resigned": [1]}
         assert record["steps"][-1]["action"] == {"action": "resign", "seat": 1}
         assert record["seats"][1]["changes"][0]["why"] == "resigned"
         ratings = await board(ann)

@@ -50,7 +50,8 @@ def test_every_stored_game_replays_to_the_same_events(tmp_path: Path) -> None:
         game = replay(record)
         assert [e.to_dict() for e in game.log] == record_events(record)
         assert record["result"] == {"winner": game.winner, "winning_seats": list(game.winning_seats),
-                                    "scores": list(game.scores), "ending": "target"}
+                                    "scores": list(game.scores), "ending": "target",
+                                    "skunk": game.outcome.skunk}
     # the events in the records are the very events the watcher was sent (all public to a
     # spectator except what the record keeps of hidden cards)
     assert d.records  # and the core really wrote through storage

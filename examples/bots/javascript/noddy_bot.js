@@ -5,10 +5,13 @@
 //
 //     node noddy_bot.js 127.0.0.1:3131                     # new table against a computer
 //     node noddy_bot.js 127.0.0.1:3131 --table 4 --seat 1  # take seat 1 of table 4
+//     node noddy_bot.js 127.0.0.1:3131 --accept-challenges --games 0  # wait in the lobby
 //
 // With no --table it creates a two-player table, puts a computer player in the other seat,
 // says it is ready and plays to the end of the game.  With --table it sits in that table's
-// seat and plays.  It prints one line per game and exits 0 after the last one.
+// seat and plays.  With --accept-challenges it waits in the lobby, accepts every challenge
+// (ready at once), plays the game and goes back to the lobby for the next (--games 0: for
+// ever).  It prints one line per game and exits 0 after the last one.
 "use strict";
 
 const net = require("net");
@@ -103,8 +106,10 @@ function sendAction(conn, action) {
   return { id: conn.send({ type: "action", ...action }), action };
 }
 
-// Play one game from the `ready` already sent to its end; true if we won.
-async function playGame(conn, seat) {
+// Play one game from the `ready` already sent to its end; true if we won.  `challenged`:
+// the table was full (a challenge's), so an empty seat before the game means the opponent
+// left, and null is returned.
+async function playGame(conn, seat, challenged = false) {
   let pile = [];       // the cards of the current count
   let count = 0;       // the running count of the latest turn
   let options = [];    // the legal actions we were last offered
@@ -146,10 +151,51 @@ async function playGame(conn, seat) {
         if (options.length === 0) throw new Error("every legal action was refused");
         pending = sendAction(conn, choose(options, pile, count));
       }
+    } else if (challenged && message.type === "table" && message.table.status === "waiting"
+               && message.table.seats.includes(null)) {
+      console.log("the opponent left before the game began");
+      return null;
     } else if (["table_closed", "shutdown", "bye"].includes(message.type)) {
       throw new Error(`${message.type}: ${message.reason || message.message}`);
     }
   }
+}
+
+// Wait in the lobby for challenges and play each one accepted, `games` of them (0: no
+// end); back in the lobby after each.  The number of games won.
+async function acceptChallenges(conn, games) {
+  let wins = 0;
+  let played = 0;
+  console.log("waiting in the lobby for challenges");
+  while (games === 0 || played < games) {
+    const message = await conn.next();
+    if (message.type !== "challenged") continue;
+    const challenge = message.challenge;
+    let reply;
+    try {
+      reply = await conn.request({ type: "accept", challenge: challenge.id, ready: true });
+    } catch (error) { // the challenger went meanwhile: wait for the next
+      console.error(`noddy_bot: ${error.message}`);
+      continue;
+    }
+    console.log(`accepted challenge ${challenge.id} from ${challenge.from}: table ${reply.table.id} in seat ${reply.seat}`);
+    const result = await playGame(conn, reply.seat, true);
+    await conn.request({ type: "leave" });
+    if (result !== null) {
+      played += 1;
+      if (result) wins += 1;
+    }
+  }
+  return wins;
+}
+
+// Say goodbye and read until the server's answer (or its close): the name is free then.
+async function sayBye(conn) {
+  const id = conn.send({ type: "bye" });
+  try {
+    for (;;) if ((await conn.next()).id === id) break;
+  } catch (error) { /* closed: gone all the same */ }
+  conn.socket.end();
 }
 
 function fail(text) {
@@ -158,13 +204,17 @@ function fail(text) {
 }
 
 // The command line: HOST:PORT [--name N] [--table ID] [--seat S] [--password PW]
-// [--preset P] [--level L] [--games K].
+// [--preset P] [--level L] [--games K] [--accept-challenges].
 function parseArgs(argv) {
   const args = { name: "jsbot", preset: "noddy", games: 1 };
   const numbers = ["table", "seat", "games"];
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i].startsWith("--")) {
       const key = argv[i].slice(2);
+      if (key === "accept-challenges") {
+        args.acceptChallenges = true;
+        continue;
+      }
       const text = argv[++i];
       if (text === undefined) fail(`${argv[i - 1]} needs a value`);
       args[key] = numbers.includes(key) ? Number(text) : text;
@@ -174,7 +224,7 @@ function parseArgs(argv) {
   }
   if (!args.address || !args.address.includes(":")) {
     fail("usage: node noddy_bot.js HOST:PORT [--name N] [--table ID] [--seat S] "
-      + "[--password PW] [--preset P] [--level L] [--games K]");
+      + "[--password PW] [--preset P] [--level L] [--games K] [--accept-challenges]");
   }
   return args;
 }
@@ -186,6 +236,12 @@ async function main() {
 
   await conn.next(); // the greeting
   await conn.request({ type: "hello", name: args.name, version: 1, bot: true });
+  if (args.acceptChallenges) {
+    const wins = await acceptChallenges(conn, args.games);
+    console.log(`won ${wins} of ${args.games} games`);
+    await sayBye(conn);
+    return;
+  }
   let reply;
   let seat;
   if (args.table === undefined) {
@@ -205,8 +261,7 @@ async function main() {
     if (await playGame(conn, seat)) wins += 1;
   }
   if (args.games > 1) console.log(`won ${wins} of ${args.games} games`);
-  conn.send({ type: "bye" });
-  conn.socket.end();
+  await sayBye(conn);
 }
 
 main().catch((error) => fail(error.message));

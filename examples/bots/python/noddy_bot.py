@@ -5,10 +5,13 @@ It speaks the protocol of docs/PROTOCOL.md (JSON lines over TCP) and nothing els
 
     python noddy_bot.py 127.0.0.1:3131                    # new table against a computer
     python noddy_bot.py 127.0.0.1:3131 --table 4 --seat 1 # take seat 1 of table 4
+    python noddy_bot.py 127.0.0.1:3131 --accept-challenges --games 0  # wait in the lobby
 
 With no ``--table`` it creates a two-player table, puts a computer player in the other
 seat, says it is ready and plays to the end of the game.  With ``--table`` it sits in that
-table's seat and plays.  It prints one line per game and exits 0 after the last one.
+table's seat and plays.  With ``--accept-challenges`` it waits in the lobby, accepts every
+challenge (ready at once), plays the game and goes back to the lobby to wait for the next
+(``--games 0``: for ever).  It prints one line per game and exits 0 after the last one.
 """
 
 from __future__ import annotations
@@ -108,8 +111,10 @@ def send_action(conn: Connection, action: dict[str, Any]) -> dict[str, Any]:
     return {"id": conn.send({"type": "action", **action}), "action": action}
 
 
-def play_game(conn: Connection, seat: int) -> bool:
-    """Play one game from the ``ready`` already sent to its end; True if we won."""
+def play_game(conn: Connection, seat: int, challenged: bool = False) -> bool | None:
+    """Play one game from the ``ready`` already sent to its end; True if we won.
+    ``challenged``: the table was full (a challenge's), so an empty seat before the game
+    means the opponent left, and None is returned."""
     pile: list[str] = []                # the cards of the current count
     count = 0                           # the running count of the latest turn
     options: list[dict[str, Any]] = []  # the legal actions we were last offered
@@ -149,9 +154,45 @@ def play_game(conn: Connection, seat: int) -> bool:
                 if not options:
                     raise RuntimeError("every legal action was refused")
                 pending = send_action(conn, choose(options, pile, count))
+        elif (challenged and kind == "table" and message["table"]["status"] == "waiting"
+              and None in message["table"]["seats"]):
+            print("the opponent left before the game began", flush=True)
+            return None
         elif kind in ("table_closed", "shutdown", "bye"):
             raise ConnectionError(f"{kind}: {message.get('reason') or message.get('message')}")
     raise AssertionError("unreachable")
+
+
+def accept_challenges(conn: Connection, games: int) -> int:
+    """Wait in the lobby for challenges and play each one accepted, ``games`` of them (0: no
+    end); back in the lobby after each.  The number of games won."""
+    wins = played = 0
+    print("waiting in the lobby for challenges", flush=True)
+    while games == 0 or played < games:
+        challenge = next(m["challenge"] for m in conn.messages() if m["type"] == "challenged")
+        try:
+            reply = conn.request({"type": "accept", "challenge": challenge["id"], "ready": True})
+        except RuntimeError as error:  # the challenger went meanwhile: wait for the next
+            print(f"noddy_bot: {error}", file=sys.stderr)
+            continue
+        seat = reply["seat"]
+        print(f"accepted challenge {challenge['id']} from {challenge['from']}: "
+              f"table {reply['table']['id']} in seat {seat}", flush=True)
+        result = play_game(conn, seat, challenged=True)
+        conn.request({"type": "leave"})
+        if result is not None:
+            played += 1
+            wins += result
+    return wins
+
+
+def say_bye(conn: Connection) -> None:
+    """Say goodbye and read until the server's answer (or its close): the name is free then."""
+    rid = conn.send({"type": "bye"})
+    try:
+        next(m for m in conn.messages() if m.get("id") == rid)
+    except (ConnectionError, StopIteration):
+        pass
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -165,7 +206,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", default="noddy",
                         help="the preset of a new table (default noddy)")
     parser.add_argument("--level", help="the computer opponent's level at a new table")
-    parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    parser.add_argument("--games", type=int, default=1, help="games to play (default 1; "
+                        "0 with --accept-challenges: no end)")
+    parser.add_argument("--accept-challenges", action="store_true",
+                        help="wait in the lobby and play every challenge (see PROTOCOL.md)")
     args = parser.parse_args(argv)
     host, _, port = args.address.rpartition(":")
 
@@ -173,6 +217,11 @@ def main(argv: list[str] | None = None) -> int:
         conn = Connection(host or "127.0.0.1", int(port))
         next(conn.messages())  # the greeting
         conn.request({"type": "hello", "name": args.name, "version": 1, "bot": True})
+        if args.accept_challenges:
+            wins = accept_challenges(conn, args.games)
+            print(f"won {wins} of {args.games} games", flush=True)
+            say_bye(conn)
+            return 0
         if args.table is None:
             reply = conn.request({"type": "create_table", "preset": args.preset, "players": 2})
             computer = {"type": "add_computer", "seat": 1}
@@ -189,10 +238,10 @@ def main(argv: list[str] | None = None) -> int:
         wins = 0
         for _ in range(args.games):
             conn.request({"type": "ready"})
-            wins += play_game(conn, seat)
+            wins += bool(play_game(conn, seat))
         if args.games > 1:
             print(f"won {wins} of {args.games} games", flush=True)
-        conn.send({"type": "bye"})
+        say_bye(conn)
         return 0
     except (OSError, ConnectionError, RuntimeError) as error:
         print(f"noddy_bot: {error}", file=sys.stderr)
