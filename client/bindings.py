@@ -225,7 +225,8 @@ class Bindings:
             self.chat_buffer.reset()
             self.application.layout.focus(self.chat_buffer)
 
-        keys.bind_lobby(kb, model, lobby, after, self.connection.retry_now)
+        keys.bind_lobby(kb, model, lobby, after, self.connection.retry_now,
+                        Condition(lambda: bool(self.people.incoming)))
         keys.bind_form(kb, model.new_table, form, typing, after)
         keys.bind_table(kb, model, table, picking, after, self.connection.retry_now,
                         self._scroll_log, self._log_height, self._ask_to_resign)

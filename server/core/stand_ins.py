@@ -4,9 +4,9 @@ ends or the person takes the seat back.
 Seats wait for their person (issue 24).  A person who loses the connection is held for the
 grace period (:mod:`.seating`); if they are not back by then, mid-game, the seat is
 *abandoned* and a computer stands in (``stand_in`` push), so the others can play on.  The
-person takes the seat back the moment they return with their resume token
-(:meth:`take_back`: ``player_back``), until the game ends; then the stand-in leaves and the
-seat is free (a stand-in never counts as ready for another game).  The table's other
+person takes the seat back the moment they return with their resume token, or by logging
+in to their account (:meth:`take_back`: ``player_back``), until the game ends; then the
+stand-in leaves and the seat is free (a stand-in never counts as ready for another game).  The table's other
 people may choose to wait instead (request ``stand_in`` with ``on: false``: the stand-in
 leaves and the seat is held without a time limit), and let a computer play on again later
 (``on: true``).  A person who *resigns* (``leave`` mid-game) is a loss at once; in a game of
@@ -90,7 +90,7 @@ class StandIns:
         self._gameplay.leave_game(table, Abandon(seat), "abandoned")
 
     def take_back(self, session: Session) -> None:
-        """``session`` is back (its resume token) at a seat a computer stood in for, or the
+        """``session`` is back (its resume token, or its account's login) at a seat a computer stood in for, or the
         table waited for: it plays the seat again, and the seat is no longer abandoned."""
         table, seat = session.table, session.seat
         if table is None or seat is None:

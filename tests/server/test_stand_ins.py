@@ -2,7 +2,8 @@
 real sockets: ben's resignation in deal 1 is ann's win (the record says resigned, ann's rating
 rises, ben's falls); a seat abandoned and never taken back counts as a resignation; a
 computer stands in after the grace period and the person takes the seat back and finishes
-the game; the table may choose to wait instead; a three-handed resignation goes on."""
+the game (with the resume token, or by logging in to the account); the table may choose to
+wait instead; a three-handed resignation goes on."""
 
 from __future__ import annotations
 
@@ -13,6 +14,24 @@ from typing import Any
 from noddy.server.text import render
 
 from .harness import Client, play_out, running_server, two_player_table
+
+SECRET = "correct horse"
+#: A move of a seat's own (what a computer standing in makes for it).
+MOVES = ("discarded", "played", "go", "claimed", "passed")
+
+
+async def registered_table(port: int) -> tuple[Client, Client, int]:
+    """ann and ben, both registered (only registered people are rated), at a fresh table of
+    two, both ready: ann in seat 0, ben in seat 1."""
+    ann, ben = await Client.connect(port), await Client.connect(port)
+    for client, name in ((ann, "ann"), (ben, "ben")):
+        await client.hello(name)
+        assert (await client.request({"type": "register", "password": SECRET}))["type"] == "registered"
+    table_id = (await ann.request({"type": "create_table", "preset": "noddy"}))["table"]["id"]
+    await ben.request({"type": "sit", "table": table_id})
+    await ann.request({"type": "ready"})
+    await ben.request({"type": "ready"})
+    return ann, ben, table_id
 
 
 async def board(client: Client) -> dict[str, int]:
@@ -37,7 +56,7 @@ def scores_now(client: Client) -> list[int]:
 
 async def test_bens_resignation_in_deal_1_is_anns_win_by_resignation() -> None:
     async with running_server() as server:
-        ann, ben, table_id = await two_player_table(server.port)
+        ann, ben, table_id = await registered_table(server.port)
         await ben.recv_until(lambda m: m["type"] == "turn")
         game_id = (await ann.request({"type": "snapshot"}))["table"]["game_id"]
         assert (await ben.request({"type": "leave"}))["type"] == "ok"  # l, y in the client
@@ -65,7 +84,7 @@ async def test_bens_resignation_in_deal_1_is_anns_win_by_resignation() -> None:
 
 async def test_a_seat_abandoned_and_never_taken_back_counts_as_a_resignation() -> None:
     async with running_server(grace_period=0.3) as server:
-        ann, ben, table_id = await two_player_table(server.port)
+        ann, ben, table_id = await registered_table(server.port)
         await ann.recv_until(lambda m: m["type"] == "turn")
         await ben.close()
         await ann.recv_until(lambda m: m["type"] == "player_away")
@@ -87,6 +106,9 @@ async def test_a_seat_abandoned_and_never_taken_back_counts_as_a_resignation() -
         back = await Client.connect(server.port)
         refused = await back.request({"type": "hello", "name": "ben", "version": 1, "resume": ben.token})
         assert refused["code"] == "bad_token"
+        # ben logging in now is welcomed to the lobby: no seat is his any more
+        welcome = await back.hello("ben", password=SECRET)
+        assert (welcome["resumed"], welcome["table"], welcome["seat"]) == (False, None, None)
         await ann.close()
         await back.close()
 
@@ -100,7 +122,8 @@ async def test_a_stand_in_then_the_person_back_after_the_grace_period_finishes_t
         summary = await ann.recv_until(lambda m: m["type"] == "table")
         assert summary["table"]["seats"][1]["stand_in_for"] == "ben"
         assert render(summary).startswith(
-            f"Table {table_id} noddy 2p [playing] 1: ann | 2: greedy computer 2 (computer, for ben until back)")
+            f"Table {table_id} noddy 2p (unrated: ann and ben are guests) [playing] 1: ann (guest) | "
+            "2: greedy computer 2 (computer, for ben until back)")
         # the name is still ben's: nobody else may take it meanwhile
         other = await Client.connect(server.port)
         assert (await other.request({"type": "hello", "name": "Ben", "version": 1}))["code"] == "name_taken"
@@ -119,6 +142,44 @@ async def test_a_stand_in_then_the_person_back_after_the_grace_period_finishes_t
         assert [c["why"] for c in record["seats"][1]["changes"]] == ["abandoned", "back"]
         assert [s["action"]["action"] for s in record["steps"]].count("take_back") == 1
         for client in (ann, other, back):
+            await client.close()
+
+
+async def test_logging_in_takes_back_a_seat_a_computer_stands_in_for_and_the_game_finishes() -> None:
+    async with running_server(grace_period=0.3) as server:
+        ann, ben, table_id = await registered_table(server.port)
+        await ann.recv_until(lambda m: m["type"] == "turn")
+        await ben.close()
+        await ann.recv_until(lambda m: m["type"] == "stand_in")
+        # ann plays on until the computer standing in for ben has made a move for him
+        moved = await play_out(ann, random.Random(3), stop_after=lambda m: m["type"] == "event"
+                               and m["event"]["kind"] in MOVES and m["event"].get("seat") == 1)
+        assert moved["event"]["seat"] == 1
+        back = await Client.connect(server.port)
+        refused = await back.request({"type": "hello", "name": "ben", "version": 1})
+        assert refused["code"] == "password_required"  # the name is ben's account's, not a guest's
+        welcome = await back.hello("ben", password=SECRET)  # no resume token: the account's login
+        assert (welcome["resumed"], welcome["table"], welcome["seat"], welcome["registered"]) == (
+            True, table_id, 1, True)
+        assert (await ann.recv_until(lambda m: m["type"] == "player_back"))["name"] == "ben"
+        seats = (await ann.recv_until(lambda m: m["type"] == "table"))["table"]["seats"]
+        assert (seats[1]["name"], seats[1]["kind"], seats[1]["connected"], seats[1]["guest"]) == (
+            "ben", "human", True, False)
+        assert "stand_in_for" not in seats[1]
+        for client in (ann, back):  # where the game stands (a turn may have passed meanwhile)
+            await client.send({"type": "snapshot"})
+        over_ann, over_ben = await asyncio.gather(play_out(ann, random.Random(1)), play_out(back, random.Random(2)))
+        assert over_ann == over_ben and over_ann["ending"] == "target" and "abandoned" not in over_ann
+        game_id = (await ann.request({"type": "snapshot"}))["table"]["game_id"]
+        record = await record_of(ann, game_id)
+        assert [c["why"] for c in record["seats"][1]["changes"]] == ["abandoned", "back"]
+        accounts = [seat.get("account") for seat in record["seats"]]  # both dealt in as their accounts
+        assert all(isinstance(a, int) for a in accounts) and accounts[0] != accounts[1], record["seats"]
+        assert [s["action"]["action"] for s in record["steps"]].count("take_back") == 1
+        ratings = await board(ann)  # a game of two registered people: rated, won by whoever won
+        winner, loser = ("ann", "ben") if over_ann["winner"] == 0 else ("ben", "ann")
+        assert ratings[winner] > 1500 > ratings[loser], ratings
+        for client in (ann, back):
             await client.close()
 
 
