@@ -21,6 +21,7 @@ CLOSE_REASONS: dict[str, str] = {
     "not_saved": "the server could not save this table",
     "not_restored": "it could not be restored after the server restarted",
     "nobody_back": "nobody came back to it after the server restarted",
+    "match_played": "the match's games are all played",
 }
 
 
