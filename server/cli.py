@@ -125,6 +125,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=None,
                         help="make every deal and computer player reproducible (for testing only: "
                              "anyone who knows the seed knows the cards)")
+    parser.add_argument("--allow-deal-seeds", action="store_true",
+                        help="let create_table fix its games' deals with deal_seeds (unrated "
+                             "tables; what noddy-match uses on its own servers: whoever chooses "
+                             "a seed chooses the cards, so never on a server people play on)")
     parser.add_argument("--db", default=str(default_db_path()), metavar="PATH",
                         help="the SQLite file that keeps tables, finished games and ratings across "
                              "restarts, created on first start (default: %(default)s; "
@@ -145,7 +149,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
                         send_buffer_bytes=args.send_buffer_bytes, query_cost=args.query_cost,
                         query_rate_per_address=args.query_rate_per_address,
                         record_cache_bytes=args.record_cache_bytes,
-                        lobby_push_interval=args.lobby_push_interval, db=args.db)
+                        lobby_push_interval=args.lobby_push_interval, db=args.db,
+                        allow_deal_seeds=args.allow_deal_seeds)
 
 
 def export_game(path: str, game_id: int) -> int:

@@ -96,6 +96,9 @@ class ServerConfig:
     #: notice half a second.
     lobby_push_interval: float = 0.5
     default_level: str = ""
+    #: Whether ``create_table`` may fix its games' deals (``deal_seeds``): for the match
+    #: runner's own private servers only, as whoever chooses a seed chooses the cards.
+    allow_deal_seeds: bool = False
     #: The SQLite file that keeps tables, games and ratings across restarts; None keeps them
     #: in memory only (tests; ``noddy-server`` itself defaults to the user's data folder).
     db: str | None = None

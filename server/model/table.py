@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable, Sequence
 from noddy.bots import Player
 from noddy.engine import Action, Discard, Event, Game, Rules, describe_legal
 
+from .match_plan import MatchPlan
 from .table_options import hints_on
 
 WAITING = "waiting"
@@ -122,6 +123,8 @@ class Table:
     creator: Session | None = None
     #: A seat's rating in the table's preset family, for the summary (set by the core).
     rate: Callable[[Seat], int] | None = None
+    #: A match table's fixed deals (``create_table``'s ``deal_seeds``), else None.
+    match: MatchPlan | None = None
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -176,8 +179,8 @@ class Table:
     @property
     def rated(self) -> bool:
         """Whether a game won here changes ratings: two players, or partnerships, and no
-        coach (a hint is help a rated game must not have)."""
-        return (self.players == 2 or self.partnerships) and not self.hints
+        coach (a hint is help a rated game must not have), and no deals fixed in advance."""
+        return (self.players == 2 or self.partnerships) and not self.hints and self.match is None
 
     def summary(self) -> dict[str, Any]:
         """What the lobby shows of the table: never any card."""

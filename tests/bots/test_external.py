@@ -34,10 +34,11 @@ def test_commands_are_checked() -> None:
         check_player("grandmaster")
 
 
-def test_a_server_record_gives_the_match_record_actions() -> None:
-    record = {"steps": [
-        {"action": {"action": "discard", "seat": 1, "cards": ["5D", "KH"]}, "events": []},
-        {"action": {"action": "play", "seat": 0, "card": "JD"}, "events": []},
-        {"action": {"action": "go", "seat": 1}, "events": []},
-    ]}
-    assert actions_of(record) == [[1, "discard 5D KH"], [0, "play JD"], [1, "go"]]
+def test_the_servers_actions_give_the_match_record_actions() -> None:
+    actions = [{"action": "discard", "seat": 1, "cards": ["5D", "KH"]},
+               {"action": "play", "seat": 0, "card": "JD"}, {"action": "go", "seat": 1},
+               {"action": "claim", "seat": 0, "points": 12}, {"action": "muggins", "seat": 1,
+                                                              "points": 14},
+               {"action": "pass", "seat": 0}]
+    assert actions_of(actions) == [[1, "discard 5D KH"], [0, "play JD"], [1, "go"],
+                                   [0, "claim 12"], [1, "muggins 14"], [0, "pass"]]

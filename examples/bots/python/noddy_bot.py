@@ -7,8 +7,10 @@ It speaks the protocol of docs/PROTOCOL.md (JSON lines over TCP) and nothing els
     python noddy_bot.py 127.0.0.1:3131 --table 4 --seat 1 # take seat 1 of table 4
 
 With no ``--table`` it creates a two-player table, puts a computer player in the other
-seat, says it is ready and plays to the end of the game.  With ``--table`` it sits in that
-table's seat and plays.  It prints one line per game and exits 0 after the last one.
+seat, says it is ready and plays to the end of the game (``--games K``: K games).  With
+``--table`` it sits in that table's seat and plays game after game, saying ``ready`` again
+after each, until the table closes -- how ``noddy-match`` runs it (docs/PROTOCOL.md, "Bots
+and matches") -- or ``--games`` are played.  It prints one line per game and exits 0.
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ class Connection:
         self.sock = socket.create_connection((host, port), timeout=120)
         self.reader = self.sock.makefile("r", encoding="utf-8")
         self.next_id = 0
+        self.closed = False  # our table has closed (a table_closed came)
 
     def send(self, message: dict[str, Any]) -> int:
         """Send ``message`` with a new ``id`` and return that id."""
@@ -92,6 +95,8 @@ class Connection:
         """Send a request and return its reply, skipping pushes; raise on an error."""
         rid = self.send(message)
         for reply in self.messages():
+            if reply["type"] == "table_closed":
+                self.closed = True
             if reply.get("id") == rid:
                 if reply["type"] == "error" and reply["code"] == "rate_limited":
                     time.sleep(reply["retry_after"])  # nothing happened: try again
@@ -108,15 +113,20 @@ def send_action(conn: Connection, action: dict[str, Any]) -> dict[str, Any]:
     return {"id": conn.send({"type": "action", **action}), "action": action}
 
 
-def play_game(conn: Connection, seat: int) -> bool:
-    """Play one game from the ``ready`` already sent to its end; True if we won."""
+def play_game(conn: Connection, seat: int) -> bool | None:
+    """Play one game from the ``ready`` already sent to its end; True if we won, None if
+    the table closed instead (a match table whose games are all played)."""
     pile: list[str] = []                # the cards of the current count
     count = 0                           # the running count of the latest turn
     options: list[dict[str, Any]] = []  # the legal actions we were last offered
     pending: dict[str, Any] | None = None  # our action awaiting its reply, with its id
 
+    begun = False  # whether the game has begun (an event or a turn came)
     for message in conn.messages():
         kind = message["type"]
+        begun = begun or kind in ("event", "turn")
+        if kind == "table_closed" and not begun:
+            return None
         if kind == "event":
             event = message["event"]
             if event["kind"] in ("deal_started", "count_reset"):
@@ -165,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", default="noddy",
                         help="the preset of a new table (default noddy)")
     parser.add_argument("--level", help="the computer opponent's level at a new table")
-    parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    parser.add_argument("--games", type=int, help="games to play (default: 1 at a table of our "
+                        "own; with --table, until the table closes)")
     args = parser.parse_args(argv)
     host, _, port = args.address.rpartition(":")
 
@@ -186,13 +197,20 @@ def main(argv: list[str] | None = None) -> int:
             seat = args.seat if args.seat is not None else next(
                 s["seat"] for s in reply["table"]["seats"] if s and s["name"] == args.name)
         print(f"playing at table {reply['table']['id']} in seat {seat}", flush=True)
-        wins = 0
-        for _ in range(args.games):
-            conn.request({"type": "ready"})
-            wins += play_game(conn, seat)
-        if args.games > 1:
-            print(f"won {wins} of {args.games} games", flush=True)
-        conn.send({"type": "bye"})
+        games = args.games if args.games is not None or args.table is not None else 1
+        wins = played = 0
+        while games is None or played < games:
+            conn.request({"type": "ready"})  # after a game: ready for the next one
+            won = None if conn.closed else play_game(conn, seat)
+            if won is None:  # the table closed: its games are all played
+                break
+            wins, played = wins + won, played + 1
+        if played > 1:
+            print(f"won {wins} of {played} games", flush=True)
+        try:
+            conn.request({"type": "bye"})  # wait for its reply, then hang up
+        except ConnectionError:
+            pass  # the server hung up first: we are done all the same
         return 0
     except (OSError, ConnectionError, RuntimeError) as error:
         print(f"noddy_bot: {error}", file=sys.stderr)

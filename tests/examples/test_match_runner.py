@@ -1,0 +1,109 @@
+"""noddy-match with ``cmd:`` bots: one bot process per table plays game after game there,
+the deals are the built-in match's own, a crash costs one game, and the runner's server is
+the installed one whatever the current directory holds."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from noddy.bots.match import replay
+
+from .test_bots import PYTHON_BOT, ROOT, TIMEOUT, match, python_bot
+
+HERE = Path(__file__).resolve().parent
+MAX_SEED = 2**53 - 1
+
+
+def records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_one_bot_process_per_table_plays_every_game_there(tmp_path: Path) -> None:
+    """20 games: one table of even games (A in seat 0), one of odd games; the bot is started
+    once for each, as the log of its starts shows."""
+    starts = tmp_path / "starts.log"
+    counted = "cmd:" + shlex.join(["sh", "-c", f'echo started >> {starts}; exec "$@"', "sh",
+                                   sys.executable, str(PYTHON_BOT)])
+    path = tmp_path / "games.jsonl"
+    result = match(counted, "greedy", "--games", "20", "--seed", "4", "--record", str(path))
+    assert result.returncode == 0, result.stderr
+    assert starts.read_text() == "started\n" * 2
+    assert re.search(r"^A noddy_bot \(cmd:.*\): won (\d+) of 20 = ", result.stdout, re.M), result.stdout
+    assert "forfeit" not in result.stdout + result.stderr
+    games = records(path)
+    assert len(games) == 20
+    for index, record in enumerate(games):
+        assert record["seats"] == ([counted, "greedy"] if index % 2 == 0 else ["greedy", counted])
+        replay(record)
+
+
+def test_the_same_seed_deals_the_same_cards_to_built_in_and_cmd_players(tmp_path: Path) -> None:
+    built_in, external = tmp_path / "built_in.jsonl", tmp_path / "cmd.jsonl"
+    assert match("greedy", "random", "--games", "6", "--seed", "9", "--preset", "cribbage",
+                 "--target", "31", "--record", str(built_in)).returncode == 0
+    result = match(python_bot(), "random", "--games", "6", "--seed", "9", "--preset", "cribbage",
+                   "--target", "31", "--jobs", "2", "--record", str(external))
+    assert result.returncode == 0, result.stderr
+    ours, theirs = records(built_in), records(external)
+    assert [r["seed"] for r in ours] == [r["seed"] for r in theirs]
+    assert ours[0]["seed"] == ours[1]["seed"] != ours[2]["seed"]
+    for a, b in zip(ours, theirs):
+        # The same cut and the same hands in the first deal.
+        assert replay(a).log[:3] == replay(b).log[:3]
+
+
+def test_a_bot_that_crashes_mid_match_forfeits_one_game_and_the_match_finishes(
+        tmp_path: Path) -> None:
+    marker = tmp_path / "crashed"
+    crashing = "cmd:" + shlex.join([sys.executable, str(HERE / "crashing_bot.py"), str(marker), "3"])
+    path = tmp_path / "games.jsonl"
+    result = match(crashing, "greedy", "--games", "10", "--record", str(path))
+    assert result.returncode == 0, result.stderr
+    assert marker.exists()
+    # Its table plays the even games: its third is game 5 (counted from 1).
+    assert re.search(r"^noddy-match: game 5: A forfeits \(crash\): exited with status 5: ",
+                     result.stderr, re.M), result.stderr
+    assert "forfeited by A: 1 games (crash 1)\n" in result.stdout
+    wins = [int(n) for n in re.findall(r"^[AB] .*: won (\d+) of 10 = ", result.stdout, re.M)]
+    assert sum(wins) == 10
+    assert re.search(r"^10 games in ", result.stdout, re.M)
+    games = records(path)
+    assert len(games) == 9  # the forfeited game has no record
+    assert all(replay(record).is_over for record in games)
+
+
+def test_a_folder_named_noddy_in_the_current_directory_does_not_stop_a_match(
+        tmp_path: Path) -> None:
+    """Regression: the runner started its server with ``python -m noddy.server.cli``, which a
+    folder ``noddy`` in the current directory shadowed; the match died with ``ValueError:
+    I/O operation on closed file`` instead of the real error."""
+    (tmp_path / "noddy").mkdir()
+    (tmp_path / "noddy" / "__init__.py").write_text("")
+    runner = Path(sys.executable).parent / "noddy-match"
+    result = subprocess.run([str(runner), python_bot(), "random", "--games", "2"],
+                            capture_output=True, text=True, timeout=TIMEOUT, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"^2 games in ", result.stdout, re.M), result.stdout
+
+
+def test_records_keep_seeds_within_53_bits(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    assert match("random", "random", "--games", "40", "--seed", "5", "--record",
+                 str(path)).returncode == 0
+    seeds = [record["seed"] for record in records(path)]
+    assert len(set(seeds)) == 20 and all(0 <= seed <= MAX_SEED for seed in seeds)
+
+
+def test_the_output_says_the_rate_limits_are_lifted() -> None:
+    result = match(python_bot(), "random", "--games", "2")
+    assert result.returncode == 0, result.stderr
+    assert ("cmd: bots play on the runner's own noddy-server, started with --rate 100000 "
+            "--burst 100000 (no rate limit: docs/PROTOCOL.md, Flow control)\n") in result.stdout
+
+
+assert ROOT.is_dir()
