@@ -208,11 +208,7 @@ class Tournament:
             if row.a not in spec or row.b not in spec:
                 raise ValueError(f"the results name {row.a!r} and {row.b!r}, who are not both "
                                  f"among the players ({', '.join(self.names)})")
-            # (A game with a cmd: bot reports the seed its server dealt; until every runner
-            # deals from deal_seed, only built-in pairings can be held to it.)
-            dealt_here = not any(external.is_external(spec[name]) for name in (row.a, row.b))
-            if row.game >= self.settings.games or (
-                    dealt_here and row.seed != deal_seed(self.settings.seed, row.game)):
+            if row.game >= self.settings.games or row.seed != deal_seed(self.settings.seed, row.game):
                 raise ValueError(f"game {row.game} of {row.a} against {row.b} was played with "
                                  f"another --seed or --games than this tournament's")
         keys = [row.key for row in self.done]

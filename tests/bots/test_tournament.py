@@ -19,9 +19,9 @@ import noddy.bots.tournament as tournament_module
 from noddy.bots.crosstable import GameRow, cross_table, standings, wins_matrix
 from noddy.bots.pairing import deal_seed, replay
 from noddy.bots.ratings import bradley_terry
-from noddy.bots.results import finished
+from noddy.bots.results import finished, forfeited
 from noddy.bots.schedule import round_robin, swiss_round
-from noddy.bots.tournament import Settings, entrant_names, game_row, read_rows
+from noddy.bots.tournament import Settings, entrant_names, game_row, read_rows, summary_lines
 from noddy.bots.tournament_cli import main
 from noddy.engine import Outcome
 
@@ -319,6 +319,16 @@ def test_three_handed_a_side_is_skunked_by_its_best_seat_only() -> None:
     result = finished(0, record, ["A", "B", "A"], ["greedy", "random", "greedy"], False, outcome, {})
     got = game_row(result, 1, "greedy", "random", Settings("cribbage", 3))
     assert (got.winner, got.a_score, got.b_score, got.skunk) == ("greedy", 121, 85, "skunk")
+
+
+def test_a_forfeited_game_is_a_row_won_by_the_other_side_and_listed_under_the_table() -> None:
+    result = forfeited(3, deal_seed(1, 3), ["B", "A"], ["random", "crashy"], "B", "crash",
+                       "exited with status 5")
+    got = game_row(result, 2, "random", "crashy", Settings())
+    assert got == GameRow(2, "random", "crashy", 3, deal_seed(1, 3), "random", 0, 0, "none",
+                          "crash", "crashy")
+    lines = summary_lines([got], ["random", "crashy"])
+    assert lines[-1] == "round 2, random v crashy game 4: crashy forfeited (crash)"
 
 
 @pytest.mark.parametrize("argv, complaint", [

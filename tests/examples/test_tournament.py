@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from noddy.bots.pairing import replay
+from noddy.bots.pairing import deal_seed, replay
 
 from .test_bots import JS_BOT, NODE, PYTHON_BOT, ROOT
 
@@ -34,6 +34,8 @@ def test_a_tournament_of_four_with_both_example_bots_prints_its_cross_table(tmp_
     assert out[1:3] == [f"  noddy_bot.py = {python_bot}", f"  js = {js_bot[3:]}"]
     rows = [json.loads(line) for line in results.read_text().splitlines()]
     assert len(rows) == 6 * 2 and not any(r["forfeit"] for r in rows)
+    # built-in or cmd:, every pairing is dealt the same cards: game k from deal seed k
+    assert all(r["seed"] == deal_seed(11, r["game"]) for r in rows)
     assert {frozenset((r["a"], r["b"])) for r in rows} == {
         frozenset((x, y)) for x in ("greedy", "random", "noddy_bot.py", "js")
         for y in ("greedy", "random", "noddy_bot.py", "js") if x < y}
