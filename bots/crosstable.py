@@ -174,7 +174,7 @@ def cross_table(table: Sequence[Standing], ratings: Mapping[str, Any] | None = N
     head = f"{'':>3} {'player':<{width}}" + "".join(f" {i:>{cell_width}}" for i in range(1, len(table) + 1))
     head += f" {'games':>5} {'wins':>5} {'sk':>3} {'pts':>4} {'spread':>6}"
     if ratings is not None:
-        head += f" {'rating':>6} 95% interval"
+        head += f" {'rating':>6} 95% CI"
     lines = [head]
     for rank, (standing, row) in enumerate(zip(table, cells), start=1):
         name = standing.name if len(standing.name) <= width else standing.name[:width - 1] + "~"

@@ -288,7 +288,7 @@ def summary_lines(rows: Sequence[GameRow], names: Sequence[str],
     lines = cross_table(table, ratings)
     lines.append("pts: 2 a win, 3 a skunk win (sk); ties broken by spread (margins won minus")
     lines.append("  margins lost).  rating: Bradley-Terry, Elo scale, maximum likelihood with")
-    lines.append("  one virtual draw each; field mean 1500; 95% interval +-1.96 standard errors")
+    lines.append("  one virtual draw each; field mean 1500; 95% CI: +-1.96 standard errors")
     for number, name in byes:
         lines.append(f"round {number}: {name} had a bye")
     for row in rows:

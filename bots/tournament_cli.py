@@ -211,8 +211,8 @@ def _print_header(settings: Settings, entrants: list[tuple[str, str]], swiss: in
     table = f"{settings.players} players" + (" in partnerships" if settings.partnerships else "")
     opts = "".join(f", {k}={v}" for k, v in sorted(settings.options.items()))
     kind = f"Swiss, {swiss} rounds" if swiss is not None else "round robin"
-    print(f"{settings.preset}, {table}{opts}: {kind} of {len(entrants)} players, "
-          f"{settings.games} games a pairing on the same deals, seed {settings.seed}")
+    print(f"{settings.preset}, {table}{opts}: {kind} of {len(entrants)} players")
+    print(f"{settings.games} games a pairing on the same deals, seed {settings.seed}")
     for name, spec in entrants:
         if name != spec:
             print(f"  {name} = {spec}")

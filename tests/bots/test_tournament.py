@@ -176,7 +176,7 @@ def test_a_round_robin_prints_the_cross_table_of_its_games(
     out_file = tmp_path / "results.jsonl"
     out = _run(capsys, "greedy", "random", "random", "--games", "4", "--seed", "2",
                "--preset", "cribbage", "--target", "61", "--out", str(out_file))
-    assert out.startswith("cribbage, 2 players, target=61: round robin of 3 players, "
+    assert out.startswith("cribbage, 2 players, target=61: round robin of 3 players\n"
                           "4 games a pairing on the same deals, seed 2\n  random#2 = random\n")
     rows = [json.loads(line) for line in out_file.read_text().splitlines()]
     assert len(rows) == 3 * 4
