@@ -303,6 +303,21 @@ def test_a_big_field_plays_swiss_rounds(capsys: pytest.CaptureFixture[str], tmp_
     assert len(pairs) == len(set(pairs))  # no rematch
 
 
+def test_a_resumed_swiss_tournament_pairs_its_rounds_as_before(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Later Swiss rounds are paired from the standings, so a resumed run must pair them
+    from the rows read back exactly as the whole run did."""
+    whole, part = tmp_path / "whole.jsonl", tmp_path / "part.jsonl"
+    field = ["random", "greedy", "random", "greedy", "greedy"]  # odd: a bye each round
+    whole_out = _run(capsys, *field, "--swiss", "3", "--seed", "6", "--out", str(whole))
+    part.write_text("".join(whole.read_text().splitlines(keepends=True)[:5]))  # inside round 2
+    resumed_out = _run(capsys, *field, "--swiss", "3", "--seed", "6", "--resume", str(part))
+    assert part.read_text() == whole.read_text()
+    assert resumed_out.split("\n12 games")[0] == whole_out.split("\n12 games")[0]
+    byes = [line for line in whole_out.splitlines() if line.endswith("had a bye")]
+    assert len(byes) == 3 and len({line.split()[2] for line in byes}) == 3
+
+
 def test_names_come_from_levels_programs_and_name_equals() -> None:
     assert entrant_names(["greedy", "greedy", "cmd:python bots/my_bot.py --fast",
                           "Mine=cmd:node x.js", "cmd:./perlbot"]) == [
