@@ -5,28 +5,30 @@
     python -m noddy.bots.match greedy expert --preset cribbage --games 200 --seed 1
     noddy-match random greedy --preset noddy --players 4 --partnerships --record games.jsonl
 
-Two players, A and B, play ``--games`` games.  Games go in pairs that share one game
-seed -- so the same cut and the same cards in every deal -- with the seats swapped in the
-second game of the pair: luck of the deal evens out and so does the seat (and with it who
-deals first).  With more than two seats, A and B alternate around the table (A B A B, then
-B A B A); with three, A holds two seats in one game of a pair and B in the other.
+Two players, A and B, play ``--games`` games (:func:`~noddy.bots.pairing.play_pairing`).
+Games go in pairs that share one deal seed -- so the same cut and the same cards in every
+deal -- with the seats swapped in the second game of the pair: luck of the deal evens out
+and so does the seat (and with it who deals first).  The deal seeds come from ``--seed``
+and the game's number only, so two matches on one seed are dealt the same cards whoever
+plays.  With more than two seats, A and B alternate around the table (A B A B, then
+B A B A); with three, A holds seats 1 and 3 in the first game of a pair and B holds them in
+the second, so over a pair each side plays once alone and once with two seats.
 
-Printed: each player's win rate with a 95% (Wilson) confidence interval, A's average
-margin (its best score minus B's best, in points), the mean thinking time per decision
-where the player had a choice, and games per second.  ``--record FILE`` writes one JSON
-object a line per game -- preset, players, partnerships, options, seed, the seats'
-players, every action and the result -- from which :func:`replay` (or any program with
-the engine) reproduces the game event for event.
+Printed: each player's win rate with a 95% (Wilson) confidence interval, the games each
+side forfeited (by reason), A's average margin (its best score minus B's best, in points,
+over the games played out), each side's thinking time per decision where it had a choice,
+and games per second.  ``--record FILE`` writes one JSON object a line per game played out
+-- preset, players, partnerships, options, seed, the seats' players, every action and the
+result -- from which :func:`replay` (or any program with the engine) reproduces the game
+event for event.  On a terminal, a progress line on standard error.
 
 A player is named by a built-in level (``random``, ``greedy``, ``expert``) or by
 ``cmd:COMMAND``, a program in any language that speaks the server protocol
-(docs/PROTOCOL.md), e.g. ``cmd:"python examples/bots/python/noddy_bot.py"``.  Two built-in
-levels play in this process through the engine (fast).  A match with an external bot
-plays each game on a fresh ``noddy-server`` subprocess seeded with the game's seed: the
-runner creates the table, seats the built-in levels as computer players, starts the
-bot's command with ``HOST:PORT --table T --seat S --name NAME`` appended (or filled into
-``{host}``, ``{port}``, ``{address}``, ``{table}``, ``{seat}``, ``{name}`` placeholders),
-and watches the game as a spectator; see :mod:`noddy.bots.external`.
+(docs/PROTOCOL.md, "Bots and matches"), e.g. ``cmd:"python examples/bots/python/noddy_bot.py"``.
+Two built-in levels play in this process through the engine (``--jobs`` processes).  A
+match with a ``cmd:`` bot is played on ``--jobs`` servers of the runner's own, the bot
+started once per table to play game after game there (:mod:`noddy.bots.tables`); the
+servers run without rate limits, which the output says.
 """
 
 from __future__ import annotations
@@ -199,11 +201,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="noddy-match",
         description="Play games between two computer players and print their win rates.",
-        epilog="Games go in pairs on the same cards with the seats swapped.  Players: "
+        epilog="Games go in pairs on the same cards with the seats swapped; the same --seed "
+               "deals the same cards whoever plays.  With 3 players A sits in seats 1 and 3 "
+               "in odd-numbered games and B in even ones.  Players: "
                + ", ".join(LEVELS) + ", or cmd:COMMAND, a program that speaks the server "
-               "protocol; it is started for each game with HOST:PORT --table T --seat S "
+               "protocol; it is started once per table with HOST:PORT --table T --seat S "
                "--name NAME appended (or put {host} {port} {address} {table} {seat} {name} "
-               "in the command), on a fresh noddy-server seeded with the game's seed.",
+               "in the command) and plays game after game there (docs/PROTOCOL.md, Bots and "
+               "matches), on a noddy-server of the runner's own started with --rate 100000 "
+               "--burst 100000.  A bot that crashes or falls silent forfeits that game.",
     )
     # The distribution's version (noddy.bots may not import the top-level noddy package).
     parser.add_argument("--version", action="version",
@@ -222,7 +228,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--record", metavar="FILE",
                         help="write every game's record to FILE, one JSON object a line")
     parser.add_argument("--timeout", type=_seconds, default=300.0, metavar="SECONDS",
-                        help="the longest a game with a cmd: player may take (default 300)")
+                        help="the longest a cmd: bot may go without a game ending; then it "
+                             "forfeits that game (default 300)")
     parser.add_argument("--jobs", "-j", type=_at_least_one, default=1,
                         help="games played at once: processes for built-in levels, tables "
                              "(each with its own server) for cmd: bots (default 1)")

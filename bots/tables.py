@@ -82,8 +82,8 @@ def _base_name(spec: str) -> str:
     """A short name for a ``cmd:`` bot, from its program: ``noddy_bot`` for
     ``cmd:python examples/bots/python/noddy_bot.py``."""
     argv = external.parse_command(spec)
-    words = [w for w in argv if not w.startswith("-") and "{" not in w]
-    program = Path(words[-1] if len(words) > 1 else argv[0]).stem
+    scripts = [w for w in argv[1:] if Path(w).suffix and not w.startswith("-") and "{" not in w]
+    program = Path(scripts[0] if scripts else argv[0]).stem
     return re.sub(r"[^A-Za-z0-9_-]", "", program)[:20] or "bot"
 
 

@@ -11,9 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from noddy.bots.match import replay
 
-from .test_bots import PYTHON_BOT, ROOT, TIMEOUT, match, python_bot
+from .test_bots import JS_BOT, NODE, PYTHON_BOT, ROOT, TIMEOUT, match, python_bot
 
 HERE = Path(__file__).resolve().parent
 MAX_SEED = 2**53 - 1
@@ -23,14 +25,19 @@ def records(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-def test_one_bot_process_per_table_plays_every_game_there(tmp_path: Path) -> None:
+@pytest.mark.parametrize("language", ["python", "javascript"])
+def test_one_bot_process_per_table_plays_every_game_there(tmp_path: Path, language: str) -> None:
     """20 games: one table of even games (A in seat 0), one of odd games; the bot is started
     once for each, as the log of its starts shows."""
+    if language == "javascript" and NODE is None:
+        pytest.skip("node is not installed: the JavaScript example bot cannot be run")
+    program = [sys.executable, str(PYTHON_BOT)] if language == "python" else [str(NODE), str(JS_BOT)]
     starts = tmp_path / "starts.log"
     counted = "cmd:" + shlex.join(["sh", "-c", f'echo started >> {starts}; exec "$@"', "sh",
-                                   sys.executable, str(PYTHON_BOT)])
+                                   *program])
     path = tmp_path / "games.jsonl"
-    result = match(counted, "greedy", "--games", "20", "--seed", "4", "--record", str(path))
+    result = match(counted, "greedy", "--games", "20", "--seed", "4", "--record", str(path),
+                   "--jobs", "2")
     assert result.returncode == 0, result.stderr
     assert starts.read_text() == "started\n" * 2
     assert re.search(r"^A noddy_bot \(cmd:.*\): won (\d+) of 20 = ", result.stdout, re.M), result.stdout

@@ -7,8 +7,10 @@
 //     node noddy_bot.js 127.0.0.1:3131 --table 4 --seat 1  # take seat 1 of table 4
 //
 // With no --table it creates a two-player table, puts a computer player in the other seat,
-// says it is ready and plays to the end of the game.  With --table it sits in that table's
-// seat and plays.  It prints one line per game and exits 0 after the last one.
+// says it is ready and plays to the end of the game (--games K: K games).  With --table it
+// sits in that table's seat and plays game after game, saying `ready` again after each,
+// until the table closes -- how noddy-match runs it (docs/PROTOCOL.md, "Bots and matches")
+// -- or --games are played.  It prints one line per game and exits 0.
 "use strict";
 
 const net = require("net");
@@ -61,6 +63,7 @@ class Connection {
     this.socket = net.connect(port, host);
     this.lines = readline.createInterface({ input: this.socket, crlfDelay: Infinity })[Symbol.asyncIterator]();
     this.nextId = 0;
+    this.closed = false; // our table has closed (a table_closed came)
     this.socket.on("error", (error) => fail(error.message));
   }
 
@@ -87,6 +90,7 @@ class Connection {
     const id = this.send(message);
     for (;;) {
       const reply = await this.next();
+      if (reply.type === "table_closed") this.closed = true;
       if (reply.id !== id) continue;
       if (reply.type === "error" && reply.code === "rate_limited") {
         await sleep(reply.retry_after); // nothing happened: try again
@@ -103,15 +107,19 @@ function sendAction(conn, action) {
   return { id: conn.send({ type: "action", ...action }), action };
 }
 
-// Play one game from the `ready` already sent to its end; true if we won.
+// Play one game from the `ready` already sent to its end; true if we won, null if the table
+// closed instead (a match table whose games are all played).
 async function playGame(conn, seat) {
   let pile = [];       // the cards of the current count
   let count = 0;       // the running count of the latest turn
   let options = [];    // the legal actions we were last offered
   let pending = null;  // our action awaiting its reply, with its id
+  let begun = false;   // whether the game has begun (an event or a turn came)
 
   for (;;) {
     const message = await conn.next();
+    begun = begun || message.type === "event" || message.type === "turn";
+    if (message.type === "table_closed" && !begun) return null;
     if (message.type === "event") {
       const event = message.event;
       if (event.kind === "deal_started" || event.kind === "count_reset") {
@@ -160,7 +168,7 @@ function fail(text) {
 // The command line: HOST:PORT [--name N] [--table ID] [--seat S] [--password PW]
 // [--preset P] [--level L] [--games K].
 function parseArgs(argv) {
-  const args = { name: "jsbot", preset: "noddy", games: 1 };
+  const args = { name: "jsbot", preset: "noddy" };
   const numbers = ["table", "seat", "games"];
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i].startsWith("--")) {
@@ -199,13 +207,23 @@ async function main() {
     seat = args.seat ?? reply.table.seats.find((s) => s && s.name === args.name).seat;
   }
   console.log(`playing at table ${reply.table.id} in seat ${seat}`);
+  // Games to play: --games, else 1 at a table of our own, else until the table closes.
+  const games = args.games ?? (args.table === undefined ? 1 : Infinity);
   let wins = 0;
-  for (let game = 0; game < args.games; game += 1) {
-    await conn.request({ type: "ready" });
-    if (await playGame(conn, seat)) wins += 1;
+  let played = 0;
+  while (played < games) {
+    await conn.request({ type: "ready" }); // after a game: ready for the next one
+    const won = conn.closed ? null : await playGame(conn, seat);
+    if (won === null) break; // the table closed: its games are all played
+    if (won) wins += 1;
+    played += 1;
   }
-  if (args.games > 1) console.log(`won ${wins} of ${args.games} games`);
-  conn.send({ type: "bye" });
+  if (played > 1) console.log(`won ${wins} of ${played} games`);
+  try {
+    await conn.request({ type: "bye" }); // wait for its reply, then hang up
+  } catch (error) {
+    // the server hung up first: we are done all the same
+  }
   conn.socket.end();
 }
 
