@@ -123,8 +123,10 @@ def game_row(result: GameResult, round_: int, a: str, b: str, settings: Settings
 
 
 def read_rows(path: str) -> list[GameRow]:
-    """The rows of a results file, CSV (with its header) or JSON lines, whichever it is."""
-    text = Path(path).read_text(encoding="utf-8")
+    """The rows of a results file, CSV (with its header) or JSON lines, whichever it is.  A
+    last line cut short (the process was killed while writing it) is left out: that game is
+    played again, and :class:`ResultsFile` cuts the line off before it appends."""
+    text = _whole_lines(Path(path).read_text(encoding="utf-8"))
     if not text.strip():
         return []
     try:
@@ -135,11 +137,20 @@ def read_rows(path: str) -> list[GameRow]:
         raise ValueError(f"{path} is no tournament results file: {error}") from None
 
 
+def _whole_lines(text: str) -> str:
+    """``text`` up to its last line break (all of it if it ends with one)."""
+    return text if text.endswith("\n") else text[:text.rfind("\n") + 1]
+
+
 class ResultsFile:
     """Rows written as games end, flushed at once, so an interruption loses no finished game."""
 
     def __init__(self, path: str, fmt: str, append: bool) -> None:
         fresh = not (append and os.path.exists(path) and os.path.getsize(path) > 0)
+        if append and not fresh:
+            with open(path, "r+", encoding="utf-8", newline="") as stream:
+                stream.truncate(len(_whole_lines(stream.read()).encode("utf-8")))
+            fresh = os.path.getsize(path) == 0
         self.stream = open(path, "a" if append else "w", encoding="utf-8", newline="")
         self.fmt = fmt
         self.csv = csv.DictWriter(self.stream, COLUMNS) if fmt == "csv" else None

@@ -241,6 +241,20 @@ def test_a_resumed_tournament_plays_only_the_games_its_file_lacks(
     assert resumed_out.split("\n12 games")[0] == whole_out.split("\n12 games")[0]
 
 
+@pytest.mark.parametrize("fmt", ["csv", "jsonl"])
+def test_a_last_row_cut_short_by_a_kill_is_played_again(
+        fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    whole, part = tmp_path / f"whole.{fmt}", tmp_path / f"part.{fmt}"
+    args = ["greedy", "random", "random", "--seed", "8"]
+    _run(capsys, *args, "--out", str(whole))
+    text = whole.read_text()
+    cut = text.rindex("\n", 0, len(text) - 1) + 1 + 20  # twenty characters into the last row
+    part.write_text(text[:cut])
+    assert len(read_rows(str(part))) == 5
+    assert "6 games (1 played now) in " in _run(capsys, *args, "--resume", str(part))
+    assert part.read_text() == text
+
+
 def test_an_interrupted_tournament_keeps_its_finished_games_and_says_how_to_resume(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "r.jsonl"
