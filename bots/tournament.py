@@ -41,9 +41,9 @@ from noddy.engine import configure, judge_skunk
 from . import external
 from .base import LEVELS
 from .crosstable import COLUMNS, GameRow, cross_table, standings, wins_matrix
-from .pairing import GameResult, check_player, deal_seed, play_pairing
+from .pairing import GameResult, deal_seed, play_pairing
 from .ratings import bradley_terry
-from .schedule import Pairing, round_robin, swiss_round, swiss_rounds
+from .schedule import Pairing, round_robin, swiss_round
 
 #: The largest field played as a round robin unless ``--swiss`` says otherwise.
 ROUND_ROBIN_UP_TO = 6
