@@ -79,10 +79,17 @@ def table_plans(indices: Sequence[int], jobs: int) -> list[TablePlan]:
 
 
 def _base_name(spec: str) -> str:
-    """A short name for a ``cmd:`` bot, from its program: ``noddy_bot`` for
-    ``cmd:python examples/bots/python/noddy_bot.py``."""
+    """A short name for a ``cmd:`` bot, from its program: its first argument that looks
+    like a script's file name, else the command.
+
+    >>> _base_name("cmd:python examples/bots/python/noddy_bot.py --games 1")
+    'noddy_bot'
+    >>> _base_name("cmd:sh -c 'echo x >> x.log; exec $0' node bot.js"), _base_name("cmd:./mybot")
+    ('bot', 'mybot')
+    """
     argv = external.parse_command(spec)
-    scripts = [w for w in argv[1:] if Path(w).suffix and not w.startswith("-") and "{" not in w]
+    scripts = [w for w in argv[1:] if Path(w).suffix and not w.startswith("-")
+               and not any(c in w for c in "{ ;")]
     program = Path(scripts[0] if scripts else argv[0]).stem
     return re.sub(r"[^A-Za-z0-9_-]", "", program)[:20] or "bot"
 
@@ -151,9 +158,7 @@ class Worker:
         """Every game of ``plan``: at one table, or at more if a bot has to be started again."""
         left = list(plan.indices)
         while left:
-            attempt = self._table(plan.parity, left)
-            for result in attempt.results:
-                self.report(result)
+            attempt = self._table(plan.parity, left)  # its results reported as they came
             done = len(attempt.results)
             if attempt.failure is not None:
                 self.report(attempt.failure)
@@ -234,7 +239,7 @@ class Worker:
                     self.link.request({"type": "leave"}, pushed=pushed)
             elif kind == "match_game" and message["table"] == table:
                 number = message["game"]
-                attempt.results.append(self._result(message, labels, indices[number - 1], hello))
+                self._finished(attempt, self._result(message, labels, indices[number - 1], hello))
                 deadline = time.monotonic() + self.timeout
             elif kind == "table_closed" and message["table"] == table:
                 attempt.games_played = message.get("games_played", len(attempt.results))
@@ -245,6 +250,10 @@ class Worker:
                     external.stop_process(gone.process)
                 return self._failed(attempt, table, labels, indices, seeds, hello, gone,
                                     gone.reason(), gone.describe(), closed=True)
+
+    def _finished(self, attempt: Attempt, result: GameResult) -> None:
+        attempt.results.append(result)
+        self.report(result)
 
     def _result(self, message: dict[str, Any], labels: list[str], index: int,
                 hello: dict[int, str]) -> GameResult:
@@ -276,7 +285,7 @@ class Worker:
                 continue
             if message.get("type") == "match_game" and message["table"] == table:
                 number = message["game"]
-                attempt.results.append(self._result(message, labels, indices[number - 1], hello))
+                self._finished(attempt, self._result(message, labels, indices[number - 1], hello))
             elif message.get("type") == "table_closed" and message["table"] == table:
                 attempt.games_played = message.get("games_played", 0)
                 break

@@ -129,6 +129,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="let create_table fix its games' deals with deal_seeds (unrated "
                              "tables; what noddy-match uses on its own servers: whoever chooses "
                              "a seed chooses the cards, so never on a server people play on)")
+    parser.add_argument("--computers-inline", action="store_true",
+                        help="computer players decide on the event loop, not in a worker thread "
+                             "(cheaper for a match runner's few tables; a slow decision holds "
+                             "everyone up)")
     parser.add_argument("--db", default=str(default_db_path()), metavar="PATH",
                         help="the SQLite file that keeps tables, finished games and ratings across "
                              "restarts, created on first start (default: %(default)s; "
@@ -150,7 +154,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
                         query_rate_per_address=args.query_rate_per_address,
                         record_cache_bytes=args.record_cache_bytes,
                         lobby_push_interval=args.lobby_push_interval, db=args.db,
-                        allow_deal_seeds=args.allow_deal_seeds)
+                        allow_deal_seeds=args.allow_deal_seeds,
+                        computers_inline=args.computers_inline)
 
 
 def export_game(path: str, game_id: int) -> int:

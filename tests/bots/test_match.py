@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -10,8 +11,8 @@ import pytest
 
 import noddy
 
-from noddy.bots.match import (game_seeds, main, play_game, play_pairing, replay, resolve_player,
-                              run_match, seat_labels, wilson)
+from noddy.bots.match import (Progress, game_seeds, main, play_game, play_pairing, replay,
+                              resolve_player, run_match, seat_labels, wilson)
 from noddy.bots.pairing import deal_seed
 
 
@@ -138,3 +139,23 @@ def test_three_players_split_the_seats_over_a_pair() -> None:
     results = play_pairing("greedy", "random", "noddy-modern", games=2, seed=1, players=3)
     assert [r.labels for r in results] == [("A", "B", "A"), ("B", "A", "B")]
     assert results[0].record is not None and results[0].record["seats"] == ["greedy", "random", "greedy"]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_line_is_drawn_on_a_terminal_only() -> None:
+    results = play_pairing("random", "random", "noddy", games=2, seed=1)
+    screen, piped = _Terminal(), io.StringIO()
+    for stream in (screen, piped):
+        progress = Progress(2, stream, interval=0.0)
+        for result in results:
+            progress(result)
+        progress.close()
+    assert piped.getvalue() == ""
+    drawn = screen.getvalue().split("\r")
+    assert re.fullmatch(r"1/2 games, [\d.]+ games/s, \d+ s to go ", drawn[1])
+    assert re.fullmatch(r"2/2 games, [\d.]+ games/s, 0 s to go ", drawn[2])
+    assert drawn[3] == "\033[K"  # cleared for the summary

@@ -49,7 +49,8 @@ async def test_deal_seeds_are_checked() -> None:
 
 
 async def test_a_match_table_deals_the_runners_seeds_reports_each_game_and_closes() -> None:
-    async with running_server(allow_deal_seeds=True) as server:
+    # As the runner's server runs: computer players decide on the event loop.
+    async with running_server(allow_deal_seeds=True, computers_inline=True) as server:
         runner, bot = await Client.connect(server.port), await Client.connect(server.port)
         await runner.hello("runner", bot=True)
         await bot.hello("pybot", bot=True)
