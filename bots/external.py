@@ -184,9 +184,11 @@ class Link:
         return message
 
     def request(self, message: dict[str, Any], timeout: float = 10.0,
-                pushed: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                pushed: list[dict[str, Any]] | None = None,
+                allow: tuple[str, ...] = ()) -> dict[str, Any]:
         """Send a request, return its reply; the pushes before it are added to ``pushed``
-        (or dropped)."""
+        (or dropped).  An error reply raises ExternalBotError, unless its code is in
+        ``allow`` (then it is returned)."""
         self.next_id += 1
         self.sock.sendall(encode_line({**message, "id": self.next_id}))
         deadline = time.monotonic() + timeout
@@ -195,7 +197,7 @@ class Link:
             if reply is not None and reply.get("id") != self.next_id and pushed is not None:
                 pushed.append(reply)
             elif reply is not None and reply.get("id") == self.next_id:
-                if reply["type"] == "error":
+                if reply["type"] == "error" and reply["code"] not in allow:
                     raise ExternalBotError(f"{message['type']} refused: {reply['code']}: "
                                            f"{reply['message']}")
                 return reply

@@ -212,7 +212,7 @@ class Worker:
                     for bot in bots:
                         external.stop_process(bot.process)
                     if not seated:  # the table closes when nobody is left at it
-                        self.link.request({"type": "leave"}, pushed=pushed)
+                        self._leave(pushed)
                     return self._failed(attempt, table, labels, indices, seeds, hello, bots[0],
                                         "timeout", f"no game ended within {self.timeout:g} s"
                                         if seated else f"did not take seat {bots[0].seat} "
@@ -224,7 +224,7 @@ class Worker:
                         external.stop_process(bot.process)
                 elif gone is not None and not seated:
                     # It cannot sit any more: the table is ours to close (we are still at it).
-                    self.link.request({"type": "leave"}, pushed=pushed)
+                    self._leave(pushed)
                     return self._failed(attempt, table, labels, indices, seeds, hello, gone,
                                         gone.reason(), "before taking its seat, " + gone.describe(),
                                         pushed=pushed)
@@ -236,7 +236,7 @@ class Worker:
                        for bot in bots):
                     hello = {bot.seat: seats[bot.seat]["name"] for bot in bots}
                     seated = True
-                    self.link.request({"type": "leave"}, pushed=pushed)
+                    self._leave(pushed)
             elif kind == "match_game" and message["table"] == table:
                 number = message["game"]
                 self._finished(attempt, self._result(message, labels, indices[number - 1], hello))
@@ -250,6 +250,11 @@ class Worker:
                     external.stop_process(gone.process)
                 return self._failed(attempt, table, labels, indices, seeds, hello, gone,
                                     gone.reason(), gone.describe(), closed=True)
+
+    def _leave(self, pushed: list[dict[str, Any]]) -> None:
+        """Leave the table we watch (a table whose games all went by before we could has
+        closed already: ``not_at_table`` is as good)."""
+        self.link.request({"type": "leave"}, pushed=pushed, allow=("not_at_table",))
 
     def _finished(self, attempt: Attempt, result: GameResult) -> None:
         attempt.results.append(result)

@@ -4,16 +4,20 @@ the installed one whatever the current directory holds."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import shlex
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from noddy.bots.match import replay
+from noddy.bots import external
+from noddy.bots.match import play_pairing, replay
 
 from .test_bots import JS_BOT, NODE, PYTHON_BOT, ROOT, TIMEOUT, match, python_bot
 
@@ -114,3 +118,44 @@ def test_the_output_says_the_rate_limits_are_lifted() -> None:
 
 
 assert ROOT.is_dir()
+
+
+def test_a_table_whose_games_went_by_before_the_runner_left_it_is_no_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression (seen once in the suite): a one-game table played out and closed before the
+    runner, watching it, said ``leave``; the refusal (``not_at_table``) ended the match."""
+    original = external.Link.request
+
+    def slow_to_leave(self: external.Link, message: dict, *args: object, **kwargs: object) -> dict:
+        if message["type"] == "leave":
+            time.sleep(2.0)  # the bot sits, plays its one game and says ready meanwhile
+        return original(self, message, *args, **kwargs)
+
+    monkeypatch.setattr(external.Link, "request", slow_to_leave)
+    results = play_pairing(python_bot(), "random", "noddy", games=2, seed=1)
+    assert [(r.index, r.forfeit, r.outcome is not None) for r in results] == \
+        [(0, None, True), (1, None, True)]
+
+
+def test_the_python_bot_counts_only_its_own_tables_close() -> None:
+    """Regression (seen once in the suite): while the bot sat down, the lobby's news that
+    another table had closed made it take its own table for closed, and it left before its
+    first game (a forfeit).  A server end scripted over a real socket."""
+    spec = importlib.util.spec_from_file_location("example_noddy_bot", PYTHON_BOT)
+    assert spec is not None and spec.loader is not None
+    bot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bot)
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        conn = bot.Connection("127.0.0.1", listener.getsockname()[1])
+        server, _ = listener.accept()
+        with server:
+            conn.table = 3
+            server.sendall(b'{"type":"table_closed","table":2,"reason":"everyone has left"}\n'
+                           b'{"type":"table","table":{"id":3},"id":1}\n')
+            assert conn.request({"type": "sit", "table": 3})["type"] == "table"
+            assert conn.closed is False
+            server.sendall(b'{"type":"table","table":{"id":3},"id":2}\n'
+                           b'{"type":"table_closed","table":3,"reason":"the match\'s games are all played"}\n')
+            conn.request({"type": "ready"})
+            assert bot.play_game(conn, 0) is None  # the table closed before a game began
+        conn.sock.close()

@@ -63,7 +63,8 @@ class Connection {
     this.socket = net.connect(port, host);
     this.lines = readline.createInterface({ input: this.socket, crlfDelay: Infinity })[Symbol.asyncIterator]();
     this.nextId = 0;
-    this.closed = false; // our table has closed (a table_closed came)
+    this.table = null;   // the table we sit at
+    this.closed = false; // our table has closed (its table_closed came)
     this.socket.on("error", (error) => fail(error.message));
   }
 
@@ -90,7 +91,8 @@ class Connection {
     const id = this.send(message);
     for (;;) {
       const reply = await this.next();
-      if (reply.type === "table_closed") this.closed = true;
+      // (In the lobby the server tells of every table that closes: only ours counts.)
+      if (reply.type === "table_closed" && reply.table === this.table) this.closed = true;
       if (reply.id !== id) continue;
       if (reply.type === "error" && reply.code === "rate_limited") {
         await sleep(reply.retry_after); // nothing happened: try again
@@ -119,7 +121,7 @@ async function playGame(conn, seat) {
   for (;;) {
     const message = await conn.next();
     begun = begun || message.type === "event" || message.type === "turn";
-    if (message.type === "table_closed" && !begun) return null;
+    if (message.type === "table_closed" && message.table === conn.table && !begun) return null;
     if (message.type === "event") {
       const event = message.event;
       if (event.kind === "deal_started" || event.kind === "count_reset") {
@@ -154,7 +156,8 @@ async function playGame(conn, seat) {
         if (options.length === 0) throw new Error("every legal action was refused");
         pending = sendAction(conn, choose(options, pile, count));
       }
-    } else if (["table_closed", "shutdown", "bye"].includes(message.type)) {
+    } else if (["shutdown", "bye"].includes(message.type)
+      || (message.type === "table_closed" && message.table === conn.table)) {
       throw new Error(`${message.type}: ${message.reason || message.message}`);
     }
   }
@@ -202,7 +205,9 @@ async function main() {
     if (args.level) computer.level = args.level;
     await conn.request(computer);
     seat = 0;
+    conn.table = reply.table.id;
   } else {
+    conn.table = args.table;
     reply = await conn.request({ type: "sit", table: args.table, seat: args.seat ?? null, password: args.password ?? null });
     seat = args.seat ?? reply.table.seats.find((s) => s && s.name === args.name).seat;
   }

@@ -72,7 +72,8 @@ class Connection:
         self.sock = socket.create_connection((host, port), timeout=120)
         self.reader = self.sock.makefile("r", encoding="utf-8")
         self.next_id = 0
-        self.closed = False  # our table has closed (a table_closed came)
+        self.table: int | None = None  # the table we sit at
+        self.closed = False  # our table has closed (its table_closed came)
 
     def send(self, message: dict[str, Any]) -> int:
         """Send ``message`` with a new ``id`` and return that id."""
@@ -95,7 +96,8 @@ class Connection:
         """Send a request and return its reply, skipping pushes; raise on an error."""
         rid = self.send(message)
         for reply in self.messages():
-            if reply["type"] == "table_closed":
+            # (In the lobby the server tells of every table that closes: only ours counts.)
+            if reply["type"] == "table_closed" and reply["table"] == self.table:
                 self.closed = True
             if reply.get("id") == rid:
                 if reply["type"] == "error" and reply["code"] == "rate_limited":
@@ -125,7 +127,7 @@ def play_game(conn: Connection, seat: int) -> bool | None:
     for message in conn.messages():
         kind = message["type"]
         begun = begun or kind in ("event", "turn")
-        if kind == "table_closed" and not begun:
+        if kind == "table_closed" and message["table"] == conn.table and not begun:
             return None
         if kind == "event":
             event = message["event"]
@@ -159,7 +161,7 @@ def play_game(conn: Connection, seat: int) -> bool | None:
                 if not options:
                     raise RuntimeError("every legal action was refused")
                 pending = send_action(conn, choose(options, pile, count))
-        elif kind in ("table_closed", "shutdown", "bye"):
+        elif kind in ("shutdown", "bye") or (kind == "table_closed" and message["table"] == conn.table):
             raise ConnectionError(f"{kind}: {message.get('reason') or message.get('message')}")
     raise AssertionError("unreachable")
 
@@ -191,7 +193,9 @@ def main(argv: list[str] | None = None) -> int:
                 computer["level"] = args.level
             conn.request(computer)
             seat = 0
+            conn.table = reply["table"]["id"]
         else:
+            conn.table = args.table
             reply = conn.request({"type": "sit", "table": args.table, "seat": args.seat,
                                   "password": args.password})
             seat = args.seat if args.seat is not None else next(
