@@ -20,7 +20,6 @@ from .errors import (
     MustPlayError,
     NoddyError,
     NotYourTurnError,
-    OverClaimError,
     PlayerCountError,
     RulesError,
     UnknownPresetError,
@@ -32,6 +31,7 @@ from .events import (
     EVENT_TYPES,
     CardsDealt,
     Claimed,
+    ClaimRefused,
     CountingStarted,
     CountReset,
     CutForDeal,
@@ -57,7 +57,7 @@ from .rules import DEFAULT_PRESET, PRESETS, Rules, configure, find_preset
 from .scoring import Score, ScoreItem, number_words, score_play, score_show, show_total
 
 __all__ = [
-    "MAX_CLAIM", "Claim", "Muggins", "Pass", "describe_legal", "BadClaimError", "OverClaimError",
+    "MAX_CLAIM", "Claim", "Muggins", "Pass", "describe_legal", "BadClaimError", "ClaimRefused",
     "Claimed", "CountingStarted", "MugginsCalled", "MugginsPassed", "ShowCounted", "ShowToCount",
     "Action", "Discard", "Go", "Play", "FULL_DECK", "Card", "format_cards", "parse_cards",
     "AlreadyDiscardedError", "CardNotInHandError", "GameOverError", "IllegalActionError",

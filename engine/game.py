@@ -32,11 +32,11 @@ Counting by hand (``counting: "manual"``, only where the show follows the play) 
 show into decisions: for each hand from the dealer's left, then the crib, its owner claims
 (phase ``claim``), then each opponent in turn from the owner's left may call muggins or pass
 (phase ``muggins``; partners never call).  The engine knows each show's worth all along but
-tells it only in the ``counted`` event that closes the muggins step; a claim above the worth
-is refused, and ``legal_actions`` for a claim lists exactly the claims accepted (0 up to the
-worth): that list is the owner's own business, and a server describes it on the wire as the
-range 0 to 29 (:func:`~noddy.engine.actions.describe_legal`).  :meth:`Game.default_action` is
-what a silent seat does when a turn timer runs out there: claim 0, or pass.
+tells it only in the ``counted`` event that closes the muggins step.  ``legal_actions`` for
+a claim is every claim from 0 to 29, whatever the show holds; one above the worth is refused
+once (a ``claim_refused`` event that only the claimer may see) and a second one stands as a
+claim of 0 (:mod:`.by_hand`).  :meth:`Game.default_action` is what a silent seat does when a
+turn timer runs out there: claim 0, or pass.
 
 Points are pegged the moment they are made (:meth:`Game._peg`); the first seat or team to
 reach the target wins at once and nothing after that is scored.  A seat that holds cards

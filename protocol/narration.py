@@ -283,6 +283,22 @@ def _tell_claimed(e: dict[str, Any], t: _Teller) -> list[Line]:
     return [Line("score", (f"{t.who(e['seat'])} claims {e.get('points')} for the {what}.",))]
 
 
+def _tell_claim_refused(e: dict[str, Any], t: _Teller) -> list[Line]:
+    """A claim above the show's worth: only its claimer is sent this (a record tells all)."""
+    what = "crib" if e.get("reason") == "crib" else "hand"
+    points, zero = e.get("points"), e.get("counts_as_zero")
+    if e.get("seat") == t.seat:
+        if zero:
+            return [Line("score", (f"That {what} does not hold {points} either: your claim counts as 0.",))]
+        return [Line("event", (f"That {what} does not hold {points}. Claim again: a second claim "
+                               f"above the {what}'s worth counts as 0.",))]
+    if zero:
+        return [Line("score", (f"{t.who(e['seat'])} claims {points}, more than the {what} holds "
+                               "again: it counts as 0.",))]
+    return [Line("event", (f"{t.who(e['seat'])} claims {points}, more than the {what} holds: "
+                           "refused once.",))]
+
+
 def _tell_muggins(e: dict[str, Any], t: _Teller) -> list[Line]:
     caller = t.who(e["seat"])
     verdict = "right!" if e.get("right") else "wrong: nothing pegged."
@@ -353,6 +369,7 @@ TELLERS: dict[str, Callable[[dict[str, Any], _Teller], list[Line]]] = {
     "hands_revealed": _tell_hands_revealed,
     "counting": _tell_counting,
     "claimed": _tell_claimed,
+    "claim_refused": _tell_claim_refused,
     "muggins": _tell_muggins,
     "passed": _tell_passed,
     "counted": _tell_counted,

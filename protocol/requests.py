@@ -53,6 +53,9 @@ class FieldSpec:
     max_length: int | None = None
     #: Values allowed besides ``minimum``..``maximum`` (``configure_table``'s turn timer 0: off).
     also: tuple[Any, ...] = ()
+    #: A required field that may be left out when this other field is given (not null):
+    #: ``hello``'s ``name`` with ``resume``, whose session has a name already.
+    unless: str | None = None
 
     def check(self, value: Any) -> Any:
         if value is None:
@@ -141,6 +144,10 @@ MAX_PLAYERS = MAX_SEAT + 1
 MAX_POINTS = 999
 #: The most games a match table's ``deal_seeds`` may plan (the line limit holds it to ~450).
 MAX_DEAL_SEEDS = 1000
+#: The longest password (of a table or an account) a request may carry, and the shortest an
+#: account's may be (``register``, ``change_password``: ``bad_field`` below it).
+MAX_PASSWORD = 64
+MIN_ACCOUNT_PASSWORD = 4
 
 
 def _f(name: str, kind: str, **kw: Any) -> FieldSpec:
@@ -150,14 +157,17 @@ def _f(name: str, kind: str, **kw: Any) -> FieldSpec:
 #: Every request type and its fields (``type`` and ``id`` are common to all and not listed).
 REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
     "hello": (
-        _f("name", "str", required=True, nullable=False, max_length=32),
+        _f("name", "str", required=True, nullable=False, max_length=32, unless="resume"),
         _f("bot", "bool", default=False, nullable=False),
         _f("version", "int", required=True, nullable=False, minimum=0, maximum=MAX_ID),
         _f("resume", "str", max_length=64),
+        _f("password", "str", max_length=MAX_PASSWORD),
     ),
     "ping": (),
     "pong": (),
-    "list_tables": (),
+    "list_tables": (
+        _f("people_only", "bool", default=False, nullable=False),
+    ),
     "create_table": (
         _f("preset", "str", default="noddy", nullable=False),
         _f("players", "int", default=2, nullable=False, minimum=1, maximum=MAX_PLAYERS),
@@ -226,8 +236,47 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
     "leaderboard": (
         _f("family", "str", default="noddy", nullable=False, choices=("noddy", "cribbage")),
         _f("limit", "int", default=20, nullable=False, minimum=1, maximum=100),
+        _f("people_only", "bool", default=False, nullable=False),
+    ),
+    "stats": (
+        _f("name", "str", max_length=32),
+        _f("preset", "str", max_length=32),
     ),
     "bye": (),
+    "register": (
+        _f("password", "str", required=True, nullable=False, max_length=MAX_PASSWORD),
+    ),
+    "change_password": (
+        _f("old", "str", required=True, nullable=False, max_length=MAX_PASSWORD),
+        _f("new", "str", required=True, nullable=False, max_length=MAX_PASSWORD),
+    ),
+    "unregister": (
+        _f("password", "str", required=True, nullable=False, max_length=MAX_PASSWORD),
+    ),
+    "who": (
+        _f("people_only", "bool", default=False, nullable=False),
+    ),
+    "challenge": (
+        _f("name", "str", required=True, nullable=False, max_length=32),
+        _f("preset", "str", default="noddy", nullable=False, max_length=32),
+        _f("options", "object"),
+        _f("ready", "bool", default=False, nullable=False),
+        _f("text", "str", max_length=200),
+    ),
+    "accept": (
+        _f("challenge", "int", required=True, nullable=False, minimum=1, maximum=MAX_ID),
+        _f("ready", "bool", default=False, nullable=False),
+    ),
+    "decline": (
+        _f("challenge", "int", required=True, nullable=False, minimum=1, maximum=MAX_ID),
+    ),
+    "seek": (
+        _f("preset", "str", default="noddy", nullable=False, max_length=32),
+        _f("options", "object"),
+        _f("opponents", "str", default="any", nullable=False, choices=("any", "people", "bots")),
+        _f("ready", "bool", default=False, nullable=False),
+    ),
+    "unseek": (),
 }
 
 
@@ -259,7 +308,7 @@ def validate_request(message: dict[str, Any], escapes: bool = True) -> tuple[str
     fields: dict[str, Any] = {}
     for spec in REQUESTS[kind]:
         if spec.name not in message:
-            if spec.required:
+            if spec.required and (spec.unless is None or message.get(spec.unless) is None):
                 raise ProtocolError("missing_field", f"{kind} needs the field {spec.name!r}", field=spec.name)
             fields[spec.name] = spec.default
             continue
@@ -342,6 +391,8 @@ def _compile(specs: tuple[FieldSpec, ...]) -> Callable[[dict[str, Any]], dict[st
     validate_request reads the request instead."""
     defaults = {spec.name: spec.default for spec in specs}  # in schema order, as validate_request
     names = frozenset(defaults)
+    # A field required unless another is given counts as required here: a request without
+    # it is left to validate_request.
     required = frozenset(spec.name for spec in specs if spec.required)
     tests = {spec.name: _quick_test(spec) for spec in specs}
 

@@ -76,6 +76,8 @@ class ServerConfig:
     #: alone let one host fill every lobby listener's screen through many connections.
     chat_rate_per_address: float = 2.0
     chat_burst_per_address: int = 10
+    #: Seconds a challenge waits for its answer before it runs out (see core/matchmaking.py).
+    challenge_timeout: float = 120.0
     #: Wrong table passwords one address may give within ``password_window`` seconds before
     #: it is locked out of private tables for ``password_lockout`` seconds (0: no limit).
     password_attempts: int = 5

@@ -331,6 +331,11 @@ class Game:
     def dismiss_count(self) -> None:
         self.deal_count = None
 
+    def hold_count(self, now: float) -> None:
+        """A key scrolled the count: it is being read, so it stays its full time from now."""
+        if self.deal_count is not None:
+            self.deal_count.shown_at = now
+
     def clamp_cursor(self) -> None:
         """Keep the cursor on a card of the hand and the chosen cards in it."""
         self.cursor = max(0, min(self.cursor, len(self.hand) - 1))

@@ -96,7 +96,10 @@ class Gameplay:
         else:
             action = Go(seat)
         events, plain = self.apply_action(table, game, action)
-        table.deadlines.pop(seat, None)
+        if not all([event.private for event in events]):
+            # (A claim refused, told to the claimer alone, keeps the turn and its time: a
+            # timer given again would tell the others that something happened.)
+            table.deadlines.pop(seat, None)
         # The reply leads the actor's batch of events and turn (one message fewer to carry out).
         self.publish(table, table.record(events), plain,
                       (conn.id, {"type": "ok"} if rid is None else {"type": "ok", "id": rid}))
@@ -120,7 +123,12 @@ class Gameplay:
         # game takes them as they are instead of configuring a copy.
         game = Game(table.rules, table.players, partnerships=table.partnerships, seed=seed)
         seats = [{"seat": i, "name": s.name, "kind": "computer" if s.is_computer else "human",
-                  "level": s.level} for i, s in enumerate(table.seats) if s is not None]
+                  "level": s.level, **({"bot": True} if s.session is not None and s.session.bot else {})}
+                 for i, s in enumerate(table.seats) if s is not None]
+        for seat in seats:  # a registered person's seat names the account (see StoredGame.visible_to)
+            occupant = table.seats[seat["seat"]]
+            if occupant is not None and occupant.session is not None and occupant.session.account is not None:
+                seat["account"] = occupant.session.account
         live = LiveGame(self._next_game, table.seq, seats)
         self._next_game += 1
         table.live = live
@@ -170,7 +178,10 @@ class Gameplay:
         outcome = game.outcome
         assert live is not None and outcome is not None
         changes: list = []
-        if table.rated:  # two players or partnerships, and no coach
+        reasons = table.unrated_reasons()
+        if reasons:  # see Table.unrated_reasons: only two sides of registered people, no coach
+            self._ratings.note_unrated(family_of(table.preset), [code for code, _ in reasons])
+        else:
             by_seat = {s["seat"]: _identity_of(s) for s in live.seats}
             sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
                      for side in (0, 1)]
@@ -214,6 +225,10 @@ class Gameplay:
         # Members whose redacted views of an event agree get the very same message object,
         # which the network layer then encodes once (events are mostly public).
         messages = table.event_messages(numbered, seats, plain)
+        if numbered and numbered[0][0] is None:
+            # A private event first (a claim refused): a member told nothing of this action
+            # is sent nothing, not even the turn, which is as it was for them.
+            recipients = [r for r in recipients if messages[r[1]]]
         if game.is_over:
             table.status = FINISHED
             table.deadlines.clear()
@@ -359,6 +374,8 @@ class Gameplay:
 
 
 def _identity_of(seat: dict[str, Any]) -> Rated:
-    """Who a seat's rating belongs to, for a seat as a game record keeps it: a person by
-    name, a computer player by level (as :mod:`~noddy.server.core.queries` rates a live seat)."""
-    return Rated("computer", seat["level"]) if seat["kind"] == "computer" else Rated("human", seat["name"])
+    """Who a seat's rating belongs to, for a seat as a game record keeps it: a person (or a
+    bot, which the seat marks ``"bot": true``) by name, a computer player by level (as :mod:`~noddy.server.core.queries` rates a live seat)."""
+    if seat["kind"] == "computer":
+        return Rated("computer", seat["level"])
+    return Rated("bot" if seat.get("bot") else "human", seat["name"])

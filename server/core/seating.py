@@ -340,11 +340,18 @@ class Seating:
     # -- going, for a while or for good -----------------------------------------------------------
     def connection_lost(self, session: Session) -> None:
         """``session``'s connection is gone: forget it in the lobby; at a table, hold its
-        place (a seat, or a watcher's place) for the grace period."""
+        place (a seat, or a watcher's place) for the grace period -- but not a seat at a
+        finished table, which it leaves at once."""
         session.conn = None
         table = session.table
         if table is None:
             self._sessions.forget(session)
+            return
+        if session.seat is not None and table.status == FINISHED:
+            # Nothing is at stake at a finished table: a bot that closes after its game
+            # must not leave its name held for the grace period (issue 25).
+            self._sessions.forget(session)
+            self.leave(table, session)
             return
         session.held_until = self._clock() + self._config.grace_period
         self.schedule_held(session)
@@ -455,8 +462,10 @@ class Seating:
 
 
 def _identity(seat: Seat) -> Rated:
-    """Who a seat's rating belongs to: a person by name, a computer player by level."""
-    return Rated("computer", seat.level or "") if seat.is_computer else Rated("human", seat.name)
+    """Who a seat's rating belongs to: a person (or a bot) by name, a computer player by level."""
+    if seat.is_computer:
+        return Rated("computer", seat.level or "")
+    return Rated("bot" if seat.session is not None and seat.session.bot else "human", seat.name)
 
 
 def _check_seat_number(table: Table, seat: int) -> None:

@@ -14,9 +14,11 @@ import re
 import time
 from typing import Any, Sequence
 
+from noddy.protocol.stats_view import stats_lines
 from noddy.protocol.story import narrate, score_line, seat_name
 
 from .commands import numbered_hand
+from .meeting import lobby_text
 
 def _seat_word(seat: int | None, names: Sequence[str] = ()) -> str:
     """Who sits in ``seat``, by name where the table has one ("seat 2", counted from 1,
@@ -51,10 +53,14 @@ def _table_line(table: dict[str, Any]) -> str:
             flags = []
             if seat["kind"] == "computer":
                 flags.append("computer")
+            elif seat.get("bot"):
+                flags.append("bot, ready" if seat["ready"] else "bot")
             elif seat["ready"]:
                 flags.append("ready")
             if not seat["connected"]:
                 flags.append("away")
+            if seat.get("guest"):
+                flags.append("guest")
             seats.append(f"{index + 1}: {seat['name']}" + (f" ({', '.join(flags)})" if flags else ""))
     extras = []
     if table["partnerships"]:
@@ -64,13 +70,25 @@ def _table_line(table: dict[str, Any]) -> str:
                                for k, v in table["options"].items()))
     if table["private"]:
         extras.append("private")
-    if table.get("rated") is False and table["options"].get("hints"):
-        extras.append("unrated: the coach helps")
+    if table.get("rated") is False:
+        extras.append(f"unrated: {table.get('unrated_why') or 'see help register'}")
+    elif table.get("rated"):
+        extras.append("rated")
     watchers = f"; watching: {', '.join(table['spectators'])}" if table["spectators"] else ""
     head = f"Table {table['id']} {table['preset']} {table['players']}p"
     if extras:
         head += " (" + ", ".join(extras) + ")"
     return f"{head} [{table['status']}] " + " | ".join(seats) + watchers
+
+
+def _ready_hint(message: dict[str, Any]) -> str:
+    """At a table a challenge or a seek seated the reader at, full and waiting: how it starts."""
+    table, seat = message["table"], message.get("seat")
+    if seat is None or table["status"] != "waiting" or None in table["seats"]:
+        return ""
+    if table["seats"][seat]["ready"]:
+        return "\nYou are ready; the game begins when everyone is."
+    return "\nType ready to begin; the game begins when everyone is ready."
 
 
 def _scores(scores: Sequence[int], names: Sequence[str] = ()) -> str:
@@ -86,8 +104,10 @@ def _event_text(event: dict[str, Any], names: Sequence[str] = ()) -> str:
 
     A text connection's messages do not say which seat reads them, but an event that shows
     a seat's dealt or discarded cards is only ever sent to that seat: it is the reader's
-    own, and is told to them as "You hold ..."."""
-    private = event.get("kind") in ("cards_dealt", "discarded") and event.get("cards") is not None
+    own, and is told to them as "You hold ...".  So is a claim refused ("That hand does not
+    hold 18. Claim again: ...")."""
+    private = (event.get("kind") in ("cards_dealt", "discarded") and event.get("cards") is not None
+               or event.get("kind") == "claim_refused")
     text = narrate(event, names, event.get("seat") if private else None)
     if text is None:  # a kind this version cannot tell
         return str(event)
@@ -201,10 +221,11 @@ def _record_text(record: dict[str, Any]) -> str:
 def _leaderboard_text(message: dict[str, Any]) -> str:
     rows = message["players"]
     if not rows:
-        return f"Nobody has played a rated {message['family']} game yet."
+        return message.get("why") or f"Nobody has played a rated {message['family']} game yet."
     lines = [f"Leaderboard ({message['family']}):"]
     for row in rows:
-        kind = " (computer)" if row["kind"] == "computer" else ""
+        kind = (f" ({row['kind']})" if row["kind"] in ("computer", "bot") else "") + (
+            " (guest)" if row.get("guest") else "")
         games, wins = row["games"], row["wins"]
         lines.append(f"{row['rank']:>3}. {row['name']}{kind} {row['rating']}: "
                      f"{games} game{'s' * (games != 1)}, {wins} win{'s' * (wins != 1)}")
@@ -220,6 +241,8 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         where = "" if message["table"] is None else f" You are back at table {message['table']}."
         text = (f"Welcome, {message['name']}!{where} Your resume token is {message['token']}.\n"
                 "Type tables to see the tables, new noddy to start one, help for all commands.")
+        if message.get("registered") is False:  # on the same line: what follows stays where it was
+            text += " You are a guest (unrated): register PASSWORD keeps your name."
     elif kind == "help":
         text = message["text"]
     elif kind == "error":
@@ -236,7 +259,13 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
     elif kind == "table":
         text = _table_line(message["table"])
         if names:  # the reader sits or watches at this table (the lobby's readers have none)
-            text += _how_seats_fill(message["table"])
+            text += _how_seats_fill(message["table"]) + _ready_hint(message)
+            if message["table"]["status"] == "finished" and "rated" in message["table"]:
+                table = message["table"]
+                text += ("\nThat game was rated." if table["rated"]
+                         else f"\nThat game was unrated: {table['unrated_why']}.")
+    elif kind in ("who", "challenge", "challenged", "challenge_over", "seeking"):
+        text = lobby_text(message)
     elif kind == "table_closed":
         text = f"Table {message['table']} is closed: {message['reason']}."
     elif kind == "event":
@@ -278,8 +307,17 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         text = _games_text(message)
     elif kind == "game_record":
         text = _record_text(message["record"])
+    elif kind == "registered":
+        text = (f"{message['name']} is registered: the name is yours, and your games with other "
+                f"registered people are rated. Next time: login {message['name']} PASSWORD.")
+    elif kind == "password_changed":
+        text = f"The password of {message['name']} is changed."
+    elif kind == "unregistered":
+        text = f"{message['name']} is no longer registered: you are a guest, and its ratings are gone."
     elif kind == "leaderboard":
         text = _leaderboard_text(message)
+    elif kind == "stats":
+        text = "\n".join(stats_lines(message))
     elif kind == "hint":
         text = _hint_text(message)
     elif kind == "review":
@@ -342,8 +380,8 @@ def _turn_text(turn: dict[str, Any], names: Sequence[str], again: bool) -> str:
         return f"Waiting for {', '.join(_seat_word(s, names) for s in turn['awaiting'])}."
     if legal[0]["action"] == "claim":
         return ("Your claim: count the cards to be counted above, with the turn-up, and type "
-                "claim N (a claim above what they hold is refused; points you miss may be "
-                "taken by muggins).")
+                "claim N (a claim above what they hold is refused once, and a second one counts "
+                "as 0; points you miss may be taken by muggins).")
     if legal[0]["action"] == "muggins":
         return (f"Muggins? If the claim fell short, type muggins N with what the cards hold "
                 f"(more than {legal[0]['min'] - 1}); otherwise type pass.")

@@ -245,6 +245,18 @@ TOLD: list[tuple[dict[str, Any], int | None, str]] = [
      1, "Ann claims 12 for the hand."),
     ({"kind": "claimed", "seat": 0, "reason": "show", "cards": ["5H", "5S", "JD", "4C"], "points": 12},
      0, "Ann claims 12 for the hand."),
+    # a claim above the worth: refused once, then counted as 0 (told to the claimer alone;
+    # a record's replay tells everyone)
+    ({"kind": "claim_refused", "seat": 0, "reason": "show", "points": 8, "counts_as_zero": False},
+     0, "That hand does not hold 8. Claim again: a second claim above the hand's worth counts as 0."),
+    ({"kind": "claim_refused", "seat": 0, "reason": "show", "points": 7, "counts_as_zero": True},
+     0, "That hand does not hold 7 either: your claim counts as 0."),
+    ({"kind": "claim_refused", "seat": 1, "reason": "crib", "points": 9, "counts_as_zero": False},
+     1, "That crib does not hold 9. Claim again: a second claim above the crib's worth counts as 0."),
+    ({"kind": "claim_refused", "seat": 0, "reason": "show", "points": 18, "counts_as_zero": False},
+     None, "Ann claims 18, more than the hand holds: refused once."),
+    ({"kind": "claim_refused", "seat": 0, "reason": "show", "points": 17, "counts_as_zero": True},
+     None, "Ann claims 17, more than the hand holds again: it counts as 0."),
     ({"kind": "muggins", "seat": 1, "owner": 0, "points": 16, "right": True}, 0,
      "Ben: muggins, 16 — right!"),
     ({"kind": "muggins", "seat": 1, "owner": 0, "points": 14, "right": False}, 0,

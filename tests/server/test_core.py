@@ -86,8 +86,8 @@ def test_a_held_seat_expires_by_the_clock() -> None:
     h.tick(0.2)
     assert h.core.tables[1].seats[1] is None  # no game yet: the seat is simply freed
     assert h.inbox[ann][-1]["table"]["seats"] == [
-        {"seat": 0, "name": "ann", "kind": "human", "level": None, "ready": False, "connected": True,
-         "rating": 1500}, None]
+        {"seat": 0, "name": "ann", "kind": "human", "bot": False, "level": None, "ready": False,
+         "connected": True, "guest": True, "rating": 1500}, None]
 
 
 def test_stale_computer_decisions_are_dropped() -> None:

@@ -56,7 +56,9 @@ async def test_a_match_table_deals_the_runners_seeds_reports_each_game_and_close
         await bot.hello("pybot", bot=True)
         created = await runner.request({"type": "create_table", "deal_seeds": SEEDS, "seat": None})
         table_id = created["table"]["id"]
-        assert created["table"]["rated"] is False
+        assert (created["table"]["rated"], created["table"]["unrated_reasons"],
+                created["table"]["unrated_why"]) == (
+            False, ["fixed_deals"], "the deals are fixed in advance (a match)")
         assert "deal_seeds" not in str(created)  # the seeds are never shown
         added = await runner.request({"type": "add_computer", "seat": 1, "level": "greedy"})
         created_computer = added["table"]["seats"][1]["name"]
