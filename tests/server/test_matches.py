@@ -296,3 +296,21 @@ async def test_leaving_between_games_gives_up_the_match_and_a_lost_connection_do
         listed = (await ben.request({"type": "list_games"}))["games"]
         assert listed[0]["match"] == {"id": 1, "game": 1, "to": 3, "first_dealer": listed[0]["match"]["first_dealer"],
                                       "points": points, "winner": 0, "resigned": 1}
+
+
+async def test_leaving_mid_game_resigns_the_game_for_1_and_gives_up_the_match() -> None:
+    async with running_server() as server:
+        ann, ben = await Client.connect(server.port), await Client.connect(server.port)
+        await ann.hello("ann")
+        await ben.hello("ben")
+        await ann.request({"type": "create_table", "preset": "cribbage", "options": {"match": 5}})
+        await ben.request({"type": "sit", "table": 1})
+        await _ready_both(ann, ben)
+        await ben.request({"type": "leave"})
+        over = (await ann.recv_until(lambda m: m["type"] == "event" and m["event"]["kind"] == "game_over"))["event"]
+        assert (over["winner"], over["ending"], over["skunk"]) == (0, "resignation", "none")
+        table = await ann.recv_until(lambda m: m["type"] == "table" and m["table"]["match"]["winner"] is not None)
+        assert table["table"]["match"] == {"to": 5, "points": [1, 0], "game": 1, "id": 1, "winner": 0}
+        listed = (await ann.request({"type": "list_games"}))["games"]
+        assert listed[0]["match"] == {"id": 1, "game": 1, "to": 5, "first_dealer": listed[0]["match"]["first_dealer"],
+                                      "points": [1, 0], "winner": 0, "resigned": 1}
