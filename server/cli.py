@@ -16,6 +16,7 @@ import logging
 import math
 import os
 import signal
+import ssl
 import sys
 from typing import Any, Callable, Coroutine
 from pathlib import Path
@@ -126,6 +127,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=None,
                         help="make every deal and computer player reproducible (for testing only: "
                              "anyone who knows the seed knows the cards)")
+    parser.add_argument("--tls-cert", metavar="PEM",
+                        help="also listen with TLS (on --tls-port), with this certificate (chain); "
+                             "see docs/PROTOCOL.md, Encryption, for a self-signed one")
+    parser.add_argument("--tls-key", metavar="PEM",
+                        help="the certificate's private key (if not in the --tls-cert file)")
+    parser.add_argument("--tls-port", type=_port, default=3132, metavar="PORT",
+                        help="the TLS port (default 3132; 0 picks a free port and prints it)")
     parser.add_argument("--db", default=str(default_db_path()), metavar="PATH",
                         help="the SQLite file that keeps tables, finished games and ratings across "
                              "restarts, created on first start (default: %(default)s; "
@@ -146,7 +154,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
                         send_buffer_bytes=args.send_buffer_bytes, query_cost=args.query_cost,
                         query_rate_per_address=args.query_rate_per_address,
                         record_cache_bytes=args.record_cache_bytes,
-                        lobby_push_interval=args.lobby_push_interval, db=args.db)
+                        lobby_push_interval=args.lobby_push_interval, db=args.db,
+                        tls_cert=args.tls_cert, tls_key=args.tls_key, tls_port=args.tls_port)
 
 
 def export_game(path: str, game_id: int) -> int:
@@ -175,6 +184,8 @@ async def serve(config: ServerConfig) -> int:
     _tune_garbage_collector()
     # The one line on stdout, for scripts and people alike (the port, when --port 0 chose it).
     print(f"noddy-server listening on {config.host}:{server.port}", flush=True)
+    if server.tls_port is not None:  # a second line only then: scripts read the first
+        print(f"noddy-server listening with TLS on {config.host}:{server.tls_port}", flush=True)
     logging.getLogger("noddy.server").info("keeping tables and games in %s", config.db or MEMORY)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -254,7 +265,15 @@ def _run(main_coroutine: Coroutine[Any, Any, int]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.tls_key and not args.tls_cert:
+        parser.error("--tls-key needs --tls-cert")
+    if args.tls_cert:
+        try:  # a missing or mismatched file is a usage error, not a failure to listen
+            ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(args.tls_cert, args.tls_key)
+        except (OSError, ValueError) as exc:
+            parser.error(f"--tls-cert/--tls-key: {exc}")
     logging.basicConfig(level=args.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
