@@ -213,28 +213,30 @@ def _run(path: Path, seed: int, steps: int) -> list[str]:
     return done.stdout.splitlines()
 
 
-def _drop_ending(value: object) -> None:
-    """Leave ``ending`` out of every ``game_over`` event within ``value`` (records hold them)."""
+def _drop_ending(value: object, field: str = "ending") -> None:
+    """Leave ``field`` out of every ``game_over`` event within ``value`` (records hold them)."""
     if isinstance(value, dict):
         if value.get("kind") == "game_over":
-            value.pop("ending", None)
+            value.pop(field, None)
         for inner in value.values():
-            _drop_ending(inner)
+            _drop_ending(inner, field)
     elif isinstance(value, list):
         for inner in value:
-            _drop_ending(inner)
+            _drop_ending(inner, field)
 
 
 def _strip(line: str, ignore: list[str]) -> str:
     item = json.loads(line)
-    if "event.ending" in ignore:
-        _drop_ending(item)
+    for field in ("ending", "skunk"):
+        if f"event.{field}" in ignore:
+            _drop_ending(item, field)
     if item[0] == "record" and "state.watchers" in ignore and isinstance(item[2], dict) \
             and isinstance(item[2].get("state"), dict):
         item[2]["state"].pop("watchers", None)
-    if item[0] == "record" and "result.ending" in ignore and isinstance(item[2], dict) \
-            and isinstance(item[2].get("result"), dict):
-        item[2]["result"].pop("ending", None)
+    if item[0] == "record" and isinstance(item[2], dict) and isinstance(item[2].get("result"), dict):
+        for field in ("ending", "skunk"):
+            if f"result.{field}" in ignore:
+                item[2]["result"].pop(field, None)
     if item[0] == "json" and isinstance(item[2], dict):
         for path in ignore:
             kind, _, dotted = path.partition(".")
@@ -258,7 +260,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=1500)
     parser.add_argument("--ignore", action="append", default=[],
                         help="a field added on purpose, as TYPE.FIELD (e.g. welcome.table_options, "
-                             "event.ending for game_over's, result.ending for a stored result's, state.watchers "
+                             "event.ending or event.skunk for game_over's, result.ending or result.skunk for a "
+                             "stored result's, state.watchers "
                              "for a stored table's)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:

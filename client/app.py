@@ -56,7 +56,7 @@ from .bindings import Bindings
 from .connection import FAILED, LOST, UP, Connection
 from .layout import Windows
 from .model import LOBBY, TABLE, ViewModel
-from .screens import records
+from .screens import people, records
 from .state import ResumeTokens
 
 #: The stop signal of job control (None where there is none).
@@ -102,6 +102,7 @@ class ClientApp(Windows, Bindings):
         if tokens is not None:
             self.model.token = tokens.get(self.server_key, name)
         self.records = records.RecordsView(self.model)
+        self.people = people.PeopleView(self.model)
         self.address = address_label or f"{'tls://' if tls else ''}{host}:{port}"
         extra = {} if backoff is None else {"backoff": backoff}
         self.connection = Connection(host, port, self._on_message, self._on_state,
@@ -142,6 +143,7 @@ class ClientApp(Windows, Bindings):
         #: The clock as last drawn (see :meth:`clock_shown`): the tick redraws when it moves.
         self._drawn_clock: str | None = None
         self.application.before_render += self._note_clock
+        self.application.after_render += self._keys_outdated
 
     # == running ===========================================================================
     async def run(self) -> int:
@@ -246,6 +248,7 @@ class ClientApp(Windows, Bindings):
         if message.get("type") == "welcome" and self.tokens is not None and self.model.token:
             self.tokens.put(self.server_key, self.model.requested_name, self.model.token)
         self.records.handle(message)
+        self.people.handle(message)
         self._flush(soon=True)
 
     def _on_state(self, state: str, detail: str) -> None:

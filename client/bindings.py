@@ -12,7 +12,8 @@ redraws.
 A few things take the next key whatever it is, so that it does nothing else: the help ("any
 key closes it"), the quit/resign question, the coach's box (a hint or a review,
 ``model.coach.panel``: :mod:`noddy.client.screens.coach`), and the count at the end of a deal
-(``model.deal_count``).
+(``model.deal_count``); but while the box or the count has more rows than it shows, the
+arrows, PgUp/PgDn and Home/End scroll it (:mod:`noddy.client.scrolling`).
 
 Leaving has two meanings, kept apart: quitting the program (``q`` then ``y``, ``Ctrl-Q``)
 keeps a seat held mid-game (see :mod:`noddy.client.app`), while resigning (``l`` during a
@@ -22,6 +23,7 @@ takes the seat for good.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from prompt_toolkit.application import Application
@@ -32,8 +34,10 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from .connection import Connection
 from .layout import LOBBY_SCREENS
 from .model import TABLE, ViewModel
-from .screens import keys, records
+from .screens import keys, people, records
+from .screens.people import PeopleView
 from .screens.records import RecordsView
+from .scrolling import Scrolled
 
 
 class Bindings:
@@ -45,6 +49,7 @@ class Bindings:
 
     model: ViewModel
     records: RecordsView
+    people: PeopleView
     connection: Connection
     application: Application[int]
     chat_buffer: Buffer
@@ -59,6 +64,8 @@ class Bindings:
     suspend: Callable[[], None]
     _scroll_log: Callable[[float], None]
     _log_height: Callable[[], int]
+    count_view: Scrolled
+    coach_view: Scrolled
 
     def _ask_to_resign(self) -> bool:
         """l at a table: during a game, ask first (resigning gives the seat away for good; q
@@ -90,6 +97,7 @@ class Bindings:
         table = free & Condition(lambda: model.screen == TABLE)
         picking = table & Condition(lambda: model.picking is not None)
         records.bind_keys(kb, self.records, lobby, free, lambda event: self._flush())
+        people.bind_keys(kb, self.people, lobby, free, lambda event: self._flush())
 
         def after(event: KeyPressEvent) -> None:
             self._flush()
@@ -140,6 +148,24 @@ class Bindings:
             @kb.add(key, filter=coached, eager=True)
             def _close_coach(event: KeyPressEvent) -> None:
                 model.coach.close_panel()
+
+        # ...but while either has more rows than its window shows, the arrows, PgUp/PgDn and
+        # Home/End scroll it (bound after, so they win), and a count being read stays up.
+        coach_scrolls = coached & Condition(lambda: self.coach_view.overflows)
+        count_scrolls = counting & Condition(lambda: self.count_view.overflows)
+        moves: dict[str, Callable[[Scrolled], None]] = {
+            "up": lambda view: view.scroll(-1), "down": lambda view: view.scroll(1),
+            "pageup": lambda view: view.page(-1), "pagedown": lambda view: view.page(1),
+            "home": lambda view: view.scroll(-view.total), "end": lambda view: view.scroll(view.total)}
+        for key, move in moves.items():
+            @kb.add(key, filter=coach_scrolls, eager=True)
+            def _scroll_coach(event: KeyPressEvent, move: Callable[[Scrolled], None] = move) -> None:
+                move(self.coach_view)
+
+            @kb.add(key, filter=count_scrolls, eager=True)
+            def _scroll_count(event: KeyPressEvent, move: Callable[[Scrolled], None] = move) -> None:
+                move(self.count_view)
+                model.hold_count(time.monotonic())
 
         @kb.add("y", filter=confirming, eager=True)
         def _yes(event: KeyPressEvent) -> None:
@@ -199,7 +225,8 @@ class Bindings:
             self.chat_buffer.reset()
             self.application.layout.focus(self.chat_buffer)
 
-        keys.bind_lobby(kb, model, lobby, after, self.connection.retry_now)
+        keys.bind_lobby(kb, model, lobby, after, self.connection.retry_now,
+                        Condition(lambda: bool(self.people.incoming)))
         keys.bind_form(kb, model.new_table, form, typing, after)
         keys.bind_table(kb, model, table, picking, after, self.connection.retry_now,
                         self._scroll_log, self._log_height, self._ask_to_resign)

@@ -15,6 +15,8 @@ same condition.  The screens of finished games (My games, the replay, the leader
 Three one-line inputs share the bottom of the screen: the chat line, the password line of a
 private table and the name line.  Three boxes float over any screen: the coach's (a hint or a
 review, ``model.coach.panel``), the help, and the quit/resign question (:meth:`confirm_text`).
+The coach's box and the count of a deal scroll what does not fit the screen
+(:class:`~noddy.client.scrolling.Scrolled`: a marker row says how many rows are hidden).
 A log formats only the lines the screen has rows for (``render.log_tail``).
 """
 
@@ -41,8 +43,10 @@ from prompt_toolkit.widgets import Frame
 
 from . import render
 from .model import CONNECTING, LOBBY, TABLE, ViewModel
-from .screens import records
+from .screens import people, records
+from .screens.people import PeopleView
 from .screens.records import RecordsView
+from .scrolling import Scrolled
 from .state import ResumeTokens
 
 #: The screens that show the lobby (before the welcome, the lobby is drawn empty).
@@ -59,6 +63,7 @@ class Windows:
 
     model: ViewModel
     records: RecordsView
+    people: PeopleView
     address: str
     tokens: ResumeTokens | None
     application: Application[int]
@@ -70,6 +75,10 @@ class Windows:
     confirm_resign: bool
     chatting: bool
     lobby_status_window: Window | None
+    count_view: Scrolled
+    coach_view: Scrolled
+    #: Whether the key hints as last drawn offered to scroll (see :meth:`_keys_outdated`).
+    _keys_scrolling: bool = False
     log_window: Window | None
     _playing: Callable[[], bool]
     _now: Callable[[], float]
@@ -80,7 +89,7 @@ class Windows:
     def confirm_text(self) -> render.Fragments:
         """The question of the quit or resign box."""
         if self.confirm_resign:
-            text = " Leave this game for good?\n A computer player takes your seat.  y / n "
+            text = " Resign this game?\n It counts as a loss for your side.  y / n "
         elif self._playing() and self.tokens is not None:
             grace = self.model.grace
             held = f"held for {grace:g} s" if grace is not None else "held for a while"
@@ -104,6 +113,21 @@ class Windows:
             return self.application.output.get_size().rows
         except Exception:
             return 24
+
+    def _scrolling(self) -> bool:
+        """The coach's box, or else the count of a deal, has more rows than it shows."""
+        if self.model.coach.panel is not None:
+            return self.coach_view.overflows
+        return self.model.deal_count is not None and self.count_view.overflows
+
+    def _keys_outdated(self, _: object = None) -> None:
+        """After each draw: the key hints are drawn before the coach's box floats over the
+        screen, and the box learns only as it is drawn whether it has rows to scroll; when
+        that changed what the hints should say, draw once more."""
+        scrolling = self._scrolling()
+        if scrolling != self._keys_scrolling:
+            self._keys_scrolling = scrolling
+            self.application.invalidate()
 
     def _log_height(self) -> int:
         info = self.log_window.render_info if self.log_window is not None else None
@@ -165,8 +189,12 @@ class Windows:
             Window(text(lambda: render.hand_or_show_fragments(model)), height=4),
         ])
         counting = Condition(lambda: model.deal_count is not None)
-        count = Window(text(lambda: render.count_fragments(model, self._width())),
-                       wrap_lines=True, height=Dimension(min=6, max=16))
+        # The count and the coach's box scroll what does not fit (a marker says so).
+        self.count_view = Scrolled(lambda width: render.count_fragments(model, width),
+                                   lambda: model.deal_count)
+        # (it has the room before the log under it: its rows are what the screen is for now)
+        count = Window(self.count_view, height=Dimension(min=6, max=16, weight=10),
+                       always_hide_cursor=True)
         table = HSplit([
             Window(text(lambda: render.board_fragments(model, self._width())), height=board_height),
             Window(height=1, char="─", style="class:dim"),
@@ -183,12 +211,14 @@ class Windows:
         ])
         body = HSplit([
             Window(text(lambda: records.title_fragments(self.records, self.address)
-                        if self.records.active else render.title_fragments(model, self.address)),
+                        if self.records.active else render.title_bar(model, self.address, "Who is online")
+                        if self.people.active else render.title_fragments(model, self.address)),
                    height=1),
             ConditionalContainer(lobby, filter=in_lobby & ~form_open),
             ConditionalContainer(form, filter=in_lobby & form_open),
             ConditionalContainer(table, filter=at_table),
             records.build_layout(self.records, self._width, self._rows),
+            people.build_layout(self.people, self._width),
             ConditionalContainer(
                 Window(BufferControl(self.chat_buffer), height=1, style="class:prompt",
                        get_line_prefix=lambda *_: [("class:key", " say: ")]),
@@ -203,7 +233,10 @@ class Windows:
                        get_line_prefix=lambda *_: [("class:key", " Your name: ")]),
                 filter=Condition(lambda: model.name_prompt is not None)),
             Window(text(lambda: records.keys_fragments(self.records)
-                        if self.records.active else render.keys_fragments(model, self._width())), height=1),
+                        if self.records.active and model.coach.panel is None
+                        else people.keys_fragments(self.people) if self.people.active
+                        else render.keys_fragments(model, self._width(), self._keys_scrolling)),
+                   height=1),
         ])
         # Sizes that give way: on a small screen the boxes shrink (the help goes to one
         # column, and wraps) rather than vanish.
@@ -213,8 +246,11 @@ class Windows:
         quit_box = Frame(Window(text(self.confirm_text), wrap_lines=True,
                                 width=Dimension(max=60), height=Dimension(min=1, max=4)),
                          style="class:help.frame")
-        coach_box = Frame(Window(text(lambda: render.panel_fragments(model)), wrap_lines=True,
-                                 width=Dimension(max=78), height=Dimension(max=12)),
+        self.coach_view = Scrolled(lambda width: render.panel_fragments(model, width),
+                                   lambda: model.coach.panel)
+        coach_box = Frame(Window(self.coach_view, width=Dimension(max=78), always_hide_cursor=True,
+                                 # the screen less the box's frame, the title and the keys
+                                 height=lambda: Dimension(max=max(1, self._rows() - 4))),
                           style="class:help.frame")
         return FloatContainer(body, floats=[
             Float(ConditionalContainer(coach_box, filter=Condition(lambda: model.coach.panel is not None))),

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
+from noddy.protocol.closing import closed_words
 from noddy.protocol.story import TableView
 
 from .lines import LOG_LIMIT, CountRow, DealCount, LogLine, Peg, line, number_words
@@ -125,6 +126,7 @@ class ViewModel:
     default_level: Part[str | None] = Part(_S)
     computer_level: Part[str | None] = Part(_S)
     name_prompt: Part[str | None] = Part(_S)
+    registered: Part[bool | None] = Part(_S)
     requested_name: Part[str] = Part(_S)
     welcomed: Part[bool] = Part(_S)
     grace: Part[float | None] = Part(_S)
@@ -151,6 +153,7 @@ class ViewModel:
     spectate = Part[Any](_L)
     submit_password = Part[Any](_L)
     cancel_password = Part[Any](_L)
+    ask_to_register = Part[Any](_L)
     table_line = Part[Any](_L)
     sorted_tables = Part[Any](_L)
 
@@ -208,6 +211,7 @@ class ViewModel:
     time_left_now = Part[Any](_G)
     count_expired = Part[Any](_G)
     dismiss_count = Part[Any](_G)
+    hold_count = Part[Any](_G)
     scroll_log = Part[Any](_G)
     scroll_log_to_end = Part[Any](_G)
     visible_log = Part[Any](_G)
@@ -230,6 +234,8 @@ class ViewModel:
     toggle = Part[Any](_T)
     enter = Part[Any](_T)
     say_go = Part[Any](_T)
+    away_choice = Part[Any](_T)
+    toggle_stand_in = Part[Any](_T)
 
     def prompt(self) -> str:
         """The line that says what happens now: while a show is counted by hand, what the
@@ -279,6 +285,15 @@ class ViewModel:
         session.send("list_tables")
         self.new_table.start_quick()
 
+    def _on_registered(self, m: dict[str, Any], request: Any, now: float) -> None:
+        self.session.registered = True
+        self.session.set_status(f"{m.get('name', self.session.name)} is registered: the name is yours, and "
+                                "your games with registered people are rated.")
+
+    def _on_unregistered(self, m: dict[str, Any], request: Any, now: float) -> None:
+        self.session.registered = False
+        self.session.set_status(f"{m.get('name', self.session.name)} is no longer registered: you are a guest.")
+
     def _on_tables(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.lobby.on_tables(m)
 
@@ -288,13 +303,16 @@ class ViewModel:
         game = self.game
         summary = m["table"]
         self.lobby.tables[summary["id"]] = summary
-        if request is not None and request["type"] in ("create_table", "sit", "spectate", "stand"):
+        # A challenge accepted or a seek paired: the reply to accept, or a push, that carries
+        # our seat at a new table (docs/PROTOCOL.md, Meeting in the lobby).
+        placed = "seat" in m and (request is None or request["type"] == "accept")
+        if placed or request is not None and request["type"] in ("create_table", "sit", "spectate", "stand"):
             if "seat" in m:
                 # A server that says where we now are is the truth (docs/PROTOCOL.md).
                 game.seat = m["seat"]
-            elif request["type"] == "create_table":
+            elif request is not None and request["type"] == "create_table":
                 game.seat = request.get("seat", 0)
-            elif request["type"] == "sit":
+            elif request is not None and request["type"] == "sit":
                 game.seat = request.get("seat")
             else:
                 game.seat = None
@@ -312,7 +330,8 @@ class ViewModel:
     def _on_table_closed(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.lobby.tables.pop(m.get("table"), None)
         if m.get("table") == self.game.table_id:
-            self.game.leave_table(f"Table {m.get('table')} closed: {m.get('reason', '')}".rstrip(": "))
+            verb = "is put away" if m.get("reason") == "shutdown" else "closed"
+            self.game.leave_table(f"Table {m.get('table')} {verb}: {closed_words(m)}".rstrip(": "))
         self.lobby.clamp_cursor()
 
     def _on_ok(self, m: dict[str, Any], request: Any, now: float) -> None:
@@ -337,6 +356,10 @@ class ViewModel:
             return
         if not session.welcomed and m.get("field") == "name":
             session.on_name_refused(m)
+            return
+        if not session.welcomed and (code in ("password_required", "bad_password", "too_many_attempts")
+                                     or (code == "rate_limited" and session.sent_password)):
+            self.lobby.ask_account_password(code, str(m.get("message") or ""))
             return
         if code == "hello_required":
             session.set_status(NOT_CONNECTED, error=True)
@@ -372,6 +395,9 @@ class ViewModel:
     def _on_player_replaced(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.game.on_player_replaced(m)
 
+    def _on_stand_in(self, m: dict[str, Any], request: Any, now: float) -> None:
+        self.game.on_stand_in(m)
+
     def _on_timed_out(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.game.on_timed_out(m)
 
@@ -392,6 +418,7 @@ class ViewModel:
         self.game.on_event(m)
         if self.game.table_id is not None and m.get("table") in (None, self.game.table_id):
             self.coach.on_event(m)
+            self.hand_count.told(m["event"])
 
     def _on_turn(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.game.on_turn(m, now)

@@ -7,7 +7,8 @@ Everything a server, a client-side helper or a bot needs is importable from here
 See :mod:`noddy.engine.game` for how a game is driven (its "theory of operation").
 """
 
-from .actions import MAX_CLAIM, Action, Claim, Discard, Go, Muggins, Pass, Play, describe_legal
+from .actions import (MAX_CLAIM, Abandon, Action, Claim, Discard, Go, Muggins, Pass, Play, Resign, TakeBack,
+                      describe_legal)
 from .cards import FULL_DECK, Card, format_cards, parse_cards
 from .errors import (
     AlreadyDiscardedError,
@@ -20,7 +21,6 @@ from .errors import (
     MustPlayError,
     NoddyError,
     NotYourTurnError,
-    OverClaimError,
     PlayerCountError,
     RulesError,
     UnknownPresetError,
@@ -32,6 +32,7 @@ from .events import (
     EVENT_TYPES,
     CardsDealt,
     Claimed,
+    ClaimRefused,
     CountingStarted,
     CountReset,
     CutForDeal,
@@ -52,12 +53,13 @@ from .events import (
 )
 from .game import Game, Observation, ShowToCount
 from .options import ENGINE_OPTIONS, OptionSpec
-from .outcome import ENDINGS, Outcome
+from .outcome import ENDINGS, SKUNKS, Outcome, judge_skunk
 from .rules import DEFAULT_PRESET, PRESETS, Rules, configure, find_preset
 from .scoring import Score, ScoreItem, number_words, score_play, score_show, show_total
 
 __all__ = [
-    "MAX_CLAIM", "Claim", "Muggins", "Pass", "describe_legal", "BadClaimError", "OverClaimError",
+    "Abandon", "Resign", "TakeBack",
+    "MAX_CLAIM", "Claim", "Muggins", "Pass", "describe_legal", "BadClaimError", "ClaimRefused",
     "Claimed", "CountingStarted", "MugginsCalled", "MugginsPassed", "ShowCounted", "ShowToCount",
     "Action", "Discard", "Go", "Play", "FULL_DECK", "Card", "format_cards", "parse_cards",
     "AlreadyDiscardedError", "CardNotInHandError", "GameOverError", "IllegalActionError",
@@ -66,7 +68,7 @@ __all__ = [
     "WouldPassThirtyOneError", "WrongDiscardError", "WrongPhaseError", "EVENT_TYPES",
     "CardsDealt", "CountReset", "CutForDeal", "DealEnded", "DealStarted", "Discarded",
     "Event", "GameOver", "GameStarted", "HandsRevealed", "Played", "SaidGo", "Scored",
-    "TurnedUp", "Game", "Observation", "Outcome", "ENDINGS", "OptionSpec", "ENGINE_OPTIONS", "DEFAULT_PRESET", "PRESETS", "Rules", "configure",
+    "TurnedUp", "Game", "Observation", "Outcome", "ENDINGS", "SKUNKS", "judge_skunk", "OptionSpec", "ENGINE_OPTIONS", "DEFAULT_PRESET", "PRESETS", "Rules", "configure",
     "find_preset", "Score", "ScoreItem", "number_words", "score_play", "score_show",
     "show_total",
 ]

@@ -156,8 +156,9 @@ class _Points(Action):
 class Claim(_Points):
     """Counting by hand: the owner of the show being counted claims ``points`` for it.
 
-    The engine refuses a claim above what the show holds (and one outside 0 to
-    :data:`MAX_CLAIM`); any other claim is pegged at once, even one that falls short."""
+    Any claim from 0 to :data:`MAX_CLAIM` is legal.  One above what the show holds is
+    refused once (the owner claims again), and a second one stands as a claim of 0; any
+    other claim is pegged at once, even one that falls short."""
 
     verb: ClassVar[str] = "claim"
 
@@ -178,6 +179,38 @@ class Pass(Action):
 
     def __str__(self) -> str:
         return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(Action):
+    """The seat's person gives the game up (see :mod:`noddy.engine.leaving`).  Never among
+    ``legal_actions``: a player chooses it, no search or bot ever should."""
+
+    verb: ClassVar[str] = "resign"
+
+    def __str__(self) -> str:
+        return "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon(Action):
+    """The seat's person left and did not come back in time; someone else (a computer)
+    plays the seat on.  Not a choice of the seat: the server takes it for them."""
+
+    verb: ClassVar[str] = "abandon"
+
+    def __str__(self) -> str:
+        return "abandon"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack(Action):
+    """The person who abandoned the seat is back and plays it again: it is not abandoned."""
+
+    verb: ClassVar[str] = "take_back"
+
+    def __str__(self) -> str:
+        return "take_back"
 
 
 #: ``_AS_OFFERED(action) == action.to_dict(with_seat=False)``, mapped over a turn's legal
@@ -211,8 +244,8 @@ def describe_legal(actions: Iterable[Action]) -> list[dict]:
     """Legal actions as a client is told them (``to_dict(with_seat=False)`` each), except
     that the claims and muggins calls, one per number, are described as one range each:
     ``{"action": "claim", "min": 0, "max": 29}``.  A claim's range on the wire is always 0 to
-    :data:`MAX_CLAIM`, whatever the hand holds, so that a seat is never told its show's worth
-    before it has claimed (the engine still refuses an over-claim).
+    :data:`MAX_CLAIM`, whatever the hand holds (as the engine's legal claims are), so that a
+    seat is never told its show's worth before it has claimed.
 
     >>> describe_legal([Muggins(1, 13), Muggins(1, 14), Pass(1)])
     [{'action': 'muggins', 'min': 13, 'max': 14}, {'action': 'pass'}]

@@ -4,6 +4,12 @@ These are :class:`~noddy.engine.game.Game`'s own transitions for the phases ``cl
 ``muggins``, split from :mod:`noddy.engine.game` for its size: each takes the game, changes
 it and appends the events it makes.  :class:`ShowCount` is the engine's own record of the
 show being counted (its worth included, which nobody is told before ``counted``).
+
+A claim above the worth (RULES.md, revised ruling) is refused once, so that a slip costs
+nothing: the claim step stays open and only the claimer is told (``claim_refused``).  A
+second claim above the worth for the same show stands as a claim of 0.  So every claim
+from 0 to 29 is legal for any show, and trying numbers downwards from 29 finds nothing
+but, at most, that the hand holds less than the first number tried.
 """
 
 from __future__ import annotations
@@ -13,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from .actions import MAX_CLAIM, Action, Claim, Muggins, Pass
 from .cards import SORT_KEY, Card
-from .events import Claimed, CountingStarted, Event, MugginsCalled, MugginsPassed, ShowCounted
+from .events import (Claimed, ClaimRefused, CountingStarted, Event, MugginsCalled, MugginsPassed,
+                     ShowCounted)
 from .phases import CLAIM, MUGGINS
 from .scoring import POINTS, ScoreItem, show_items
 
@@ -31,6 +38,8 @@ class ShowCount:
     worth: int
     items: tuple[ScoreItem, ...]
     claimed: int | None = None
+    #: The claim refused once (above the worth), if any: a second one counts as 0.
+    refused: int | None = None
     callers: list[int] = field(default_factory=list)  # opponents still to call or pass
     mugged_by: int | None = None
 
@@ -52,9 +61,18 @@ def next_count(game: Game, events: list[Event]) -> None:
     game.to_move = seat
 
 def claim(game: Game, action: Claim, events: list[Event]) -> None:
+    """The owner's claim: refused once if above the worth, then taken (a second claim above
+    the worth as a claim of 0) and pegged, and the muggins step begins."""
     counting = game._counting
     assert counting is not None
     seat, points = action.seat, action.points
+    if points > counting.worth:
+        again = counting.refused is None
+        events.append(ClaimRefused(seat, counting.reason, points, not again))
+        if again:
+            counting.refused = points
+            return
+        points = 0
     counting.claimed = points
     events.append(Claimed(seat, counting.reason, counting.cards, points))
     game._shows.append((seat, points))
@@ -110,7 +128,7 @@ def legal_actions(game: Game, seat: int) -> list[Action] | None:
     and muggins steps."""
     counting = game._counting
     if game.phase == CLAIM and counting is not None:
-        return [Claim(seat, points) for points in range(counting.worth + 1)]
+        return [Claim(seat, points) for points in range(MAX_CLAIM + 1)]  # (one too high is refused)
     if game.phase == MUGGINS and counting is not None and counting.claimed is not None:
         calls: list[Action] = [Muggins(seat, points) for points in range(counting.claimed + 1, MAX_CLAIM + 1)]
         return calls + [Pass(seat)]

@@ -15,7 +15,6 @@ from .errors import (
     CardNotInHandError,
     MustPlayError,
     NotYourTurnError,
-    OverClaimError,
     WrongDiscardError,
     WrongPhaseError,
 )
@@ -85,6 +84,3 @@ def check_count_turn(game: Game, action: Claim | Muggins | Pass, phase: str) -> 
                                     "there is nothing to call; pass")
             raise BadClaimError(f"muggins must say the show holds more than the "
                                 f"{counting.claimed} claimed (up to {MAX_CLAIM}), not {points!r}")
-        if isinstance(action, Claim) and points > counting.worth:
-            what = "the crib" if counting.reason == "crib" else "that hand"
-            raise OverClaimError(f"{what} does not hold {points}; claim again")

@@ -91,12 +91,6 @@ class AlreadyDiscardedError(IllegalActionError):
     code = "already_discarded"
 
 
-class OverClaimError(IllegalActionError):
-    """Counting by hand: a claim above what the hand (or crib) holds; claim again."""
-
-    code = "over_claim"
-
-
 class BadClaimError(IllegalActionError):
     """A claim or a muggins call that is not a whole number in its range (a muggins call
     must state more than was claimed)."""

@@ -3,9 +3,10 @@
 Events are frozen values.  Some carry cards that only one seat may see (the cards dealt to
 it, what it laid away, a show made before the play under the Noddy presets); for those,
 :meth:`Event.for_seat` returns the version a given seat or spectator (``None``) is entitled
-to, with the hidden cards removed.  The table layer sends ``event.for_seat(s).to_dict()`` to
-each seat ``s``, so hidden cards cannot leak by accident: the redaction lives here, beside
-the data, not in the code that sends it.
+to, with the hidden cards removed, or ``None`` when that seat is not told of the event at all
+(a claim refused, counting by hand: only its claimer hears of it).  The table layer sends
+``event.for_seat(s).to_dict()`` to each seat ``s`` that has a view, so hidden cards cannot
+leak by accident: the redaction lives here, beside the data, not in the code that sends it.
 
 Every event class spells out its own :meth:`~Event.to_dict`: the server builds these dicts
 for every event it stores and sends, and the generic walk over the fields (kept in the base
@@ -85,8 +86,13 @@ class Event:
     #: property, because the server asks it of every event it sends.
     always_public: ClassVar[bool] = True
 
-    def for_seat(self, seat: int | None) -> "Event":
-        """This event as ``seat`` (``None``: a spectator) may see it.  Public by default."""
+    #: True for an event that only its own seat is told of (:class:`ClaimRefused`): the others
+    #: get no message for it at all, so it takes no number in a table's message sequence.
+    private: ClassVar[bool] = False
+
+    def for_seat(self, seat: int | None) -> "Event | None":
+        """This event as ``seat`` (``None``: a spectator) may see it, or None when ``seat``
+        is not told of it (a :attr:`private` event).  Public by default."""
         return self
 
     def to_dict(self) -> dict[str, Any]:
@@ -376,6 +382,29 @@ class Claimed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ClaimRefused(Event):
+    """``seat`` claimed ``points`` for its ``reason``, more than the show holds.  The first
+    such claim of a show is refused (the owner claims again); the second stands as a claim
+    of 0 (``counts_as_zero``; a ``claimed`` of 0 follows).  Only ``seat`` is told: to anyone
+    else a refusal would say something of the show's worth before its ``counted``."""
+
+    seat: int
+    reason: str
+    points: int
+    counts_as_zero: bool
+    kind: ClassVar[str] = "claim_refused"
+    always_public: ClassVar[bool] = False
+    private: ClassVar[bool] = True
+
+    def for_seat(self, seat: int | None) -> Event | None:
+        return self if seat == self.seat else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "reason": self.reason, "points": self.points,
+                "counts_as_zero": self.counts_as_zero}
+
+
+@dataclass(frozen=True, slots=True)
 class MugginsCalled(Event):
     """``seat`` called muggins on ``owner``'s claim, saying the show holds ``points``;
     ``right`` when it does and the claim fell short (the caller pegs the difference)."""
@@ -434,5 +463,5 @@ EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (GameStarted, CutForDeal, DealStarted, CardsDealt, Discarded, TurnedUp, Scored,
                 Played, SaidGo, CountReset, HandsRevealed, DealEnded, GameOver, Claimed,
-                CountingStarted, MugginsCalled, MugginsPassed, ShowCounted)
+                CountingStarted, MugginsCalled, MugginsPassed, ShowCounted, ClaimRefused)
 }

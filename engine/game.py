@@ -32,11 +32,11 @@ Counting by hand (``counting: "manual"``, only where the show follows the play) 
 show into decisions: for each hand from the dealer's left, then the crib, its owner claims
 (phase ``claim``), then each opponent in turn from the owner's left may call muggins or pass
 (phase ``muggins``; partners never call).  The engine knows each show's worth all along but
-tells it only in the ``counted`` event that closes the muggins step; a claim above the worth
-is refused, and ``legal_actions`` for a claim lists exactly the claims accepted (0 up to the
-worth): that list is the owner's own business, and a server describes it on the wire as the
-range 0 to 29 (:func:`~noddy.engine.actions.describe_legal`).  :meth:`Game.default_action` is
-what a silent seat does when a turn timer runs out there: claim 0, or pass.
+tells it only in the ``counted`` event that closes the muggins step.  ``legal_actions`` for
+a claim is every claim from 0 to 29, whatever the show holds; one above the worth is refused
+once (a ``claim_refused`` event that only the claimer may see) and a second one stands as a
+claim of 0 (:mod:`.by_hand`).  :meth:`Game.default_action` is what a silent seat does when a
+turn timer runs out there: claim 0, or pass.
 
 Points are pegged the moment they are made (:meth:`Game._peg`); the first seat or team to
 reach the target wins at once and nothing after that is scored.  A seat that holds cards
@@ -51,7 +51,7 @@ import random
 from itertools import combinations
 from typing import Any, Mapping
 
-from .actions import Action, Claim, Discard, Go, Muggins, Pass, Play, go_of, plays_of
+from .actions import Abandon, Action, Claim, Discard, Go, Muggins, Pass, Play, Resign, TakeBack, go_of, plays_of
 from .cards import INDEX, JACK, SORT_KEY, Card, draw
 from .errors import (
     CardNotInHandError,
@@ -68,7 +68,6 @@ from .events import (
     DealStarted,
     Discarded,
     Event,
-    GameOver,
     GameStarted,
     HandsRevealed,
     Played,
@@ -77,7 +76,7 @@ from .events import (
     TurnedUp,
 )
 from .outcome import Outcome
-from . import by_hand
+from . import by_hand, leaving
 from .by_hand import ShowCount
 from .checks import check_count_turn, check_discard, check_go, check_turn
 from .phases import CLAIM, DISCARD, MUGGINS, OVER, PLAY
@@ -148,6 +147,9 @@ class Game:
         self.to_move: int | None = None
         self.scores: list[int] = [0] * (2 if partnerships else players)
         self.winner: int | None = None
+        self.result: Outcome | None = None
+        #: Seats whose person resigned or abandoned them: (how, the scores then); see leaving.py.
+        self.gone: dict[int, tuple[str, tuple[int, ...]]] = {}
         self.log: list[Event] = []
         events: list[Event] = [GameStarted(self.rules.name, players, partnerships, self.rules.target)]
         self._cut_for_deal(events)
@@ -173,9 +175,7 @@ class Game:
     @property
     def outcome(self) -> Outcome | None:
         """How the game ended (None while it is on): the one value every result reads."""
-        if self.winner is None:
-            return None
-        return Outcome(self.winner, self.winning_seats, tuple(self.scores))
+        return self.result
 
     @property
     def winning_seats(self) -> tuple[int, ...]:
@@ -241,6 +241,8 @@ class Game:
         elif isinstance(action, Pass):
             check_count_turn(self, action, MUGGINS)
             by_hand.pass_(self, seat, events)
+        elif isinstance(action, (Resign, Abandon, TakeBack)):
+            leaving.apply(self, action, events)
         else:
             raise IllegalActionError(f"not an action: {action!r}")
         self.log.extend(events)
@@ -267,11 +269,7 @@ class Game:
         self.scores[team] += points
         events.append(Scored(seat, points, reason, items, tuple(self.scores), cards, concealed))
         if self.scores[team] >= self.rules.target:
-            self.winner = team
-            self.phase = OVER
-            self.to_move = None
-            self._pending_discards = []
-            events.append(GameOver(Outcome(team, self.winning_seats, tuple(self.scores))))
+            leaving.end_at_target(self, team, events)
             return True
         return False
 

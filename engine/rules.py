@@ -82,6 +82,9 @@ class Rules:
     # Counting by hand (option ``counting: "manual"``): each owner claims its show and the
     # opponents may call muggins.  Only where the show follows the play (see configure).
     counting_by_hand: bool = False
+    # Skunks: how far below the target a losing side must end for a skunk, then a double
+    # skunk (see noddy.engine.outcome.judge_skunk); () where the game has none (Noddy).
+    skunk_margins: tuple[int, ...] = ()
     # Which table options this preset takes (besides target, knave_noddy and counting,
     # always taken).
     extra_options: tuple[str, ...] = ()
@@ -197,6 +200,7 @@ _CRIBBAGE = Rules(
     play_twenty_five=None,
     last_card_name="go",
     thirty_one_name="thirty-one",
+    skunk_margins=(30, 60),
 )
 
 PRESETS: dict[str, Rules] = {
@@ -234,6 +238,7 @@ PRESETS: dict[str, Rules] = {
         crib_from_pack=(),
         target=31,
         turned_jack_points=1,
+        skunk_margins=(),
         extra_options=("four_card",),
     ),
     "five-card-cribbage": dataclasses.replace(

@@ -24,16 +24,19 @@ if TYPE_CHECKING:
 class ShowToCount:
     """The show being counted by hand, as every seat may see it: whose it is, ``"show"`` or
     ``"crib"``, its cards and the claim (None until the owner has claimed).  Its worth is
-    not here: nobody is told it until the muggins step is over."""
+    not here: nobody is told it until the muggins step is over.  ``refused`` is the claim
+    refused once (above the worth; a second one counts as 0), in the owner's own view only:
+    None for everyone else, whatever the owner claimed."""
 
     seat: int
     reason: str
     cards: tuple[Card, ...]
     claimed: int | None
+    refused: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "reason": self.reason, "cards": [str(c) for c in self.cards],
-                "claimed": self.claimed}
+                "claimed": self.claimed, "refused": self.refused}
 
 
 @dataclass(frozen=True)
@@ -108,14 +111,16 @@ def observe(game: Game, seat: int | None) -> Observation:
         winner=game.winner,
         laid_away=None if seat is None else game._laid_away[seat],
         shows=tuple(game._shows),
-        counting=count_view(game),
+        counting=count_view(game, seat),
     )
 
-def count_view(game: Game) -> ShowToCount | None:
+def count_view(game: Game, seat: int | None) -> ShowToCount | None:
+    """The show being counted as ``seat`` sees it (its own refused claim included)."""
     counting = game._counting
     if counting is None or game.phase not in (CLAIM, MUGGINS):
         return None
-    return ShowToCount(counting.seat, counting.reason, counting.cards, counting.claimed)
+    refused = counting.refused if seat == counting.seat and game.phase == CLAIM else None
+    return ShowToCount(counting.seat, counting.reason, counting.cards, counting.claimed, refused)
 
 
 def copy_game(game: Game, with_log: bool = False) -> Game:
@@ -138,5 +143,6 @@ def copy_game(game: Game, with_log: bool = False) -> Game:
     if game._counting is not None:
         other._counting = dataclasses.replace(game._counting, callers=list(game._counting.callers))
     other.scores = list(game.scores)
+    other.gone = dict(game.gone)
     other.log = list(game.log) if with_log else []
     return other

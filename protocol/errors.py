@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 #: Every code the server may send, with when it is sent.  docs/PROTOCOL.md has the same list
-#: (a test keeps them equal).
+#: (a test keeps them equal).  Retired, never to be reused: ``over_claim`` (older servers
+#: refused every claim above a show's worth with it; now the claimer gets ``claim_refused``).
 ERROR_CODES: dict[str, str] = {
     # framing and message shape
     "bad_json": "the line is not UTF-8 JSON, or not a JSON object",
@@ -32,6 +33,14 @@ ERROR_CODES: dict[str, str] = {
     "bad_token": "the resume token is unknown or its seat is no longer held",
     "name_taken": "someone connected (or holding a seat) already goes by that name, or one that looks "
                   "the same, or the name is a computer player's",
+    "password_required": "hello with a registered name and no password (nor a resume token of that name)",
+    "bad_password": "the account's password is wrong (hello, change_password, unregister); wrong ones are "
+                    "counted per address like a table's",
+    "already_registered": "register of a name that is registered already (yours, or someone's)",
+    "not_registered": "change_password or unregister by a guest (no account), or hello with a password "
+                      "for a name no account has",
+    "name_required": "text mode only: a command that needs a name after the name you chose was refused: "
+                     "choose one (name NAME, or login NAME PASSWORD)",
     "bad_name": "the name holds a character a name may not (a control, an invisible or bidirectional "
                 "one), or nothing visible",
     # lobby and seating
@@ -49,6 +58,12 @@ ERROR_CODES: dict[str, str] = {
     "not_a_computer": "remove_computer on a seat that no computer player holds",
     "unknown_level": "no computer player of that level",
     "not_creator": "only the table's creator may change its settings or remove a computer player",
+    "not_away": "stand_in on a seat whose person is not away in a game (or not yet past the grace period)",
+    # meeting in the lobby
+    "no_such_player": "challenge: nobody online goes by that name",
+    "player_busy": "challenge: the player is at a table or away, not in the lobby",
+    "no_such_challenge": "accept or decline: no open challenge of that id is yours to answer",
+    "too_many_challenges": "challenge: you have as many challenges open as allowed; withdraw one",
     # records
     "no_such_game": "no finished game has this id",
     "storage_unavailable": "the server could not read its records, or could not save what the request did "
@@ -66,7 +81,6 @@ ERROR_CODES: dict[str, str] = {
     "must_play": "go said while holding a card that can be played",
     "wrong_discard": "the wrong number of cards laid away, or the same card twice",
     "already_discarded": "you have already laid away to the crib",
-    "over_claim": "counting by hand: a claim above what the hand (or crib) holds; claim again",
     "bad_claim": "a claim outside 0-29, or a muggins call that does not say more than was claimed",
     "illegal_action": "a refusal of the rules engine with no more precise code (not expected)",
     # the coach

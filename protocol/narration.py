@@ -283,6 +283,22 @@ def _tell_claimed(e: dict[str, Any], t: _Teller) -> list[Line]:
     return [Line("score", (f"{t.who(e['seat'])} claims {e.get('points')} for the {what}.",))]
 
 
+def _tell_claim_refused(e: dict[str, Any], t: _Teller) -> list[Line]:
+    """A claim above the show's worth: only its claimer is sent this (a record tells all)."""
+    what = "crib" if e.get("reason") == "crib" else "hand"
+    points, zero = e.get("points"), e.get("counts_as_zero")
+    if e.get("seat") == t.seat:
+        if zero:
+            return [Line("score", (f"That {what} does not hold {points} either: your claim counts as 0.",))]
+        return [Line("event", (f"That {what} does not hold {points}. Claim again: a second claim "
+                               f"above the {what}'s worth counts as 0.",))]
+    if zero:
+        return [Line("score", (f"{t.who(e['seat'])} claims {points}, more than the {what} holds "
+                               "again: it counts as 0.",))]
+    return [Line("event", (f"{t.who(e['seat'])} claims {points}, more than the {what} holds: "
+                           "refused once.",))]
+
+
 def _tell_muggins(e: dict[str, Any], t: _Teller) -> list[Line]:
     caller = t.who(e["seat"])
     verdict = "right!" if e.get("right") else "wrong: nothing pegged."
@@ -308,6 +324,11 @@ def _tell_deal_ended(e: dict[str, Any], t: _Teller) -> list[Line]:
     return [Line("deal", (f"After deal {e['deal']}: {score_line(e['scores'], t.names, t.players())}.",))]
 
 
+#: How a game_over's ``skunk`` is said after the score ("none", or a value a newer server
+#: added that this one does not know, says nothing).
+_SKUNK_WORDS = {"skunk": ", a skunk", "double": ", a double skunk"}
+
+
 def _tell_game_over(e: dict[str, Any], t: _Teller) -> list[Line]:
     """The winner and the score; with a view, a summary of where each side's points came
     from and its best hand."""
@@ -318,7 +339,22 @@ def _tell_game_over(e: dict[str, Any], t: _Teller) -> list[Line]:
     verb = "win" if len(seats) > 1 else "wins"
     others = " to ".join(str(s) for i, s in enumerate(scores) if i != winner)
     mine = scores[winner] if 0 <= winner < len(scores) else "?"
-    lines = [Line("win", (f"{_capital(label)} {verb} the game, {mine} to {others}!",))]
+    ending = e.get("ending", "target")
+    if ending == "resignation":
+        who = " and ".join(t.name(s) for s in e.get("resigned", []))
+        lines = [Line("win", (f"{_capital(label)} {verb} the game by resignation ({who} resigned), "
+                              f"{mine} to {others}!",))]
+    elif ending == "abandoned":
+        left = " and ".join(f"seat {s + 1}" for s in e.get("abandoned", []))
+        lines = [Line("win", (f"{_capital(label)} {verb} the game: {left} was left and never taken "
+                              f"back, which counts as a resignation ({mine} to {others} then)!",))]
+    else:
+        skunk = _SKUNK_WORDS.get(str(e.get("skunk")), "")
+        lines = [Line("win", (f"{_capital(label)} {verb} the game, {mine} to {others}{skunk}!",))]
+        gone = [f"seat {s + 1} resigned" for s in e.get("resigned", [])]
+        gone += [f"seat {s + 1} was left and never taken back" for s in e.get("abandoned", [])]
+        if gone:  # a loss for each, whatever the computer playing it on did
+            lines.append(Line("win", (f"({_capital('; '.join(gone))}: a loss.)",)))
     view = t.view
     if view is not None and view.deal:
         lines.append(Line("win", (f"Summary after {_n(view.deal, 'deal')}:",)))
@@ -347,6 +383,7 @@ TELLERS: dict[str, Callable[[dict[str, Any], _Teller], list[Line]]] = {
     "hands_revealed": _tell_hands_revealed,
     "counting": _tell_counting,
     "claimed": _tell_claimed,
+    "claim_refused": _tell_claim_refused,
     "muggins": _tell_muggins,
     "passed": _tell_passed,
     "counted": _tell_counted,

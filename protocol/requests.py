@@ -34,6 +34,7 @@ from .text import has_lone_surrogate, lone_surrogate_path
 _KIND_WORDS = {
     "str": "a string", "int": "a whole number", "bool": "true or false",
     "number": "a number", "object": "a JSON object", "str_list": "a list of strings",
+    "int_list": "a list of whole numbers",
 }
 
 
@@ -52,6 +53,9 @@ class FieldSpec:
     max_length: int | None = None
     #: Values allowed besides ``minimum``..``maximum`` (``configure_table``'s turn timer 0: off).
     also: tuple[Any, ...] = ()
+    #: A required field that may be left out when this other field is given (not null):
+    #: ``hello``'s ``name`` with ``resume``, whose session has a name already.
+    unless: str | None = None
 
     def check(self, value: Any) -> Any:
         if value is None:
@@ -62,6 +66,8 @@ class FieldSpec:
             raise ProtocolError(
                 "bad_field", f"field {self.name!r} must be {_KIND_WORDS[self.kind]}, not {value!r}",
                 field=self.name)
+        if self.kind == "int_list":
+            return self._check_items(value)
         if value in self.also:
             return value
         if self.choices and value not in self.choices:
@@ -84,6 +90,20 @@ class FieldSpec:
             raise ProtocolError("bad_field", f"field {self.name!r} may not be empty", field=self.name)
         return value
 
+    def _check_items(self, value: list[int]) -> list[int]:
+        """An ``int_list``: its length against ``max_length``, each item against the bounds."""
+        if self.max_length is not None and len(value) > self.max_length:
+            raise ProtocolError(
+                "bad_field", f"field {self.name!r} has more than {self.max_length} items", field=self.name)
+        low = -math.inf if self.minimum is None else self.minimum
+        high = math.inf if self.maximum is None else self.maximum
+        for item in value:
+            if not low <= item <= high:
+                raise ProtocolError(
+                    "bad_field", f"field {self.name!r} must hold whole numbers from {self.minimum} "
+                    f"to {self.maximum}, not {item!r}", field=self.name)
+        return value
+
 
 def _is_kind(value: Any, kind: str) -> bool:
     if kind == "str":
@@ -100,6 +120,9 @@ def _is_kind(value: Any, kind: str) -> bool:
         return isinstance(value, dict)
     if kind == "str_list":
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == "int_list":
+        return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool)
+                                               for v in value)
     raise AssertionError(kind)
 
 
@@ -119,6 +142,12 @@ MAX_PLAYERS = MAX_SEAT + 1
 #: The most points a claim or a muggins call may name on the wire (the engine holds them to
 #: what a show can hold, 29, with a clearer error).
 MAX_POINTS = 999
+#: The most games a match table's ``deal_seeds`` may plan (the line limit holds it to ~450).
+MAX_DEAL_SEEDS = 1000
+#: The longest password (of a table or an account) a request may carry, and the shortest an
+#: account's may be (``register``, ``change_password``: ``bad_field`` below it).
+MAX_PASSWORD = 64
+MIN_ACCOUNT_PASSWORD = 4
 
 
 def _f(name: str, kind: str, **kw: Any) -> FieldSpec:
@@ -128,14 +157,17 @@ def _f(name: str, kind: str, **kw: Any) -> FieldSpec:
 #: Every request type and its fields (``type`` and ``id`` are common to all and not listed).
 REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
     "hello": (
-        _f("name", "str", required=True, nullable=False, max_length=32),
+        _f("name", "str", required=True, nullable=False, max_length=32, unless="resume"),
         _f("bot", "bool", default=False, nullable=False),
         _f("version", "int", required=True, nullable=False, minimum=0, maximum=MAX_ID),
         _f("resume", "str", max_length=64),
+        _f("password", "str", max_length=MAX_PASSWORD),
     ),
     "ping": (),
     "pong": (),
-    "list_tables": (),
+    "list_tables": (
+        _f("people_only", "bool", default=False, nullable=False),
+    ),
     "create_table": (
         _f("preset", "str", default="noddy", nullable=False),
         _f("players", "int", default=2, nullable=False, minimum=1, maximum=MAX_PLAYERS),
@@ -145,6 +177,7 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
         _f("password", "str", max_length=64),
         _f("seat", "int", default=0, minimum=0, maximum=MAX_SEAT),
         _f("turn_timer", "number", minimum=TURN_TIMER_MIN, maximum=TURN_TIMER_MAX),
+        _f("deal_seeds", "int_list", minimum=0, maximum=MAX_ID, max_length=MAX_DEAL_SEEDS),
     ),
     "sit": (
         _f("table", "int", minimum=1, maximum=MAX_ID),
@@ -166,6 +199,10 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
     ),
     "ready": (
         _f("ready", "bool", default=True, nullable=False),
+    ),
+    "stand_in": (
+        _f("seat", "int", required=True, nullable=False, minimum=0, maximum=MAX_SEAT),
+        _f("on", "bool", default=True, nullable=False),
     ),
     "action": (
         _f("action", "str", required=True, nullable=False,
@@ -203,8 +240,47 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
     "leaderboard": (
         _f("family", "str", default="noddy", nullable=False, choices=("noddy", "cribbage")),
         _f("limit", "int", default=20, nullable=False, minimum=1, maximum=100),
+        _f("people_only", "bool", default=False, nullable=False),
+    ),
+    "stats": (
+        _f("name", "str", max_length=32),
+        _f("preset", "str", max_length=32),
     ),
     "bye": (),
+    "register": (
+        _f("password", "str", required=True, nullable=False, max_length=MAX_PASSWORD),
+    ),
+    "change_password": (
+        _f("old", "str", required=True, nullable=False, max_length=MAX_PASSWORD),
+        _f("new", "str", required=True, nullable=False, max_length=MAX_PASSWORD),
+    ),
+    "unregister": (
+        _f("password", "str", required=True, nullable=False, max_length=MAX_PASSWORD),
+    ),
+    "who": (
+        _f("people_only", "bool", default=False, nullable=False),
+    ),
+    "challenge": (
+        _f("name", "str", required=True, nullable=False, max_length=32),
+        _f("preset", "str", default="noddy", nullable=False, max_length=32),
+        _f("options", "object"),
+        _f("ready", "bool", default=False, nullable=False),
+        _f("text", "str", max_length=200),
+    ),
+    "accept": (
+        _f("challenge", "int", required=True, nullable=False, minimum=1, maximum=MAX_ID),
+        _f("ready", "bool", default=False, nullable=False),
+    ),
+    "decline": (
+        _f("challenge", "int", required=True, nullable=False, minimum=1, maximum=MAX_ID),
+    ),
+    "seek": (
+        _f("preset", "str", default="noddy", nullable=False, max_length=32),
+        _f("options", "object"),
+        _f("opponents", "str", default="any", nullable=False, choices=("any", "people", "bots")),
+        _f("ready", "bool", default=False, nullable=False),
+    ),
+    "unseek": (),
 }
 
 
@@ -236,7 +312,7 @@ def validate_request(message: dict[str, Any], escapes: bool = True) -> tuple[str
     fields: dict[str, Any] = {}
     for spec in REQUESTS[kind]:
         if spec.name not in message:
-            if spec.required:
+            if spec.required and (spec.unless is None or message.get(spec.unless) is None):
                 raise ProtocolError("missing_field", f"{kind} needs the field {spec.name!r}", field=spec.name)
             fields[spec.name] = spec.default
             continue
@@ -319,6 +395,8 @@ def _compile(specs: tuple[FieldSpec, ...]) -> Callable[[dict[str, Any]], dict[st
     validate_request reads the request instead."""
     defaults = {spec.name: spec.default for spec in specs}  # in schema order, as validate_request
     names = frozenset(defaults)
+    # A field required unless another is given counts as required here: a request without
+    # it is left to validate_request.
     required = frozenset(spec.name for spec in specs if spec.required)
     tests = {spec.name: _quick_test(spec) for spec in specs}
 

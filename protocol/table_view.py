@@ -83,7 +83,8 @@ class TableView:
     winner: int | None = None
     winning_seats: list[int] = field(default_factory=list)
     #: Counting by hand: the show being counted (``seat``, ``reason``, ``cards``, ``claimed``:
-    #: None until the owner claims), as the ``counting`` event and the snapshot tell it.
+    #: None until the owner claims; ``refused``: our own claim refused once, else None), as
+    #: the ``counting`` and ``claim_refused`` events and the snapshot tell it.
     counting: dict[str, Any] | None = None
 
     # -- making one -----------------------------------------------------------------------
@@ -203,7 +204,8 @@ class TableView:
         lines: list[Line] = []
         for entry in m.get("events", []):
             lines += self.apply_event(entry["event"])
-            self.seq = entry.get("seq", self.seq)
+            if isinstance(entry.get("seq"), int):  # (a private event has none)
+                self.seq = entry["seq"]
         self.seq = m.get("seq", self.seq)
         game = m.get("game")
         if game is not None:
@@ -358,7 +360,7 @@ class TableView:
 
     def _counting(self, e: dict[str, Any]) -> None:
         self.counting = {"seat": e["seat"], "reason": e["reason"], "cards": list(e["cards"]),
-                         "claimed": None}
+                         "claimed": None, "refused": None}
         self.phase = "claim"
         if e["reason"] == "crib":
             self.crib = sort_cards(e["cards"])
@@ -367,6 +369,12 @@ class TableView:
         if self.counting is not None:
             self.counting["claimed"] = e["points"]
         self.phase = "muggins"
+
+    def _claim_refused(self, e: dict[str, Any]) -> None:
+        """Our own claim was above the worth: the first is kept (``refused``: the next one
+        above it counts as 0), as the owner's own snapshot says."""
+        if self.counting is not None and e["seat"] == self.seat and not e.get("counts_as_zero"):
+            self.counting["refused"] = e["points"]
 
     def _counted(self, e: dict[str, Any]) -> None:
         """A show counted by hand is over: kept as a show of its true worth, with what was
@@ -406,6 +414,7 @@ _FOLDS: dict[str, Callable[[TableView, dict[str, Any]], None]] = {
     "hands_revealed": TableView._hands_revealed,
     "counting": TableView._counting,
     "claimed": TableView._claimed,
+    "claim_refused": TableView._claim_refused,
     "counted": TableView._counted,
     "deal_ended": TableView._deal_ended,
     "game_over": TableView._game_over,

@@ -1,6 +1,8 @@
 """``noddy-server``: parse the command line, run the server until Ctrl-C or SIGTERM, exit 0.
 
-``noddy-server --export-game ID`` instead writes one stored game as JSON lines and exits.
+``noddy-server --export-game ID`` instead writes one stored game as JSON lines and exits;
+``noddy-server reset-password NAME`` gives an account a new password
+(:mod:`noddy.server.reset_password`).
 Exit status: 0, 1 if the address cannot be had, 2 if the database cannot be used (or the
 game to export does not exist), and 2 for a command line that makes no sense (a port outside
 0-65535, a negative grace...: argparse's usage error, never a traceback).
@@ -25,7 +27,9 @@ import noddy
 from noddy.protocol import DEFAULT_PORT
 
 from .config import ServerConfig
+from .lan import EVERY_INTERFACE, join_lines, lan_addresses
 from .net.network import NoddyServer
+from .reset_password import reset_password
 from .storage.records import to_jsonl
 from .storage import MEMORY, Storage, StorageError, default_db_path
 
@@ -75,7 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="noddy-server",
         description="Serve Noddy and Cribbage tables on the network (JSON lines over TCP; "
-                    "see docs/PROTOCOL.md).  A person can also play with `nc HOST PORT`.")
+                    "see docs/PROTOCOL.md).  A person can also play with `nc HOST PORT`.",
+        epilog="noddy-server reset-password NAME [--db PATH] gives a registered name a new "
+               "password, with the server stopped (see reset-password --help).")
     parser.add_argument("--version", action="version", version=f"%(prog)s {noddy.__version__}")
     parser.add_argument("--host", default=defaults.host,
                         help=f"address to listen on (default {defaults.host}: every interface)")
@@ -90,7 +96,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ping-interval", type=_POSITIVE, default=defaults.ping_interval, metavar="SECONDS",
                         help=f"ping a silent JSON client after this long (default {defaults.ping_interval:g})")
     parser.add_argument("--idle-timeout", type=_POSITIVE, default=defaults.idle_timeout, metavar="SECONDS",
-                        help=f"drop a JSON client silent this long (default {defaults.idle_timeout:g})")
+                        help=f"drop a connection that says nothing at all this long after connecting "
+                             f"(default {defaults.idle_timeout:g}); once it has spoken, silence never closes it")
+    parser.add_argument("--keepalive-idle", type=_NOT_NEGATIVE, default=defaults.keepalive_idle, metavar="SECONDS",
+                        help=f"TCP keepalive: probe a silent peer after this long, to find one that "
+                             f"vanished (default {defaults.keepalive_idle:g}; 0: off)")
+    parser.add_argument("--keepalive-interval", type=_POSITIVE, default=defaults.keepalive_interval,
+                        metavar="SECONDS", help=f"TCP keepalive: seconds between probes "
+                                                f"(default {defaults.keepalive_interval:g})")
+    parser.add_argument("--keepalive-count", type=_at_least(1, whole=True), default=defaults.keepalive_count,
+                        metavar="N", help=f"TCP keepalive: unanswered probes before the peer is "
+                                          f"taken for gone (default {defaults.keepalive_count})")
     parser.add_argument("--rate", type=_POSITIVE, default=defaults.rate,
                         help=f"requests a second each connection may sustain (default {defaults.rate:g})")
     parser.add_argument("--burst", type=_at_least(1, whole=True), default=defaults.burst,
@@ -134,6 +150,14 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the certificate's private key (if not in the --tls-cert file)")
     parser.add_argument("--tls-port", type=_port, default=3132, metavar="PORT",
                         help="the TLS port (default 3132; 0 picks a free port and prints it)")
+    parser.add_argument("--allow-deal-seeds", action="store_true",
+                        help="let create_table fix its games' deals with deal_seeds (unrated "
+                             "tables; what noddy-match uses on its own servers: whoever chooses "
+                             "a seed chooses the cards, so never on a server people play on)")
+    parser.add_argument("--computers-inline", action="store_true",
+                        help="computer players decide on the event loop, not in a worker thread "
+                             "(cheaper for a match runner's few tables; a slow decision holds "
+                             "everyone up)")
     parser.add_argument("--db", default=str(default_db_path()), metavar="PATH",
                         help="the SQLite file that keeps tables, finished games and ratings across "
                              "restarts, created on first start (default: %(default)s; "
@@ -147,6 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(host=args.host, port=args.port, seed=args.seed, grace_period=args.grace,
                         ping_interval=args.ping_interval, idle_timeout=args.idle_timeout,
+                        keepalive_idle=args.keepalive_idle, keepalive_interval=args.keepalive_interval,
+                        keepalive_count=args.keepalive_count,
                         rate=args.rate, burst=args.burst,
                         max_connections_per_address=args.max_connections_per_address,
                         max_tables_per_connection=args.max_tables_per_connection,
@@ -155,6 +181,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
                         query_rate_per_address=args.query_rate_per_address,
                         record_cache_bytes=args.record_cache_bytes,
                         lobby_push_interval=args.lobby_push_interval, db=args.db,
+                        allow_deal_seeds=args.allow_deal_seeds,
+                        computers_inline=args.computers_inline,
                         tls_cert=args.tls_cert, tls_key=args.tls_key, tls_port=args.tls_port)
 
 
@@ -182,6 +210,13 @@ async def serve(config: ServerConfig) -> int:
     server = NoddyServer(config)
     await server.start()
     _tune_garbage_collector()
+    # The host's first screen, on stderr with the log (but for --log-level warning and up):
+    # the exact lines friends type to join (before the line on stdout, which
+    # scripts wait for).
+    if logging.getLogger("noddy.server").isEnabledFor(logging.INFO):
+        addresses = lan_addresses() if config.host in EVERY_INTERFACE else []
+        print("\n".join(join_lines(config.host, server.port, addresses, server.tls_port)),
+              file=sys.stderr, flush=True)
     # The one line on stdout, for scripts and people alike (the port, when --port 0 chose it).
     print(f"noddy-server listening on {config.host}:{server.port}", flush=True)
     if server.tls_port is not None:  # a second line only then: scripts read the first
@@ -265,6 +300,10 @@ def _run(main_coroutine: Coroutine[Any, Any, int]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["reset-password"]:
+        logging.basicConfig(level="INFO", stream=sys.stderr, format="noddy-server: %(message)s")
+        return reset_password(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.tls_key and not args.tls_cert:

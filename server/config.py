@@ -31,10 +31,21 @@ class ServerConfig:
     seed: int | None = None
     #: Seconds a disconnected player's seat is held for a resume.
     grace_period: float = 60.0
-    #: Seconds of silence from a JSON client after which the server sends it a ping.
+    #: Seconds of silence from a JSON client after which the server sends it a ping (once;
+    #: a client that wants to know the link is alive answers it, or pings itself).
     ping_interval: float = 30.0
-    #: Seconds of silence after which a JSON client is taken for dead and dropped.
+    #: Seconds a connection may stay silent *before its first line* (before it has a name):
+    #: a socket opened and never used.  Once a connection has said anything, silence never
+    #: closes it: a person may wait as long as they like, and a dead peer is found by TCP
+    #: keepalive below.
     idle_timeout: float = 90.0
+    #: TCP keepalive on every accepted socket, so that the kernel finds a peer that vanished
+    #: (a laptop gone, a route dropped) while a quiet person stays: seconds of silence before
+    #: the first probe, seconds between probes, and unanswered probes before the connection
+    #: is reported dead (0 idle: no keepalive).  The defaults find a dead peer in ~2 minutes.
+    keepalive_idle: float = 60.0
+    keepalive_interval: float = 10.0
+    keepalive_count: int = 6
     #: Requests a second a connection may sustain, and the burst it may send at once.
     rate: float = 20.0
     burst: int = 40
@@ -76,6 +87,8 @@ class ServerConfig:
     #: alone let one host fill every lobby listener's screen through many connections.
     chat_rate_per_address: float = 2.0
     chat_burst_per_address: int = 10
+    #: Seconds a challenge waits for its answer before it runs out (see core/matchmaking.py).
+    challenge_timeout: float = 120.0
     #: Wrong table passwords one address may give within ``password_window`` seconds before
     #: it is locked out of private tables for ``password_lockout`` seconds (0: no limit).
     password_attempts: int = 5
@@ -96,6 +109,13 @@ class ServerConfig:
     #: notice half a second.
     lobby_push_interval: float = 0.5
     default_level: str = ""
+    #: Whether ``create_table`` may fix its games' deals (``deal_seeds``): for the match
+    #: runner's own private servers only, as whoever chooses a seed chooses the cards.
+    allow_deal_seeds: bool = False
+    #: Whether computer players decide on the event loop instead of in a worker thread: a
+    #: quarter less CPU a game for a match server's one table (no thread hop, no wait for
+    #: the GIL), but a slow decision holds everyone up -- never on a server people play on.
+    computers_inline: bool = False
     #: The SQLite file that keeps tables, games and ratings across restarts; None keeps them
     #: in memory only (tests; ``noddy-server`` itself defaults to the user's data folder).
     db: str | None = None

@@ -16,7 +16,8 @@ from .fragments import Fragments, plain, wrapped
 def title_bar(model: ViewModel, address: str, where: str) -> Fragments:
     """The top line, across the screen: who is where (red while the connection is down)."""
     style = "class:title" if model.connection == "online" else "class:title.offline"
-    return [(style, f" Noddy · {model.name} @ {address} · {where}"), (style, " " * 200)]
+    guest = " (guest)" if model.registered is False else ""
+    return [(style, f" Noddy · {model.name}{guest} @ {address} · {where}"), (style, " " * 200)]
 
 
 def title_fragments(model: ViewModel, address: str) -> Fragments:
@@ -32,6 +33,8 @@ def title_fragments(model: ViewModel, address: str) -> Fragments:
             where += f" to {target}"
         if model.deal:
             where += f" · deal {model.deal}"
+        if isinstance(table.get("rated"), bool):
+            where += " · rated" if table["rated"] else " · unrated"
     if model.connection in ("reconnecting", "offline") and model.screen == CONNECTING:
         return title_bar(model, address, where + " · not connected")
     state = {"online": "", "connecting": " · connecting…",
@@ -61,9 +64,11 @@ def status_fragments_lobby(model: ViewModel, width: int | None = None) -> Fragme
     return status_line(model, [("class:dim", " " + (model.connection_detail or ""))], width)
 
 
-def keys_fragments(model: ViewModel, width: int = 80) -> Fragments:
+def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False) -> Fragments:
     """The bottom line: only the keys that do something where the player is, as many as fit
-    ``width`` columns (see :func:`fit_keys`)."""
+    ``width`` columns (see :func:`fit_keys`); ``scrolling``: the coach's box or the count has
+    more rows than it shows, and the arrows scroll it."""
+    scroll = [("↑↓ PgUp PgDn", "scroll"), ("other keys", "close it")] if scrolling else []
     if model.name_prompt is not None:
         keys = [("↵", "use this name"), ("Ctrl-Q", "quit")]
     elif model.password_prompt is not None:
@@ -73,9 +78,9 @@ def keys_fragments(model: ViewModel, width: int = 80) -> Fragments:
     elif model.screen == CONNECTING:
         keys = [("?", "help"), ("q", "quit")]
     elif model.coach.panel is not None:
-        keys = [("any key", "closes the coach's box"), ("Ctrl-Q", "quit")]
+        keys = (scroll or [("any key", "closes the coach's box")]) + [("Ctrl-Q", "quit")]
     elif model.deal_count is not None and model.screen != LOBBY:
-        keys = [("any key", "closes the count"), ("Ctrl-Q", "quit")]
+        keys = (scroll or [("any key", "closes the count")]) + [("Ctrl-Q", "quit")]
     elif model.screen == LOBBY and model.form is not None:
         if model.form.on_password:
             keys = [("↑↓", "line"), ("type", "password"), ("⌫", "delete"), ("↵", "create"),
@@ -84,8 +89,10 @@ def keys_fragments(model: ViewModel, width: int = 80) -> Fragments:
             keys = [("↑↓", "line"), ("←→", "change"), ("↵", "create"), ("Esc", "back"),
                     ("?", "help")]
     elif model.screen == LOBBY:
-        keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("m", "my games"), ("b", "ratings"),
-                ("c", "chat"), ("?", "help"), ("q", "quit")]
+        keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("o", "who"), ("m", "my games"),
+                ("b", "ratings"), ("i", "stats"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+        if model.registered is False:  # a guest: how to keep the name (c chat, i stats give way first)
+            keys.insert(6, ("a", "register"))
     elif model.picking == "remove":
         keys = [("1-4", "that seat's computer"), ("Esc", "none")]
     elif model.winner is not None:
@@ -114,12 +121,14 @@ def keys_fragments(model: ViewModel, width: int = 80) -> Fragments:
         keys += [("g", "go")] if model.go_is_legal else []  # only when no card can be played
         keys += [("h", "hint")] if model.coach.can_hint else []
         keys += [("v", "review")] if model.coach.notes is not None else []
+        away = model.away_choice()
+        keys += [("w", f"{'computer for' if away[2] else 'wait for'} {away[1]}")] if away else []
         keys += [("l", "resign"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
     return key_hints(fit_keys(keys, width))
 
 
 #: The hints left out first when the line is too narrow for all (the help lists every key).
-FIRST_TO_GO = (("v", "level"), ("PgUp", "log"), ("c", "chat"), ("b", "ratings"), ("m", "my games"),
+FIRST_TO_GO = (("v", "level"), ("PgUp", "log"), ("c", "chat"), ("i", "stats"), ("b", "ratings"), ("m", "my games"),
                ("w", "watch"))
 #: Never left out: the way to the help, and the way out.
 ALWAYS_SHOWN = ("?", "q", "Ctrl-Q")

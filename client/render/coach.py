@@ -59,14 +59,16 @@ def hand_or_show_fragments(model: ViewModel) -> Fragments:
     return hand_fragments(model)
 
 
-def panel_fragments(model: ViewModel) -> Fragments:
-    """The coach's box: its title, its lines, and how to close it."""
+def panel_fragments(model: ViewModel, width: int | None = None) -> Fragments:
+    """The coach's box: its title, its lines, and how to close it.  With ``width`` (the
+    box's), a line is broken between words as the log's are, a column clear of the frame;
+    the box scrolls what does not fit (:class:`noddy.client.scrolling.Scrolled`)."""
     panel = model.coach.panel
     if panel is None:
         return []
     out: Fragments = [("class:label", f" {panel.title} "), ("", "\n")]
-    for i, line in enumerate(panel.lines):       # (a space after each, clear of the frame)
-        out += log_fragments([line]) + [("", " \n")]
+    for line in panel.lines:
+        out += log_fragments([line], None if width is None else width - 1) + [("", " \n")]
     return out + [("class:dim", " any key closes this ")]
 
 

@@ -19,9 +19,10 @@ HELP_LEFT = """\
    ↑ ↓    choose a table
    Enter  sit (first free seat)
    1-4    sit in that seat
-   w      watch the table
-   n      new table (form)
+   w watch   n new table (form)
    m games  b ratings  r refresh
+   o who is on  p people only
+   a register   i statistics
  A private table asks for its
  password (Esc cancels).
  In the form
@@ -39,8 +40,8 @@ HELP_RIGHT = """\
    Enter  play / lay away the picked cards
    g go (when legal)  h hint  v review
    0-9 Enter  claim / muggins   p  pass
-   PgUp PgDn End  scroll the log
-   l      resign: a computer takes your seat
+   ↑↓ PgUp PgDn  scroll log, count, review
+   l resign (a loss)  w wait/computer
  Before a game
    1-4    move to that seat   s  stand/sit
    a      add a computer  v  its level

@@ -9,7 +9,6 @@ board in :mod:`noddy.client.render.board`.
 from __future__ import annotations
 
 import re
-import textwrap
 
 from prompt_toolkit.utils import get_cwidth
 
@@ -17,7 +16,7 @@ from ..lines import LogLine
 from ..model import ViewModel
 from .board import compact
 from .cards import card_fragments, cards_inline
-from .fragments import Fragments, plain, wrapped
+from .fragments import Fragments, plain
 
 
 def pile_fragments(model: ViewModel, width: int) -> Fragments:
@@ -143,8 +142,9 @@ def log_fragments(lines: list[LogLine], width: int | None = None) -> Fragments:
     return out
 
 
-def _wrapped_segments(segments: Fragments, width: int) -> Fragments:
-    """``segments`` (one log line) broken into rows of at most ``width`` cells between words."""
+def _wrapped_segments(segments: Fragments, width: int, indent: str = HANGING_INDENT) -> Fragments:
+    """``segments`` (one log line) broken into rows of at most ``width`` cells between words,
+    the later rows indented by ``indent``."""
     out: Fragments = [("", " ")]
     used = 1
     pending: Fragments = []  # spaces seen since the last word: dropped at a row's end
@@ -155,17 +155,17 @@ def _wrapped_segments(segments: Fragments, width: int) -> Fragments:
                 pending.append((style, token))
                 continue
             spaces = sum(get_cwidth(t) for _, t in pending)
-            if used + spaces + cells > width and used > len(HANGING_INDENT):
-                out.append(("", "\n" + HANGING_INDENT))
-                used, pending, spaces = len(HANGING_INDENT), [], 0
+            if used + spaces + cells > width and used > len(indent):
+                out.append(("", "\n" + indent))
+                used, pending, spaces = len(indent), [], 0
             out += pending
             pending = []
             used += spaces
             while used + cells > width:  # longer than a whole row: cut it
                 room = max(1, width - used)
                 out.append((style, token[:room]))
-                out.append(("", "\n" + HANGING_INDENT))
-                token, used = token[room:], len(HANGING_INDENT)
+                out.append(("", "\n" + indent))
+                token, used = token[room:], len(indent)
                 cells = get_cwidth(token)
             out.append((style, token))
             used += cells
@@ -189,6 +189,8 @@ def waiting_fragments(model: ViewModel) -> Fragments:
             if seat.get("kind") == "computer" and not seat.get("level"):
                 kind = "computer"
             away = "" if seat.get("connected", True) else ", away"
+            if seat.get("bot"):  # a program that said so in its hello (issue 24)
+                kind = f"bot, {kind}"
             out.append(("class:label", f" {seat.get('name')}{mine}"))
             out.append(("class:dim", f"  ({kind}{away})\n"))
     watchers = list(table.get("spectators") or [])
@@ -197,34 +199,44 @@ def waiting_fragments(model: ViewModel) -> Fragments:
     return out
 
 
+#: The least room an announcement of the count keeps under itself when it wraps; with less
+#: (a narrow screen, long names), its later rows take the log's hanging indent instead.
+ANNOUNCEMENT_ROOM = 20
+
+
 def count_fragments(model: ViewModel, width: int = 80) -> Fragments:
     """The count at the end of a deal: each hand and the crib with the turn-up, its points
-    and the announcement, then the totals and how to go on."""
+    and the announcement, then the totals and how to go on.
+
+    Every row is broken between words to ``width`` by the log's wrapping (at 60 columns the
+    terminal broke "a ru / n"); a hand's announcement goes on under itself when it has
+    :data:`ANNOUNCEMENT_ROOM`, else under the log's hanging indent.  The window scrolls
+    what does not fit (:class:`noddy.client.scrolling.Scrolled`)."""
     count = model.deal_count
     if count is None:
         return []
     turn_up = [count.turn_up] if count.turn_up else []
-    out: Fragments = [("class:label", f" The count of deal {count.deal}")]
+    head: Fragments = [("class:label", f"The count of deal {count.deal}")]
     if count.turn_up:
-        out += [("class:label", " · turn-up "), *card_fragments(count.turn_up)]
-    out += [("class:dim", "  — any key goes on —"), ("", "\n")]
+        head += [("class:label", " · turn-up "), *card_fragments(count.turn_up)]
+    head += [("class:dim", "  — any key goes on —")]
+    out = _wrapped_segments(head, width) + [("", "\n")]
     label_width = min(20, max((len(row.label) for row in count.rows), default=4))
     cards_width = max((len(plain(cards_inline(row.cards))) for row in count.rows), default=0)
     for row in count.rows:
         points = "   " if row.points is None else f"{row.points:>3}"
         shown = cards_inline(row.cards)
-        line: Fragments = [("class:label", f" {row.label[:label_width]:<{label_width}}  "), *shown,
+        line: Fragments = [("class:label", f"{row.label[:label_width]:<{label_width}}  "), *shown,
                            ("", " " * (cards_width - len(plain(shown))))]
         if turn_up:
             line += [("class:dim", " + "), *cards_inline(turn_up)]
         line.append(("class:key", f"  {points}  "))
-        # The announcement wraps between words, under itself.
-        indent = len(plain(line))
-        words = textwrap.wrap(row.announcement or "nothing", max(20, width - indent - 1),
-                              break_on_hyphens=False) or ["nothing"]
-        out += line + [("class:score", ("\n" + " " * indent).join(words)), ("", "\n")]
+        column = 1 + get_cwidth(plain(line))
+        indent = " " * column if width - column >= ANNOUNCEMENT_ROOM else HANGING_INDENT
+        line.append(("class:score", row.announcement or "nothing"))
+        out += _wrapped_segments(line, width, indent) + [("", "\n")]
     if count.after:
-        out += [("class:deal", wrapped(count.after, width))]
+        out += _wrapped_segments([("class:deal", count.after)], width)
     if count.notes:
-        out += [("", "\n"), ("class:label", " The coach:"), ("", "\n")] + log_fragments(count.notes)
+        out += [("", "\n"), ("class:label", " The coach:"), ("", "\n")] + log_fragments(count.notes, width)
     return out

@@ -11,7 +11,9 @@ send the claim or the call; ``p`` passes.  The show being counted is the shared 
 Why the client never counts: the point of counting by hand is that the player finds the
 points; the server tells nobody a show's worth before its ``counted`` event, and this
 module keeps to that -- it reads the cards and the claim, never scores them.  A claim above
-the worth is refused (``over_claim``): the words say so and the entry stays open.
+the worth is refused once (``claim_refused``, to us alone): the prompt then says so, and what a
+second one costs (it counts as 0), and the entry stays open; after a second one the status
+line says it counted as 0.
 """
 
 from __future__ import annotations
@@ -131,13 +133,19 @@ class HandCount:
         if verb not in ("claim", "muggins"):
             return False
         self.entry = ""
-        points = request.get("points")
-        if verb == "claim" and code == "over_claim":
-            self.session.set_status(f"That {self.owner_words().split()[-1]} does not hold "
-                                    f"{points}; claim again.", error=True)
-        else:
-            self.session.set_status(message or code.replace("_", " "), error=True)
+        self.session.set_status(message or code.replace("_", " "), error=True)
         return True
+
+    def told(self, event: dict[str, Any]) -> None:
+        """An event of our table: a claim of ours above the worth.  The first is refused
+        (the prompt says so while we claim again); a second counts as 0, said here."""
+        if event.get("kind") != "claim_refused" or event.get("seat") != self.game.seat:
+            return
+        self.entry = ""
+        if event.get("counts_as_zero"):
+            what = "crib" if event.get("reason") == "crib" else "hand"
+            self.session.set_status(f"That {what} does not hold {event.get('points')} either: "
+                                    "your claim counts as 0.", error=True)
 
     def turned(self) -> None:
         """A turn came: a number typed for an earlier step means nothing now."""
@@ -152,8 +160,12 @@ class HandCount:
             return None
         typed = f"{self.entry}▏" if self.entry else "▏"
         if self.claiming:
-            return (f"Count {self.owner_words()} with the turn-up and claim the points: "
-                    f"type them and Enter.  Claim: {typed}")
+            what = "crib" if show.get("reason") == "crib" else "hand"
+            if show.get("refused") is not None:
+                return (f"That {what} does not hold {show['refused']}. Claim again: a second claim "
+                        f"above the {what}'s worth counts as 0.  Claim: {typed}")
+            return (f"Count {self.owner_words()} with the turn-up and claim the points (one claim "
+                    f"too high is refused, a second counts as 0): type them and Enter.  Claim: {typed}")
         if self.mugging:
             owner = self.game.seat_name(show.get("seat"))
             what = "crib" if show.get("reason") == "crib" else "hand"

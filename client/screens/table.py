@@ -158,6 +158,33 @@ class TableScreen:
         if self.game.table_id is not None:
             self.session.send("leave")
 
+    def away_choice(self) -> tuple[int, str, bool] | None:
+        """What ``w`` does in a game where someone is away: ``(seat, name, on)``: wait for the
+        person a computer stands in for (``on`` false), or let a computer play for the person
+        the table waits for (true).  None: nobody is away like that, or we do not play."""
+        game = self.game
+        table = game.table
+        if table is None or game.seat is None or table.get("status") != "playing":
+            return None
+        seats = table.get("seats", [])
+        for seat in seats:
+            if seat and seat.get("stand_in_for"):
+                return seat["seat"], seat["stand_in_for"], False
+        for index, name in sorted(game.waiting_for.items()):
+            seat = seats[index] if index < len(seats) else None
+            if seat and seat.get("kind") == "human" and not seat.get("connected"):
+                return index, name, True
+        return None
+
+    def toggle_stand_in(self) -> None:
+        """``w`` in a game: wait for an away person, or let a computer play for them."""
+        choice = self.away_choice()
+        if choice is None:
+            self.session.set_status("Nobody is away: w waits for a player a computer stands in for.")
+            return
+        seat, _name, on = choice
+        self.session.send("stand_in", seat=seat, on=on)
+
     def move_cursor(self, delta: int) -> None:
         game = self.game
         if game.hand:
@@ -244,6 +271,16 @@ class TableScreen:
         self.session.clear_status()
         self.session.send("action", action=verb, **fields)
 
+    def _rated_words(self, lead: str) -> str:
+        """`` The game will be rated.`` or ``... unrated: ben is a guest.`` (as the table's
+        summary says), or nothing from a server that does not say."""
+        table = self.game.table or {}
+        if not isinstance(table.get("rated"), bool):
+            return ""
+        if table["rated"]:
+            return f"{lead} rated."
+        return f"{lead} unrated: {table.get('unrated_why') or 'see the server'}."
+
     def prompt(self) -> str:
         """The line that says what happens now, and what the player may do."""
         game, view, session = self.game, self.game.view, self.session
@@ -251,8 +288,8 @@ class TableScreen:
             return session.connection_words()
         if view.winner is not None:
             if game.seat is None:
-                return "The game is over: l goes back to the lobby."
-            return "The game is over: r to play again, l to leave the table."
+                return "The game is over: l goes back to the lobby." + self._rated_words(" That game was")
+            return "The game is over: r to play again, l to leave the table." + self._rated_words(" That game was")
         if self.picking == "remove":
             return "Remove which computer? Press its seat number; Esc keeps them all."
         if not game.in_game:
@@ -267,7 +304,8 @@ class TableScreen:
                     return (f"You are ready; waiting for {', '.join(waiting) or 'the others'} "
                             "(r: not ready after all).")
                 level = f" ({session.computer_level})" if session.computer_level else ""
-                return f"Waiting for players: a adds a computer{level}, r says you are ready."
+                return (f"Waiting for players: a adds a computer{level}, r says you are ready."
+                        + self._rated_words(" The game will be"))
             if self.seats_open:
                 return "Watching: s or a seat number sits you down, l goes back to the lobby."
             return "Watching: l goes back to the lobby."

@@ -21,13 +21,16 @@ from ..model.ratelimit import PasswordGuard
 from ..model.ratings import RatingBook
 from ..model.table import Table
 from ..storage import StoredState
+from ..storage.accounts import ACCOUNT_QUERIES
 from ..storage.record_cache import RecordCache
+from .accounts import Accounts
 from .coaching import Coaching
 from .connections import Connections
 from .gameplay import Gameplay
 from .instructions import BotJob, Effects, Query, TurnTimer
 from .lobby import Lobby
 from .lobby_board import LobbyBoard
+from .matchmaking import Matchmaking
 from .outages import LostTables, PausedTables
 from .outbox import Outbox
 from .queries import Queries
@@ -35,6 +38,7 @@ from .reception import Reception
 from .recovery import Recovery
 from .seating import Seating
 from .sessions import Sessions
+from .stand_ins import StandIns
 from .table_state import stored_state
 from .tables import Tables
 
@@ -61,18 +65,24 @@ class ServerCore:
         self.board = LobbyBoard(config.lobby_push_interval, outbox, self.sessions)
         self.tables = Tables(outbox, self.board)
         # The parts that handle requests, each given what it works with.
-        self.gameplay = Gameplay(config, clock, wall_clock, outbox, self.tables, self.ratings, self.paused)
+        self.gameplay = Gameplay(config, clock, wall_clock, outbox, self.tables, self.ratings, self.paused,
+                                 self.sessions)
+        self.stand_ins = StandIns(config, clock, outbox, self.tables, self.gameplay)
         self.seating = Seating(config, clock, outbox, self.connections, self.sessions, self.board,
-                               self.tables, guard, self.paused, self.ratings, self.gameplay)
+                               self.tables, guard, self.paused, self.ratings, self.gameplay, self.stand_ins)
+        self.accounts = Accounts(clock, outbox, self.connections, self.tables, self.ratings, guard)
         self.lobby = Lobby(config, clock, outbox, self.connections, self.sessions, self.board,
-                           self.tables, self.ratings, self.lost, self.seating)
-        self.queries = Queries(config, clock, outbox, self.connections, self.ratings, guard)
+                           self.tables, self.ratings, self.lost, self.seating, self.accounts)
+        self.queries = Queries(config, clock, outbox, self.connections, self.ratings, guard, self.accounts)
         self.coaching = Coaching(outbox, self.queries)
+        self.matchmaking = Matchmaking(config, clock, outbox, self.connections, self.sessions, self.board,
+                                       self.tables, self.seating, self.gameplay)
         self.recovery = Recovery(config, clock, outbox, self.connections, self.sessions, self.board,
                                  self.tables, self.ratings, self.paused, self.lost, self.lobby,
                                  self.seating, self.gameplay)
         handlers: dict[str, Any] = {}
-        for part in (self.lobby, self.seating, self.gameplay, self.queries, self.coaching):
+        for part in (self.lobby, self.seating, self.stand_ins, self.gameplay, self.queries,
+                     self.coaching, self.matchmaking, self.accounts):
             handlers.update(part.handlers())
         self.reception = Reception(config, clock, outbox, self.connections, self.lobby, self.seating,
                                    self.recovery, self.paused, handlers)
@@ -117,6 +127,7 @@ class ServerCore:
         self.gameplay.tick(now)  # turn timers, and the computer players' sweep
         self.recovery.tick(now)  # paused tables due a look
         self.reception.tick(now)  # ping or drop the silent
+        self.matchmaking.tick(now)  # challenges run out, or their players left the lobby
         self.board.tick(now, self.tables.by_id())  # the lobby's table news, last (this tick's too)
         return self._effects()
 
@@ -135,12 +146,17 @@ class ServerCore:
         """Reply to a :class:`Query` with what storage returned (``failed``: it could not read)."""
         if query.kind == "repair_table":
             self.recovery.repaired(query.args["table"], result, failed)
+        elif query.kind == "login":
+            self.lobby.logged_in(query, result, failed)
+        elif query.kind in ACCOUNT_QUERIES:
+            self.accounts.answer(query, result, failed)
         else:
             self.queries.answer(query, result, failed)
         return self._effects()
 
     def restore(self, state: StoredState) -> Effects:
         """Once, before any connection: what storage kept (see :meth:`Recovery.restore`)."""
+        self.accounts.load(state.accounts)  # first: a restored seat's person may have an account
         self.recovery.restore(state)
         return self._effects()
 

@@ -15,8 +15,14 @@ A finished game's result is the engine's one :class:`~noddy.engine.Outcome` valu
 ``game_over`` event, the stored result and the rating all read it.
 
 Collaborators (passed in): the open tables (a change is announced there), the rating book
-(a finished game is rated by its ``rate_game``), and the paused tables (which take no
-action: their computers and timers wait).
+(a finished game is rated by its ``rate_game``), the paused tables (which take no action:
+their computers and timers wait), and the sessions (a person a computer stood in for is
+let go when the game ends: their seat is freed).
+
+A person who leaves mid-game is an action too (:mod:`noddy.engine.leaving`: ``resign``,
+``abandon``, ``take_back``, applied by :meth:`leave_game` for seating), so the stored
+game replays to the same result; each seat changing hands is kept in ``LiveGame.changes``
+and stored with the finished game's seats.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ from .places import my_seat, my_table, session_of
 if TYPE_CHECKING:
     from .outages import PausedTables
     from .outbox import Outbox
+    from .sessions import Sessions
     from .tables import Tables
 
 log = logging.getLogger("noddy.server")
@@ -49,8 +56,10 @@ class Gameplay:
     """Games at the tables, their timers and computer players; see the module docstring."""
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], wall_clock: Callable[[], float],
-                 outbox: Outbox, tables: Tables, ratings: RatingBook, paused: PausedTables) -> None:
+                 outbox: Outbox, tables: Tables, ratings: RatingBook, paused: PausedTables,
+                 sessions: Sessions) -> None:
         self._config = config
+        self._sessions = sessions
         self._clock = clock
         self._wall_clock = wall_clock
         self._outbox = outbox
@@ -96,7 +105,10 @@ class Gameplay:
         else:
             action = Go(seat)
         events, plain = self.apply_action(table, game, action)
-        table.deadlines.pop(seat, None)
+        if not all([event.private for event in events]):
+            # (A claim refused, told to the claimer alone, keeps the turn and its time: a
+            # timer given again would tell the others that something happened.)
+            table.deadlines.pop(seat, None)
         # The reply leads the actor's batch of events and turn (one message fewer to carry out).
         self.publish(table, table.record(events), plain,
                       (conn.id, {"type": "ok"} if rid is None else {"type": "ok", "id": rid}))
@@ -111,12 +123,22 @@ class Gameplay:
         """Deal a new game at a full, ready table; the caller publishes the returned events
         (numbered) with their dicts, which the storage record holds too."""
         table.games_played += 1
-        seed = self._config.game_seed(table.id, table.games_played)
+        plan = table.match
+        if plan is None:
+            seed = self._config.game_seed(table.id, table.games_played)
+        else:  # a match table: the runner's seed (see noddy.server.model.match_plan)
+            seed = plan.seed_of(table.games_played)
+            plan.new_game()
         # The table's rules are configured already (from its preset and options), so the
         # game takes them as they are instead of configuring a copy.
         game = Game(table.rules, table.players, partnerships=table.partnerships, seed=seed)
         seats = [{"seat": i, "name": s.name, "kind": "computer" if s.is_computer else "human",
-                  "level": s.level} for i, s in enumerate(table.seats) if s is not None]
+                  "level": s.level, **({"bot": True} if s.session is not None and s.session.bot else {})}
+                 for i, s in enumerate(table.seats) if s is not None]
+        for seat in seats:  # a registered person's seat names the account (see StoredGame.visible_to)
+            occupant = table.seats[seat["seat"]]
+            if occupant is not None and occupant.session is not None and occupant.session.account is not None:
+                seat["account"] = occupant.session.account
         live = LiveGame(self._next_game, table.seq, seats)
         self._next_game += 1
         table.live = live
@@ -147,6 +169,8 @@ class Gameplay:
         is recorded as finished and rated.  Returns the events and their dicts (the ones the
         storage record carries, for :meth:`_stream` to reuse)."""
         events = game.apply(action)
+        if table.match is not None:
+            table.match.acted(action.seat, self._clock())
         live = table.live
         assert live is not None
         live.actions += 1
@@ -157,6 +181,40 @@ class Gameplay:
             self.finish_game(table, game)
         return events, plain
 
+    def leave_game(self, table: Table, action: Action, why: str | None = None) -> None:
+        """A person resigned, abandoned the seat or took it back (``action``): applied and
+        published like a move; ``why`` notes the seat's new hands in the record."""
+        game = table.game
+        assert game is not None and table.status == PLAYING
+        if why is not None:
+            self.seat_changed(table, action.seat, why)
+        self._stream(table, *self.apply_action(table, game, action))
+
+    def seat_changed(self, table: Table, seat: int, why: str) -> None:
+        """Note in the game's record who plays ``seat`` from now on, and why."""
+        live, occupant = table.live, table.seats[seat]
+        if live is None or occupant is None or table.status != PLAYING:
+            return
+        live.changes.append({"seat": seat, "after": live.actions, "at": round(self._wall_clock(), 2),
+                             "name": occupant.name,
+                             "kind": "computer" if occupant.is_computer else "human",
+                             "level": occupant.level, "why": why})
+
+    def _free_stand_ins(self, table: Table) -> None:
+        """The game is over: a computer that stood in for someone leaves the seat, and so
+        does a person the table was waiting for; who it stood in for is let go (their
+        resume token no longer holds a seat).  A waiting bot's table thus never plays on
+        by itself with a stand-in counted as ready."""
+        for index, occupant in enumerate(table.seats):
+            if occupant is None:
+                continue
+            person = occupant.stand_in_for if occupant.stand_in else occupant.session
+            if occupant.stand_in or (person is not None and person.conn is None and person.held_until is None):
+                table.seats[index] = None
+                if person is not None and person.table is table:
+                    person.table, person.seat = None, None
+                    self._sessions.forget(person)
+
     def finish_game(self, table: Table, game: Game) -> None:
         """Record a won game as finished and rate it.  Every way a game ends comes here: an
         action (a person's, a computer's or the turn timer's) or the deal itself (under the
@@ -165,13 +223,17 @@ class Gameplay:
         outcome = game.outcome
         assert live is not None and outcome is not None
         changes: list = []
-        if table.rated:  # two players or partnerships, and no coach
+        reasons = table.unrated_reasons()
+        if reasons:  # see Table.unrated_reasons: only two sides of registered people, no coach
+            self._ratings.note_unrated(family_of(table.preset), [code for code, _ in reasons])
+        else:
             by_seat = {s["seat"]: _identity_of(s) for s in live.seats}
             sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
                      for side in (0, 1)]
             changes = self._ratings.rate_game(family_of(table.preset), sides, outcome.winner)
         self._outbox.record(GameFinished(live.game_id, self._wall_clock(), outcome.to_dict(),
-                                         tuple(changes), table.id))
+                                         tuple(changes), table.id,
+                                         live.seats_with_changes() if live.changes else None))
 
     def _stream(self, table: Table, events: list[Event], plain: list[dict[str, Any]]) -> None:
         """Number and send new game events (see :meth:`_publish`)."""
@@ -209,15 +271,29 @@ class Gameplay:
         # Members whose redacted views of an event agree get the very same message object,
         # which the network layer then encodes once (events are mostly public).
         messages = table.event_messages(numbered, seats, plain)
-        table.turns_in_flight.clear()  # every awaiting seat is sent its turn again below
+        if numbered and numbered[0][0] is None:
+            # A private event first (a claim refused): a member told nothing of this action
+            # is sent nothing, not even the turn, which is as it was for them.
+            recipients = [r for r in recipients if messages[r[1]]]
+            for _, seat, _ in recipients:  # only they are sent their turn again below
+                if seat is not None:
+                    table.turns_in_flight.pop(seat, None)
+        else:
+            table.turns_in_flight.clear()  # every awaiting seat is sent its turn again below
         if game.is_over:
             table.status = FINISHED
             table.deadlines.clear()
             self._send_batches(table, recipients, messages, None, reply)
+            self._free_stand_ins(table)
             log.info("table %d: game %d won by %s, scores %s", table.id, table.games_played,
                      game.winner, game.scores)
             self._tables.changed(table)
+            if table.match is not None:
+                self._report_match_game(table, game)
             return
+        if table.match is not None:
+            for seat in game.awaiting:
+                table.match.turn_sent_to(seat, now, len(game.legal_actions(seat)))
         if table.turn_timer is not None:
             awaiting = set(game.awaiting)
             for seat in list(table.deadlines):
@@ -258,6 +334,15 @@ class Gameplay:
                 put(Send(conn_id, batch, text))
         if reply is not None:
             self._outbox.send(*reply)
+
+    def _report_match_game(self, table: Table, game: Game) -> None:
+        """Tell a match table's runner, wherever it is, how the game went (the ``match_game``
+        message of :mod:`noddy.server.model.match_plan`)."""
+        plan, live, outcome = table.match, table.live, game.outcome
+        assert plan is not None and live is not None and outcome is not None
+        report = plan.report(table.id, table.games_played, game.seed, live.seats, outcome.to_dict(),
+                             [action.to_dict() for action in live.taken], table.players)
+        self._outbox.send(plan.runner.conn, report)
 
     def schedule_timer(self, table: Table, deadline: float) -> None:
         heapq.heappush(self._timer_due, (deadline, table.id))
@@ -398,6 +483,8 @@ def turn_timer(table: Table, seat: int | None, conn_id: int, turn: dict[str, Any
 
 
 def _identity_of(seat: dict[str, Any]) -> Rated:
-    """Who a seat's rating belongs to, for a seat as a game record keeps it: a person by
-    name, a computer player by level (as :mod:`~noddy.server.core.queries` rates a live seat)."""
-    return Rated("computer", seat["level"]) if seat["kind"] == "computer" else Rated("human", seat["name"])
+    """Who a seat's rating belongs to, for a seat as a game record keeps it: a person (or a
+    bot, which the seat marks ``"bot": true``) by name, a computer player by level (as :mod:`~noddy.server.core.queries` rates a live seat)."""
+    if seat["kind"] == "computer":
+        return Rated("computer", seat["level"])
+    return Rated("bot" if seat.get("bot") else "human", seat["name"])

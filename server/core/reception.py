@@ -91,10 +91,13 @@ class Reception:
         })
         return conn.id
 
-    def _admit(self, conn_id: int, text: bool, line: bytes | None) -> Connection | None:
-        """A line came in on ``conn_id`` (``line``: a JSON line, whose id a refusal echoes):
-        the connection is heard, its mode fixed by its first line, and its rate charged.
-        None if it is gone, or if the line is refused."""
+    def _admit(self, conn_id: int, text: bool, line: bytes | None,
+               request: dict[str, Any] | ProtocolError | None = None) -> Connection | None:
+        """A line came in on ``conn_id`` (``line``: a JSON line, whose id a refusal echoes;
+        ``request``: a typed line as the text adapter read it): the connection is heard, its
+        mode fixed by its first line, and its rate charged.  None if it is gone, or if the
+        line is refused.  A ``bye`` is never refused for the rate: a client that says
+        goodbye and closes must not leave its name and seat held (issue 25)."""
         self.origin = None
         conn = self._connections.get(conn_id)
         if conn is None or conn.closing:
@@ -105,7 +108,7 @@ class Reception:
         if conn.text is None:
             connections.set_mode(conn, text)
         wait = conn.bucket.take(now)
-        if wait > 0:
+        if wait > 0 and not _says_bye(line, request):
             request_id = None if conn.text or line is None else _quiet_id(line)
             if conn.bucket.strikes > self._config.flood_strikes:
                 self._outbox.error(conn, ProtocolError("flood", "too many requests; closing the connection"),
@@ -144,7 +147,7 @@ class Reception:
         first), or raises the ProtocolError that refuses it: the adapter's reading of what
         depends on the game (``discard 1 2``).  True if the line was admitted (not
         rate-limited, and the connection is open)."""
-        conn = self._admit(conn_id, True, None)
+        conn = self._admit(conn_id, True, None, request)
         if conn is None:
             return False
         if isinstance(request, ProtocolError):
@@ -152,17 +155,34 @@ class Reception:
             return True
         if request is None:
             return True
-        if conn.session is None and request["type"] != "hello":
-            self.dispatch(conn, {"type": "hello", "name": self._lobby.guest_name(),
-                                 "version": PROTOCOL_VERSION})
         try:
+            if conn.session is None and request["type"] != "hello":
+                self._unnamed(conn)
             if request["type"] == "hello" and conn.session is not None:
                 self._lobby.hello_again(conn, request, self.dispatch)
             else:
                 self.dispatch(conn, request if finish is None else finish(request))
+                if request["type"] == "hello" and conn.session is None and not self._lobby.logging_in(conn):
+                    conn.refused_name = request.get("name") if request.get("resume") is None else "(resume)"
         except ProtocolError as exc:
             self._outbox.error(conn, exc, None)
         return True
+
+    def _unnamed(self, conn: Connection) -> None:
+        """A person who has no name yet typed a command that needs one: they become a guest,
+        unless the name they chose was refused or is being checked -- then they are told what
+        to do, never quietly made ``guest-N`` (see PROTOCOL.md, "Text mode")."""
+        if self._lobby.logging_in(conn):
+            raise ProtocolError("name_required", "your password is being checked; wait for the welcome")
+        refused = conn.refused_name
+        if refused == "(resume)":
+            raise ProtocolError("name_required", "your resume token was refused, so you have no name yet: "
+                                "type name NAME (or login NAME PASSWORD) first")
+        if refused is not None:
+            raise ProtocolError("name_required", f"the name {refused!r} was refused, so you have no name "
+                                f"yet: type name NAME with another name (or login {refused} PASSWORD if "
+                                "it is your registered name) first")
+        self.dispatch(conn, {"type": "hello", "name": self._lobby.guest_name(), "version": PROTOCOL_VERSION})
 
     def dispatch(self, conn: Connection, message: dict[str, Any], escapes: bool = True) -> None:
         try:
@@ -204,32 +224,35 @@ class Reception:
         self._seating.connection_lost(session)
 
     def tick(self, now: float) -> None:
-        """Look at each connection whose keepalive is due: ping it, or drop it if silent too long."""
+        """Look at each connection whose keepalive is due: ping it, or drop it if it never
+        said anything."""
         for conn in self._connections.due(now):
             if conn.closing:
                 continue
             self._keepalive(conn, now)
             if not conn.closing:
-                self._connections.schedule(conn)
+                self._connections.schedule(conn, now)
 
     def _keepalive(self, conn: Connection, now: float) -> None:
-        """Ping a silent connection, or drop it when it has been silent too long.
+        """Drop a connection that has said nothing at all for ``idle_timeout`` (a socket
+        opened and never used, or stopped in the middle of its first line); ping a silent
+        JSON client once.
 
-        Text-mode connections too: a silent one would otherwise hold its socket (and its
-        name) for ever.  A person at a terminal reads the ping as a question, and is told
-        why before the connection is closed; a JSON client is dropped without a message."""
+        Silence after the first line never closes a connection: a person at a table, in the
+        lobby or watching may wait as long as they like, and a netcat user cannot answer a
+        ping.  A peer that vanished is found by TCP keepalive (``keepalive_idle``), which
+        the kernel runs on every accepted socket; its connection then ends as any other."""
         idle = now - conn.last_seen
         config = self._config
-        if idle >= config.idle_timeout:
-            # Before hello nobody is pinged, but a connection that says nothing (or stops in
-            # the middle of a line) must not hold its socket for ever either.
-            log.info("connection %d silent for %.0f s%s; dropping it", conn.id, idle,
-                     " before hello" if conn.session is None else "")
-            if conn.text:
-                self._outbox.send(conn.id, {"type": "bye", "reason": f"silent for {config.idle_timeout:g} s, "
-                                            "the idle limit; closing the connection"})
-            self._outbox.close(conn, "idle")
-        elif conn.session is not None and idle >= config.ping_interval and not conn.pinged:
+        if conn.session is None:
+            if idle >= config.idle_timeout:
+                log.info("connection %d said nothing for %.0f s; dropping it", conn.id, idle)
+                # Its mode is not known yet: the goodbye goes as JSON, like the greeting.
+                self._outbox.send(conn.id, {"type": "bye", "reason": f"nothing said for "
+                                            f"{config.idle_timeout:g} s after connecting; "
+                                            "closing the connection"})
+                self._outbox.close(conn, "idle")
+        elif not conn.text and idle >= config.ping_interval and not conn.pinged:
             self._connections.pinged(conn)
             self._outbox.send(conn.id, {"type": "ping"})
 
@@ -238,6 +261,19 @@ class Reception:
 
     def pong(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         """An answer to the server's ping: receiving it already refreshed ``last_seen``."""
+
+
+def _says_bye(line: bytes | None, request: dict[str, Any] | ProtocolError | None) -> bool:
+    """Whether a line over the rate limit is a ``bye`` (read only on that rare path)."""
+    if isinstance(request, dict):
+        return request.get("type") == "bye"
+    if line is None or b"bye" not in line:
+        return False
+    try:
+        message = decode_line(line)
+    except ProtocolError:
+        return False
+    return message.get("type") == "bye"
 
 
 def _quiet_id(line: bytes) -> Any:

@@ -6,7 +6,9 @@ The table is plain state plus the rules for changing it; it knows nothing of soc
 the games played at the table, so a client can tell that it missed nothing and a snapshot can
 say where it stands.  Redaction happens here and only here: a member is sent
 ``event.for_seat(seat)`` for its own seat, a spectator ``event.for_seat(None)``, and the
-turn timer's move for a seat (``timed_out``) is redacted the same way.
+turn timer's move for a seat (``timed_out``) is redacted the same way.  A private event (a
+claim refused, told to its claimer alone) is sent with ``seq`` null and takes no number: the
+others, who are not told of it, must not see a gap in the numbers either.
 
 A session and a table name each other (a session is at a table, a seat holds a session), so
 both are defined here: split over two modules, the two had to import each other.  The
@@ -22,7 +24,18 @@ from typing import Any, Callable, Iterable, Sequence
 from noddy.bots import Player
 from noddy.engine import Action, Discard, Event, Game, Rules, describe_legal
 
+from .match_plan import MatchPlan
 from .table_options import hints_on
+
+#: Why a table's games may be unrated: each code of :meth:`Table.unrated_reasons`.
+UNRATED_REASONS = {
+    "not_two_sides": "three players, or four without partnerships: only two sides are rated",
+    "coach": "the table has the coach (hints): help a rated game must not have",
+    "guest": "a person (or bot) seated has no account (a guest): only registered names are rated",
+    "same_computer": "one computer level sits on both sides: the game tells nothing",
+    "fixed_deals": "the deals were fixed in advance (a match's deal_seeds): known cards",
+}
+_HANDS = {3: "three", 4: "four"}
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -45,6 +58,9 @@ class Session:
     table: Table | None = None
     seat: int | None = None
     held_until: float | None = None
+    #: The id of the account this person logged in to (or registered), None for a guest:
+    #: only an account's games are rated, and its records and seats are its own.
+    account: int | None = None
 
     def __repr__(self) -> str:
         where = "" if self.table is None else f" table={self.table.id} seat={self.seat}"
@@ -53,25 +69,38 @@ class Session:
 
 @dataclass(eq=False)
 class Seat:
-    """Who sits in a seat: a person (``session``) or a computer player (``player``)."""
+    """Who sits in a seat: a person (``session``) or a computer player (``player``).
+
+    A computer that *stands in* (``stand_in``) plays the seat of a person who left mid-game
+    (resigned, or did not come back within the grace period) until the game ends, when the
+    seat is freed; ``stand_in_for`` is the person who may take it back (None: one who
+    resigned, who may not)."""
 
     name: str
     session: Session | None = None
     player: Player | None = None
     level: str | None = None
     ready: bool = False
+    stand_in: bool = False
+    stand_in_for: Session | None = None
 
     @property
     def is_computer(self) -> bool:
         return self.player is not None
 
     def to_dict(self, index: int) -> dict[str, Any]:
-        return {
+        data = {
             "seat": index, "name": self.name,
             "kind": "computer" if self.is_computer else "human",
-            "level": self.level, "ready": self.ready or self.is_computer,
+            "bot": self.session is not None and self.session.bot,
+            "level": self.level, "ready": (self.ready or self.is_computer) and not self.stand_in,
             "connected": self.is_computer or (self.session is not None and self.session.conn is not None),
+            # A person without an account: their games are unrated, their name not reserved.
+            "guest": self.session is not None and self.session.account is None,
         }
+        if self.stand_in:  # whose seat it is, and whether they may take it back
+            data["stand_in_for"] = self.stand_in_for.name if self.stand_in_for is not None else None
+        return data
 
 
 @dataclass
@@ -85,6 +114,21 @@ class LiveGame:
     actions: int = 0
     #: The actions taken so far, in order: what the coach's review replays.
     taken: list[Action] = field(default_factory=list)
+    #: Each time a seat changed hands during the game, in order: ``{"seat", "after"`` (the
+    #: number of actions taken by then), ``"at"`` (seconds since 1970), ``"name", "kind",
+    #: "level", "why"}`` (``resigned``,
+    #: ``abandoned``: a computer stands in; ``back``: the person took it back; ``waiting``:
+    #: the table sent the stand-in away to wait for its person).  The record keeps them.
+    changes: list[dict[str, Any]] = field(default_factory=list)
+
+    def seats_with_changes(self) -> list[dict[str, Any]]:
+        """The seats as dealt, each with its ``changes`` (only a seat that had some)."""
+        out = []
+        for seat in self.seats:
+            changes = [{k: v for k, v in c.items() if k != "seat"} for c in self.changes
+                       if c["seat"] == seat["seat"]]
+            out.append({**seat, "changes": changes} if changes else seat)
+        return out
 
 
 @dataclass(eq=False)
@@ -108,10 +152,11 @@ class Table:
     #: What storage knows of the game being played here, or of the last one.
     live: LiveGame | None = None
     seq: int = 0
-    #: The current (or last) game's events, with their seq: what a (re)joining member is
-    #: sent.  Emptied when a game begins: earlier games live in storage, and keeping every
-    #: event of a long-lived table would only grow memory and the garbage collector's work.
-    log: list[tuple[int, Event]] = field(default_factory=list)
+    #: The current (or last) game's events, with their seq (None: a private event): what a
+    #: (re)joining member is sent.  Emptied when a game begins: earlier games live in storage,
+    #: and keeping every event of a long-lived table would only grow memory and the garbage
+    #: collector's work.
+    log: list[tuple[int | None, Event]] = field(default_factory=list)
     #: When each awaiting human seat's turn timer runs out.
     deadlines: dict[int, float] = field(default_factory=dict)
     #: Seat -> (connection, seq) of the last turn sent to it that the network layer has not
@@ -126,6 +171,8 @@ class Table:
     creator: Session | None = None
     #: A seat's rating in the table's preset family, for the summary (set by the core).
     rate: Callable[[Seat], int] | None = None
+    #: A match table's fixed deals (``create_table``'s ``deal_seeds``), else None.
+    match: MatchPlan | None = None
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -147,6 +194,10 @@ class Table:
         """Everyone at the table who is a person: seated (held or not) and spectators."""
         seated = [s.session for s in self.seats if s is not None and s.session is not None]
         return seated + list(self.spectators)
+
+    def away(self) -> list[Session]:
+        """The people a computer stands in for, who may still take their seats back."""
+        return [s.stand_in_for for s in self.seats if s is not None and s.stand_in_for is not None]
 
     def members(self) -> list[tuple[Session, int | None]]:
         """Connected people at the table with the seat whose view they get (None: spectator)."""
@@ -170,7 +221,8 @@ class Table:
 
     def can_start(self) -> bool:
         return (self.status in (WAITING, FINISHED)
-                and all(seat is not None and (seat.ready or seat.is_computer) for seat in self.seats))
+                and all(seat is not None and (seat.ready or seat.is_computer) and not seat.stand_in
+                        for seat in self.seats))
 
     @property
     def hints(self) -> bool:
@@ -179,9 +231,52 @@ class Table:
 
     @property
     def rated(self) -> bool:
-        """Whether a game won here changes ratings: two players, or partnerships, and no
-        coach (a hint is help a rated game must not have)."""
-        return (self.players == 2 or self.partnerships) and not self.hints
+        """Whether a game won here changes ratings: two sides (two players, or partnerships),
+        no coach (a hint is help a rated game must not have), every person seated has an
+        account, not one computer level on both sides, and no deals fixed in advance (a match
+        table's ``deal_seeds``; see :meth:`unrated_reasons`)."""
+        return not self.unrated_reasons()
+
+    def unrated_reasons(self) -> list[tuple[str, str]]:
+        """Why a game here is not rated, as (code, words) pairs (none: it is rated).  The
+        codes are :data:`UNRATED_REASONS`; the seats looked at are the ones taken now."""
+        reasons: list[tuple[str, str]] = []
+        if not (self.players == 2 or self.partnerships):
+            reasons.append(("not_two_sides", f"{_HANDS.get(self.players, str(self.players))}-handed "
+                                             "games without partnerships are unrated"))
+        if self.hints:
+            reasons.append(("coach", "the coach is on"))
+        seats = self._rated_seats()
+        guests = [name for name, guest, _level in seats if guest]
+        if guests:
+            reasons.append(("guest", f"{' and '.join(guests)} {'is a guest' if len(guests) == 1 else 'are guests'}"))
+        if self.players == 2 or self.partnerships:
+            sides: list[set[str]] = [set(), set()]
+            for index, (_name, _guest, level) in enumerate(seats):
+                if level is not None:
+                    sides[index % 2].add(level)
+            if sides[0] & sides[1]:
+                reasons.append(("same_computer", "the same computer level plays on both sides"))
+        if self.match is not None:
+            reasons.append(("fixed_deals", "the deals are fixed in advance (a match)"))
+        return reasons
+
+    def _rated_seats(self) -> list[tuple[str, bool, str | None]]:
+        """Each seat's (name, is a guest, computer level or None) for :meth:`unrated_reasons`.
+        A computer standing in (issue 24) counts as the one dealt in: a game is rated by who
+        was dealt in (``LiveGame.seats``), not by who plays a seat for them at the end."""
+        dealt = {s["seat"]: s for s in self.live.seats} if self.live is not None else {}
+        out: list[tuple[str, bool, str | None]] = []
+        for index, seat in enumerate(self.seats):
+            if seat is not None and seat.stand_in and index in dealt:
+                was = dealt[index]
+                human = was["kind"] != "computer"
+                out.append((was["name"], human and was.get("account") is None, None if human else was["level"]))
+            elif seat is not None:
+                out.append((seat.name, seat.session is not None and seat.session.account is None, seat.level))
+            else:
+                out.append(("", False, None))
+        return out
 
     def summary(self) -> dict[str, Any]:
         """What the lobby shows of the table: never any card."""
@@ -190,7 +285,7 @@ class Table:
             "id": self.id, "preset": self.preset, "players": self.players,
             "partnerships": self.partnerships, "options": dict(self.options),
             "private": self.private, "turn_timer": self.turn_timer, "status": self.status,
-            "rated": self.rated,
+            **self.rating_terms(),
             "seats": [None if seat is None else self._seat_dict(seat, i) for i, seat in enumerate(self.seats)],
             "spectators": [s.name for s in self.spectators],
             "creator": None if owner is None else owner.name,
@@ -198,21 +293,37 @@ class Table:
             "game_id": self.game_id,
         }
 
+    def rating_terms(self) -> dict[str, Any]:
+        """``rated``, and if not, ``unrated_reasons`` (codes) and ``unrated_why`` (words)."""
+        reasons = self.unrated_reasons()
+        if not reasons:
+            return {"rated": True, "unrated_reasons": [], "unrated_why": None}
+        return {"rated": False, "unrated_reasons": [code for code, _ in reasons],
+                "unrated_why": "; ".join(words for _, words in reasons)}
+
     def _seat_dict(self, seat: Seat, index: int) -> dict[str, Any]:
         data = seat.to_dict(index)
         data["rating"] = None if self.rate is None else self.rate(seat)
         return data
 
     # -- the game stream ------------------------------------------------------------------
-    def record(self, events: list[Event]) -> list[tuple[int, Event]]:
-        """Number ``events`` and keep them in the table's log."""
-        first = self.seq + 1
-        self.seq += len(events)
-        numbered = list(zip(range(first, self.seq + 1), events))
+    def record(self, events: list[Event]) -> list[tuple[int | None, Event]]:
+        """Number ``events`` and keep them in the table's log (a private event: seq None)."""
+        numbered: list[tuple[int | None, Event]]
+        if any([event.private for event in events]):
+            numbered = []
+            for event in events:
+                if not event.private:
+                    self.seq += 1
+                numbered.append((None if event.private else self.seq, event))
+        else:
+            first = self.seq + 1
+            self.seq += len(events)
+            numbered = list(zip(range(first, self.seq + 1), events))
         self.log.extend(numbered)
         return numbered
 
-    def event_messages(self, numbered: list[tuple[int, Event]], seats: Iterable[int | None],
+    def event_messages(self, numbered: list[tuple[int | None, Event]], seats: Iterable[int | None],
                        plain: Sequence[dict[str, Any]],
                        ) -> dict[int | None, list[dict[str, Any]]]:
         """Each of ``seats``' ``event`` messages for ``numbered``, redacted for that seat.
@@ -222,7 +333,7 @@ class Table:
         returns the event itself) gets one shared message object around ``plain[i]``, which
         the network layer then encodes once.  Seats whose lists would be equal may get the
         same list.  Shared means nobody may change these lists and messages (or ``plain``)
-        once built.
+        once built.  A seat not told of an event (``for_seat`` None) gets no message for it.
         """
         table_id = self.id
         # While every event so far is public, all seats share one list (most actions: a
@@ -242,8 +353,9 @@ class Table:
                 out = {seat: shared[:] for seat in seats}
             for seat, messages in out.items():
                 view = event.for_seat(seat)
-                messages.append(whole if view is event else
-                                {"type": "event", "table": table_id, "seq": seq, "event": view.to_dict()})
+                if view is not None:
+                    messages.append(whole if view is event else
+                                    {"type": "event", "table": table_id, "seq": seq, "event": view.to_dict()})
         return dict.fromkeys(seats, shared) if out is None else out
 
     def timed_out_message(self, seat: int, action: Action, viewer: int | None) -> dict[str, Any]:
@@ -286,13 +398,14 @@ class Table:
             view = self.game.observation(seat)
             message["game"] = view.to_dict()
             message["game"]["legal_actions"] = describe_legal(view.legal_actions)
-            message["events"] = [{"seq": seq, "event": redacted(event, seat)}
-                                 for seq, event in self.log]
+            message["events"] = [{"seq": seq, "event": told} for seq, event in self.log
+                                 if (told := redacted(event, seat)) is not None]
             if self.status == PLAYING:
                 message["turn"] = self.turn_message(seat, now)
         return message
 
 
-def redacted(event: Event, seat: int | None) -> dict[str, Any]:
-    """``event`` as ``seat`` may see it, on the wire."""
-    return event.for_seat(seat).to_dict()
+def redacted(event: Event, seat: int | None) -> dict[str, Any] | None:
+    """``event`` as ``seat`` may see it, on the wire (None: ``seat`` is not told of it)."""
+    view = event.for_seat(seat)
+    return None if view is None else view.to_dict()

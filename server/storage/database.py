@@ -1,7 +1,7 @@
 """The :class:`Storage` class itself: one database connection, opened with its lock, and the
 query dispatch the core uses.
 
-The class is composed of its reads (:mod:`noddy.server.storage.reads`) and writes
+The class is composed of its accounts (:mod:`noddy.server.storage.accounts`), its reads (:mod:`noddy.server.storage.reads`) and writes
 (:mod:`noddy.server.storage.writes`); what is left here is its life -- opening the file and
 taking its lock (:mod:`noddy.server.storage.opening`), closing both -- and :meth:`Storage.read`,
 which routes the core's queries to either half.  See :mod:`noddy.server.storage`.
@@ -14,12 +14,14 @@ import os
 from pathlib import Path
 from typing import Any, Sequence
 
+from .accounts import ACCOUNT_QUERIES, StorageAccounts
+from .game_stats import backfill, read_stats
 from .opening import MEMORY, open_database, take_lock
-from .schema import MIGRATIONS
+from .schema import MIGRATIONS, STATS_VERSION
 from .writes import StorageWrites
 
 
-class Storage(StorageWrites):
+class Storage(StorageAccounts, StorageWrites):
     """The database, used from one thread only; see :mod:`noddy.server.storage`."""
 
     def __init__(self, path: str | os.PathLike[str], migrations: Sequence[str] = MIGRATIONS) -> None:
@@ -32,6 +34,14 @@ class Storage(StorageWrites):
         self._lock = None if self.path == MEMORY else take_lock(self.path, lock_path)
         try:
             self.db = open_database(self.path, migrations)
+            # Games finished before the statistics were kept (schema 6) are summed up once.
+            self.keeps_stats = len(migrations) >= STATS_VERSION
+            if self.keeps_stats:
+                try:
+                    backfill(self.db, self.game_record)
+                except BaseException:
+                    self.db.close()
+                    raise
         except BaseException:
             if created:  # a file that is refused is left as it was found, with nothing beside it
                 with contextlib.suppress(OSError):
@@ -63,6 +73,10 @@ class Storage(StorageWrites):
             return self.list_games(args["name"], args["limit"], args.get("viewer"))
         if kind == "get_game":
             return self.stored_game(args["game"])
+        if kind == "stats":
+            return read_stats(self.db, args["name"], args["preset"], args["private"])
         if kind == "repair_table":
             return self.repair(args["table"], args["write"])
+        if kind in ACCOUNT_QUERIES:
+            return self.account(kind, args)
         raise ValueError(f"unknown storage query {kind!r}")

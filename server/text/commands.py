@@ -92,6 +92,51 @@ def _game(verb: str, args: list[str], rest: str) -> dict[str, Any] | None:
     return request if len(args) == 1 else {**request, "password": args[1]}  # a private game's
 
 
+def _leaderboard(verb: str, args: list[str], rest: str) -> dict[str, Any] | None:
+    words = [word.lower() for word in args]
+    request: dict[str, Any] = {"type": "leaderboard", "family": "noddy"}
+    if "people" in words:
+        words.remove("people")
+        request["people_only"] = True
+    if len(words) > 1:
+        return None
+    if words:
+        request["family"] = words[0]
+    return request
+
+
+def _game_words(words: list[str], request: dict[str, Any]) -> dict[str, Any] | None:
+    """The preset, ``opt=value`` options and ``ready`` of a challenge or a seek (and its
+    ``people``/``bots``), after the words that are its own."""
+    options: dict[str, Any] = {}
+    for word in words:
+        lowered = word.lower()
+        if "=" in word:
+            key, _, value = word.partition("=")
+            options[key] = _value(value)
+        elif lowered == "ready":
+            request["ready"] = True
+        elif lowered in ("people", "bots", "any") and request["type"] == "seek":
+            request["opponents"] = lowered
+        elif "preset" not in request:
+            request["preset"] = lowered
+        else:
+            return None
+    if options:
+        request["options"] = options
+    return request
+
+
+def _challenge(verb: str, args: list[str], rest: str) -> dict[str, Any] | None:
+    if not args:
+        return None
+    return _game_words(args[1:], {"type": "challenge", "name": args[0]})
+
+
+def _seek(verb: str, args: list[str], rest: str) -> dict[str, Any] | None:
+    return _game_words(args, {"type": "seek"})
+
+
 def _sit(verb: str, args: list[str], rest: str) -> dict[str, Any] | None:
     if len(args) == 1:
         return {"type": "sit", "seat": _seat(args[0])}
@@ -103,9 +148,11 @@ def _sit(verb: str, args: list[str], rest: str) -> dict[str, Any] | None:
 
 #: Every text command, in the order :data:`HELP` lists them.
 COMMANDS: tuple[Command, ...] = (
-    Command(("tables", "list", "ls"), "list_tables", _bare({"type": "list_tables"}),
-            help=("tables", ("list the tables",)),
-            brief=('tables', 'list the tables')),
+    Command(("tables", "list", "ls"), "list_tables", lambda verb, args, rest: {
+        "type": "list_tables", **({"people_only": True} if args else {})} if args in ([], ["people"]) else None,
+        usage="{verb}, or {verb} people",
+        help=("tables [people]", ("list the tables (people: only those where no bot sits)",)),
+            brief=('tables [people]', 'list the tables (people: those without bots)')),
     Command(("new",), "create_table", lambda verb, args, rest: _parse_new(args), usage="",
             help=("new PRESET [N] [pairs] [opt=value ...] [password=PW] [timer=SECONDS]",
                   ("create a table for N players and sit in seat 1",)),
@@ -135,6 +182,14 @@ COMMANDS: tuple[Command, ...] = (
             help=("stand | leave", ("stand up (stay watching) | go back to the lobby",)),
             brief=('stand | leave', 'stand up and watch | go back to the lobby')),
     Command(("leave",), "leave", _bare({"type": "leave"})),
+    Command(("wait",), "stand_in", lambda verb, args, rest: {
+        "type": "stand_in", "seat": _seat(args[0]), "on": False} if len(args) == 1 else None,
+        usage="wait SEAT", help=("wait SEAT | standin SEAT",
+                                 ("a seat's person is away: the table waits for them (the computer",
+                                  "standing in leaves) | a computer plays for them meanwhile"))),
+    Command(("standin",), "stand_in", lambda verb, args, rest: {
+        "type": "stand_in", "seat": _seat(args[0]), "on": True} if len(args) == 1 else None,
+        usage="standin SEAT"),
     Command(("ready", "start"), "ready", _bare({"type": "ready", "ready": True}),
             help=("ready | unready", ("the game starts when every seat is taken and ready",)),
             brief=('ready | unready', 'the game starts when every seat is ready')),
@@ -184,15 +239,65 @@ COMMANDS: tuple[Command, ...] = (
             brief=('games [NAME] | game ID', 'finished games, newest first | one of them')),
     Command(("game",), "get_game", _game, usage="game ID, or game ID PASSWORD",
             help=("game ID [PASSWORD]", ("one finished game: its players, deals and result",))),
-    Command(("leaderboard", "ratings"), "leaderboard", lambda verb, args, rest: {
-        "type": "leaderboard", "family": args[0].lower() if args else "noddy"} if len(args) <= 1 else None,
-        usage="{verb}, or {verb} noddy, or {verb} cribbage",
-        help=("leaderboard [noddy|cribbage]", ("the ratings of one family of games (noddy: default)",)),
-            brief=('leaderboard [FAMILY]', 'the ratings: noddy (default) or cribbage')),
+    Command(("leaderboard", "ratings"), "leaderboard", _leaderboard,
+        usage="{verb}, or {verb} noddy, or {verb} cribbage (add people: no bots)",
+        help=("leaderboard [noddy|cribbage] [people]",
+              ("the ratings of one family of games (noddy: default); people: no bots",)),
+            brief=('ratings | stats [NAME]', 'the leaderboard (help ratings) | statistics')),
+    Command(("stats",), "stats", lambda verb, args, rest: {
+        "type": "stats", "name": args[0] if args else None, "preset": args[1].lower() if len(args) > 1 else None}
+        if len(args) <= 2 else None, usage="stats, or stats NAME, or stats NAME PRESET (or FAMILY)",
+        help=("stats [NAME [PRESET]]", ("your (or NAME's) statistics per preset: games, wins, points",
+                                        "per deal, best hand, skunks, the rating over time"))),
+    Command(("who",), "who", lambda verb, args, rest: {
+        "type": "who", **({"people_only": True} if args else {})} if args in ([], ["people"]) else None,
+        usage="who, or who people",
+        help=("who [people]", ("who is online, bot or person, and where (people: no bots)",)),
+            brief=('who [people]', 'who is online, and where (people: no bots)')),
+    Command(("challenge",), "challenge", _challenge,
+            usage="challenge NAME, or challenge NAME PRESET [opt=value ...] [ready]",
+            help=("challenge NAME [PRESET] [opt=value ...] [ready] | accept ID | decline ID",
+                  ("ask a player in the lobby to a two-handed game (a new table seats",
+                   "you both; ready: you are ready at once) | take it | say no to it",
+                   "(decline your own challenge to withdraw it)")),
+            brief=('challenge NAME [PRESET]', 'a game with NAME (accept ID | decline ID)')),
+    Command(("accept",), "accept", lambda verb, args, rest: {
+        "type": "accept", "challenge": _int(args[0].lstrip("#"), "challenge"),
+        **({"ready": True} if args[1:] == ["ready"] else {})} if args and args[1:] in ([], ["ready"]) else None,
+        usage="accept ID, or accept ID ready"),
+    Command(("decline",), "decline", lambda verb, args, rest: {
+        "type": "decline", "challenge": _int(args[0].lstrip("#"), "challenge")} if len(args) == 1 else None,
+        usage="decline ID"),
+    Command(("seek",), "seek", _seek, usage="seek, or seek PRESET [people|bots] [opt=value ...] [ready]",
+            help=("seek [PRESET] [people|bots] [opt=value ...] [ready] | unseek",
+                  ("wait for anyone (or only people, or only bots) seeking the same",
+                   "game: a new table seats you both | stop waiting")),
+            brief=('seek [PRESET] | unseek', 'wait for an opponent for PRESET (help seek)')),
+    Command(("unseek",), "unseek", _bare({"type": "unseek"})),
     Command(("name",), "hello", lambda verb, args, rest: {
         "type": "hello", "name": rest, "version": PROTOCOL_VERSION} if args else None,
         usage="name NAME", help=("name NAME", ("choose your name (any time until you sit down)",)),
             brief=('name NAME | resume TOKEN', 'your name | take back your seat (help resume)')),
+    Command(("login",), "hello", lambda verb, args, rest: {
+        "type": "hello", "name": rest.rsplit(None, 1)[0], "version": PROTOCOL_VERSION,
+        "password": args[-1]} if len(args) >= 2 else None,
+        usage="login NAME PASSWORD (the password is the last word)",
+        help=("login NAME PASSWORD", ("your registered name and its password (the last word)",
+                                      "(a password is sent in the clear: see help register)")),
+        brief=('login NAME PW | register', 'log in | keep your name, be rated (help register)')),
+    Command(("register",), "register", lambda verb, args, rest: {
+        "type": "register", "password": args[0]} if len(args) == 1 else None,
+        usage="register PASSWORD (one word, as login takes it)",
+        help=("register PASSWORD | password OLD NEW | unregister PASSWORD",
+              ("keep your name for good (then: login NAME PASSWORD) and be rated;",
+               "change its password | give the account up. Over plain nc a",
+               "password is sent (and shown) in the clear: see PROTOCOL.md, Encryption"))),
+    Command(("password",), "change_password", lambda verb, args, rest: {
+        "type": "change_password", "old": args[0], "new": args[1]} if len(args) == 2 else None,
+        usage="password OLD NEW"),
+    Command(("unregister",), "unregister", lambda verb, args, rest: {
+        "type": "unregister", "password": args[0]} if len(args) == 1 else None,
+        usage="unregister PASSWORD"),
     Command(("resume",), "hello", lambda verb, args, rest: {
         "type": "hello", "name": "guest", "version": PROTOCOL_VERSION, "resume": args[0]}
         if len(args) == 1 else None, usage="resume TOKEN",

@@ -14,9 +14,12 @@ import re
 import time
 from typing import Any, Sequence
 
+from noddy.protocol.closing import closed_words
+from noddy.protocol.stats_view import stats_lines
 from noddy.protocol.story import narrate, score_line, seat_name
 
 from .commands import numbered_hand
+from .meeting import lobby_text
 
 def _seat_word(seat: int | None, names: Sequence[str] = ()) -> str:
     """Who sits in ``seat``, by name where the table has one ("seat 2", counted from 1,
@@ -50,11 +53,16 @@ def _table_line(table: dict[str, Any]) -> str:
         else:
             flags = []
             if seat["kind"] == "computer":
-                flags.append("computer")
+                flags.append("computer" if seat.get("stand_in_for") is None else
+                             f"computer, for {seat['stand_in_for']} until back")
+            elif seat.get("bot"):
+                flags.append("bot, ready" if seat["ready"] else "bot")
             elif seat["ready"]:
                 flags.append("ready")
             if not seat["connected"]:
                 flags.append("away")
+            if seat.get("guest"):
+                flags.append("guest")
             seats.append(f"{index + 1}: {seat['name']}" + (f" ({', '.join(flags)})" if flags else ""))
     extras = []
     if table["partnerships"]:
@@ -64,13 +72,25 @@ def _table_line(table: dict[str, Any]) -> str:
                                for k, v in table["options"].items()))
     if table["private"]:
         extras.append("private")
-    if table.get("rated") is False and table["options"].get("hints"):
-        extras.append("unrated: the coach helps")
+    if table.get("rated") is False:
+        extras.append(f"unrated: {table.get('unrated_why') or 'see help register'}")
+    elif table.get("rated"):
+        extras.append("rated")
     watchers = f"; watching: {', '.join(table['spectators'])}" if table["spectators"] else ""
     head = f"Table {table['id']} {table['preset']} {table['players']}p"
     if extras:
         head += " (" + ", ".join(extras) + ")"
     return f"{head} [{table['status']}] " + " | ".join(seats) + watchers
+
+
+def _ready_hint(message: dict[str, Any]) -> str:
+    """At a table a challenge or a seek seated the reader at, full and waiting: how it starts."""
+    table, seat = message["table"], message.get("seat")
+    if seat is None or table["status"] != "waiting" or None in table["seats"]:
+        return ""
+    if table["seats"][seat]["ready"]:
+        return "\nYou are ready; the game begins when everyone is."
+    return "\nType ready to begin; the game begins when everyone is ready."
 
 
 def _scores(scores: Sequence[int], names: Sequence[str] = ()) -> str:
@@ -86,8 +106,10 @@ def _event_text(event: dict[str, Any], names: Sequence[str] = ()) -> str:
 
     A text connection's messages do not say which seat reads them, but an event that shows
     a seat's dealt or discarded cards is only ever sent to that seat: it is the reader's
-    own, and is told to them as "You hold ..."."""
-    private = event.get("kind") in ("cards_dealt", "discarded") and event.get("cards") is not None
+    own, and is told to them as "You hold ...".  So is a claim refused ("That hand does not
+    hold 18. Claim again: ...")."""
+    private = (event.get("kind") in ("cards_dealt", "discarded") and event.get("cards") is not None
+               or event.get("kind") == "claim_refused")
     text = narrate(event, names, event.get("seat") if private else None)
     if text is None:  # a kind this version cannot tell
         return str(event)
@@ -115,14 +137,26 @@ def _sides(game: dict[str, Any]) -> list[str]:
 
 
 def _result_text(game: dict[str, Any]) -> str:
-    """``ada 28, random computer 35; random computer wins`` (or unfinished)."""
+    """``ada 28, random computer 35; random computer wins`` (or unfinished); a win by
+    resignation says so, and a win at the target is credited to whoever played the winning
+    seat at the end (a computer standing in, never the person it stood in for)."""
     result = game.get("result")
     if not result:
         return "not finished"
     sides = _sides(game)
     scores = ", ".join(f"{side} {score}" for side, score in zip(sides, result["scores"]))
+    ending = result.get("ending", "target")
+    dealt = {seat["seat"]: seat["name"] for seat in game["seats"]}
+    if ending == "target":  # the seats as they were at the end
+        sides = _sides({**game, "seats": [{**seat, "name": seat["changes"][-1]["name"]} if seat.get("changes")
+                                          else seat for seat in game["seats"]]})
     winner = sides[result["winner"]] if 0 <= result["winner"] < len(sides) else f"side {result['winner']}"
-    return f"{scores}; {winner} {'win' if ' & ' in winner else 'wins'}"
+    text = f"{scores}; {winner} {'win' if ' & ' in winner else 'wins'}"
+    gone = [f"{dealt.get(s, f'seat {s + 1}')} resigned" for s in result.get("resigned", [])]
+    gone += [f"{dealt.get(s, f'seat {s + 1}')} left and did not come back" for s in result.get("abandoned", [])]
+    if ending == "resignation":
+        text += " by resignation"
+    return f"{text} ({'; '.join(gone)})" if gone else text
 
 
 def _games_text(message: dict[str, Any]) -> str:
@@ -201,10 +235,11 @@ def _record_text(record: dict[str, Any]) -> str:
 def _leaderboard_text(message: dict[str, Any]) -> str:
     rows = message["players"]
     if not rows:
-        return f"Nobody has played a rated {message['family']} game yet."
+        return message.get("why") or f"Nobody has played a rated {message['family']} game yet."
     lines = [f"Leaderboard ({message['family']}):"]
     for row in rows:
-        kind = " (computer)" if row["kind"] == "computer" else ""
+        kind = (f" ({row['kind']})" if row["kind"] in ("computer", "bot") else "") + (
+            " (guest)" if row.get("guest") else "")
         games, wins = row["games"], row["wins"]
         lines.append(f"{row['rank']:>3}. {row['name']}{kind} {row['rating']}: "
                      f"{games} game{'s' * (games != 1)}, {wins} win{'s' * (wins != 1)}")
@@ -220,6 +255,8 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         where = "" if message["table"] is None else f" You are back at table {message['table']}."
         text = (f"Welcome, {message['name']}!{where} Your resume token is {message['token']}.\n"
                 "Type tables to see the tables, new noddy to start one, help for all commands.")
+        if message.get("registered") is False:  # on the same line: what follows stays where it was
+            text += " You are a guest (unrated): register PASSWORD keeps your name."
     elif kind == "help":
         text = message["text"]
     elif kind == "error":
@@ -236,9 +273,17 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
     elif kind == "table":
         text = _table_line(message["table"])
         if names:  # the reader sits or watches at this table (the lobby's readers have none)
-            text += _how_seats_fill(message["table"])
+            text += _how_seats_fill(message["table"]) + _ready_hint(message)
+            if message["table"]["status"] == "finished" and "rated" in message["table"]:
+                table = message["table"]
+                text += ("\nThat game was rated." if table["rated"]
+                         else f"\nThat game was unrated: {table['unrated_why']}.")
+    elif kind in ("who", "challenge", "challenged", "challenge_over", "seeking"):
+        text = lobby_text(message)
     elif kind == "table_closed":
-        text = f"Table {message['table']} is closed: {message['reason']}."
+        text = (f"Table {message['table']} is put away: {closed_words(message)}."
+                if message.get("reason") == "shutdown" else
+                f"Table {message['table']} is closed: {closed_words(message)}.")
     elif kind == "event":
         text = _event_text(message["event"], names)
     elif kind == "turn":
@@ -265,8 +310,18 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
                 f"the seat is held for {message['grace']:g} s.")
     elif kind == "player_back":
         text = f"{message['name']} (seat {message['seat'] + 1}) is back."
+    elif kind == "player_replaced" and message.get("resigned"):
+        seat = message["seat"] + 1
+        text = (f"{message['name']} (seat {seat}) resigned: a loss for {message['name']}; "
+                f"{message['level']} computer {seat} plays the seat on.")
     elif kind == "player_replaced":
         text = f"A {message['level']} computer player takes seat {message['seat'] + 1} from {message['name']}."
+    elif kind == "stand_in":
+        name, seat = message["name"], message["seat"] + 1
+        text = (f"The table waits for {name} (seat {seat}); type standin {seat} to let a computer "
+                "play meanwhile." if message["level"] is None else
+                f"{name} (seat {seat}) has not come back: {message['level']} computer {seat} stands "
+                f"in until {name} does (type wait {seat} to wait for {name} instead).")
     elif kind == "timed_out":
         text = (f"{_who(message['seat'], names)} ran out of time; "
                 f"the server plays {_action_text(message['action'])}.")
@@ -278,8 +333,17 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         text = _games_text(message)
     elif kind == "game_record":
         text = _record_text(message["record"])
+    elif kind == "registered":
+        text = (f"{message['name']} is registered: the name is yours, and your games with other "
+                f"registered people are rated. Next time: login {message['name']} PASSWORD.")
+    elif kind == "password_changed":
+        text = f"The password of {message['name']} is changed."
+    elif kind == "unregistered":
+        text = f"{message['name']} is no longer registered: you are a guest, and its ratings are gone."
     elif kind == "leaderboard":
         text = _leaderboard_text(message)
+    elif kind == "stats":
+        text = "\n".join(stats_lines(message))
     elif kind == "hint":
         text = _hint_text(message)
     elif kind == "review":
@@ -342,8 +406,8 @@ def _turn_text(turn: dict[str, Any], names: Sequence[str], again: bool) -> str:
         return f"Waiting for {', '.join(_seat_word(s, names) for s in turn['awaiting'])}."
     if legal[0]["action"] == "claim":
         return ("Your claim: count the cards to be counted above, with the turn-up, and type "
-                "claim N (a claim above what they hold is refused; points you miss may be "
-                "taken by muggins).")
+                "claim N (a claim above what they hold is refused once, and a second one counts "
+                "as 0; points you miss may be taken by muggins).")
     if legal[0]["action"] == "muggins":
         return (f"Muggins? If the claim fell short, type muggins N with what the cards hold "
                 f"(more than {legal[0]['min'] - 1}); otherwise type pass.")

@@ -8,7 +8,7 @@ import pytest
 
 from noddy.bots import get_player
 from noddy.bots.counting import counting_action
-from noddy.engine import Claim, Game, Muggins, Pass, ShowCounted, score_show
+from noddy.engine import Claim, ClaimRefused, Game, Muggins, Pass, ShowCounted, score_show
 
 MANUAL = {"counting": "manual"}
 
@@ -36,6 +36,15 @@ def test_greedy_mugs_every_short_claim_of_random_exactly_and_random_overlooks_so
     assert short, "random overlooked nothing in a whole game"
     assert all(e.mugged_by == 1 and e.lost == 0 for e in short)
     assert all(e.claimed <= e.worth for e in by_random)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_no_computer_ever_claims_above_the_worth(seed):
+    """Every claim from 0 to 29 is legal now, and one too high is refused once, then counts
+    as 0: the computers never make one, careless or not (they overlook, never add)."""
+    game = play_with(["random", "greedy"], seed=seed)
+    assert any(isinstance(e, ShowCounted) for e in game.log)
+    assert not any(isinstance(e, ClaimRefused) for e in game.log)
 
 
 def test_the_counting_decisions_from_a_view():

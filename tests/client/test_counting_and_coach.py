@@ -73,9 +73,10 @@ def reply(model: ViewModel, **message: Any) -> None:
     model.handle(message | {"id": model.session._next_id - 1})
 
 
-def at_table(hints: bool = True) -> ViewModel:
-    """Ann has created table 1 (manual counting) and the game has begun: her discard."""
-    model = ViewModel("Ann")
+def at_table(hints: bool = True, model: ViewModel | None = None) -> ViewModel:
+    """Ann has created table 1 (manual counting) and the game has begun: her discard (in
+    ``model``, e.g. a whole client's, or a fresh one)."""
+    model = ViewModel("Ann") if model is None else model
     model.connection_up()
     model.handle({"type": "welcome", "name": "Ann", "token": "t", "resumed": False,
                   "presets": [CRIBBAGE, NODDY], "levels": ["random"]})
@@ -158,21 +159,43 @@ def test_a_claim_is_typed_edited_and_sent_exactly() -> None:
     assert sent(model) == []
 
 
-def test_an_over_claim_is_said_in_words_and_the_entry_stays_open() -> None:
+def test_an_over_claim_is_refused_once_in_words_and_a_second_counts_as_0() -> None:
+    """The claim prompt says the rule; a first claim too high (told to Ann alone, with no seq)
+    makes the prompt say that the hand does not hold it and what a second costs; the second
+    counts as 0, said in the status line, and the claim of 0 follows as for anyone."""
     model = at_table()
     to_the_show(model)
+    assert model.prompt() == ("Count your hand with the turn-up and claim the points (one claim too "
+                              "high is refused, a second counts as 0): type them and Enter.  Claim: ▏")
     type_keys(model, "18")
     model.hand_count.submit()
     assert sent(model) == [{"type": "action", "action": "claim", "points": 18}]
-    reply(model, type="error", code="over_claim", message="that hand does not hold 18; claim again")
-    assert model.status == "That hand does not hold 18; claim again." and model.status_is_error
-    assert model.hand_count.claiming and model.hand_count.entry == ""
-    assert "That hand does not hold 18; claim again." in screen(model)
-    type_keys(model, "12")                 # the words stay in view while the claim is typed
-    assert model.status == "That hand does not hold 18; claim again."
+    reply(model, type="ok")
+    model.handle({"type": "event", "table": 1, "seq": None, "event": {
+        "kind": "claim_refused", "seat": 0, "reason": "show", "points": 18, "counts_as_zero": False}})
+    model.handle(turn(9, 0, [{"action": "claim", "min": 0, "max": 29}]))
+    refused = ("That hand does not hold 18. Claim again: a second claim above the hand's worth "
+               "counts as 0.")
+    assert model.prompt() == refused + "  Claim: ▏"
+    assert model.hand_count.claiming and model.hand_count.entry == "" and model.seq == 9
+    assert sent(model) == []                # no gap in seq: no snapshot asked for
+    assert refused in screen(model)         # in the prompt, and in the log
+    assert plain(status_fragments(model, 80)).splitlines()[:2] == [   # 80 columns wide
+        " That hand does not hold 18. Claim again: a second claim above the hand's worth",
+        " counts as 0.  Claim: ▏"]
+    type_keys(model, "17")
+    assert model.prompt() == refused + "  Claim: 17▏"
     model.hand_count.submit()
-    assert sent(model) == [{"type": "action", "action": "claim", "points": 12}]
-    assert model.status == ""
+    assert sent(model) == [{"type": "action", "action": "claim", "points": 17}]
+    reply(model, type="ok")
+    model.handle({"type": "event", "table": 1, "seq": None, "event": {
+        "kind": "claim_refused", "seat": 0, "reason": "show", "points": 17, "counts_as_zero": True}})
+    model.handle(ev(10, "claimed", seat=0, reason="show", cards=ANN_HAND, points=0))
+    model.handle(turn(10, 1, [], awaiting=[1]))
+    assert model.status == "That hand does not hold 17 either: your claim counts as 0." and model.status_is_error
+    assert model.prompt() == "Ann claims 0; Ben may call muggins."
+    assert "Ann claims 0 for the hand." in screen(model)
+    assert str(WORTH) not in screen(model)
 
 
 def test_the_worth_is_never_on_the_screen_before_the_show_is_counted() -> None:
@@ -409,7 +432,7 @@ def test_the_command_line_sets_counting_and_the_coach(argv: list[str], options: 
 
 async def test_a_manual_game_with_the_coach_by_keys() -> None:
     """h during a discard opens the coach's box (any key closes it); each claim is first
-    made too high (said in words, the entry stays open), then 0; each muggins is passed with
+    made too high (refused once, said in the prompt, the entry stays open), then 0; each muggins is passed with
     p; after the first deal the review comes back; the game reaches its end."""
     from ..server.harness import running_server
     from .test_app import ENTER, running_client, wait_for
@@ -437,8 +460,9 @@ async def test_a_manual_game_with_the_coach_by_keys() -> None:
                 seq = model.seq
                 if model.hand_count.claiming:
                     keys.send_text("29" + ENTER)
-                    await wait_for(lambda: model.status.endswith("does not hold 29; claim again."),
-                                   "the over-claim in words")
+                    await wait_for(lambda: model.prompt().startswith(
+                        f"That {(model.hand_count.show or {}).get('reason', 'show').replace('show', 'hand')} "
+                        "does not hold 29. Claim again: a second claim above the "), "the over-claim in words")
                     assert model.hand_count.claiming and model.hand_count.entry == ""
                     over_claims += 1
                     keys.send_text("0" + ENTER)

@@ -27,9 +27,15 @@ ROWS, COLUMNS = 24, 80
 
 
 class SizedOutput(DummyOutput):
+    """A terminal of ``rows`` by ``columns`` that draws nothing (the tests draw the screen
+    themselves with :func:`screen_text`)."""
+
+    def __init__(self, rows: int = ROWS, columns: int = COLUMNS) -> None:
+        self.rows, self.columns = rows, columns
+
     def get_size(self) -> Any:
         from prompt_toolkit.data_structures import Size
-        return Size(rows=ROWS, columns=COLUMNS)
+        return Size(rows=self.rows, columns=self.columns)
 
 
 @pytest.fixture
@@ -50,16 +56,17 @@ def at_table_with_a_long_log(client: ClientApp) -> None:
 
 
 def screen_text(client: ClientApp) -> list[str]:
-    """The whole screen as drawn, row by row."""
+    """The whole screen as drawn, row by row (at the size of the client's output)."""
     screen = Screen()
+    size = client.application.output.get_size()
     with set_app(client.application):
         client.application.render_counter += 1
         client.application.layout.container.write_to_screen(
-            screen, MouseHandlers(), WritePosition(0, 0, COLUMNS, ROWS), parent_style="",
+            screen, MouseHandlers(), WritePosition(0, 0, size.columns, size.rows), parent_style="",
             erase_bg=False, z_index=None)
         screen.draw_all_floats()
-    return ["".join(screen.data_buffer[y][x].char for x in range(COLUMNS)).rstrip()
-            for y in range(ROWS)]
+    return ["".join(screen.data_buffer[y][x].char for x in range(size.columns)).rstrip()
+            for y in range(size.rows)]
 
 
 def test_the_log_formats_only_the_lines_the_screen_can_show(client: ClientApp,

@@ -183,7 +183,7 @@ async def test_resign_gives_the_seat_away_after_asking(tmp_path: Path) -> None:
             assert "l resign" in plain(keys_fragments(model))
             keys.send_text("l")
             await wait_for(lambda: app.confirm_resign, "the question")
-            assert "for good" in plain(app.confirm_text())
+            assert "a loss for your side" in plain(app.confirm_text())
             keys.send_text("n")
             await wait_for(lambda: not app.confirm_resign, "the question gone")
             assert model.screen == "table"
@@ -468,7 +468,7 @@ def test_the_key_line_leaves_out_whole_hints_on_a_narrow_terminal() -> None:
     model.connection_up()
     model.handle({"type": "welcome", "name": "Ann", "token": "t", "resumed": False, "presets": []})
     assert plain(keys_fragments(model)) == \
-        " n new  ↵ sit  w watch  m my games  b ratings  c chat  ? help  q quit "   # 70 columns fit 80
-    assert plain(keys_fragments(model, 60)) == " n new  ↵ sit  w watch  m my games  ? help  q quit "
+        " n new  ↵ sit  w watch  o who  m my games  b ratings  i stats  ? help  q quit "   # 78 fit 80 (chat: in ?)
+    assert plain(keys_fragments(model, 60)) == " n new  ↵ sit  w watch  o who  m my games  ? help  q quit "
     assert plain(keys_fragments(model, 30)) == " n new  ↵ sit  ? help  q quit "
     assert plain(keys_fragments(model, 10)) == " n new  ? help  q quit "  # never less than this

@@ -20,14 +20,14 @@ def test_a_finished_games_outcome_is_its_game_over_events() -> None:
     assert game.outcome == Outcome(game.winner, game.winning_seats, tuple(game.scores), "target")
     assert over.to_dict() == {"kind": "game_over", "winner": game.winner,
                               "winning_seats": list(game.winning_seats), "scores": list(game.scores),
-                              "ending": "target"}
+                              "ending": "target", "skunk": "none"}
     assert (over.winner, over.winning_seats, over.scores) == (game.winner, game.winning_seats, tuple(game.scores))
 
 
 def test_an_outcome_reads_back_and_an_older_one_gets_the_default_ending() -> None:
     outcome = Outcome(0, (0, 2), (121, 96), "resignation")
     assert Outcome.from_dict(outcome.to_dict()) == outcome
-    assert Outcome.from_dict({"winner": 1, "winning_seats": [1], "scores": [40, 61], "skunk": "x"}) \
+    assert Outcome.from_dict({"winner": 1, "winning_seats": [1], "scores": [40, 61], "rematch": "x"}) \
         == Outcome(1, (1,), (40, 61), "target")
     assert ENDINGS == ("target", "resignation", "abandoned")
 

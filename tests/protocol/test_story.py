@@ -245,6 +245,18 @@ TOLD: list[tuple[dict[str, Any], int | None, str]] = [
      1, "Ann claims 12 for the hand."),
     ({"kind": "claimed", "seat": 0, "reason": "show", "cards": ["5H", "5S", "JD", "4C"], "points": 12},
      0, "Ann claims 12 for the hand."),
+    # a claim above the worth: refused once, then counted as 0 (told to the claimer alone;
+    # a record's replay tells everyone)
+    ({"kind": "claim_refused", "seat": 0, "reason": "show", "points": 8, "counts_as_zero": False},
+     0, "That hand does not hold 8. Claim again: a second claim above the hand's worth counts as 0."),
+    ({"kind": "claim_refused", "seat": 0, "reason": "show", "points": 7, "counts_as_zero": True},
+     0, "That hand does not hold 7 either: your claim counts as 0."),
+    ({"kind": "claim_refused", "seat": 1, "reason": "crib", "points": 9, "counts_as_zero": False},
+     1, "That crib does not hold 9. Claim again: a second claim above the crib's worth counts as 0."),
+    ({"kind": "claim_refused", "seat": 0, "reason": "show", "points": 18, "counts_as_zero": False},
+     None, "Ann claims 18, more than the hand holds: refused once."),
+    ({"kind": "claim_refused", "seat": 0, "reason": "show", "points": 17, "counts_as_zero": True},
+     None, "Ann claims 17, more than the hand holds again: it counts as 0."),
     ({"kind": "muggins", "seat": 1, "owner": 0, "points": 16, "right": True}, 0,
      "Ben: muggins, 16 — right!"),
     ({"kind": "muggins", "seat": 1, "owner": 0, "points": 14, "right": False}, 0,
@@ -258,6 +270,12 @@ TOLD: list[tuple[dict[str, Any], int | None, str]] = [
      None, "Ann's hand held 16 (fifteen two, … sixteen); 12 claimed, 4 lost."),
     ({"kind": "game_over", "winner": 0, "winning_seats": [0], "scores": [31, 4]}, 1,
      "Ann wins the game, 31 to 4!"),
+    ({"kind": "game_over", "winner": 0, "winning_seats": [0], "scores": [121, 85], "skunk": "skunk"},
+     1, "Ann wins the game, 121 to 85, a skunk!"),
+    ({"kind": "game_over", "winner": 1, "winning_seats": [1], "scores": [60, 121], "skunk": "double"},
+     None, "Ben wins the game, 121 to 60, a double skunk!"),
+    ({"kind": "game_over", "winner": 1, "winning_seats": [1], "scores": [100, 121], "skunk": "none"},
+     0, "Ben wins the game, 121 to 100!"),
 ]
 
 
@@ -278,6 +296,8 @@ def test_partnerships_are_told_as_sides() -> None:
         "After deal 3: Ann & Cy 40, Ben & Di 52."
     assert narrate({"kind": "game_over", "winner": 1, "winning_seats": [1, 3],
                     "scores": [40, 61]}, names) == "Ben & Di win the game, 61 to 40!"
+    assert narrate({"kind": "game_over", "winner": 1, "winning_seats": [1, 3], "scores": [30, 61],
+                    "skunk": "skunk"}, names) == "Ben & Di win the game, 61 to 30, a skunk!"
 
 
 def test_a_card_formatter_writes_the_cards_and_parts_keep_them_apart() -> None:

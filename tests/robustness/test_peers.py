@@ -70,7 +70,9 @@ async def test_a_peer_that_never_reads_is_dropped_and_its_seat_held() -> None:
         watch.assert_clean()
 
 
-async def test_a_peer_that_stops_mid_line_is_dropped_by_the_idle_timeout() -> None:
+async def test_a_peer_that_stops_mid_line_is_dropped_by_the_idle_timeout_only_before_hello() -> None:
+    """A socket that never finishes its first line is dropped; a seated player who stops in
+    the middle of a line is only a person who has not finished typing: still seated."""
     with watch_errors() as watch:
         async with running_server(idle_timeout=0.5, ping_interval=0.2) as server:
             early = await asyncio.open_connection("127.0.0.1", server.port)
@@ -82,10 +84,12 @@ async def test_a_peer_that_stops_mid_line_is_dropped_by_the_idle_timeout() -> No
             await seated.request({"type": "ready"})
             await seated.request({"type": "add_computer", "level": "random"})
             seated.writer.write(b'{"type":"action","action":')
-            assert await asyncio.wait_for(early[0].read(), 10) == b""
-            assert await seated.closed()
+            assert b"nothing said for 0.5 s" in await asyncio.wait_for(early[0].read(), 10)
+            seated.writer.write(b'"go"}\n')  # the rest of the line, a second later
+            await asyncio.sleep(1.0)
+            assert (await seated.request({"type": "snapshot"}))["seat"] == 0
             session = next(s for s in server.core.sessions.values() if s.name == "stopper")
-            assert session.conn is None and session.table is not None and session.table.id == table
+            assert session.conn is not None and session.table is not None and session.table.id == table
             # a line split over two writes is still one request
             client = await connect(server.port)
             client.writer.write(b'{"type":"pi')
@@ -133,7 +137,14 @@ async def test_a_player_who_drops_at_every_moment_of_a_deal_resumes_each_time() 
                 ann.writer.transport.abort()
                 drops += 1
                 ann = await connect(server.port)
-                back = await ann.hello("ann", resume=token)
+                back = await ann.request({"type": "hello", "name": "ann", "version": 1, "resume": token})
+                if back["type"] == "error":
+                    # The game was over when her connection dropped: a seat at a finished
+                    # table is not held (issue 25), so nobody was told she was away.
+                    assert back["code"] == "bad_token" and server.core.tables[table].game.is_over
+                    over = server.core.tables[table].log[-1][1].to_dict()
+                    drops -= 1
+                    break
                 assert back["resumed"] and back["table"] == table and back["seat"] == 0
                 if server.core.tables[table].game.is_over:
                     snap = await ann.recv_until(lambda m: m["type"] == "snapshot")

@@ -34,12 +34,14 @@ def cards_in(value: Any) -> Iterator[str]:
 class Entitlement:
     """``allowed(seq, seat)``: the cards ``seat`` (None: spectator) may see at event ``seq``."""
 
-    def __init__(self, log: list[tuple[int, Event]], players: int) -> None:
+    def __init__(self, log: list[tuple[int | None, Event]], players: int) -> None:
         self._public: dict[int, frozenset[str]] = {}
         self._own: dict[int, tuple[frozenset[str], ...]] = {}
         public: set[str] = set()
         own: list[set[str]] = [set() for _ in range(players)]
         for seq, event in log:
+            if seq is None:  # a private event (a claim refused): it shows no card
+                continue
             if isinstance(event, DealStarted):
                 public = set()
                 own = [set() for _ in range(players)]
@@ -59,7 +61,7 @@ class Entitlement:
                 public |= {str(c) for item in event.items for c in item.cards}
             self._public[seq] = frozenset(public)
             self._own[seq] = tuple(frozenset(s) for s in own)
-        self.last_seq = log[-1][0] if log else 0
+        self.last_seq = max((seq for seq, _ in log if seq is not None), default=0)
 
     def allowed(self, seq: int, seat: int | None) -> frozenset[str]:
         if seq == 0:
@@ -73,6 +75,7 @@ def audit(messages: list[dict[str, Any]], seat_of: list[int | None], ent: Entitl
     """Check every message; ``seat_of[i]`` is the recipient's seat when message i arrived.
     Returns how many cards were checked (so a test can tell the audit saw something)."""
     checked = 0
+    last = 0  # the seq of the last numbered game message
     for index, (message, seat) in enumerate(zip(messages, seat_of)):
         kind = message["type"]
         if kind == "chat":
@@ -87,13 +90,17 @@ def audit(messages: list[dict[str, Any]], seat_of: list[int | None], ent: Entitl
             checked += len(found)
         elif kind in ("event", "turn") and message["table"] == table_id:
             found = set(cards_in(message))
-            extra = found - ent.allowed(message["seq"], seat)
+            if message["seq"] is not None:  # (a private event has none: it comes after the last)
+                last = message["seq"]
+            extra = found - ent.allowed(last, seat)
             assert not extra, f"seat {seat} saw {sorted(extra)} in {message}"
             checked += len(found)
         elif kind == "snapshot" and message["table"]["id"] == table_id:
             for entry in message["events"]:
                 found = set(cards_in(entry["event"]))
-                extra = found - ent.allowed(entry["seq"], seat)
+                if entry["seq"] is not None:
+                    last = entry["seq"]
+                extra = found - ent.allowed(last, seat)
                 assert not extra, f"seat {seat} saw {sorted(extra)} in a snapshot event {entry}"
                 checked += len(found)
             rest = {k: v for k, v in message.items() if k != "events"}
@@ -111,6 +118,6 @@ def _next_seq(messages: list[dict[str, Any]], index: int, table_id: int, ent: En
     """The seq of the first event of ``table_id`` after ``messages[index]`` (the last event
     of the true record if the recipient got none after it)."""
     for message in messages[index + 1:]:
-        if message["type"] == "event" and message["table"] == table_id:
+        if message["type"] == "event" and message["table"] == table_id and message["seq"] is not None:
             return int(message["seq"])
     return ent.last_seq

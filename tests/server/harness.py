@@ -107,8 +107,9 @@ class Client:
 
 
 async def play_out(client: Client, rng: random.Random, stop_after: Callable[[dict], bool] | None = None,
-                   timeout: float = 30.0) -> dict[str, Any]:
-    """Answer every turn with a random legal action until the game is over; return game_over."""
+                   timeout: float = 30.0, claim_at_random: bool = False) -> dict[str, Any]:
+    """Answer every turn with a random legal action until the game is over; return game_over.
+    A claim is 0 (never above the worth) unless ``claim_at_random``: then any of 0 to 29."""
     pending: int | None = None
 
     async def loop() -> dict[str, Any]:
@@ -129,8 +130,9 @@ async def play_out(client: Client, rng: random.Random, stop_after: Callable[[dic
                     action = dict(rng.choice(turn["legal_actions"]))
                     if "min" in action:  # counting by hand: a range of points to name
                         low, high = action.pop("min"), action.pop("max")
-                        # A claim of 0 is always accepted; a muggins call names any number.
-                        action["points"] = low if action["action"] == "claim" else rng.randint(low, high)
+                        # A claim of 0 is never refused; a muggins call names any number.
+                        at_random = action["action"] == "muggins" or claim_at_random
+                        action["points"] = rng.randint(low, high) if at_random else low
                     client._next_id += 1
                     pending = client._next_id
                     await client.send({"type": "action", **action, "id": pending})

@@ -66,7 +66,7 @@ def test_computer_players_finish_a_game_and_a_rematch_follows() -> None:
     events = [m for m in h.inbox[ann] if m["type"] == "event"]
     assert events[-1]["event"] == {"kind": "game_over", "winner": table.game.winner,
                                    "winning_seats": [table.game.winner], "scores": list(table.game.scores),
-                                   "ending": "target"}
+                                   "ending": "target", "skunk": table.game.outcome.skunk}
     assert all(e["event"].get("cards") is None for e in events if e["event"]["kind"] == "cards_dealt")
     last_seq = table.log[-1][0]
     # a rematch: seats may change again, and ready (here: a full table of computers) deals anew
@@ -91,8 +91,8 @@ def test_a_held_seat_expires_by_the_clock() -> None:
     h.tick(0.2)
     assert h.core.tables[1].seats[1] is None  # no game yet: the seat is simply freed
     assert h.inbox[ann][-1]["table"]["seats"] == [
-        {"seat": 0, "name": "ann", "kind": "human", "level": None, "ready": False, "connected": True,
-         "rating": 1500}, None]
+        {"seat": 0, "name": "ann", "kind": "human", "bot": False, "level": None, "ready": False,
+         "connected": True, "guest": True, "rating": 1500}, None]
 
 
 def test_stale_computer_decisions_are_dropped() -> None:

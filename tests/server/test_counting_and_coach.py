@@ -1,6 +1,7 @@
 """Counting by hand and the coach over real sockets: RULES.md's worked example over the
-protocol and in text mode, the turn timer's claim of 0 and pass, what nobody is told before
-a muggins step ends, a manual-counting record that replays, and ``hint`` / ``review``."""
+protocol and in text mode, an over-claim refused once to its claimer alone and a second one
+taken as 0, the turn timer's claim of 0 and pass, what nobody is told before a muggins step
+ends, a manual-counting record that replays, and ``hint`` / ``review``."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 
 import noddy.engine.game as game_module
 from noddy.bots.coach import advise
-from noddy.engine import Game, parse_cards
+from noddy.engine import ClaimRefused, Game, parse_cards, score_show
 from noddy.server.storage.records import replay
 
 from ..stacking import deal_deck, stacked_draw
@@ -68,8 +69,6 @@ async def test_rules_worked_example_over_the_protocol(stacked: None) -> None:
         await _play_to_the_show(ben, ann)
         game = server.core.tables[table_id].game
         assert game.observation(1).counting.cards == tuple(parse_cards("5H 5S JD 4C"))
-        over = await ann.request({"type": "action", "action": "claim", "points": 18})
-        assert (over["code"], over["message"]) == ("over_claim", "that hand does not hold 18; claim again")
         before = list(game.scores)
         assert (await ann.request({"type": "action", "action": "claim", "points": 12}))["type"] == "ok"
         claimed = await ben.recv_until(_kind("claimed"))
@@ -85,6 +84,67 @@ async def test_rules_worked_example_over_the_protocol(stacked: None) -> None:
             "seat": 1, "claimed": 12, "worth": 16, "mugged_by": 0, "lost": 0}
         assert game.scores == [before[0] + 4, before[1] + 12]
         for client in (ann, ben):
+            await client.close()
+
+
+def _game_messages(client: Client, table_id: int, since: int = 0) -> list[dict[str, Any]]:
+    """The ``event`` and ``turn`` messages of ``table_id`` that ``client`` received, from
+    ``client.received[since]`` on."""
+    return [m for m in client.received[since:]
+            if m["type"] in ("event", "turn") and m.get("table") == table_id]
+
+
+async def test_an_over_claim_is_refused_once_to_the_claimer_alone_and_a_second_counts_0(stacked: None) -> None:
+    """RULES.md: Ann claims 18 (refused: only she is told, and her turn and time stay), then
+    17, which stands as a claim of 0; Ben's muggins 16 pegs him 16.  Ben and a watcher see
+    exactly what a plain claim of 0 shows them: no message, no gap in ``seq``, no turn more."""
+    async with running_server() as server:
+        ben, ann, table_id = await _seat_two(server.port, MANUAL)
+        dot = await _hello(server.port, "Dot")
+        await dot.request({"type": "spectate", "table": table_id})
+        await _play_to_the_show(ben, ann)
+        game = server.core.tables[table_id].game
+        counting_seq = server.core.tables[table_id].seq
+        for other in (ben, dot):  # Ann's claim turn, as the others get it
+            await other.recv_until(lambda m: m["type"] == "turn" and m["seq"] == counting_seq)
+        marks = {ben: len(ben.received), dot: len(dot.received)}
+        before = list(game.scores)
+
+        assert (await ann.request({"type": "action", "action": "claim", "points": 18}))["type"] == "ok"
+        told = await ann.recv_until(_kind("claim_refused"))
+        assert told == {"type": "event", "table": table_id, "seq": None, "event": {
+            "kind": "claim_refused", "seat": 1, "reason": "show", "points": 18, "counts_as_zero": False}}
+        turn = await ann.recv_until(lambda m: m["type"] == "turn")
+        assert (turn["seq"], turn["to_move"], turn["legal_actions"]) == (
+            counting_seq, 1, [{"action": "claim", "min": 0, "max": 29}])
+        assert game.scores == before
+        mine = (await ann.request({"type": "snapshot"}))
+        assert mine["game"]["counting"]["refused"] == 18 and mine["seq"] == counting_seq
+        assert [e["seq"] for e in mine["events"] if e["event"]["kind"] == "claim_refused"] == [None]
+        for other in (ben, dot):
+            theirs = await other.request({"type": "snapshot"})
+            assert theirs["game"]["counting"] == {"seat": 1, "reason": "show", "cards": ["5H", "5S", "JD", "4C"],
+                                                  "claimed": None, "refused": None}
+            assert "claim_refused" not in json.dumps(theirs) and theirs["seq"] == counting_seq
+
+        assert (await ann.request({"type": "action", "action": "claim", "points": 17}))["type"] == "ok"
+        zero = await ann.recv_until(_kind("claim_refused"))
+        assert (zero["seq"], zero["event"]["points"], zero["event"]["counts_as_zero"]) == (None, 17, True)
+        claimed = await ann.recv_until(_kind("claimed"))
+        assert (claimed["seq"], claimed["event"]["points"]) == (counting_seq + 1, 0)
+        for other in (ben, dot):
+            await other.recv_until(lambda m: m["type"] == "turn" and m["seq"] == counting_seq + 1)
+            heard = _game_messages(other, table_id, marks[other])
+            assert [(m["type"], m["seq"], m.get("event")) for m in heard] == [
+                ("event", counting_seq + 1, {"kind": "claimed", "seat": 1, "reason": "show",
+                                             "cards": ["5H", "5S", "JD", "4C"], "points": 0}),
+                ("turn", counting_seq + 1, None)]
+        assert (await ben.request({"type": "action", "action": "muggins", "points": 16}))["type"] == "ok"
+        counted = await ann.recv_until(_kind("counted"))
+        assert {k: counted["event"][k] for k in ("claimed", "worth", "mugged_by", "lost")} == {
+            "claimed": 0, "worth": 16, "mugged_by": 0, "lost": 0}
+        assert game.scores == [before[0] + 16, before[1]]
+        for client in (ann, ben, dot):
             await client.close()
 
 
@@ -124,8 +184,13 @@ async def test_rules_worked_example_in_text_mode(stacked: None) -> None:
                 await say(line.split(": ", 1)[1].split(" | ")[0].strip())
         await bens_play
         assert "Ann's hand 4C 5H 5S JD + 6C is to be counted." in text
+        assert ("Your claim: count the cards to be counted above, with the turn-up, and type claim N "
+                "(a claim above what they hold is refused once, and a second one counts as 0; points "
+                "you miss may be taken by muggins).") in text
         await say("claim 18")
-        assert "Error (over_claim): that hand does not hold 18; claim again" in await read_until("claim again")
+        told = await read_until("Your claim")
+        assert ("That hand does not hold 18. Claim again: a second claim above the hand's worth "
+                "counts as 0.\nYour claim: count the cards") in told
         await say("claim 12")
         assert "Ann claims 12 for the hand." in await read_until("claims 12")
         await ben.recv_until(lambda m: m["type"] == "turn" and m["legal_actions"][:1] == [
@@ -177,10 +242,34 @@ def _worth_told_early(messages: list[dict[str, Any]]) -> list[str]:
     return found
 
 
+def _refusals_heard(messages: list[dict[str, Any]], seat: int | None) -> tuple[int, list[str]]:
+    """How many of ``seat``'s own claims were refused in ``messages`` (one connection's), and
+    every place where they tell of a refusal that is not its own, or skip a number of ``seq``
+    (which would tell that a message was kept from it)."""
+    own, found, last = 0, [], None
+    for message in messages:
+        if message.get("type") != "event":
+            continue
+        if message["seq"] is None:
+            event = message["event"]
+            if event["kind"] == "claim_refused" and event["seat"] == seat:
+                own += 1
+            else:
+                found.append(json.dumps(message))
+            continue
+        if last is not None and message["seq"] != last + 1:
+            found.append(f"seq {last} then {message['seq']}")
+        last = message["seq"]
+    found += [json.dumps(m) for m in messages if m.get("type") != "event" and "claim_refused" in json.dumps(m)]
+    return own, found
+
+
 async def test_nobody_is_told_a_shows_worth_before_its_muggins_step_ends() -> None:
-    """Seeded games of every manual-counting preset, two seats answering at random and a
-    spectator: no message to anyone tells a worth before the show's ``counted`` event (and the
-    usual hidden-card audit holds)."""
+    """Seeded games of every manual-counting preset, two seats answering at random (claims
+    too, from 0 to 29: many are refused, and many second ones count as 0) and a spectator:
+    no message to anyone tells a worth before the show's ``counted`` event, nobody but the
+    claimer hears of a refusal or misses a number of ``seq`` for it, and the usual
+    hidden-card audit holds."""
     for preset, players in (("cribbage", 2), ("five-card-cribbage", 2), ("noddy-modern", 3)):
         async with running_server() as server:
             people = [await _hello(server.port, name) for name in ("Ann", "Ben", "Cat")[:players]]
@@ -194,13 +283,19 @@ async def test_nobody_is_told_a_shows_worth_before_its_muggins_step_ends() -> No
             for person in people:
                 await person.request({"type": "ready"})
             rngs = [random.Random(i) for i in range(players)]
-            await asyncio.gather(*(play_out(p, r) for p, r in zip(people, rngs)))
+            await asyncio.gather(*(play_out(p, r, claim_at_random=True) for p, r in zip(people, rngs)))
             await watcher.recv_until(_kind("game_over"))
             everyone = people + [watcher]
             for client in everyone:
                 assert _worth_told_early(client.received) == []
-            assert any(m.get("event", {}).get("kind") == "counted" for m in watcher.received)
+            refusals = 0
+            for seat, client in [*enumerate(people), (None, watcher)]:
+                own, found = _refusals_heard(client.received, seat)
+                assert found == [] and (seat is not None or own == 0)
+                refusals += own
             table = server.core.tables[table_id]
+            assert refusals == sum(isinstance(e, ClaimRefused) for _, e in table.log) > 0
+            assert any(m.get("event", {}).get("kind") == "counted" for m in watcher.received)
             entitlement = Entitlement(table.log, players)
             for seat, client in [*enumerate(people), (None, watcher)]:
                 assert audit(client.received, [seat] * len(client.received), entitlement, table_id) > 0
@@ -211,6 +306,8 @@ async def test_nobody_is_told_a_shows_worth_before_its_muggins_step_ends() -> No
 async def test_a_record_counted_by_hand_replays_exactly_and_is_rated() -> None:
     async with running_server() as server:
         ben, ann = await _hello(server.port, "Ben"), await _hello(server.port, "Ann")
+        for person in (ben, ann):  # only registered people are rated
+            assert (await person.request({"type": "register", "password": "a secret"}))["type"] == "registered"
         created = await ben.request({"type": "create_table", "preset": "five-card-cribbage",
                                      "options": {**MANUAL, "target": 31}})
         table_id = created["table"]["id"]
@@ -235,7 +332,8 @@ async def test_a_record_counted_by_hand_replays_exactly_and_is_rated() -> None:
 async def test_hint_and_review_are_refused_at_a_table_without_hints() -> None:
     async with running_server() as server:
         ben, ann, table_id = await _seat_two(server.port, {})
-        assert server.core.tables[table_id].summary()["rated"] is True
+        # Unrated only because they are guests: the coach is not on.
+        assert server.core.tables[table_id].summary()["unrated_reasons"] == ["guest"]
         for request in ({"type": "hint"}, {"type": "review"}):
             refused = await ann.request(request)
             assert (refused["code"], refused["message"]) == (
@@ -310,3 +408,37 @@ async def test_a_hints_game_is_unrated_and_its_record_can_be_reviewed() -> None:
         assert seat_1["seat"] == 1
         for client in (ann, ben, stranger):
             await client.close()
+
+
+def test_a_refusal_keeps_the_claimers_turn_time_and_the_timer_still_claims_0() -> None:
+    """With a turn timer (a clock the test controls): a refused claim gives the claimer no
+    new time (a timer started again would tell the others that something happened) and
+    sends the others nothing; when the time runs out, the silent owner claims 0."""
+    from .test_core import Harness
+
+    h = Harness()
+    conns = [h.connect("ann"), h.connect("ben")]
+    created = h.send(conns[0], {"type": "create_table", "preset": "cribbage", "turn_timer": 10,
+                                "options": MANUAL})
+    h.send(conns[1], {"type": "sit", "table": created["table"]["id"]})
+    for conn in conns:
+        h.send(conn, {"type": "ready"})
+    table = h.core.tables[created["table"]["id"]]
+    game = table.game
+    while game.phase != "claim":
+        seat = game.awaiting[0]
+        h.send(conns[seat], {"type": "action", **game.legal_actions(seat)[0].to_dict(with_seat=False)})
+    owner = game.to_move
+    other = conns[1 - owner]
+    deadline = table.deadlines[owner]
+    h.tick(6.0)
+    heard = len(h.inbox[other])
+    worth = score_show(game.kept[owner], game.turn_up, game.rules).total
+    assert h.send(conns[owner], {"type": "action", "action": "claim", "points": worth + 1})["type"] == "ok"
+    turn = h.inbox[conns[owner]][-1]
+    assert (turn["type"], turn["to_move"], turn["time_left"]) == ("turn", owner, round(deadline - h.now, 1))
+    assert table.deadlines[owner] == deadline and len(h.inbox[other]) == heard
+    h.tick(deadline - h.now)
+    timed, claimed = h.inbox[other][heard], h.inbox[other][heard + 1]
+    assert (timed["type"], timed["seat"], timed["action"]) == ("timed_out", owner, {"action": "claim", "points": 0})
+    assert (claimed["event"]["kind"], claimed["event"]["points"]) == ("claimed", 0)

@@ -125,6 +125,8 @@ async def test_every_error_code() -> None:
         await refused(clients[mover], {"type": "action", "action": "play", "card": mine[0], "seat": other},
                       "bad_field", field="seat", state=SNAPSHOT)
         await refused(clients[mover], {"type": "action", "action": "go"}, "must_play", state=SNAPSHOT)
+        await refused(clients[mover], {"type": "stand_in", "seat": other}, "not_away",
+                      field="seat", state=SNAPSHOT)
         await refused(clients[mover], {"type": "action", "action": "discard", "cards": mine[:1]},
                       "wrong_phase", state=SNAPSHOT)
 
@@ -310,7 +312,6 @@ async def test_counting_by_hand_and_the_coach() -> None:
         # Now nobody moves until ann claims, so each refusal can be seen to change nothing.
         await refused(ann, {"type": "review"}, "no_such_deal", field="deal", state=SNAPSHOT)
         await refused(ann, {"type": "hint"}, "no_hint", state=SNAPSHOT)
-        await refused(ann, {"type": "action", "action": "claim", "points": 29}, "over_claim", state=SNAPSHOT)
         await refused(ann, {"type": "action", "action": "claim", "points": 30}, "bad_claim", state=SNAPSHOT)
         other = await Client.connect(server.port)
         await other.hello("ben")
@@ -318,6 +319,53 @@ async def test_counting_by_hand_and_the_coach() -> None:
         await refused(other, {"type": "hint"}, "hints_off", state=SNAPSHOT)
         await ann.close()
         await other.close()
+
+
+async def test_the_account_codes() -> None:
+    """The codes of accounts: a registered name without (or with a wrong) password, a second
+    register, a guest changing a password, and over nc a command after a refused name."""
+    async with running_server() as server:
+        ann, ben = [await Client.connect(server.port) for _ in range(2)]
+        await ann.hello("ann")
+        assert (await ann.request({"type": "register", "password": "sesame"}))["type"] == "registered"
+        await refused(ann, {"type": "register", "password": "sesame"}, "already_registered", state=TABLES)
+        await ben.hello("ben")
+        await refused(ben, {"type": "change_password", "old": "x", "new": "whatever"}, "not_registered",
+                      state=TABLES)
+        await ben.request({"type": "bye"})
+        cat = await Client.connect(server.port)
+        await refused(cat, {"type": "hello", "name": "ann", "version": 1}, "password_required", field="password")
+        await refused(cat, {"type": "hello", "name": "ANN", "version": 1, "password": "open sesame"},
+                      "bad_password", field="password")
+        eve = await Client.connect(server.port)
+        await eve.send_raw(b"name ann\n")
+        assert (await asyncio.wait_for(eve.reader.readline(), 5)).startswith(b"Error (password_required): ")
+        await eve.send_raw(b"new noddy\n")
+        line = await asyncio.wait_for(eve.reader.readline(), 5)
+        assert line == (b"Error (name_required): the name 'ann' was refused, so you have no name yet: type "
+                        b"name NAME with another name (or login ann PASSWORD if it is your registered name) "
+                        b"first\n")
+        PROVOKED.add("name_required")
+        for client in (ann, cat, eve):
+            await client.close()
+
+
+async def test_the_codes_of_meeting_in_the_lobby() -> None:
+    async with running_server() as server:
+        ann, *others = [await Client.connect(server.port) for _ in range(7)]
+        await ann.hello("ann")
+        for number, other in enumerate(others):
+            await other.hello(f"p{number}")
+        WHO = {"type": "who"}
+        await refused(ann, {"type": "challenge", "name": "nobody"}, "no_such_player", field="name", state=WHO)
+        await refused(ann, {"type": "accept", "challenge": 3}, "no_such_challenge", field="challenge", state=WHO)
+        await others[0].request({"type": "create_table"})
+        await refused(ann, {"type": "challenge", "name": "p0"}, "player_busy", field="name", state=WHO)
+        for number in range(1, 5):
+            assert (await ann.request({"type": "challenge", "name": f"p{number}"}))["type"] == "challenge"
+        await refused(ann, {"type": "challenge", "name": "p5"}, "too_many_challenges")
+        for client in (ann, *others):
+            await client.close()
 
 
 def test_every_code_was_provoked() -> None:

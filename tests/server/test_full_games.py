@@ -59,7 +59,7 @@ async def test_complete_game_with_spectators(preset: str, players: int, partners
         assert game is not None and game.is_over
         expected = {"kind": "game_over", "winner": game.winner,
                     "winning_seats": list(game.winning_seats), "scores": list(game.scores),
-                    "ending": "target"}
+                    "ending": "target", "skunk": game.outcome.skunk}
         assert results[:-1] == [expected] * (players + 1)
         assert max(game.scores) >= game.rules.target
         assert game.scores[game.winner] == max(game.scores)

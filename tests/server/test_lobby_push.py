@@ -124,7 +124,7 @@ def test_a_closed_table_is_pushed_as_closed(seen_open: bool) -> None:
     h.send(ann, {"type": "configure_table", "options": {"target": 61}})
     h.send(ann, {"type": "leave"})
     assert h.core.tables == {}
-    closed = {"type": "table_closed", "table": 1, "reason": "everyone has left"}
+    closed = {"type": "table_closed", "table": 1, "reason": "empty", "message": "everyone has left"}
     h.tick(0.3)
     assert h.inbox[lee][-1] == Lines((closed,))
     # ann is back in the lobby: she hears of the close by the lobby push too, as before
@@ -243,7 +243,7 @@ async def test_a_push_is_encoded_once_and_written_once_per_lobby_connection(
         assert pushes == [{"type": "table", "table": listed["tables"][0]}] * (json_clients + 1)
         for client in texts:
             line = await client.reader.readline()
-            assert line == b"Table 1 noddy 2p [waiting] 1: ann (ready) | 2: ben\n"
+            assert line == b"Table 1 noddy 2p (unrated: ann and ben are guests) [waiting] 1: ann (ready, guest) | 2: ben (guest)\n"
         for client in lobby + texts + [ann, ben, cy]:
             await client.close()
     finally:

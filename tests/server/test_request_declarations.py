@@ -78,7 +78,7 @@ def test_a_request_type_is_handled_by_its_part_and_reached_from_text(kind: str) 
 
 def test_the_check_names_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     import noddy.protocol
-    monkeypatch.setitem(noddy.protocol.REQUESTS, "who", ())
+    monkeypatch.setitem(noddy.protocol.REQUESTS, "wave", ())
     monkeypatch.setattr("noddy.server.core.reception.REQUESTS", noddy.protocol.REQUESTS)
-    with pytest.raises(TypeError, match=r"request types without a handler: \['who'\]"):
+    with pytest.raises(TypeError, match=r"request types without a handler: \['wave'\]"):
         declarations()

@@ -2,7 +2,8 @@
 
 The rule (:mod:`noddy.engine.outcome`): a new field has a default that describes the games
 played before it, readers take an old dict without it, and a stored game is compared with
-its replay on the stored fields only.  ``game_over``'s ``ending`` is the field added so far.
+its replay on the stored fields only.  ``game_over``'s ``ending`` and ``skunk`` are the fields
+added so far.
 """
 
 from __future__ import annotations
@@ -35,11 +36,11 @@ def _record(game: Game, steps: list[tuple[dict[str, Any], list[dict[str, Any]]]]
 
 
 def _without_ending(record: dict[str, Any]) -> dict[str, Any]:
-    """The record as a server before the field stored it (schema 2 kept every event)."""
+    """The record as a server before the fields stored it (schema 2 kept every event)."""
     for step in record["steps"]:
         for event in step["events"]:
             if event["kind"] == "game_over":
-                del event["ending"]
+                del event["ending"], event["skunk"]
     return record
 
 
@@ -77,6 +78,6 @@ def test_a_result_stored_without_its_ending_is_read_with_it(tmp_path: Any) -> No
     storage.write([GameBegun(1, 1, 1, "noddy", "noddy", 2, False, {"target": 15}, seats, game.seed, 1.7e9, None)]
                   + [ActionApplied(1, n, action, None, 1) for n, (action, _events) in enumerate(steps, 1)]
                   + [GameFinished(1, 1.7e9 + 60, old_result, (), 1)])
-    listed = storage.read("list_games", {"name": "ann", "limit": 5, "viewer": "ann"})
-    assert [g["result"] for g in listed] == [{**old_result, "ending": "target"}]
+    listed = storage.read("list_games", {"name": "ann", "limit": 5, "viewer": {"account": None}})
+    assert [g["result"] for g in listed] == [{**old_result, "ending": "target", "skunk": "none"}]
     storage.close()

@@ -28,12 +28,13 @@ def test_a_game_won_at_the_deal_is_recorded_listed_and_rated(tmp_path: Path) -> 
     path = tmp_path / "noddy.sqlite3"
     d = Driver(Storage(path), seed=_seed_won_at_the_deal())
     ann = d.connect("ann")
+    d.register(ann)  # only registered people are rated
     d.versus_computer(ann, "noddy", "greedy", options={"target": TARGET})
     game = d.core.tables[1].game
     assert game is not None and game.is_over and d.core.tables[1].live.actions == 0
     over = [m["event"] for m in d.inbox[ann] if m["type"] == "event" and m["event"]["kind"] == "game_over"]
     result = {"winner": game.winner, "winning_seats": list(game.winning_seats), "scores": list(game.scores),
-              "ending": "target"}
+              "ending": "target", "skunk": "none"}
     assert over == [{"kind": "game_over", **result}]
     assert d.send(ann, {"type": "snapshot"})["table"]["status"] == "finished"
 
@@ -54,7 +55,7 @@ def test_a_game_won_at_the_deal_is_recorded_listed_and_rated(tmp_path: Path) -> 
     d.storage.close()
     d.storage = Storage(path)
     d.restart()
-    ann = d.connect("ann")
+    ann = d.connect("ann", password="a secret")
     check()
 
 
@@ -62,6 +63,7 @@ def test_such_a_game_left_playing_by_an_older_server_is_finished_at_restart(tmp_
     path = tmp_path / "noddy.sqlite3"
     d = Driver(Storage(path), seed=_seed_won_at_the_deal())
     ann = d.connect("ann")
+    d.register(ann)
     d.versus_computer(ann, "noddy", "greedy", options={"target": TARGET})
     token = d.token(ann)
     game = d.core.tables[1].game
@@ -75,7 +77,7 @@ def test_such_a_game_left_playing_by_an_older_server_is_finished_at_restart(tmp_
     ann = d.connect()
     assert d.send(ann, {"type": "hello", "name": "ann", "version": 1, "resume": token})["table"] == 1
     result = {"winner": game.winner, "winning_seats": list(game.winning_seats), "scores": list(game.scores),
-              "ending": "target"}
+              "ending": "target", "skunk": "none"}
     listed = d.send(ann, {"type": "list_games"})["games"]
     assert [(g["id"], g["status"], g["result"]) for g in listed] == [(1, "finished", result)]
     board = d.send(ann, {"type": "leaderboard", "family": "noddy"})["players"]

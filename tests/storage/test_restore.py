@@ -147,3 +147,39 @@ def test_a_turn_timer_starts_again_after_the_restart() -> None:
     d.now += 21
     d.take(d.core.tick())
     assert table.seq > table_seq or not awaiting_humans  # the server played for the absent seat
+
+
+def test_a_claim_refused_before_a_restart_stays_refused_after_it() -> None:
+    """Counting by hand: the refused claim is a stored action, so a restart (which replays
+    the stored actions) keeps it: the owner's snapshot still says it, the other's never did,
+    and the owner's next claim above the worth counts as 0."""
+    from noddy.engine import score_show
+
+    d = Driver(Storage(":memory:"))
+    conns = [d.connect("ann"), d.connect("ben")]
+    d.send(conns[0], {"type": "create_table", "preset": "cribbage", "options": {"counting": "manual"}})
+    d.send(conns[1], {"type": "sit", "table": 1})
+    for conn in conns:
+        d.send(conn, {"type": "ready"})
+    game = d.core.tables[1].game
+    while game.phase != "claim":
+        seat = game.awaiting[0]
+        d.send(conns[seat], {"type": "action", **game.legal_actions(seat)[0].to_dict(with_seat=False)})
+    owner = game.to_move
+    too_many = score_show(game.kept[owner], game.turn_up, game.rules).total + 1
+    assert d.send(conns[owner], {"type": "action", "action": "claim", "points": too_many})["type"] == "ok"
+    before = [d.send(conn, {"type": "snapshot"}) for conn in conns]
+    assert [s["game"]["counting"]["refused"] for s in before] == [
+        too_many if seat == owner else None for seat in (0, 1)]
+    tokens = [d.token(conn) for conn in conns]
+
+    d.restart()
+    conns = [d.connect() for _ in tokens]
+    for conn, token, name in zip(conns, tokens, ("ann", "ben")):
+        assert d.send(conn, {"type": "hello", "name": name, "version": 1, "resume": token})["resumed"]
+    for conn, snapshot in zip(conns, before):
+        assert comparable(d.send(conn, {"type": "snapshot"})) == comparable(snapshot)
+    heard = len(d.inbox[conns[1 - owner]])
+    assert d.send(conns[owner], {"type": "action", "action": "claim", "points": too_many})["type"] == "ok"
+    claimed = next(m["event"] for m in d.inbox[conns[1 - owner]][heard:] if m["type"] == "event")
+    assert (claimed["kind"], claimed["seat"], claimed["points"]) == ("claimed", owner, 0)

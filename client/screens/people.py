@@ -1,0 +1,258 @@
+"""Who is online, and challenges, in the terminal client (issue 25).
+
+:class:`PeopleView` sits beside the :class:`~noddy.client.model.ViewModel` as the records'
+view does: it holds the list the server's ``who`` gave (``o`` in the lobby opens it), the
+cursor on it, the preset a challenge asks for, the people-only toggle (``p``: bots left out,
+here and in the lobby's list of tables), and the challenges sent to us that wait for an
+answer.  A challenge that comes in is said on the status line with its one-key answer,
+``a`` to accept (and be ready at once) or ``d`` to decline, in the lobby and in this list;
+``Enter`` on a person challenges them.  Once a challenge is accepted, the server's ``table``
+message that carries our seat takes us to the table (:meth:`ViewModel._on_table`).
+
+The rest of this module draws the screen and binds its keys; :mod:`noddy.client.app` adds
+them with :func:`build_layout` and :func:`bind_keys`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.filters import Condition, Filter
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import ConditionalContainer, HSplit, Window
+from prompt_toolkit.layout.containers import Container
+from prompt_toolkit.layout.controls import FormattedTextControl
+
+from .. import render
+from ..model import LOBBY, ViewModel
+
+PEOPLE = "people"
+
+Fragments = list[tuple[str, str]]
+
+
+class PeopleView:
+    """Who is online, the challenge to send, the challenges to answer (module docstring)."""
+
+    def __init__(self, model: ViewModel) -> None:
+        self.model = model
+        self.people: list[dict[str, Any]] | None = None  # None: asked for, not yet here
+        self.cursor = 0
+        self.preset_index = 0
+        #: Challenges sent to us, oldest first, each waiting for a (one-key) answer.
+        self.incoming: list[dict[str, Any]] = []
+        self._asked: dict[int, str] = {}
+
+    @property
+    def active(self) -> bool:
+        return self.model.screen == PEOPLE
+
+    @property
+    def people_only(self) -> bool:
+        return self.model.lobby.people_only
+
+    def preset(self) -> str:
+        names = [p.get("name") for p in self.model.presets if p.get("name")] or ["noddy"]
+        return str(names[self.preset_index % len(names)])
+
+    def _ask(self, kind: str, **fields: Any) -> None:
+        self._asked[self.model.send(kind, **fields)] = kind
+
+    # -- keys ---------------------------------------------------------------------------
+    def open(self) -> None:
+        """o in the lobby: who is online."""
+        self.model.clear_status()
+        self.model.screen = PEOPLE
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.people = None
+        self._ask("who", people_only=self.people_only)
+
+    def toggle_people_only(self) -> None:
+        """p: people only (no bots), in this list and the lobby's tables; p again: everyone."""
+        lobby = self.model.lobby
+        lobby.people_only = not lobby.people_only
+        lobby.clamp_cursor()
+        self.model.set_status("Showing people only: bots are hidden." if lobby.people_only
+                              else "Showing everyone, bots too.")
+        if self.active:
+            self.refresh()
+
+    def move(self, delta: int) -> None:
+        if self.people:
+            self.cursor = (self.cursor + delta) % len(self.people)
+
+    def other_preset(self, delta: int) -> None:
+        self.preset_index += delta
+
+    def selected(self) -> dict[str, Any] | None:
+        return self.people[self.cursor] if self.people else None
+
+    def challenge_selected(self) -> None:
+        """Enter: challenge the person under the cursor to a game of the preset shown."""
+        person = self.selected()
+        if person is None:
+            return
+        if person.get("name") == self.model.name:
+            self.model.set_status("That is you: choose someone else.", error=True)
+            return
+        self._ask("challenge", name=person["name"], preset=self.preset())
+
+    def answer(self, accept: bool) -> None:
+        """a / d: accept (ready at once) or decline the oldest challenge waiting."""
+        if not self.incoming:
+            return
+        challenge = self.incoming.pop(0)
+        if accept:
+            self._ask("accept", challenge=challenge["id"], ready=True)
+            self.model.set_status(f"Accepted {challenge['from']}'s challenge; to the table…")
+        else:
+            self._ask("decline", challenge=challenge["id"])
+            self.model.set_status(f"Declined {challenge['from']}'s challenge.")
+        self._say_next()
+
+    def back(self) -> None:
+        self.model.clear_status()
+        self.model.screen = LOBBY
+        self._say_next()
+
+    # -- messages -----------------------------------------------------------------------
+    def handle(self, message: dict[str, Any]) -> None:
+        """A message from the server (the application passes every one)."""
+        kind = message.get("type")
+        if kind == "challenged":
+            self.incoming.append(message["challenge"])
+            self._say_next()
+            return
+        if kind == "challenge_over":
+            self.incoming = [c for c in self.incoming if c.get("id") != message.get("challenge")]
+            if message.get("reason") == "accepted":
+                self.model.set_status(f"{message.get('message')}: to the table.")
+            else:
+                self.model.set_status(f"Challenge {message.get('challenge')} is over: {message.get('message')}.")
+            return
+        request_id = message.get("id")
+        asked = self._asked.pop(request_id, None) if isinstance(request_id, int) else None
+        if asked == "who" and kind == "who":
+            self.people = list(message.get("people") or [])
+            self.cursor = max(0, min(self.cursor, len(self.people) - 1))
+        elif asked == "who" and kind == "error":
+            self.people = []
+        elif kind == "challenge":
+            challenge = message["challenge"]
+            self.model.set_status(f"Challenge sent to {challenge['to']} ({challenge['preset']}); "
+                                  f"it lasts {challenge['expires_in']} s.")
+
+    def _say_next(self) -> None:
+        """The oldest challenge waiting, on the status line with its keys."""
+        if self.incoming and self.model.table_id is None:
+            challenge = self.incoming[0]
+            who = challenge["from"] + (" (bot)" if challenge.get("from_bot") else "")
+            options = ", ".join(f"{k} {v}" for k, v in (challenge.get("options") or {}).items())
+            game = challenge["preset"] + (f" ({options})" if options else "")
+            self.model.set_status(f"{who} challenges you to {game}: a accept · d decline")
+
+    # -- what the screen shows -------------------------------------------------------------
+    def person_line(self, person: dict[str, Any]) -> str:
+        name = person["name"] + (" (bot)" if person.get("bot") else "")
+        where = person.get("where")
+        if where == "lobby":
+            place = "lobby"
+        elif where == "watching":
+            place = f"watching table {person.get('table')}"
+        else:
+            place = f"table {person.get('table')}, seat {int(person.get('seat') or 0) + 1}"
+        extra = []
+        if person.get("away"):
+            extra.append("away")
+        elif isinstance(person.get("idle"), int) and person["idle"] >= 60:
+            extra.append(f"idle {person['idle'] // 60} min")
+        seek = person.get("seeking")
+        if seek:
+            extra.append(f"seeking {seek.get('preset')}")
+        return f"{name:<26} {place}" + (f"  ({', '.join(extra)})" if extra else "")
+
+
+def people_fragments(view: PeopleView, width: int | None = None) -> Fragments:
+    who = "people only" if view.people_only else "people and bots"
+    out: Fragments = [("class:label", f" Online · {who}"),
+                      ("class:dim", "   Enter challenges to "), ("class:key", f"‹ {view.preset()} ›"),
+                      ("", "\n")]
+    if view.people is None:
+        return out + [("class:dim", "   Asking the server…\n")]
+    if not view.people:
+        return out + [("class:dim", "   Nobody else is online.\n")]
+    return out + render.cursor_list([view.person_line(p) for p in view.people], view.cursor, width)
+
+
+def keys_fragments(view: PeopleView) -> Fragments:
+    keys = [("↑↓", "choose"), ("←→", "game"), ("↵", "challenge"), ("p", "people only"),
+            ("r", "refresh"), ("Esc", "lobby")]
+    if view.incoming:
+        keys = [("a", "accept"), ("d", "decline")] + keys
+    return render.key_hints(keys)
+
+
+def build_layout(view: PeopleView, width: Callable[[], int]) -> Container:
+    return ConditionalContainer(HSplit([
+        Window(FormattedTextControl(lambda: people_fragments(view, width()), focusable=False,
+                                    get_cursor_position=lambda: Point(0, view.cursor + 1)),
+               always_hide_cursor=True),
+        Window(FormattedTextControl(lambda: render.status_line(view.model, [("", "")]), focusable=False),
+               height=1),
+    ]), filter=Condition(lambda: view.active))
+
+
+def bind_keys(kb: KeyBindings, view: PeopleView, lobby: Filter, free: Filter,
+              after: Callable[[KeyPressEvent], None]) -> None:
+    """o and p in the lobby, a/d to answer a challenge; the list's own keys."""
+    here = free & Condition(lambda: view.active)
+    waiting = (lobby | here) & Condition(lambda: bool(view.incoming))
+
+    @kb.add("o", filter=lobby)
+    def _open(event: KeyPressEvent) -> None:
+        view.open()
+        after(event)
+
+    @kb.add("p", filter=lobby | here)
+    def _people_only(event: KeyPressEvent) -> None:
+        view.toggle_people_only()
+        after(event)
+
+    @kb.add("a", filter=waiting)
+    def _accept(event: KeyPressEvent) -> None:
+        view.answer(True)
+        after(event)
+
+    @kb.add("d", filter=waiting)
+    def _decline(event: KeyPressEvent) -> None:
+        view.answer(False)
+        after(event)
+
+    kb.add("up", filter=here)(lambda event: view.move(-1))
+    kb.add("k", filter=here)(lambda event: view.move(-1))
+    kb.add("down", filter=here)(lambda event: view.move(1))
+    kb.add("j", filter=here)(lambda event: view.move(1))
+    kb.add("left", filter=here)(lambda event: view.other_preset(-1))
+    kb.add("right", filter=here)(lambda event: view.other_preset(1))
+
+    @kb.add("enter", filter=here)
+    def _challenge(event: KeyPressEvent) -> None:
+        view.challenge_selected()
+        after(event)
+
+    @kb.add("r", filter=here)
+    def _refresh(event: KeyPressEvent) -> None:
+        view.refresh()
+        after(event)
+
+    @kb.add("escape", filter=here, eager=True)
+    @kb.add("backspace", filter=here)
+    def _back(event: KeyPressEvent) -> None:
+        view.back()
+        after(event)
+
+
+__all__ = ["PeopleView", "PEOPLE", "build_layout", "bind_keys", "keys_fragments", "people_fragments"]

@@ -1,0 +1,326 @@
+"""Matchmaking: who is online, challenges between two players, and seeks that pair strangers.
+
+A bot waiting at its own table is only "1: PerlBot (ready) | 2: empty" to a person, so the
+lobby lets players find each other (issue 25): ``who`` lists everyone online; ``challenge``
+asks one named player to a two-handed game, which they ``accept`` or ``decline``; ``seek``
+waits for anyone else seeking the same game (or only people, or only bots), ``unseek``
+stops.  A challenge accepted or a seek paired opens a new table seating both at once, the
+challenger (the older seeker) in seat 0; it starts when both are ready, at once if both
+asked to be ready already, so a bot needs only ``accept`` and ``ready``.
+
+Owns: the open challenges by id and the seeks by session.  A challenge ends (each party
+that is still there is told why, with a reason code) when it is accepted, declined,
+withdrawn (``decline`` by its challenger), when it runs out (``challenge_timeout``), or
+when either player is no longer in the lobby (gone, seated elsewhere): :meth:`tick` looks
+at the open ones, and ``accept`` looks again first.  A seek is dropped silently once its
+seeker is no longer in the lobby.  Challenges are pushed to another person like chat, so
+they share chat's limit per address and their ``text`` is cleaned like chat's.
+
+Collaborators (passed in): the connections (how long one has been silent, its address),
+the sessions (who is online, by name), the open tables (a new one), seating (to seat
+both), gameplay (to deal when both are ready) and the lobby's board (a new table's news).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+from noddy.protocol import ProtocolError
+from noddy.protocol.names import skeleton
+from noddy.protocol.text import clean_text
+
+from ..config import ServerConfig
+from ..model.ratelimit import AddressBuckets
+from ..model.session import Connection
+from ..model.table import Session, Table
+from ..model.table_options import table_rules
+from .places import session_of
+
+if TYPE_CHECKING:
+    from .connections import Connections
+    from .gameplay import Gameplay
+    from .lobby_board import LobbyBoard
+    from .outbox import Outbox
+    from .seating import Seating
+    from .sessions import Sessions
+    from .tables import Tables
+
+log = logging.getLogger("noddy.server")
+
+#: Open challenges one player may have made at once.
+MAX_OPEN_CHALLENGES = 4
+
+
+@dataclass(eq=False)
+class Challenge:
+    """One player's offer of a two-handed game to another."""
+
+    id: int
+    challenger: Session
+    challenged: Session
+    preset: str
+    options: dict[str, Any]
+    ready: bool
+    text: str | None
+    expires: float
+
+    def to_dict(self, now: float) -> dict[str, Any]:
+        return {"id": self.id, "from": self.challenger.name, "from_bot": self.challenger.bot,
+                "to": self.challenged.name, "to_bot": self.challenged.bot, "preset": self.preset,
+                "options": dict(self.options), "text": self.text,
+                "expires_in": max(0, math.ceil(self.expires - now))}
+
+
+@dataclass(eq=False)
+class Seek:
+    """A player waiting for anyone (``opponents``: any, people, bots) who seeks the same."""
+
+    session: Session
+    preset: str
+    options: dict[str, Any]
+    opponents: str
+    ready: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"preset": self.preset, "options": dict(self.options), "opponents": self.opponents}
+
+    def same_game(self, other: Seek) -> bool:
+        return self.preset == other.preset and _canonical(self.options) == _canonical(other.options)
+
+    def takes(self, other: Session) -> bool:
+        """Whether this seek would play ``other`` (a bot, or a person)."""
+        return self.opponents == "any" or (self.opponents == "bots") == other.bot
+
+
+class Matchmaking:
+    """``who``, challenges and seeks; see the module docstring."""
+
+    def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
+                 connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
+                 seating: Seating, gameplay: Gameplay) -> None:
+        self._config = config
+        self._clock = clock
+        self._outbox = outbox
+        self._connections = connections
+        self._sessions = sessions
+        self._board = board
+        self._tables = tables
+        self._seating = seating
+        self._gameplay = gameplay
+        self._challenges: dict[int, Challenge] = {}
+        self._next_challenge = 1
+        #: Seeks in the order they were made (the oldest compatible one is paired first).
+        self._seeks: dict[Session, Seek] = {}
+        #: Challenges per address, with chat's limits: each pushes a message to a person.
+        self._buckets = AddressBuckets(config.chat_rate_per_address, config.chat_burst_per_address)
+
+    def handlers(self) -> dict[str, Callable[[Connection, dict[str, Any], Any], None]]:
+        return {"who": self.who, "challenge": self.challenge, "accept": self.accept,
+                "decline": self.decline, "seek": self.seek, "unseek": self.unseek}
+
+    # -- who --------------------------------------------------------------------------------
+    def who(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        now = self._clock()
+        people = []
+        for session in self._sessions.all():
+            if f["people_only"] and session.bot:
+                continue
+            if session.conn is None and session.held_until is None:
+                continue
+            people.append(self._entry(session, now))
+        people.sort(key=lambda entry: (entry["name"].casefold(), entry["name"]))
+        self._outbox.reply(conn, rid, {"type": "who", "people": people})
+
+    def _entry(self, session: Session, now: float) -> dict[str, Any]:
+        table = session.table
+        where = "lobby" if table is None else ("watching" if session.seat is None else "seated")
+        link = self._connections.get(session.conn)
+        seek = self._seeks.get(session)
+        return {"name": session.name, "bot": session.bot, "where": where,
+                "table": None if table is None else table.id, "seat": session.seat,
+                "away": link is None, "idle": None if link is None else int(max(0.0, now - link.last_seen)),
+                "seeking": None if seek is None or not self._in_lobby(session) else seek.to_dict()}
+
+    # -- challenges ---------------------------------------------------------------------------
+    def challenge(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        me = session_of(conn)
+        self._check_in_lobby(me)
+        target = self._find(f["name"])
+        if target is me:
+            raise ProtocolError("bad_field", "you cannot challenge yourself", field="name")
+        if not self._in_lobby(target):
+            where = "away" if target.conn is None else f"at table {target.table.id}" if target.table else "busy"
+            raise ProtocolError("player_busy", f"{target.name} is {where}, not in the lobby", field="name")
+        options = dict(f["options"] or {})
+        table_rules(f["preset"], 2, False, options)  # unknown_preset, invalid_option...
+        mine = [c for c in self._challenges.values() if c.challenger is me]
+        if len(mine) >= MAX_OPEN_CHALLENGES:
+            raise ProtocolError("too_many_challenges", f"you have {len(mine)} challenges open, the most "
+                                "allowed; wait for an answer or withdraw one (decline ID)")
+        now = self._clock()
+        self._charge(conn, now)
+        for old in mine:  # a new challenge to the same player replaces the old one
+            if old.challenged is target:
+                self._end(old, "withdrawn", f"{me.name} withdrew challenge {old.id}", tell_challenger=False)
+        text = None if f["text"] is None else clean_text(f["text"])
+        challenge = Challenge(self._next_challenge, me, target, f["preset"], options, f["ready"], text,
+                              now + self._config.challenge_timeout)
+        self._next_challenge += 1
+        self._challenges[challenge.id] = challenge
+        log.info("%s challenges %s (%d: %s)", me.name, target.name, challenge.id, challenge.preset)
+        shown = challenge.to_dict(now)
+        self._outbox.reply(conn, rid, {"type": "challenge", "challenge": shown})
+        self._outbox.send(target.conn, {"type": "challenged", "challenge": shown})
+
+    def accept(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        me = session_of(conn)
+        challenge = self._open_to(me, f["challenge"], challenger_may=False)
+        self._check_in_lobby(me)
+        self.tick(self._clock())  # the challenger may have gone meanwhile
+        if challenge.id not in self._challenges:
+            raise ProtocolError("no_such_challenge", f"challenge {challenge.id} is over: "
+                                f"{challenge.challenger.name} is no longer in the lobby", field="challenge")
+        self._end(challenge, "accepted", f"{me.name} accepted challenge {challenge.id}",
+                  tell_challenged=False)
+        self._pair(challenge.challenger, me, challenge.preset, challenge.options, challenge.ready,
+                   f["ready"], (conn, rid))
+
+    def decline(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        """The challenged declines; the challenger withdraws (either way it is over)."""
+        me = session_of(conn)
+        challenge = self._open_to(me, f["challenge"], challenger_may=True)
+        self._outbox.reply(conn, rid, {"type": "ok"})
+        if challenge.challenger is me:
+            self._end(challenge, "withdrawn", f"{me.name} withdrew challenge {challenge.id}",
+                      tell_challenger=False)
+        else:
+            self._end(challenge, "declined", f"{me.name} declined challenge {challenge.id}",
+                      tell_challenged=False)
+
+    # -- seeks --------------------------------------------------------------------------------
+    def seek(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        me = session_of(conn)
+        self._check_in_lobby(me)
+        options = dict(f["options"] or {})
+        table_rules(f["preset"], 2, False, options)
+        mine = Seek(me, f["preset"], options, f["opponents"], f["ready"])
+        self._seeks.pop(me, None)  # a new seek replaces one's old one
+        self._outbox.reply(conn, rid, {"type": "seeking", "seek": mine.to_dict()})
+        for other in list(self._seeks.values()):
+            if not self._in_lobby(other.session):
+                del self._seeks[other.session]
+            elif other.same_game(mine) and other.takes(me) and mine.takes(other.session):
+                del self._seeks[other.session]
+                log.info("seeks of %s and %s paired (%s)", other.session.name, me.name, mine.preset)
+                self._pair(other.session, me, mine.preset, mine.options, other.ready, mine.ready, None)
+                return
+        self._seeks[me] = mine
+
+    def unseek(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        self._seeks.pop(session_of(conn), None)
+        self._outbox.reply(conn, rid, {"type": "ok"})
+
+    # -- time passes --------------------------------------------------------------------------
+    def tick(self, now: float) -> None:
+        """End the challenges that ran out or whose players left the lobby; drop such seeks."""
+        for challenge in list(self._challenges.values()):
+            one, other = challenge.challenger, challenge.challenged
+            if not self._in_lobby(one):
+                self._end(challenge, "withdrawn", f"{one.name} {self._gone(one)}; challenge "
+                          f"{challenge.id} is withdrawn", tell_challenger=False)
+            elif not self._in_lobby(other):
+                self._end(challenge, "gone", f"{other.name} {self._gone(other)}; challenge "
+                          f"{challenge.id} is over", tell_challenged=False)
+            elif challenge.expires <= now:
+                self._end(challenge, "expired", f"challenge {challenge.id} to {other.name} ran out "
+                          "unanswered")
+        if self._seeks:
+            for session in [s for s in self._seeks if not self._in_lobby(s)]:
+                del self._seeks[session]
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _pair(self, first: Session, second: Session, preset: str, options: dict[str, Any],
+              first_ready: bool, second_ready: bool, request: tuple[Connection, Any] | None) -> None:
+        """A new two-player table seating ``first`` in seat 0 and ``second`` in seat 1, each
+        told with a ``table`` that carries their seat (the request's reply, if it is one's);
+        the game is dealt at once if both are ready."""
+        for session in (first, second):
+            self._seeks.pop(session, None)
+            for challenge in [c for c in self._challenges.values() if c.challenger is session]:
+                self._end(challenge, "withdrawn", f"{session.name} sat down to another game; "
+                          f"challenge {challenge.id} is withdrawn", tell_challenger=False)
+        tables = self._tables
+        rules = table_rules(preset, 2, False, options)
+        table = Table(tables.next_id(), rules, rules.name, 2, False, dict(options))
+        table.creator = first
+        table.rate = self._seating.rater(table)
+        tables.opened(table)
+        self._seating.take_seat(table, first, 0, ready=first_ready)
+        self._seating.take_seat(table, second, 1, ready=second_ready)
+        started = self._gameplay.start_game(table) if table.can_start() else None
+        summary = table.summary()
+        log.info("table %d opened for %s and %s", table.id, first.name, second.name)
+        for session, seat in ((first, 0), (second, 1)):
+            message = {"type": "table", "table": summary, "seat": seat}
+            if request is not None and request[0].session is session:
+                self._outbox.reply(request[0], request[1], message)
+            else:
+                self._outbox.send(session.conn, message)
+        self._outbox.touched(table)
+        self._board.table_changed(table)
+        if started is not None:
+            self._gameplay.publish(table, *started)
+
+    def _end(self, challenge: Challenge, reason: str, message: str, tell_challenger: bool = True,
+             tell_challenged: bool = True) -> None:
+        del self._challenges[challenge.id]
+        over = {"type": "challenge_over", "challenge": challenge.id, "reason": reason, "message": message}
+        if tell_challenger:
+            self._outbox.send(challenge.challenger.conn, over)
+        if tell_challenged:
+            self._outbox.send(challenge.challenged.conn, over)
+
+    def _open_to(self, me: Session, challenge_id: int, challenger_may: bool) -> Challenge:
+        challenge = self._challenges.get(challenge_id)
+        if challenge is None or not (challenge.challenged is me or
+                                     (challenger_may and challenge.challenger is me)):
+            raise ProtocolError("no_such_challenge", f"no open challenge {challenge_id} to you",
+                                field="challenge")
+        return challenge
+
+    def _find(self, name: str) -> Session:
+        """The online player who goes by ``name`` (or one that looks the same)."""
+        wanted = skeleton(name)
+        for session in self._sessions.all():
+            if skeleton(session.name) == wanted and (session.conn is not None or session.held_until is not None):
+                return session
+        raise ProtocolError("no_such_player", f"nobody called {clean_text(name)!r} is online (who lists "
+                            "who is)", field="name")
+
+    def _in_lobby(self, session: Session) -> bool:
+        return session.table is None and session.conn is not None and self._sessions.is_current(session)
+
+    def _check_in_lobby(self, session: Session) -> None:
+        if session.table is not None:
+            raise ProtocolError("already_at_table", f"you are at table {session.table.id}; leave it first")
+
+    def _gone(self, session: Session) -> str:
+        if session.table is not None:
+            return f"sat down at table {session.table.id}"
+        return "has gone"
+
+    def _charge(self, conn: Connection, now: float) -> None:
+        if conn.address is None:
+            return
+        wait = self._buckets.take(conn.address, now)
+        if wait > 0:
+            raise ProtocolError("rate_limited", f"too many challenges from your address; wait {wait:.2f} s",
+                                retry_after=math.ceil(wait * 100) / 100)
+
+
+def _canonical(options: dict[str, Any]) -> str:
+    return json.dumps(options, sort_keys=True)

@@ -1,0 +1,106 @@
+"""Who is online and challenges in the full-screen client (issue 25): the list opens with
+``o`` and marks bots, ``Enter`` challenges the person under the cursor, ``p`` shows people
+only, and a challenge that comes in is accepted with one key (``a``) and seats us at the new
+table.  Keys go through prompt_toolkit's pipe input against a real server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+
+from noddy.client.model import TABLE, ViewModel
+from noddy.client.render import plain
+from noddy.client.screens.people import PEOPLE, PeopleView, people_fragments
+from noddy.server import NoddyServer
+
+from ..server.harness import Client
+from .test_app import ENTER, running_client, server, wait_for  # noqa: F401
+
+
+def _welcomed(name: str = "Ann") -> tuple[ViewModel, PeopleView]:
+    model = ViewModel(name)
+    model.connection_up()
+    model.handle({"type": "welcome", "name": name, "token": "t", "resumed": False,
+                  "presets": [{"name": "noddy"}, {"name": "cribbage"}]})
+    model.take_outbox()
+    return model, PeopleView(model)
+
+
+def test_a_challenge_coming_in_is_answered_with_one_key_and_the_table_follows() -> None:
+    model, view = _welcomed()
+    challenge = {"id": 4, "from": "pybot", "from_bot": True, "to": "Ann", "to_bot": False,
+                 "preset": "cribbage", "options": {"target": 61}, "text": None, "expires_in": 120}
+    view.handle({"type": "challenged", "challenge": challenge})
+    assert model.status == "pybot (bot) challenges you to cribbage (target 61): a accept · d decline"
+    view.answer(True)
+    [accept] = model.take_outbox()
+    assert {k: accept[k] for k in ("type", "challenge", "ready")} == {"type": "accept", "challenge": 4,
+                                                                      "ready": True}
+    summary = {"id": 2, "preset": "cribbage", "players": 2, "status": "waiting",
+               "seats": [{"seat": 0, "name": "pybot", "kind": "human", "bot": True, "ready": True},
+                         {"seat": 1, "name": "Ann", "kind": "human", "bot": False, "ready": True}]}
+    model.handle({"type": "table", "table": summary, "seat": 1, "id": accept["id"]})
+    assert (model.screen, model.table_id, model.seat) == (TABLE, 2, 1)
+    assert "pybot (bot)" in model.table_line(summary)
+
+
+def test_the_list_marks_bots_and_people_only_leaves_them_out() -> None:
+    model, view = _welcomed()
+    view.open()
+    [who] = model.take_outbox()
+    assert (model.screen, who["type"], who["people_only"]) == (PEOPLE, "who", False)
+    view.handle({"type": "who", "id": who["id"], "people": [
+        {"name": "Ann", "bot": False, "where": "lobby", "table": None, "seat": None, "away": False,
+         "idle": 0, "seeking": None},
+        {"name": "pybot", "bot": True, "where": "seated", "table": 3, "seat": 1, "away": False,
+         "idle": 75, "seeking": None}]})
+    text = plain(people_fragments(view, 80))
+    assert "Online · people and bots   Enter challenges to ‹ noddy ›" in text
+    assert "pybot (bot)                table 3, seat 2  (idle 1 min)" in text
+    view.move(1)
+    view.other_preset(1)
+    view.challenge_selected()
+    [sent] = model.take_outbox()
+    assert {k: sent[k] for k in ("type", "name", "preset")} == {"type": "challenge", "name": "pybot",
+                                                               "preset": "cribbage"}
+    view.toggle_people_only()
+    [again] = model.take_outbox()
+    assert (again["type"], again["people_only"]) == ("who", True)
+    model.lobby.tables = {1: {"id": 1, "seats": [{"name": "pybot", "bot": True}, None]},
+                          2: {"id": 2, "seats": [{"name": "cy", "bot": False}, None]}}
+    assert [t["id"] for t in model.sorted_tables()] == [2]
+
+
+async def test_who_list_and_an_incoming_challenge_accepted_by_key(server: NoddyServer) -> None:  # noqa: F811
+    bot = await Client.connect(server.port)
+    await bot.hello("pybot", bot=True)
+    async with running_client(server.port, "Ann") as (app, keys):
+        model = app.model
+        await wait_for(lambda: model.welcomed, "the welcome")
+        keys.send_text("o")
+        await wait_for(lambda: app.people.people, "the list of who is online")
+        assert [(p["name"], p["bot"]) for p in app.people.people] == [("Ann", False), ("pybot", True)]
+        await bot.request({"type": "challenge", "name": "Ann", "preset": "noddy", "ready": True})
+        await wait_for(lambda: app.people.incoming, "the challenge")
+        keys.send_text("a")
+        await wait_for(lambda: model.screen == TABLE, "the table of the challenge")
+        await wait_for(lambda: model.in_game, "the game to start (both ready)")
+        assert [s["name"] for s in model.table["seats"]] == ["pybot", "Ann"]
+        assert json.dumps(model.table["seats"][0]).count('"bot": true') == 1
+    await bot.close()
+
+
+async def test_a_in_the_lobby_accepts_a_waiting_challenge_rather_than_registering(server: NoddyServer) -> None:  # noqa: F811
+    # The merge of accounts (a registers a guest's name) and challenges (a accepts): with a
+    # challenge waiting, a in the lobby accepts it; the password line is not opened.
+    bot = await Client.connect(server.port)
+    await bot.hello("pybot", bot=True)
+    async with running_client(server.port, "Ann") as (app, keys):
+        model = app.model
+        await wait_for(lambda: model.welcomed, "the welcome")
+        assert model.registered is False and not app.people.active
+        await bot.request({"type": "challenge", "name": "Ann", "preset": "noddy", "ready": True})
+        await wait_for(lambda: app.people.incoming, "the challenge")
+        keys.send_text("a")
+        await wait_for(lambda: model.screen == TABLE, "the table of the challenge")
+        assert model.password_prompt is None
+    await bot.close()
