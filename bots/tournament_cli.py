@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
-import json
 import os
 import sys
 import time
-from typing import Any, Sequence
+from typing import Sequence
 
 from noddy.engine import PRESETS, Game
 
-from . import external
+from . import arguments, external
 from .base import LEVELS
 from .match import Progress
 from .pairing import check_player
@@ -27,41 +26,10 @@ from .tournament import (FORMATS, ROUND_ROBIN_UP_TO, Records, ResultsFile, Setti
                          entrant_names, read_rows, summary_lines)
 
 
-def _option(text: str) -> tuple[str, Any]:
-    """``target=61`` -> ("target", 61); values are read as JSON, else kept as text."""
-    name, sep, value = text.partition("=")
-    if not sep:
-        raise argparse.ArgumentTypeError(f"an option is NAME=VALUE, not {text!r}")
-    try:
-        return name, json.loads(value)
-    except json.JSONDecodeError:
-        return name, value
-
-
-def _whole(text: str, least: int = 0) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < least:
-        raise argparse.ArgumentTypeError(f"must be {least} or more, not {text}")
-    return value
-
-
 def _even(text: str) -> int:
-    value = _whole(text, 2)
+    value = arguments.whole(text, 2)
     if value % 2:
         raise argparse.ArgumentTypeError(f"games go in duplicate pairs: give an even number, not {text}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:  # also NaN
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
     return value
 
 
@@ -79,19 +47,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("entrants", nargs="+", metavar="PLAYER",
                         help="a built-in level, cmd:COMMAND, or NAME=either (two or more)")
     parser.add_argument("--preset", default="noddy", choices=sorted(PRESETS))
-    parser.add_argument("--seats", "--players", dest="seats", type=lambda t: _whole(t, 2),
+    parser.add_argument("--seats", "--players", dest="seats", type=arguments.at_least(2),
                         default=2, help="seats at each table (default 2)")
     parser.add_argument("--partnerships", action="store_true",
                         help="4 seats as two teams, partners opposite")
-    parser.add_argument("--option", "-o", action="append", type=_option, default=[],
+    parser.add_argument("--option", "-o", action="append", type=arguments.option, default=[],
                         metavar="NAME=VALUE", help="a table option, e.g. target=61 (repeatable)")
-    parser.add_argument("--target", type=_whole, help="shorthand for --option target=N")
+    parser.add_argument("--target", type=arguments.at_least(0), help="shorthand for --option target=N")
     parser.add_argument("--games", "-n", type=_even, default=2,
                         help="games a pairing, an even number (default 2: one duplicate deal)")
-    parser.add_argument("--seed", type=_whole, default=1,
+    parser.add_argument("--seed", type=arguments.at_least(0), default=1,
                         help="tournament seed: the same seed deals the same cards (default 1)")
     kind = parser.add_mutually_exclusive_group()
-    kind.add_argument("--swiss", type=lambda t: _whole(t, 1), metavar="ROUNDS",
+    kind.add_argument("--swiss", type=arguments.at_least(1), metavar="ROUNDS",
                       help=f"Swiss rounds (default for more than {ROUND_ROBIN_UP_TO} players)")
     kind.add_argument("--round-robin", action="store_true",
                       help=f"a round robin however many players (default up to {ROUND_ROBIN_UP_TO})")
@@ -104,9 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--record", metavar="PATH",
                         help="append every game's replayable record (JSON lines) to PATH, or "
                              "with PATH a folder (or ending in /), one file a pairing")
-    parser.add_argument("--jobs", "-j", type=lambda t: _whole(t, 1), default=1,
+    parser.add_argument("--jobs", "-j", type=arguments.at_least(1), default=1,
                         help="games played at once within a pairing (default 1)")
-    parser.add_argument("--timeout", type=_seconds, default=300.0, metavar="SECONDS",
+    parser.add_argument("--timeout", type=arguments.seconds, default=300.0, metavar="SECONDS",
                         help="the longest a game with a cmd: player may take (default 300)")
     return parser
 

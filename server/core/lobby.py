@@ -32,6 +32,7 @@ from ..model.ratings import FAMILIES, Rated, RatingBook
 from ..model.session import Connection
 from ..model.table import Session
 from ..model.table_options import advertised_options
+from .gameplay import turn_timer
 from .instructions import Query
 from .names import COMPUTER_SKELETONS, SERVER_NAME
 from .places import my_table, session_of as _session
@@ -220,7 +221,8 @@ class Lobby:
                 outbox.to_table(table, {"type": "player_back", "table": table.id,
                                         "seat": session.seat, "name": session.name}, exclude=session)
                 self._tables.changed(table, exclude=session)
-            outbox.send(conn.id, table.snapshot(session.seat, self._clock()))
+            snapshot = table.snapshot(session.seat, self._clock())
+            outbox.send(conn.id, snapshot, turn_timer(table, session.seat, conn.id, snapshot.get("turn")))
 
     def _new_session(self, conn: Connection, name: str, bot: bool, account: int | None, rid: Any) -> None:
         outbox = self._outbox
