@@ -39,7 +39,7 @@ from ..config import ServerConfig
 from ..model.ratings import Rated, RatingBook, family_of
 from ..model.session import Connection
 from ..model.table import FINISHED, PLAYING, LiveGame, Table
-from ..storage.records import ActionApplied, GameBegun, GameFinished, MatchResigned
+from ..storage.records import ActionApplied, GameBegun, GameFinished
 from .instructions import BotJob, Lines, Send, TurnTimer
 from .places import my_seat, my_table, session_of
 
@@ -146,7 +146,6 @@ class Gameplay:
         self._next_game += 1
         table.live = live
         if match is not None:
-            assert game.dealer is not None
             match.start(live.game_id, game.dealer)
         plain = [event.to_dict() for event in game.log]
         self._outbox.record(GameBegun(
@@ -245,17 +244,6 @@ class Gameplay:
                                          tuple(changes), table.id,
                                          live.seats_with_changes() if live.changes else None,
                                          match=None if match is None else match.for_game(finished=True)))
-
-    def resign_match(self, table: Table, seat: int) -> None:
-        """The person in ``seat`` leaves while the table's match is on: their side gives up
-        the match, and its last game's record says so (a game still being played is the
-        seat's business: a computer takes it, or it is resigned)."""
-        match = table.running_match
-        if match is None or match.over or table.live is None:
-            return
-        match.resign(seat % 2 if table.partnerships else seat)
-        self._outbox.record(MatchResigned(table.live.game_id, match.for_game(finished=True), table.id))
-        log.info("table %d: seat %d gives up the match", table.id, seat)
 
     def _stream(self, table: Table, events: list[Event], plain: list[dict[str, Any]]) -> None:
         """Number and send new game events (see :meth:`_publish`)."""

@@ -35,7 +35,7 @@ from ..model.ratings import Rated, RatingBook, family_of
 from ..model.session import Connection
 from ..model.table import FINISHED, PLAYING, Seat, Session, Table
 from ..model.table_options import table_rules
-from ..storage.records import TableClosed
+from ..storage.records import MatchResigned, TableClosed
 from .places import my_seat, my_table, session_of
 
 if TYPE_CHECKING:
@@ -381,11 +381,19 @@ class Seating:
         elif seat is not None:
             table.seats[seat] = None
         if seat is not None:
-            self._gameplay.resign_match(table, seat)
+            self._give_up_match(table, seat)
         if not table.humans():
             self.close_table(table, "empty")
         else:
             self._tables.changed(table)
+
+    def _give_up_match(self, table: Table, seat: int) -> None:
+        """``seat``'s person left while the table's match was on: the match is given up, and
+        its last game's record says so."""
+        resigned = table.resign_match(seat)
+        if resigned is not None and table.live is not None:
+            self._outbox.record(MatchResigned(table.live.game_id, resigned, table.id))
+            log.info("table %d: seat %d gives up the match", table.id, seat)
 
     def remove_spectator(self, table: Table, session: Session) -> None:
         table.spectators.remove(session)
@@ -439,7 +447,7 @@ class Seating:
             return
         log.info("%s did not come back to table %d", session.name, table.id)
         table.seats[seat] = None
-        self._gameplay.resign_match(table, seat)  # between games of a match: given up
+        self._give_up_match(table, seat)  # between games of a match: given up
         if not table.humans():
             self.close_table(table, "empty")
         else:

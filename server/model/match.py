@@ -91,7 +91,7 @@ class Match:
     def over(self) -> bool:
         return self.winner is not None
 
-    def start(self, game_id: int, dealer: int) -> None:
+    def start(self, game_id: int, dealer: int | None) -> None:
         """A game of the match is dealt, ``dealer`` dealing first (the first game names the
         match)."""
         if self.id is None:

@@ -239,6 +239,15 @@ class Table:
             self.running_match = Match(to, 2 if self.partnerships else self.players, names=names)
         return self.running_match
 
+    def resign_match(self, seat: int) -> dict[str, Any] | None:
+        """The person in ``seat`` has left while the match was on: their side gives it up.
+        Returns what the match's last game's record now says of it (None: no match was on)."""
+        match = self.running_match
+        if match is None or match.over or self.live is None:
+            return None
+        match.resign(seat % 2 if self.partnerships else seat)
+        return match.for_game(finished=True)
+
     @property
     def hints(self) -> bool:
         """Whether the seats may ask the coach (table option ``hints``)."""
