@@ -24,16 +24,16 @@ def title_bar(model: ViewModel, address: str, where: str) -> Fragments:
 
 def match_text(table: dict[str, Any]) -> str:
     """The running match score for the title (table option ``match``): `` · match 1-0 to 3``;
-    once won, who won it."""
+    once won, who won it (short: 80 columns must keep it; the prompt line has the score)."""
     match = table.get("match")
     if not match:
         return ""
-    points = "-".join(str(p) for p in match.get("points") or [])
     winner = match.get("winner")
     if winner is not None:
         seats = [s for s in table.get("seats") or [] if s is not None]
         names = [s["name"] for s in seats if (s["seat"] % 2 if table.get("partnerships") else s["seat"]) == winner]
-        return f" · match {points}, won by {' & '.join(names) or 'side ' + str(winner)}"
+        return f" · match: {' & '.join(names) or 'side ' + str(winner)} won"  # (the score: below)
+    points = "-".join(str(p) for p in match.get("points") or [])
     return f" · match {points} to {match.get('to')}"
 
 

@@ -42,4 +42,4 @@ def test_the_title_shows_the_match_score_then_its_winner() -> None:
         " Noddy · Me @ host:1 · Table 1 · cribbage to 121 · match 1-0 to 3")
     model.game.table = table | {"match": {"to": 3, "points": [3, 0], "game": 2, "id": 1, "winner": 0}}
     assert plain(title_fragments(model, "host:1")).rstrip() == (
-        " Noddy · Me @ host:1 · Table 1 · cribbage to 121 · match 3-0, won by ann")
+        " Noddy · Me @ host:1 · Table 1 · cribbage to 121 · match: ann won")
