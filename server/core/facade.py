@@ -29,6 +29,7 @@ from .instructions import BotJob, Effects, Query
 from .lobby import Lobby
 from .lobby_board import LobbyBoard
 from .matchmaking import Matchmaking
+from .mutes import Mutes
 from .outages import LostTables, PausedTables
 from .outbox import Outbox
 from .queries import Queries
@@ -38,6 +39,7 @@ from .seating import Seating
 from .sessions import Sessions
 from .table_state import stored_state
 from .tables import Tables
+from .talk import Talk
 
 
 class ServerCore:
@@ -57,26 +59,28 @@ class ServerCore:
         self.ratings = RatingBook()
         self.paused = PausedTables()
         self.lost = LostTables()
+        self.mutes = Mutes()
         guard = PasswordGuard(config.password_attempts, config.password_window, config.password_lockout)
         self.outbox = outbox = Outbox(self.connections)
-        self.board = LobbyBoard(config.lobby_push_interval, outbox, self.sessions)
+        self.board = LobbyBoard(config.lobby_push_interval, outbox, self.sessions, self.mutes)
         self.tables = Tables(outbox, self.board)
         # The parts that handle requests, each given what it works with.
         self.gameplay = Gameplay(config, clock, wall_clock, outbox, self.tables, self.ratings, self.paused)
         self.seating = Seating(config, clock, outbox, self.connections, self.sessions, self.board,
                                self.tables, guard, self.paused, self.ratings, self.gameplay)
         self.lobby = Lobby(config, clock, outbox, self.connections, self.sessions, self.board,
-                           self.tables, self.ratings, self.lost, self.seating)
+                           self.tables, self.ratings, self.lost, self.seating, self.mutes)
         self.queries = Queries(config, clock, outbox, self.connections, self.ratings, guard)
         self.coaching = Coaching(outbox, self.queries)
         self.matchmaking = Matchmaking(config, clock, outbox, self.connections, self.sessions, self.board,
-                                       self.tables, self.seating, self.gameplay)
+                                       self.tables, self.seating, self.gameplay, self.mutes)
+        self.talk = Talk(config, clock, outbox, self.sessions, self.mutes)
         self.recovery = Recovery(config, clock, outbox, self.connections, self.sessions, self.board,
                                  self.tables, self.ratings, self.paused, self.lost, self.lobby,
                                  self.seating, self.gameplay)
         handlers: dict[str, Any] = {}
         for part in (self.lobby, self.seating, self.gameplay, self.queries, self.coaching,
-                     self.matchmaking):
+                     self.matchmaking, self.talk):
             handlers.update(part.handlers())
         self.reception = Reception(config, clock, outbox, self.connections, self.lobby, self.seating,
                                    self.recovery, self.paused, handlers)

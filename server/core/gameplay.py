@@ -221,6 +221,11 @@ class Gameplay:
             self._send_batches(recipients, messages, None, reply)
             log.info("table %d: game %d won by %s, scores %s", table.id, table.games_played,
                      game.winner, game.scores)
+            if table.watchers_chat:  # the players may read the watchers' chat now
+                lines, table.watchers_chat = table.watchers_chat, []
+                for session, seat in table.members():
+                    if seat is not None:
+                        self._outbox.send(session.conn, {"type": "chat_history", "lines": lines})
             self._tables.changed(table)
             return
         if table.turn_timer is not None:

@@ -2,8 +2,10 @@
 
 Owns: the guests' counter (a text-mode person who types a command before choosing a name is
 ``guest-N``) and the chat limit per address, and handles the requests ``hello`` (a new name,
-or a resume token taking back a held session), ``list_tables``, ``chat`` and ``bye``, with
-a text-mode person's second hello (``name``/``resume`` before they sit down).
+or a resume token taking back a held session), ``list_tables``, ``chat`` (the lobby's, a
+table's, or its watchers') and ``bye``, with a text-mode person's second hello
+(``name``/``resume`` before they sit down).  Whoever says hello is given the lobby's last
+chat lines (:meth:`LobbyBoard.greet`), and nobody is sent chat from a name they muted.
 
 Collaborators (passed in): the sessions and names (:mod:`.sessions`), the lobby's board
 (:mod:`.lobby_board`), the open connections and tables, the rating book (for the welcome),
@@ -27,7 +29,7 @@ from ..config import ServerConfig
 from ..model.ratelimit import AddressBuckets
 from ..model.ratings import FAMILIES, Rated, RatingBook
 from ..model.session import Connection
-from ..model.table import Session
+from ..model.table import PLAYING, WATCHERS_CHAT_KEPT, Session
 from ..model.table_options import advertised_options
 from .names import COMPUTER_SKELETONS, SERVER_NAME
 from .places import my_table, session_of as _session
@@ -35,6 +37,7 @@ from .places import my_table, session_of as _session
 if TYPE_CHECKING:
     from .connections import Connections
     from .lobby_board import LobbyBoard
+    from .mutes import Mutes
     from .outages import LostTables
     from .outbox import Outbox
     from .seating import Seating
@@ -49,7 +52,7 @@ class Lobby:
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
                  connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
-                 ratings: RatingBook, lost: LostTables, seating: Seating) -> None:
+                 ratings: RatingBook, lost: LostTables, seating: Seating, mutes: Mutes) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
@@ -60,6 +63,7 @@ class Lobby:
         self._ratings = ratings
         self._lost = lost
         self._seating = seating
+        self._mutes = mutes
         self._guests = 0
         #: Chat per address over all its connections.
         self._chat_buckets = AddressBuckets(config.chat_rate_per_address, config.chat_burst_per_address)
@@ -123,6 +127,8 @@ class Lobby:
                                             "seat": session.seat, "name": session.name}, exclude=session)
                     self._tables.changed(table, exclude=session)
                 outbox.send(conn.id, table.snapshot(session.seat, self._clock()))
+            else:
+                self._board.greet(session)
             return
         name = normal_name(f["name"])  # printable, NFKC: the form everyone is shown
         if skeleton(name) in COMPUTER_SKELETONS:
@@ -138,6 +144,7 @@ class Lobby:
         self._connections.schedule(conn)  # now it may be pinged
         log.info("connection %d is %s%s", conn.id, session.name, " (bot)" if session.bot else "")
         outbox.reply(conn, rid, self.welcome(session, resumed=False))
+        self._board.greet(session)
 
     def guest_name(self) -> str:
         """A free ``guest-N`` name, for a text-mode person who has not chosen one."""
@@ -184,10 +191,17 @@ class Lobby:
 
     def chat(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         """Chat, cleaned of terminal controls once here so JSON and text readers get the same
-        text, and limited per address as well as per connection (see PROTOCOL.md, Chat)."""
+        text, and limited per address as well as per connection (see PROTOCOL.md, Chat).
+        Nobody is sent a line from a name they muted.  The watchers' chat (``to``
+        ``watchers``) reaches only the watchers while a game is being played, and is given to
+        its players when it ends; between games everyone at the table hears it."""
         session = _session(conn)
         to = f["to"] or ("table" if session.table is not None else "lobby")
-        table = my_table(session) if to == "table" else None
+        table = my_table(session) if to != "lobby" else None
+        if to == "watchers" and session.seat is not None:
+            assert table is not None
+            raise ProtocolError("not_watching", f"you sit at table {table.id}: the watchers' chat is "
+                                "for those who watch", field="to")
         if conn.address is not None:
             wait = self._chat_buckets.take(conn.address, self._clock())
             if wait > 0:
@@ -197,16 +211,23 @@ class Lobby:
                    "from": session.name, "seat": session.seat if table is not None else None,
                    "text": clean_text(f["text"])}
         self._outbox.reply(conn, rid, {"type": "ok"})
-        if table is not None:
-            self._outbox.to_table(table, message)
-        else:
+        if table is None:
             self._board.tell(message, exclude=session)
             self._outbox.send(conn.id, message)
+            return
+        playing = to == "watchers" and table.status == PLAYING
+        if playing:
+            del table.watchers_chat[:len(table.watchers_chat) - WATCHERS_CHAT_KEPT + 1]
+            table.watchers_chat.append(message)
+        for member, seat in table.members():
+            if member is session or (self._mutes.hears(member, session) and not (playing and seat is not None)):
+                self._outbox.send(member.conn, message)
 
     def bye(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = _session(conn)
         session.conn, conn.session = None, None
         self._sessions.forget(session)
+        self._mutes.forget(session)
         if session.table is not None:
             self._seating.leave(session.table, session)
         self._outbox.reply(conn, rid, {"type": "bye", "reason": "goodbye"})

@@ -29,6 +29,8 @@ from .table_options import hints_on
 WAITING = "waiting"
 PLAYING = "playing"
 FINISHED = "finished"
+#: The watchers' chat lines of one game kept for its players (the latest).
+WATCHERS_CHAT_KEPT = 100
 
 
 @dataclass(eq=False)
@@ -126,6 +128,9 @@ class Table:
     creator: Session | None = None
     #: A seat's rating in the table's preset family, for the summary (set by the core).
     rate: Callable[[Seat], int] | None = None
+    #: The watchers' chat said during the game being played, which its players are given
+    #: when it ends (at most WATCHERS_CHAT_KEPT lines, the latest).
+    watchers_chat: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.seats:
