@@ -356,7 +356,7 @@ class Matchmaking:
         over = {"type": "challenge_over", "challenge": challenge.id, "reason": reason, "message": message}
         if tell_challenger:
             self._outbox.send(challenge.challenger.conn, over)
-        if tell_challenged:
+        if tell_challenged and self._mutes.hears(challenge.challenged, challenge.challenger):
             self._outbox.send(challenge.challenged.conn, over)
 
     def _open_to(self, me: Session, challenge_id: int, challenger_may: bool) -> Challenge:

@@ -232,7 +232,7 @@ COMMANDS: tuple[Command, ...] = (
         help=("tell NAME TEXT | mute NAME | unmute NAME | muted",
               ("a private message to NAME, wherever they are | hear no more of",
                "NAME (chat, tells, challenges) | hear them again | whom you muted")),
-            brief=('tell NAME TEXT | mute NAME', 'a private message | hear no more of NAME (help tell)')),
+            brief=('tell NAME TEXT | mute NAME', 'a private message | hear NAME no more (help tell)')),
     Command(("mute", "gag"), "mute", lambda verb, args, rest: {"type": "mute", "name": args[0]}
             if len(args) == 1 else None, usage="mute NAME"),
     Command(("unmute", "ungag"), "unmute", lambda verb, args, rest: {"type": "unmute", "name": args[0]}
