@@ -31,7 +31,8 @@ HELP_LEFT = """\
  Lit cards may be played; green
  ones are picked for the crib.
  Pile: A:4♥ is Ann's 4♥.
- Board: ● score, ○ back peg."""
+ Board: ● score, ○ back peg.
+ Chat: /tell NAME …  /invite NAME"""
 HELP_RIGHT = """\
  In a game
    1-6    play that card / pick it for crib
