@@ -354,6 +354,8 @@ class Matchmaking:
              tell_challenged: bool = True) -> None:
         del self._challenges[challenge.id]
         over = {"type": "challenge_over", "challenge": challenge.id, "reason": reason, "message": message}
+        if challenge.table is not None:  # an invitation's end says which table it was to
+            over["table"] = challenge.table.id
         if tell_challenger:
             self._outbox.send(challenge.challenger.conn, over)
         if tell_challenged and self._mutes.hears(challenge.challenged, challenge.challenger):

@@ -48,7 +48,8 @@ def lobby_text(message: dict[str, Any]) -> str:
         return (f"Seeking a game of {_game_words(seek['preset'], seek['options'])} against {against}; "
                 "a table opens when someone seeks the same (unseek to stop).")
     if kind == "challenge_over":
-        return f"Challenge {message['challenge']} is over: {message['message']}."
+        what = "Challenge" if message.get("table") is None else "Invitation"
+        return f"{what} {message['challenge']} is over: {message['message']}."
     challenge = message["challenge"]
     game = _game_words(challenge["preset"], challenge["options"])
     if challenge.get("table") is not None:
