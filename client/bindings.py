@@ -228,7 +228,8 @@ class Bindings:
                 self.chat_buffer.insert_text(f"/tell {person['name']} ")
             self.application.layout.focus(self.chat_buffer)
 
-        keys.bind_lobby(kb, model, lobby, after, self.connection.retry_now)
+        keys.bind_lobby(kb, model, lobby, after, self.connection.retry_now,
+                        Condition(lambda: bool(self.people.incoming)))
         keys.bind_form(kb, model.new_table, form, typing, after)
         keys.bind_table(kb, model, table, picking, after, self.connection.retry_now,
                         self._scroll_log, self._log_height, self._ask_to_resign)

@@ -125,6 +125,7 @@ class ViewModel:
     default_level: Part[str | None] = Part(_S)
     computer_level: Part[str | None] = Part(_S)
     name_prompt: Part[str | None] = Part(_S)
+    registered: Part[bool | None] = Part(_S)
     requested_name: Part[str] = Part(_S)
     welcomed: Part[bool] = Part(_S)
     grace: Part[float | None] = Part(_S)
@@ -151,6 +152,7 @@ class ViewModel:
     spectate = Part[Any](_L)
     submit_password = Part[Any](_L)
     cancel_password = Part[Any](_L)
+    ask_to_register = Part[Any](_L)
     table_line = Part[Any](_L)
     sorted_tables = Part[Any](_L)
 
@@ -280,6 +282,15 @@ class ViewModel:
         session.send("list_tables")
         self.new_table.start_quick()
 
+    def _on_registered(self, m: dict[str, Any], request: Any, now: float) -> None:
+        self.session.registered = True
+        self.session.set_status(f"{m.get('name', self.session.name)} is registered: the name is yours, and "
+                                "your games with registered people are rated.")
+
+    def _on_unregistered(self, m: dict[str, Any], request: Any, now: float) -> None:
+        self.session.registered = False
+        self.session.set_status(f"{m.get('name', self.session.name)} is no longer registered: you are a guest.")
+
     def _on_tables(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.lobby.on_tables(m)
 
@@ -341,6 +352,10 @@ class ViewModel:
             return
         if not session.welcomed and m.get("field") == "name":
             session.on_name_refused(m)
+            return
+        if not session.welcomed and (code in ("password_required", "bad_password", "too_many_attempts")
+                                     or (code == "rate_limited" and session.sent_password)):
+            self.lobby.ask_account_password(code, str(m.get("message") or ""))
             return
         if code == "hello_required":
             session.set_status(NOT_CONNECTED, error=True)

@@ -69,6 +69,10 @@ class Session:
         #: The level of the next computer player added at the table (v cycles it) or by
         #: the create-table form.
         self.computer_level: str | None = None
+        #: Whether the server welcomed us into an account (None: not said, an older server).
+        self.registered: bool | None = None
+        #: The last hello carried a password (the password itself is never kept).
+        self.sent_password = False
         #: Set (to why) while another name is asked for: the server refused this one.
         self.name_prompt: str | None = None
         #: The name the last hello asked for (the resume token is kept under it).
@@ -109,17 +113,21 @@ class Session:
         """A request of this kind has been sent and not yet answered."""
         return any(p["type"] == kind for p in self._pending.values())
 
-    def hello(self) -> dict[str, Any]:
-        """The hello for a new connection: with the resume token when we hold a seat."""
+    def hello(self, password: str | None = None) -> dict[str, Any]:
+        """The hello for a new connection: with the resume token when we hold a seat, and
+        a registered name's ``password`` when the person has just typed it (it is not kept)."""
         message: dict[str, Any] = {"type": "hello", "name": self.name, "version": PROTOCOL_VERSION}
         self.requested_name = self.name
         if self.token is not None:
             message["resume"] = self.token
+        if password is not None:
+            message["password"] = password
+        self.sent_password = password is not None
         return message
 
-    def say_hello(self) -> None:
+    def say_hello(self, password: str | None = None) -> None:
         """Queue the hello (it goes out before any welcome, so not through :meth:`send`)."""
-        self.outbox.append(self.hello())
+        self.outbox.append(self.hello(password))
 
     # == the status line =================================================================
     def set_status(self, text: str, error: bool = False) -> None:
@@ -176,6 +184,8 @@ class Session:
             self.grace = float(limits["grace_period"])
         self.name = m.get("name", self.name)
         self.token = m.get("token")
+        registered = m.get("registered")
+        self.registered = registered if isinstance(registered, bool) else None
         self.server = m.get("server", self.server)
         self.presets = list(m.get("presets") or FALLBACK_PRESETS)
         declared = m.get("table_options")

@@ -33,6 +33,14 @@ ERROR_CODES: dict[str, str] = {
     "bad_token": "the resume token is unknown or its seat is no longer held",
     "name_taken": "someone connected (or holding a seat) already goes by that name, or one that looks "
                   "the same, or the name is a computer player's",
+    "password_required": "hello with a registered name and no password (nor a resume token of that name)",
+    "bad_password": "the account's password is wrong (hello, change_password, unregister); wrong ones are "
+                    "counted per address like a table's",
+    "already_registered": "register of a name that is registered already (yours, or someone's)",
+    "not_registered": "change_password or unregister by a guest (no account), or hello with a password "
+                      "for a name no account has",
+    "name_required": "text mode only: a command that needs a name after the name you chose was refused: "
+                     "choose one (name NAME, or login NAME PASSWORD)",
     "bad_name": "the name holds a character a name may not (a control, an invisible or bidirectional "
                 "one), or nothing visible",
     # lobby and seating

@@ -122,6 +122,10 @@ MAX_PLAYERS = MAX_SEAT + 1
 #: The most points a claim or a muggins call may name on the wire (the engine holds them to
 #: what a show can hold, 29, with a clearer error).
 MAX_POINTS = 999
+#: The longest password (of a table or an account) a request may carry, and the shortest an
+#: account's may be (``register``, ``change_password``: ``bad_field`` below it).
+MAX_PASSWORD = 64
+MIN_ACCOUNT_PASSWORD = 4
 
 
 def _f(name: str, kind: str, **kw: Any) -> FieldSpec:
@@ -135,6 +139,7 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
         _f("bot", "bool", default=False, nullable=False),
         _f("version", "int", required=True, nullable=False, minimum=0, maximum=MAX_ID),
         _f("resume", "str", max_length=64),
+        _f("password", "str", max_length=MAX_PASSWORD),
     ),
     "ping": (),
     "pong": (),
@@ -211,6 +216,16 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
         _f("people_only", "bool", default=False, nullable=False),
     ),
     "bye": (),
+    "register": (
+        _f("password", "str", required=True, nullable=False, max_length=MAX_PASSWORD),
+    ),
+    "change_password": (
+        _f("old", "str", required=True, nullable=False, max_length=MAX_PASSWORD),
+        _f("new", "str", required=True, nullable=False, max_length=MAX_PASSWORD),
+    ),
+    "unregister": (
+        _f("password", "str", required=True, nullable=False, max_length=MAX_PASSWORD),
+    ),
     "who": (
         _f("people_only", "bool", default=False, nullable=False),
     ),

@@ -1,6 +1,8 @@
 """``noddy-server``: parse the command line, run the server until Ctrl-C or SIGTERM, exit 0.
 
-``noddy-server --export-game ID`` instead writes one stored game as JSON lines and exits.
+``noddy-server --export-game ID`` instead writes one stored game as JSON lines and exits;
+``noddy-server reset-password NAME`` gives an account a new password
+(:mod:`noddy.server.reset_password`).
 Exit status: 0, 1 if the address cannot be had, 2 if the database cannot be used (or the
 game to export does not exist), and 2 for a command line that makes no sense (a port outside
 0-65535, a negative grace...: argparse's usage error, never a traceback).
@@ -24,6 +26,7 @@ from noddy.protocol import DEFAULT_PORT
 
 from .config import ServerConfig
 from .net.network import NoddyServer
+from .reset_password import reset_password
 from .storage.records import to_jsonl
 from .storage import MEMORY, Storage, StorageError, default_db_path
 
@@ -73,7 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="noddy-server",
         description="Serve Noddy and Cribbage tables on the network (JSON lines over TCP; "
-                    "see docs/PROTOCOL.md).  A person can also play with `nc HOST PORT`.")
+                    "see docs/PROTOCOL.md).  A person can also play with `nc HOST PORT`.",
+        epilog="noddy-server reset-password NAME [--db PATH] gives a registered name a new "
+               "password, with the server stopped (see reset-password --help).")
     parser.add_argument("--version", action="version", version=f"%(prog)s {noddy.__version__}")
     parser.add_argument("--host", default=defaults.host,
                         help=f"address to listen on (default {defaults.host}: every interface)")
@@ -230,6 +235,10 @@ def _run(main_coroutine: Coroutine[Any, Any, int]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["reset-password"]:
+        logging.basicConfig(level="INFO", stream=sys.stderr, format="noddy-server: %(message)s")
+        return reset_password(argv[1:])
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=args.log_level, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -16,7 +16,8 @@ from .fragments import Fragments, plain, wrapped
 def title_bar(model: ViewModel, address: str, where: str) -> Fragments:
     """The top line, across the screen: who is where (red while the connection is down)."""
     style = "class:title" if model.connection == "online" else "class:title.offline"
-    return [(style, f" Noddy · {model.name} @ {address} · {where}"), (style, " " * 200)]
+    guest = " (guest)" if model.registered is False else ""
+    return [(style, f" Noddy · {model.name}{guest} @ {address} · {where}"), (style, " " * 200)]
 
 
 def title_fragments(model: ViewModel, address: str) -> Fragments:
@@ -32,6 +33,8 @@ def title_fragments(model: ViewModel, address: str) -> Fragments:
             where += f" to {target}"
         if model.deal:
             where += f" · deal {model.deal}"
+        if isinstance(table.get("rated"), bool):
+            where += " · rated" if table["rated"] else " · unrated"
     if model.connection in ("reconnecting", "offline") and model.screen == CONNECTING:
         return title_bar(model, address, where + " · not connected")
     state = {"online": "", "connecting": " · connecting…",
@@ -88,6 +91,8 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False) -
     elif model.screen == LOBBY:
         keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("o", "who"), ("m", "my games"),
                 ("b", "ratings"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+        if model.registered is False:  # a guest: how to keep the name (c chat gives way first)
+            keys.insert(6, ("a", "register"))
     elif model.picking == "remove":
         keys = [("1-4", "that seat's computer"), ("Esc", "none")]
     elif model.winner is not None:

@@ -22,6 +22,7 @@ HELP_LEFT = """\
    w watch   n new table (form)
    m games  b ratings  r refresh
    o who is on  p people only
+   a register your name
  A private table asks for its
  password (Esc cancels).
  In the form
@@ -31,8 +32,7 @@ HELP_LEFT = """\
  Lit cards may be played; green
  ones are picked for the crib.
  Pile: A:4♥ is Ann's 4♥.
- Board: ● score, ○ back peg.
- Chat: /tell NAME …  /invite NAME"""
+ Board: ● score, ○ back peg."""
 HELP_RIGHT = """\
  In a game
    1-6    play that card / pick it for crib
@@ -48,7 +48,7 @@ HELP_RIGHT = """\
    x      remove a computer
    r      ready / play again  l  leave
  Anywhere
-   c or t  chat (Enter sends, Esc cancels)
+   c or t  chat, /tell NAME …, /invite NAME
    q       quit (in a game the seat is held
            a while: start again to resume)
    Ctrl-Q  quit at once"""

@@ -64,6 +64,11 @@ def password_prefix(model: ViewModel) -> Fragments:
     prompt = model.password_prompt
     if prompt is None:
         return []
+    if prompt.table is None:  # an account's: never kept by the client
+        if prompt.verb == "register":
+            return [("class:key", f" New password for {model.name} (Esc cancels): ")]
+        again = " again" if prompt.retry else ""
+        return [("class:key", f" Password{again} for {model.name} (Esc: another name): ")]
     verb = "sit at" if prompt.verb == "sit" else "watch"
     again = "again " if prompt.retry else ""
     return [("class:key", f" Password {again}to {verb} table {prompt.table} (Esc cancels): ")]

@@ -27,8 +27,10 @@ After = Callable[[KeyPressEvent], None]
 
 
 def bind_lobby(kb: KeyBindings, model: ViewModel, lobby: Filter, after: After,
-               retry: Callable[[], None]) -> None:
-    """↑↓ choose a table; Enter/s sit, 1-4 sit in that seat, w watch, n new table, r refresh."""
+               retry: Callable[[], None], challenged: Filter) -> None:
+    """↑↓ choose a table; Enter/s sit, 1-4 sit in that seat, w watch, n new table, r refresh,
+    a register your name (a password, asked on the masked line) -- unless a challenge waits
+    (``challenged``): then a accepts it (:func:`noddy.client.screens.people.bind_keys`)."""
     @kb.add("up", filter=lobby)
     @kb.add("k", filter=lobby)
     def _lobby_up(event: KeyPressEvent) -> None:
@@ -63,6 +65,12 @@ def bind_lobby(kb: KeyBindings, model: ViewModel, lobby: Filter, after: After,
     def _new(event: KeyPressEvent) -> None:
         model.clear_status()
         model.open_form()
+
+    @kb.add("a", filter=lobby & ~challenged)
+    def _account(event: KeyPressEvent) -> None:
+        model.clear_status()
+        model.ask_to_register()
+        after(event)
 
     @kb.add("r", filter=lobby)
     def _refresh(event: KeyPressEvent) -> None:

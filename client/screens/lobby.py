@@ -23,13 +23,16 @@ PASSWORD_LIMIT = request_field("sit", "password").max_length
 
 @dataclass(frozen=True)
 class PasswordPrompt:
-    """A private table asked for its password: what to send once it is typed.
+    """A password is asked for: what to send once it is typed (and then forgotten: the
+    client never keeps a password, only resume tokens).
 
-    ``verb`` is ``sit`` or ``spectate``; ``seat`` is the seat asked for (sit only);
+    ``verb`` is ``sit`` or ``spectate`` (a private ``table``), ``login`` (the server said the
+    name is registered: the hello is said again with the password) or ``register`` (the
+    person keeps their name: ``a`` in the lobby); ``seat`` is the seat asked for (sit only);
     ``retry`` says the last password was refused, so the screen can say so.
     """
 
-    table: int
+    table: int | None
     verb: str
     seat: int | None = None
     retry: bool = False
@@ -120,10 +123,43 @@ class Lobby:
             return
         self.session.send("spectate", table=table["id"])
 
+    def ask_account_password(self, code: str, message: str) -> None:
+        """The server wants the name's password (``password_required``) or refused the one
+        given (``bad_password``, ``too_many_attempts``): ask for it on the masked line."""
+        self.password_prompt = PasswordPrompt(None, "login", retry=code != "password_required")
+        if code == "password_required":
+            said = f"{self.session.name} is a registered name: type its password, or Esc for another name."
+        elif code == "bad_password":
+            said = f"Wrong password for {self.session.name}: type it again, or Esc for another name."
+        else:
+            said = f"{message[:1].upper()}{message[1:]}; then type the password, or Esc."
+        self.session.set_status(said, error=True)
+
+    def ask_to_register(self) -> None:
+        """``a`` in the lobby: keep this name for good, with a password (asked masked)."""
+        if self.session.registered:
+            self.session.set_status(f"You are registered as {self.session.name}: the name is yours.")
+            return
+        self.password_prompt = PasswordPrompt(None, "register")
+        self.session.set_status(f"Register {self.session.name}: choose a password (4 or more characters; "
+                                "it is asked when you come back). Esc cancels.")
+
     def submit_password(self, password: str) -> None:
-        """Enter on the password line: send the sit or spectate it was asked for."""
+        """Enter on the password line: send the sit, spectate, hello or register it was
+        asked for."""
         prompt = self.password_prompt
         if prompt is None:
+            return
+        if prompt.table is None:
+            if not password:
+                self.session.set_status("Type the password first, or Esc.", error=True)
+                return
+            self.password_prompt = None
+            self.session.clear_status()
+            if prompt.verb == "login":
+                self.session.say_hello(password[:PASSWORD_LIMIT])
+            else:
+                self.session.send("register", password=password[:PASSWORD_LIMIT])
             return
         if not password:
             self.session.set_status(f"Table {prompt.table} is private: type its password, "
@@ -137,8 +173,10 @@ class Lobby:
         self.session.send(prompt.verb, **fields)
 
     def cancel_password(self) -> None:
-        self.password_prompt = None
+        prompt, self.password_prompt = self.password_prompt, None
         self.session.clear_status()
+        if prompt is not None and prompt.verb == "login":  # not this name, then: another
+            self.session.on_name_refused({"code": "name_taken"})
 
     # == what the screen shows ===========================================================
     def table_line(self, summary: dict[str, Any]) -> str:
@@ -154,6 +192,7 @@ class Lobby:
                 seats.append("·free·")
             else:
                 mark = (" (bot)" if seat.get("bot") else "") + ("" if seat.get("connected", True) else " (away)")
+                mark += " (guest)" if seat.get("guest") else ""
                 rating = f" ({seat['rating']})" if isinstance(seat.get("rating"), int) else ""
                 seats.append(f"{seat['name']}{rating}{mark}")
         who = f"{summary['players']}p" + (" pairs" if summary.get("partnerships") else "")
@@ -166,6 +205,10 @@ class Lobby:
             extra.append(f"{summary['turn_timer']:g}s timer")
         if summary.get("private"):
             extra.append("private")
+        if summary.get("rated") is False:
+            extra.append("unrated")
+        elif summary.get("rated"):
+            extra.append("rated")
         watchers = len(summary.get("spectators", []))
         return (f"#{summary['id']:<3} {summary['preset']:<18} {who:<8} {summary.get('status', ''):<9} "
                 f"{', '.join(seats)}" + (f"  [{'; '.join(extra)}]" if extra else "")

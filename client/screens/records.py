@@ -12,6 +12,8 @@ them with :func:`build_layout` and :func:`bind_keys`.
 
 from __future__ import annotations
 
+import textwrap
+
 import time
 from typing import Any, Callable, cast
 
@@ -53,6 +55,8 @@ class RecordsView:
         self.replay: Replay | None = None
         self.family = FAMILIES[0]
         self.board: list[dict[str, Any]] | None = None
+        #: Why the leaderboard is empty, as the server says it (None: an older server).
+        self.board_why: str | None = None
         self._asked: dict[int, str] = {}
 
     @property
@@ -119,6 +123,8 @@ class RecordsView:
             self.cursor = max(0, min(self.cursor, len(self.games) - 1))
         elif kind == "leaderboard":
             self.board = list(message.get("players") or [])
+            why = message.get("why")
+            self.board_why = why if isinstance(why, str) else None
         elif kind == "game_record" and self.model.screen == GAMES:
             self.model.clear_status()
             self.replay = Replay(message["record"], me=self.model.name)
@@ -175,11 +181,13 @@ def leaderboard_fragments(view: RecordsView) -> Fragments:
     if view.board is None:
         return out + [("class:dim", "   Asking the server…\n")]
     if not view.board:
-        return out + [("class:dim", f"   Nobody has played a rated {view.family} game yet.\n")]
+        why = view.board_why or f"Nobody has played a rated {view.family} game yet."
+        return out + [("class:dim", "".join(f"   {line}\n" for line in textwrap.wrap(why, 74)))]
     out.append(("class:dim", f"   {'#':>3}  {'name':<24} {'rating':>6}  {'games':>5}  {'wins':>5}\n"))
     for row in view.board:
         kind = row.get("kind")
-        name = str(row.get("name", "?")) + (f" ({kind})" if kind in ("computer", "bot") else "")
+        name = str(row.get("name", "?")) + (f" ({kind})" if kind in ("computer", "bot") else "") + (
+            " (guest)" if row.get("guest") else "")
         style = "class:peg.mine" if row.get("name") == view.model.name else ""
         out.append((style, f"   {row.get('rank', ''):>3}  {name[:24]:<24} {row.get('rating', ''):>6}  "
                            f"{row.get('games', ''):>5}  {row.get('wins', ''):>5}\n"))

@@ -244,6 +244,16 @@ class TableScreen:
         self.session.clear_status()
         self.session.send("action", action=verb, **fields)
 
+    def _rated_words(self, lead: str) -> str:
+        """`` The game will be rated.`` or ``... unrated: ben is a guest.`` (as the table's
+        summary says), or nothing from a server that does not say."""
+        table = self.game.table or {}
+        if not isinstance(table.get("rated"), bool):
+            return ""
+        if table["rated"]:
+            return f"{lead} rated."
+        return f"{lead} unrated: {table.get('unrated_why') or 'see the server'}."
+
     def prompt(self) -> str:
         """The line that says what happens now, and what the player may do."""
         game, view, session = self.game, self.game.view, self.session
@@ -251,8 +261,8 @@ class TableScreen:
             return session.connection_words()
         if view.winner is not None:
             if game.seat is None:
-                return "The game is over: l goes back to the lobby."
-            return "The game is over: r to play again, l to leave the table."
+                return "The game is over: l goes back to the lobby." + self._rated_words(" That game was")
+            return "The game is over: r to play again, l to leave the table." + self._rated_words(" That game was")
         if self.picking == "remove":
             return "Remove which computer? Press its seat number; Esc keeps them all."
         if not game.in_game:
@@ -267,7 +277,8 @@ class TableScreen:
                     return (f"You are ready; waiting for {', '.join(waiting) or 'the others'} "
                             "(r: not ready after all).")
                 level = f" ({session.computer_level})" if session.computer_level else ""
-                return f"Waiting for players: a adds a computer{level}, r says you are ready."
+                return (f"Waiting for players: a adds a computer{level}, r says you are ready."
+                        + self._rated_words(" The game will be"))
             if self.seats_open:
                 return "Watching: s or a seat number sits you down, l goes back to the lobby."
             return "Watching: l goes back to the lobby."

@@ -53,7 +53,8 @@ them, so every seam is in a constructor:
   seats, watchers, computers, readiness, settings, held seats, closing),
   :mod:`.gameplay` (``action``, ``snapshot``, dealing, timers, computer players' jobs),
   :mod:`.queries` (``list_games``, ``get_game``, ``leaderboard``), :mod:`.coaching`
-  (``hint``, ``review``), and :mod:`.recovery` (restore, paused tables' repair).
+  (``hint``, ``review``), :mod:`.accounts` (registered names; ``register``,
+  ``change_password``, ``unregister``), and :mod:`.recovery` (restore, paused tables' repair).
 
 A request ``{"type": "sit", ...}`` is handled by the method its part's ``handlers()`` names
 (``grep -n '"sit"' server/core/*.py``); a request type without a handler stops the core from

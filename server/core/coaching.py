@@ -25,6 +25,7 @@ from ..model.session import Connection
 from ..model.table import PLAYING, Table
 from .instructions import Query
 from .places import my_seat, session_of
+from .queries import viewer_of
 from .reviews import REVIEW_MARGIN
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ class Coaching:
         session = session_of(conn)
         if f["game"] is not None:  # a stored, finished game: read it first
             self._queries.charge(conn)
-            args = {"game": f["game"], "viewer": session.name, "password": None,
+            args = {"game": f["game"], "viewer": session.name, **viewer_of(session), "password": None,
                     "review": {"seat": f["seat"], "deal": f["deal"]}}
             self._queries.read_game(conn, Query(conn.id, rid, "get_game", args))
             return

@@ -21,7 +21,9 @@ from ..model.ratelimit import PasswordGuard
 from ..model.ratings import RatingBook
 from ..model.table import Table
 from ..storage import StoredState
+from ..storage.accounts import ACCOUNT_QUERIES
 from ..storage.record_cache import RecordCache
+from .accounts import Accounts
 from .coaching import Coaching
 from .connections import Connections
 from .gameplay import Gameplay
@@ -68,9 +70,10 @@ class ServerCore:
         self.gameplay = Gameplay(config, clock, wall_clock, outbox, self.tables, self.ratings, self.paused)
         self.seating = Seating(config, clock, outbox, self.connections, self.sessions, self.board,
                                self.tables, guard, self.paused, self.ratings, self.gameplay)
+        self.accounts = Accounts(clock, outbox, self.connections, self.tables, self.ratings, guard)
         self.lobby = Lobby(config, clock, outbox, self.connections, self.sessions, self.board,
-                           self.tables, self.ratings, self.lost, self.seating, self.mutes)
-        self.queries = Queries(config, clock, outbox, self.connections, self.ratings, guard)
+                           self.tables, self.ratings, self.lost, self.seating, self.accounts, self.mutes)
+        self.queries = Queries(config, clock, outbox, self.connections, self.ratings, guard, self.accounts)
         self.coaching = Coaching(outbox, self.queries)
         self.matchmaking = Matchmaking(config, clock, outbox, self.connections, self.sessions, self.board,
                                        self.tables, self.seating, self.gameplay, self.mutes)
@@ -80,7 +83,7 @@ class ServerCore:
                                  self.seating, self.gameplay)
         handlers: dict[str, Any] = {}
         for part in (self.lobby, self.seating, self.gameplay, self.queries, self.coaching,
-                     self.matchmaking, self.talk):
+                     self.matchmaking, self.accounts, self.talk):
             handlers.update(part.handlers())
         self.reception = Reception(config, clock, outbox, self.connections, self.lobby, self.seating,
                                    self.recovery, self.paused, handlers)
@@ -138,12 +141,17 @@ class ServerCore:
         """Reply to a :class:`Query` with what storage returned (``failed``: it could not read)."""
         if query.kind == "repair_table":
             self.recovery.repaired(query.args["table"], result, failed)
+        elif query.kind == "login":
+            self.lobby.logged_in(query, result, failed)
+        elif query.kind in ACCOUNT_QUERIES:
+            self.accounts.answer(query, result, failed)
         else:
             self.queries.answer(query, result, failed)
         return self._effects()
 
     def restore(self, state: StoredState) -> Effects:
         """Once, before any connection: what storage kept (see :meth:`Recovery.restore`)."""
+        self.accounts.load(state.accounts)  # first: a restored seat's person may have an account
         self.recovery.restore(state)
         return self._effects()
 

@@ -120,6 +120,10 @@ class Gameplay:
         seats = [{"seat": i, "name": s.name, "kind": "computer" if s.is_computer else "human",
                   "level": s.level, **({"bot": True} if s.session is not None and s.session.bot else {})}
                  for i, s in enumerate(table.seats) if s is not None]
+        for seat in seats:  # a registered person's seat names the account (see StoredGame.visible_to)
+            occupant = table.seats[seat["seat"]]
+            if occupant is not None and occupant.session is not None and occupant.session.account is not None:
+                seat["account"] = occupant.session.account
         live = LiveGame(self._next_game, table.seq, seats)
         self._next_game += 1
         table.live = live
@@ -167,7 +171,10 @@ class Gameplay:
         outcome = game.outcome
         assert live is not None and outcome is not None
         changes: list = []
-        if table.rated:  # two players or partnerships, and no coach
+        reasons = table.unrated_reasons()
+        if reasons:  # see Table.unrated_reasons: only two sides of registered people, no coach
+            self._ratings.note_unrated(family_of(table.preset), [code for code, _ in reasons])
+        else:
             by_seat = {s["seat"]: _identity_of(s) for s in live.seats}
             sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
                      for side in (0, 1)]

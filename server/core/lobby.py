@@ -1,16 +1,19 @@
 """The lobby: who says hello under which name, what they are welcomed with, chat and bye.
 
 Owns: the guests' counter (a text-mode person who types a command before choosing a name is
-``guest-N``) and the chat limit per address, and handles the requests ``hello`` (a new name,
-or a resume token taking back a held session), ``list_tables``, ``chat`` (the lobby's, a
-table's, or its watchers') and ``bye``, with a text-mode person's second hello
-(``name``/``resume`` before they sit down).  Whoever says hello is given the lobby's last
-chat lines (:meth:`LobbyBoard.greet`), and nobody is sent chat from a name they muted.
+``guest-N``), the chat limit per address and the hellos waiting for a registered name's
+password to be checked, and handles the requests ``hello`` (a new name, a registered name
+with its password -- which also takes back the account's held seat -- or a resume token
+taking back a held session), ``list_tables``, ``chat`` (the lobby's, a table's, or its
+watchers') and ``bye``, with a text-mode person's second hello (``name``/``login``/``resume``
+before they sit down).  Whoever says hello is given the lobby's last chat lines
+(:meth:`LobbyBoard.greet`), and nobody is sent chat from a name they muted.
 
 Collaborators (passed in): the sessions and names (:mod:`.sessions`), the lobby's board
 (:mod:`.lobby_board`), the open connections and tables, the rating book (for the welcome),
-the tables that could not be restored (told once to whoever resumes), and seating (a bye
-leaves the table; a watcher who changes name keeps watching).
+the tables that could not be restored (told once to whoever resumes), seating (a bye
+leaves the table; a watcher who changes name keeps watching) and the accounts (which names
+are registered; wrong passwords counted per address).
 """
 
 from __future__ import annotations
@@ -31,10 +34,12 @@ from ..model.ratings import FAMILIES, Rated, RatingBook
 from ..model.session import Connection
 from ..model.table import PLAYING, WATCHERS_CHAT_KEPT, Session
 from ..model.table_options import advertised_options
+from .instructions import Query
 from .names import COMPUTER_SKELETONS, SERVER_NAME
 from .places import my_table, session_of as _session
 
 if TYPE_CHECKING:
+    from .accounts import Accounts
     from .connections import Connections
     from .lobby_board import LobbyBoard
     from .mutes import Mutes
@@ -52,7 +57,8 @@ class Lobby:
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
                  connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
-                 ratings: RatingBook, lost: LostTables, seating: Seating, mutes: Mutes) -> None:
+                 ratings: RatingBook, lost: LostTables, seating: Seating, accounts: Accounts,
+                 mutes: Mutes) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
@@ -63,8 +69,12 @@ class Lobby:
         self._ratings = ratings
         self._lost = lost
         self._seating = seating
+        self._accounts = accounts
         self._mutes = mutes
         self._guests = 0
+        #: Connections whose hello with a registered name waits for storage to check the
+        #: password: the session they had (a text-mode rename) or None, and whether a bot.
+        self._logging_in: dict[int, tuple[Session | None, bool]] = {}
         #: Chat per address over all its connections.
         self._chat_buckets = AddressBuckets(config.chat_rate_per_address, config.chat_burst_per_address)
 
@@ -72,15 +82,24 @@ class Lobby:
         return {"hello": self.hello, "list_tables": self.list_tables, "chat": self.chat, "bye": self.bye}
 
     def add_session(self, session: Session) -> None:
-        """A new session: in the sessions and names, and (if it is there) in the lobby."""
+        """A new session: in the sessions and names, and (if it is there) in the lobby.  A
+        session restored from storage is its name's account's, if the name is registered
+        (nobody else can have held a registered name's seat)."""
+        if session.account is None:
+            session.account = self._accounts.account_of(session.name)
         self._sessions.add(session)
         self._board.arrived(session)
+
+    def logging_in(self, conn: Connection) -> bool:
+        """Whether ``conn``'s hello waits for its password to be checked."""
+        return conn.id in self._logging_in
 
     def welcome(self, session: Session, resumed: bool) -> dict[str, Any]:
         config = self._config
         return {
             "type": "welcome", "version": PROTOCOL_VERSION, "server": SERVER_NAME,
             "name": session.name, "token": session.token, "resumed": resumed,
+            "registered": session.account is not None,
             "table": None if session.table is None else session.table.id, "seat": session.seat,
             "presets": [rules.describe() for rules in PRESETS.values()],
             "table_options": advertised_options(),
@@ -101,55 +120,129 @@ class Lobby:
             raise ProtocolError("unsupported_version",
                                 f"protocol version {f['version']} is not spoken here",
                                 field="version", supported=list(SUPPORTED_VERSIONS))
+        if conn.id in self._logging_in:
+            raise ProtocolError("already_hello", "this connection's hello is waiting for its password "
+                                "to be checked")
         if f["resume"] is not None:
             session = self._sessions.get(f["resume"])
             if session is None:
                 raise ProtocolError("bad_token", "no seat is held for that resume token", field="resume")
-            old = self._connections.get(session.conn) if session.conn is not None else None
-            if old is not None:
-                outbox.send(old.id, {"type": "bye", "reason": "resumed on another connection"})
-                old.session = None
-                outbox.close(old, "replaced")
-            session.conn = conn.id
-            self._board.arrived(session)
-            session.held_until = None
-            conn.session = session
-            self._connections.schedule(conn)  # now it may be pinged
-            log.info("connection %d resumed %r", conn.id, session)
-            outbox.reply(conn, rid, self.welcome(session, resumed=True))
-            lost = self._lost.take(session.token)
-            if lost is not None:  # its table could not be restored (see Recovery.table_lost)
-                outbox.send(conn.id, lost)
-            table = session.table
-            if table is not None:
-                if session.seat is not None:
-                    outbox.to_table(table, {"type": "player_back", "table": table.id,
-                                            "seat": session.seat, "name": session.name}, exclude=session)
-                    self._tables.changed(table, exclude=session)
-                outbox.send(conn.id, table.snapshot(session.seat, self._clock()))
-            else:
-                self._board.greet(session)
+            self._resume(conn, session, rid)
             return
         name = normal_name(f["name"])  # printable, NFKC: the form everyone is shown
         if skeleton(name) in COMPUTER_SKELETONS:
             raise ProtocolError("name_taken", f"the name {name!r} is (or looks like) a computer "
                                 "player's; choose another", field="name")
+        registered = self._accounts.registered_as(name)
+        if registered is not None:
+            self._log_in(conn, registered[1], f, rid, None)
+            return
+        if f["password"] is not None:  # a login: never quietly a guest of a mistyped name
+            raise ProtocolError("not_registered", f"no account is registered as {name!r}: say hello "
+                                "without a password to play as a guest (in text mode: name NAME; after "
+                                "login the password is the last word)", field="name")
         if self._sessions.name_in_use(name):
             raise ProtocolError("name_taken", f"the name {name!r} (or one that looks the same) is in "
                                 "use by someone connected (or holding a seat); choose another",
                                 field="name")
-        session = Session(name, f["bot"], conn.id)
+        self._new_session(conn, name, f["bot"], None, rid)
+
+    def _log_in(self, conn: Connection, name: str, f: dict[str, Any], rid: Any, old: Session | None) -> None:
+        """A hello with the registered ``name``: storage checks the password off the event
+        loop (a Query), and :meth:`logged_in` finishes the hello."""
+        if f["password"] is None:
+            raise ProtocolError("password_required", f"{name!r} is a registered name: give its password "
+                                f"(in text mode: login {name} PASSWORD), or choose another name",
+                                field="password")
+        self._accounts.check_guard(conn)
+        self._logging_in[conn.id] = (old, f["bot"])
+        self._outbox.query(Query(conn.id, rid, "login", {"key": skeleton(name), "name": name,
+                                                         "password": f["password"]}))
+
+    def logged_in(self, query: Query, result: Any, failed: bool) -> None:
+        """Storage checked a hello's password (see :meth:`_log_in`): the hello is finished,
+        taking back the account's held seat if it has one, or refused (``bad_password``)."""
+        old, bot = self._logging_in.pop(query.conn, (None, False))
+        conn = self._connections.get(query.conn)
+        if conn is None or conn.closing:
+            return
+        rid = query.request_id
+        try:
+            if failed:
+                raise ProtocolError("storage_unavailable", "the server could not check the password; try again")
+            if result.get("account") is None:
+                if not result.get("missing"):
+                    self._accounts.wrong_password(conn)
+                raise ProtocolError("bad_password", "that is not the name's password (a wrong one counts "
+                                    "against your address, as at a private table)", field="password")
+            if old is not None:
+                if conn.session is not old or (old.seat is not None and old.table is not None):
+                    raise ProtocolError("already_hello", "you sat down meanwhile; stand up or leave first",
+                                        field="name")
+                self._sessions.forget(old)  # frees the old name
+            held = self._sessions.holder(result["name"])
+            if held is not None and held.account != result["account"]:
+                raise ProtocolError("name_taken", f"the name {result['name']!r} is in use by a guest "
+                                    "who held it before it was registered", field="name")
+            conn.session = None
+            if held is not None:
+                self._resume(conn, held, rid)
+            else:
+                self._new_session(conn, result["name"], bot, result["account"], rid)
+        except ProtocolError as exc:
+            if old is not None and conn.session is old and not self._sessions.is_current(old):
+                self.add_session(old)
+            if conn.session is None and conn.text:
+                conn.refused_name = query.args["name"]
+            self._outbox.error(conn, exc, rid)
+            return
+        if old is not None and old.table is not None:
+            self._renamed(conn, old, held is not None)
+
+    def _resume(self, conn: Connection, session: Session, rid: Any) -> None:
+        """``conn`` takes over ``session`` (a resume token, or the account's login)."""
+        outbox = self._outbox
+        old = self._connections.get(session.conn) if session.conn is not None else None
+        if old is not None:
+            outbox.send(old.id, {"type": "bye", "reason": "resumed on another connection"})
+            old.session = None
+            outbox.close(old, "replaced")
+        session.conn = conn.id
+        self._board.arrived(session)
+        session.held_until = None
+        conn.session, conn.refused_name = session, None
+        self._connections.schedule(conn)  # now it may be pinged
+        log.info("connection %d resumed %r", conn.id, session)
+        outbox.reply(conn, rid, self.welcome(session, resumed=True))
+        lost = self._lost.take(session.token)
+        if lost is not None:  # its table could not be restored (see Recovery.table_lost)
+            outbox.send(conn.id, lost)
+        table = session.table
+        if table is not None:
+            if session.seat is not None:
+                outbox.to_table(table, {"type": "player_back", "table": table.id,
+                                        "seat": session.seat, "name": session.name}, exclude=session)
+                self._tables.changed(table, exclude=session)
+            outbox.send(conn.id, table.snapshot(session.seat, self._clock()))
+        else:
+            self._board.greet(session)
+
+    def _new_session(self, conn: Connection, name: str, bot: bool, account: int | None, rid: Any) -> None:
+        outbox = self._outbox
+        session = Session(name, bot, conn.id, account=account)
         self.add_session(session)
-        conn.session = session
+        conn.session, conn.refused_name = session, None
         self._connections.schedule(conn)  # now it may be pinged
         log.info("connection %d is %s%s", conn.id, session.name, " (bot)" if session.bot else "")
         outbox.reply(conn, rid, self.welcome(session, resumed=False))
         self._board.greet(session)
 
     def guest_name(self) -> str:
-        """A free ``guest-N`` name, for a text-mode person who has not chosen one."""
+        """A free ``guest-N`` name, for a text-mode person who has not chosen one (not one
+        somebody registered, either)."""
         self._guests += 1
-        while self._sessions.name_in_use(f"guest-{self._guests}"):
+        while (self._sessions.name_in_use(f"guest-{self._guests}")
+               or self._accounts.registered_as(f"guest-{self._guests}") is not None):
             self._guests += 1
         return f"guest-{self._guests}"
 
@@ -172,15 +265,27 @@ class Lobby:
         conn.session = None
         self._sessions.forget(old)  # frees the old name for the check
         dispatch(conn, request)
+        if conn.id in self._logging_in:  # a registered name: the old one stays until it is checked
+            self._logging_in[conn.id] = (old, self._logging_in[conn.id][1])
+            self.add_session(old)
+            conn.session = old
+            return
         if conn.session is None:  # refused: the old name stays
             self.add_session(old)
             conn.session = old
             return
-        new = conn.session
+        if table is not None:
+            self._renamed(conn, old, resuming)
+
+    def _renamed(self, conn: Connection, old: Session, resuming: bool) -> None:
+        """``conn``'s person, who was ``old`` while watching a table, now has a new session:
+        as a new name they keep watching; having resumed another session they leave it."""
+        new, table = conn.session, old.table
+        assert new is not None and table is not None
         log.info("connection %d: %s is now %s", conn.id, old.name, new.name)
-        if table is not None and resuming:
+        if resuming:
             self._seating.remove_spectator(table, old)
-        elif table is not None:
+        else:
             self._seating.rename_watcher(table, old, new)
 
     def list_tables(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:

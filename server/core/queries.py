@@ -6,8 +6,8 @@ already read (``get_game`` of a long game is costly to read and encode); handles
 has read it (a ``review`` of a stored game too, through :mod:`.reviews`).
 
 Collaborators (passed in): the open connections (whose rate bucket a read charges), the
-rating book (the leaderboard reads it) and the password guard (a private game's password
-counts as a table's).
+rating book (the leaderboard reads it), the password guard (a private game's password
+counts as a table's) and the accounts (the leaderboard marks a name nobody registered).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from noddy.protocol import ProtocolError
 from ..config import ServerConfig
 from ..model.ratelimit import AddressBuckets, PasswordGuard
 from ..model.ratings import RatingBook
-from ..model.session import Connection
+from ..model.session import Connection, Session
 from ..storage.record_cache import RecordCache
 from ..storage.records import StoredGame
 from .instructions import Query
@@ -28,21 +28,52 @@ from .places import session_of
 from .reviews import review_stored
 
 if TYPE_CHECKING:
+    from .accounts import Accounts
     from .connections import Connections
     from .outbox import Outbox
+
+
+#: What each reason code of ``Table.unrated_reasons`` reads as in an empty leaderboard's ``why``.
+_UNRATED_WORDS = {"not_two_sides": "three-handed (or four without partnerships)",
+                  "coach": "with the coach on", "guest": "with a guest (no account) at the table",
+                  "same_computer": "with one computer level on both sides"}
+
+
+def empty_leaderboard(family: str, games: int, reasons: dict[str, int]) -> str:
+    """Why nobody is on ``family``'s leaderboard: the rule, and how many games since the
+    server started were unrated, for which reasons (``reasons``: games per reason code).
+
+    >>> empty_leaderboard("cribbage", 2, {"not_two_sides": 2})[-110:]
+    'rated. Since the server started, 2 cribbage games were unrated: 2 three-handed (or four without partnerships).'
+    """
+    why = (f"Nobody has played a rated {family} game yet: only games between two sides (two "
+           "players, or partnerships) of registered people or computers, without the coach, are rated.")
+    if games:
+        why += (f" Since the server started, {games} {family} game{'s were' if games > 1 else ' was'} "
+                "unrated: " + ", ".join(f"{count} {_UNRATED_WORDS.get(code, code)}"
+                                        for code, count in reasons.items()) + ".")
+    return why
+
+
+def viewer_of(session: Session) -> dict[str, Any]:
+    """Who asks for records, as :meth:`StoredGame.visible_to` judges it: their account (None:
+    a guest, who reads a private table's games by its password only)."""
+    return {"account": session.account}
 
 
 class Queries:
     """Reading records and ratings; see the module docstring."""
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
-                 connections: Connections, ratings: RatingBook, guard: PasswordGuard) -> None:
+                 connections: Connections, ratings: RatingBook, guard: PasswordGuard,
+                 accounts: Accounts) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
         self._connections = connections
         self._ratings = ratings
         self._guard = guard
+        self._accounts = accounts
         #: Requests that read records, per address (see :meth:`charge`).
         self._buckets = AddressBuckets(config.query_rate_per_address, config.query_burst_per_address)
         self.record_cache = RecordCache(config.record_cache_bytes)
@@ -52,10 +83,10 @@ class Queries:
 
     def list_games(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         self.charge(conn)
-        viewer = session_of(conn).name  # a private table's games only to who sat there
-        name = f["name"] if f["name"] is not None else viewer
+        session = session_of(conn)  # a private table's games only to its accounts (StoredGame.visible_to)
+        name = f["name"] if f["name"] is not None else session.name
         self._outbox.query(Query(conn.id, rid, "list_games", {"name": name, "limit": f["limit"],
-                                                              "viewer": viewer}))
+                                                              "viewer": viewer_of(session)}))
 
     def get_game(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         # Who asks and the password given: ``answer`` checks them against the stored game
@@ -67,8 +98,9 @@ class Queries:
                 raise ProtocolError(
                     "too_many_attempts", f"too many wrong passwords from your address; wait {wait:.2f} s",
                     field="password", retry_after=math.ceil(wait * 100) / 100)
+        session = session_of(conn)
         self.read_game(conn, Query(conn.id, rid, "get_game", {
-            "game": f["game"], "viewer": session_of(conn).name, "password": f["password"]}))
+            "game": f["game"], "viewer": session.name, **viewer_of(session), "password": f["password"]}))
 
     def read_game(self, conn: Connection, query: Query) -> None:
         """Answer a ``get_game`` query (also ``review``'s) from the record cache, or have
@@ -102,11 +134,19 @@ class Queries:
 
     def leaderboard(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         self.charge(conn)
-        rows = self._ratings.leaderboard(f["family"], f["limit"], ("human",) if f["people_only"] else None)
-        self._outbox.reply(conn, rid, {"type": "leaderboard", "family": f["family"], "players": [
+        family = f["family"]
+        rows = self._ratings.leaderboard(family, f["limit"], ("human",) if f["people_only"] else None)
+        games, reasons = self._ratings.unrated_games.get(family, 0), dict(self._ratings.unrated.get(family, {}))
+        message = {"type": "leaderboard", "family": family, "players": [
             {"rank": rank, "kind": who.kind, "name": who.name, "rating": round(standing.rating),
-             "games": standing.games, "wins": standing.wins}
-            for rank, (who, standing) in enumerate(rows, start=1)]})
+             "games": standing.games, "wins": standing.wins,
+             # A person's (or bot's) standing from before accounts, under a name nobody has registered.
+             "guest": who.kind != "computer" and self._accounts.account_of(who.name) is None}
+            for rank, (who, standing) in enumerate(rows, start=1)],
+            "unrated": {"games": games, "reasons": reasons}}
+        if not rows:
+            message["why"] = empty_leaderboard(family, games, reasons)
+        self._outbox.reply(conn, rid, message)
 
     def answer(self, query: Query, result: Any, failed: bool = False) -> None:
         """Reply to a :class:`Query` with what storage returned (``failed``: it could not read)."""
@@ -128,7 +168,8 @@ class Queries:
     def _answer_game(self, conn: Connection, query: Query, result: StoredGame | None) -> None:
         """Reply to ``get_game`` with the game storage or the record cache gave (None: no
         such finished game), if the asker may read it."""
-        if result is None or not result.visible_to(query.args["viewer"], query.args["password"]):
+        args = query.args
+        if result is None or not result.visible_to(args.get("account"), args["password"]):
             # A private table's game that the asker may not read is answered as if it did
             # not exist: the refusal does not even confirm that there is such a game.  A
             # password given in vain counts against the address like a wrong one at a

@@ -155,17 +155,34 @@ class Reception:
             return True
         if request is None:
             return True
-        if conn.session is None and request["type"] != "hello":
-            self.dispatch(conn, {"type": "hello", "name": self._lobby.guest_name(),
-                                 "version": PROTOCOL_VERSION})
         try:
+            if conn.session is None and request["type"] != "hello":
+                self._unnamed(conn)
             if request["type"] == "hello" and conn.session is not None:
                 self._lobby.hello_again(conn, request, self.dispatch)
             else:
                 self.dispatch(conn, request if finish is None else finish(request))
+                if request["type"] == "hello" and conn.session is None and not self._lobby.logging_in(conn):
+                    conn.refused_name = request.get("name") if request.get("resume") is None else "(resume)"
         except ProtocolError as exc:
             self._outbox.error(conn, exc, None)
         return True
+
+    def _unnamed(self, conn: Connection) -> None:
+        """A person who has no name yet typed a command that needs one: they become a guest,
+        unless the name they chose was refused or is being checked -- then they are told what
+        to do, never quietly made ``guest-N`` (see PROTOCOL.md, "Text mode")."""
+        if self._lobby.logging_in(conn):
+            raise ProtocolError("name_required", "your password is being checked; wait for the welcome")
+        refused = conn.refused_name
+        if refused == "(resume)":
+            raise ProtocolError("name_required", "your resume token was refused, so you have no name yet: "
+                                "type name NAME (or login NAME PASSWORD) first")
+        if refused is not None:
+            raise ProtocolError("name_required", f"the name {refused!r} was refused, so you have no name "
+                                f"yet: type name NAME with another name (or login {refused} PASSWORD if "
+                                "it is your registered name) first")
+        self.dispatch(conn, {"type": "hello", "name": self._lobby.guest_name(), "version": PROTOCOL_VERSION})
 
     def dispatch(self, conn: Connection, message: dict[str, Any], escapes: bool = True) -> None:
         try:

@@ -54,6 +54,13 @@ class Sessions(Mapping[str, Session]):
         """``session``'s person has gone for good (or is choosing another name)."""
         self._by_token.pop(session.token, None)
 
+    def holder(self, name: str) -> Session | None:
+        """The session, connected or holding a seat, that goes by ``name`` or a name that
+        looks the same (see :meth:`name_in_use`), or None."""
+        if not self.name_in_use(name):
+            return None
+        return next(s for s in self._names[skeleton(name)] if s.conn is not None or s.held_until is not None)
+
     def name_in_use(self, name: str) -> bool:
         """Whether a connected person, or one whose seat is held, goes by ``name`` or by a name
         that looks the same (any case, width or accents, Cyrillic or Greek lookalikes: the

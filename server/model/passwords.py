@@ -14,6 +14,11 @@ so the password checks a client can make within its request rate limit stay a sm
 of the single-threaded core's time, while each guess at a stolen database still costs a
 guesser real work (and the 16-byte salt rules out precomputed tables).
 
+An *account* password guards a name for good, so it is hashed harder (:data:`ACCOUNT_N`,
+2**14 with r=8: 16 MiB and about 50 ms on one core of the machine measured, the scrypt
+paper's parameters for an interactive login); that work runs where storage work runs (the
+database thread, off the event loop: :mod:`noddy.server.storage.accounts`).
+
 Databases written before hashing hold the passwords themselves (any string that is not of
 the form above): :func:`password_matches` still compares those (in constant time), and
 :func:`is_hashed` lets storage find and hash them when it opens such a file.
@@ -28,15 +33,18 @@ import secrets
 SCHEME = "scrypt"
 #: scrypt's cost (CPU and memory), block size and parallelism for new hashes; see above.
 N, R, P = 2**10, 8, 1
+#: scrypt's cost for an account's password (see the module doc); r and p as above.
+ACCOUNT_N = 2**14
 SALT_BYTES = 16
 HASH_BYTES = 32
 
 
-def hash_password(password: str) -> str:
-    """The stored form of ``password``: a fresh salt and its scrypt hash (see the module doc)."""
+def hash_password(password: str, n: int = N) -> str:
+    """The stored form of ``password``: a fresh salt and its scrypt hash of cost ``n`` (see
+    the module doc), the parameters written beside it."""
     salt = secrets.token_bytes(SALT_BYTES)
-    digest = _scrypt(password, salt, N, R, P, HASH_BYTES)
-    return f"{SCHEME}${N}${R}${P}${salt.hex()}${digest.hex()}"
+    digest = _scrypt(password, salt, n, R, P, HASH_BYTES)
+    return f"{SCHEME}${n}${R}${P}${salt.hex()}${digest.hex()}"
 
 
 def is_hashed(stored: str) -> bool:

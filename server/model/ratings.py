@@ -5,7 +5,10 @@ The formula (also in docs/PROTOCOL.md, "Ratings")::
     expected_a = 1 / (1 + 10 ** ((rating_b - rating_a) / 400))
     new_a      = rating_a + K * (score_a - expected_a)        K = 32, score 1 win / 0 loss
 
-Everyone starts at :data:`INITIAL_RATING` (1500).  Only two-sided games are rated: a
+Everyone starts at :data:`INITIAL_RATING` (1500).  Only registered people are rated (a bot
+too: it is rated as a bot only under a registered name): a table with a guest at it plays
+unrated games (:meth:`~noddy.server.model.table.Table.unrated_reasons`
+says every reason a table's games are not rated).  Only two-sided games are rated: a
 two-player game, or a partnership game, where each side's rating is the mean of its members'
 ratings and every member moves by the side's ``K * (score - expected)``.  A game in which the
 same identity sits on both sides (two computers of one level) tells nothing and is not rated;
@@ -82,6 +85,25 @@ class RatingBook:
 
     def __init__(self) -> None:
         self.standings: dict[tuple[str, Rated], Standing] = {}
+        #: Per family, how many games since the server started were unrated for each reason
+        #: code: what an empty leaderboard says to explain itself.
+        self.unrated: dict[str, dict[str, int]] = {}
+        #: Per family, how many games since the server started were unrated (for any reasons).
+        self.unrated_games: dict[str, int] = {}
+
+    def note_unrated(self, family: str, reasons: Iterable[str]) -> None:
+        """A game of ``family`` finished unrated, for ``reasons`` (codes)."""
+        self.unrated_games[family] = self.unrated_games.get(family, 0) + 1
+        counts = self.unrated.setdefault(family, {})
+        for code in reasons:
+            counts[code] = counts.get(code, 0) + 1
+
+    def forget_person(self, name: str) -> None:
+        """``name`` gave up their account: their standings go with it, as a person's or as a
+        bot's (storage deletes the rows in the same step), so whoever registers the name later
+        starts afresh."""
+        for key in [key for key in self.standings if key[1] in (Rated("human", name), Rated("bot", name))]:
+            del self.standings[key]
 
     def load(self, rows: Iterable[tuple[str, str, str, float, int, int]], *, replace: bool = False) -> None:
         """Rows of (family, kind, name, rating, games, wins), as the storage keeps them; with

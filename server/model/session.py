@@ -33,3 +33,6 @@ class Connection:
     address: str | None = None
     #: Ids of the tables this connection created (the open ones count against its limit).
     tables_created: set[int] = field(default_factory=set)
+    #: Text mode: the name this connection chose last, refused (taken, or a wrong password)
+    #: while it had none: a later command must not quietly make it a guest.
+    refused_name: str | None = None

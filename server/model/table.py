@@ -26,6 +26,15 @@ from noddy.engine import Action, Discard, Event, Game, Rules, describe_legal
 
 from .table_options import hints_on
 
+#: Why a table's games may be unrated: each code of :meth:`Table.unrated_reasons`.
+UNRATED_REASONS = {
+    "not_two_sides": "three players, or four without partnerships: only two sides are rated",
+    "coach": "the table has the coach (hints): help a rated game must not have",
+    "guest": "a person (or bot) seated has no account (a guest): only registered names are rated",
+    "same_computer": "one computer level sits on both sides: the game tells nothing",
+}
+_HANDS = {3: "three", 4: "four"}
+
 WAITING = "waiting"
 PLAYING = "playing"
 FINISHED = "finished"
@@ -49,6 +58,9 @@ class Session:
     table: Table | None = None
     seat: int | None = None
     held_until: float | None = None
+    #: The id of the account this person logged in to (or registered), None for a guest:
+    #: only an account's games are rated, and its records and seats are its own.
+    account: int | None = None
 
     def __repr__(self) -> str:
         where = "" if self.table is None else f" table={self.table.id} seat={self.seat}"
@@ -76,6 +88,8 @@ class Seat:
             "bot": self.session is not None and self.session.bot,
             "level": self.level, "ready": self.ready or self.is_computer,
             "connected": self.is_computer or (self.session is not None and self.session.conn is not None),
+            # A person without an account: their games are unrated, their name not reserved.
+            "guest": self.session is not None and self.session.account is None,
         }
 
 
@@ -184,9 +198,32 @@ class Table:
 
     @property
     def rated(self) -> bool:
-        """Whether a game won here changes ratings: two players, or partnerships, and no
-        coach (a hint is help a rated game must not have)."""
-        return (self.players == 2 or self.partnerships) and not self.hints
+        """Whether a game won here changes ratings: two sides (two players, or partnerships),
+        no coach (a hint is help a rated game must not have), every person seated has an
+        account, and not one computer level on both sides (see :meth:`unrated_reasons`)."""
+        return not self.unrated_reasons()
+
+    def unrated_reasons(self) -> list[tuple[str, str]]:
+        """Why a game here is not rated, as (code, words) pairs (none: it is rated).  The
+        codes are :data:`UNRATED_REASONS`; the seats looked at are the ones taken now."""
+        reasons: list[tuple[str, str]] = []
+        if not (self.players == 2 or self.partnerships):
+            reasons.append(("not_two_sides", f"{_HANDS.get(self.players, str(self.players))}-handed "
+                                             "games without partnerships are unrated"))
+        if self.hints:
+            reasons.append(("coach", "the coach is on"))
+        guests = [seat.name for seat in self.seats
+                  if seat is not None and seat.session is not None and seat.session.account is None]
+        if guests:
+            reasons.append(("guest", f"{' and '.join(guests)} {'is a guest' if len(guests) == 1 else 'are guests'}"))
+        if self.players == 2 or self.partnerships:
+            sides: list[set[str]] = [set(), set()]
+            for index, seat in enumerate(self.seats):
+                if seat is not None and seat.level is not None:
+                    sides[index % 2].add(seat.level)
+            if sides[0] & sides[1]:
+                reasons.append(("same_computer", "the same computer level plays on both sides"))
+        return reasons
 
     def summary(self) -> dict[str, Any]:
         """What the lobby shows of the table: never any card."""
@@ -195,13 +232,21 @@ class Table:
             "id": self.id, "preset": self.preset, "players": self.players,
             "partnerships": self.partnerships, "options": dict(self.options),
             "private": self.private, "turn_timer": self.turn_timer, "status": self.status,
-            "rated": self.rated,
+            **self.rating_terms(),
             "seats": [None if seat is None else self._seat_dict(seat, i) for i, seat in enumerate(self.seats)],
             "spectators": [s.name for s in self.spectators],
             "creator": None if owner is None else owner.name,
             "games_played": self.games_played,
             "game_id": self.game_id,
         }
+
+    def rating_terms(self) -> dict[str, Any]:
+        """``rated``, and if not, ``unrated_reasons`` (codes) and ``unrated_why`` (words)."""
+        reasons = self.unrated_reasons()
+        if not reasons:
+            return {"rated": True, "unrated_reasons": [], "unrated_why": None}
+        return {"rated": False, "unrated_reasons": [code for code, _ in reasons],
+                "unrated_why": "; ".join(words for _, words in reasons)}
 
     def _seat_dict(self, seat: Seat, index: int) -> dict[str, Any]:
         data = seat.to_dict(index)

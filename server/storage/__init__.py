@@ -19,7 +19,7 @@ database, or comes from a newer server, is refused with :class:`StorageError` an
 untouched.  The journal is WAL with ``synchronous=FULL``: a committed action survives the
 process being killed and the machine losing power.
 
-What is kept (schema version 4):
+What is kept (schema version 5):
 
 * ``tables`` -- every table ever opened: its id, whether it is still ``open``, and its state
   as JSON (settings, the password's salted hash, creator, seats with the seated people's resume tokens, counters,
@@ -34,6 +34,8 @@ What is kept (schema version 4):
   the game is replayed).
 * ``game_players`` -- who sat where in each game, indexed by name for ``list_games``.
 * ``ratings`` -- one row per (family, kind, name).
+* ``accounts`` -- registered names: the name's skeleton, the name, the password's salted
+  scrypt hash, an id never reused (:mod:`~noddy.server.storage.accounts`).
 
 Where it lives: the schema and its migrations in :mod:`~noddy.server.storage.schema`; opening
 a file (checks, the lock file, exclusive locking, the probe write) in

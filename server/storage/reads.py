@@ -33,6 +33,8 @@ class StoredState:
     ratings: list[tuple[str, str, str, float, int, int]] = field(default_factory=list)
     next_table: int = 1
     next_game: int = 1
+    #: Every account as (id, key, name): which names are registered (never their hashes).
+    accounts: list[tuple[int, str, str]] = field(default_factory=list)
 
 
 class StorageReads:
@@ -60,6 +62,8 @@ class StorageReads:
             record = self.game_record(game["id"], complete=False) if game else None
             state.tables.append((table, record))
         state.ratings = self._ratings()
+        state.accounts = [(row[0], row[1], row[2]) for row in db.execute(
+            "SELECT id, key, name FROM accounts ORDER BY id")]
         return state
 
     def _ratings(self) -> list[tuple[str, str, str, float, int, int]]:
@@ -96,15 +100,17 @@ class StorageReads:
                            [(hash_password(password), game_id) for game_id, password in games])
         self._transaction(rewrite)
 
-    def list_games(self, name: str, limit: int, viewer: str | None = None) -> list[dict[str, Any]]:
+    def list_games(self, name: str, limit: int, viewer: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """The finished games ``name`` played in, newest first (records without their moves).
-        With a ``viewer``, a private table's games only if the viewer sat in them too."""
+        With a ``viewer`` (``{"account": id or None}``), a private table's games only as
+        :meth:`StoredGame.visible_to` allows: the viewer's account sat in it."""
+        account = None if viewer is None else viewer.get("account")
         rows = self.db.execute(
             "SELECT g.* FROM game_players AS p JOIN games AS g ON g.id = p.game_id "
             "WHERE p.kind = 'human' AND p.name = ? AND g.status = 'finished' "
-            "AND (g.password IS NULL OR ? IS NULL OR EXISTS (SELECT 1 FROM game_players AS v "
-            "WHERE v.game_id = g.id AND v.kind = 'human' AND v.name = ?)) "
-            "GROUP BY g.id ORDER BY g.id DESC LIMIT ?", (name, viewer, viewer, limit)).fetchall()
+            "AND (g.password IS NULL OR ? OR EXISTS (SELECT 1 FROM json_each(g.seats) "
+            "WHERE json_extract(value, '$.account') IS NOT NULL AND json_extract(value, '$.account') IS ?)) "
+            "GROUP BY g.id ORDER BY g.id DESC LIMIT ?", (name, viewer is None, account, limit)).fetchall()
         return [self._summary(row) for row in rows]
 
     def finished_game(self, game_id: int) -> dict[str, Any] | None:

@@ -177,13 +177,15 @@ class StoredGame:
     record: dict[str, Any]
     password: str | None
 
-    def visible_to(self, name: str, password: str | None) -> bool:
-        """Whether the person called ``name`` may read the record: anyone for a public
-        table's game; for a private table's, those who sat in it (by name) or who give the
-        table's password."""
+    def visible_to(self, account: int | None, password: str | None) -> bool:
+        """Whether a person may read the record: anyone for a public table's game; for a
+        private table's, the accounts that sat in it (a seat's ``account``: the id of the
+        account, which is never used again), or who gives the table's password.  Never by
+        name alone: a guest's name may be someone else's tomorrow (see docs/PROTOCOL.md,
+        "Accounts")."""
         if self.password is None:
             return True
-        if any(seat["kind"] == "human" and seat["name"] == name for seat in self.record["seats"]):
+        if account is not None and any(seat.get("account") == account for seat in self.record["seats"]):
             return True
         return password_matches(self.password, password)
 

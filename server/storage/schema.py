@@ -97,5 +97,20 @@ ALTER TABLE actions_v3 RENAME TO actions;
 #: number keeps a server of version 3, which could not read such a game, away from the file.
 _V4 = ""
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+#: Version 5: accounts.  A registered name (its ``key``: the skeleton of the name, so that a
+#: lookalike is the same account), its password's salted scrypt hash with its parameters, and
+#: an id that is never used again (AUTOINCREMENT): records name the account that sat in a seat
+#: by id, so whoever registers a name given up earlier is someone else.
+_V5 = """
+CREATE TABLE accounts (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    key        TEXT    NOT NULL UNIQUE,
+    name       TEXT    NOT NULL,
+    password   TEXT    NOT NULL,
+    created_at REAL    NOT NULL,
+    changed_at REAL    NOT NULL
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 SCHEMA_VERSION = len(MIGRATIONS)

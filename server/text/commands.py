@@ -231,8 +231,7 @@ COMMANDS: tuple[Command, ...] = (
         usage="tell NAME TEXT",
         help=("tell NAME TEXT | mute NAME | unmute NAME | muted",
               ("a private message to NAME, wherever they are | hear no more of",
-               "NAME (chat, tells, challenges) | hear them again | whom you muted")),
-            brief=('tell NAME TEXT | mute NAME', 'a private message | hear NAME no more (help tell)')),
+               "NAME (chat, tells, challenges) | hear them again | whom you muted"))),
     Command(("mute", "gag"), "mute", lambda verb, args, rest: {"type": "mute", "name": args[0]}
             if len(args) == 1 else None, usage="mute NAME"),
     Command(("unmute", "ungag"), "unmute", lambda verb, args, rest: {"type": "unmute", "name": args[0]}
@@ -256,7 +255,7 @@ COMMANDS: tuple[Command, ...] = (
         "type": "who", **({"people_only": True} if args else {})} if args in ([], ["people"]) else None,
         usage="who, or who people",
         help=("who [people]", ("who is online, bot or person, and where (people: no bots)",)),
-            brief=('who [people]', 'who is online, and where (people: no bots)')),
+            brief=('who [people] | tell NAME', 'who is online | a private word (help tell)')),
     Command(("challenge",), "challenge", _challenge,
             usage="challenge NAME, or challenge NAME PRESET [opt=value ...] [ready]",
             help=("challenge NAME [PRESET] [opt=value ...] [ready] | invite NAME | accept ID | decline ID",
@@ -285,6 +284,26 @@ COMMANDS: tuple[Command, ...] = (
         "type": "hello", "name": rest, "version": PROTOCOL_VERSION} if args else None,
         usage="name NAME", help=("name NAME", ("choose your name (any time until you sit down)",)),
             brief=('name NAME | resume TOKEN', 'your name | take back your seat (help resume)')),
+    Command(("login",), "hello", lambda verb, args, rest: {
+        "type": "hello", "name": rest.rsplit(None, 1)[0], "version": PROTOCOL_VERSION,
+        "password": args[-1]} if len(args) >= 2 else None,
+        usage="login NAME PASSWORD (the password is the last word)",
+        help=("login NAME PASSWORD", ("your registered name and its password (the last word)",
+                                      "(a password is sent in the clear: see help register)")),
+        brief=('login NAME PW | register', 'log in | keep your name, be rated (help register)')),
+    Command(("register",), "register", lambda verb, args, rest: {
+        "type": "register", "password": args[0]} if len(args) == 1 else None,
+        usage="register PASSWORD (one word, as login takes it)",
+        help=("register PASSWORD | password OLD NEW | unregister PASSWORD",
+              ("keep your name for good (then: login NAME PASSWORD) and be rated;",
+               "change its password | give the account up. Over plain nc a",
+               "password is sent (and shown) in the clear: see PROTOCOL.md, Encryption"))),
+    Command(("password",), "change_password", lambda verb, args, rest: {
+        "type": "change_password", "old": args[0], "new": args[1]} if len(args) == 2 else None,
+        usage="password OLD NEW"),
+    Command(("unregister",), "unregister", lambda verb, args, rest: {
+        "type": "unregister", "password": args[0]} if len(args) == 1 else None,
+        usage="unregister PASSWORD"),
     Command(("resume",), "hello", lambda verb, args, rest: {
         "type": "hello", "name": "guest", "version": PROTOCOL_VERSION, "resume": args[0]}
         if len(args) == 1 else None, usage="resume TOKEN",

@@ -58,6 +58,8 @@ def _table_line(table: dict[str, Any]) -> str:
                 flags.append("ready")
             if not seat["connected"]:
                 flags.append("away")
+            if seat.get("guest"):
+                flags.append("guest")
             seats.append(f"{index + 1}: {seat['name']}" + (f" ({', '.join(flags)})" if flags else ""))
     extras = []
     if table["partnerships"]:
@@ -67,8 +69,10 @@ def _table_line(table: dict[str, Any]) -> str:
                                for k, v in table["options"].items()))
     if table["private"]:
         extras.append("private")
-    if table.get("rated") is False and table["options"].get("hints"):
-        extras.append("unrated: the coach helps")
+    if table.get("rated") is False:
+        extras.append(f"unrated: {table.get('unrated_why') or 'see help register'}")
+    elif table.get("rated"):
+        extras.append("rated")
     watchers = f"; watching: {', '.join(table['spectators'])}" if table["spectators"] else ""
     head = f"Table {table['id']} {table['preset']} {table['players']}p"
     if extras:
@@ -216,10 +220,11 @@ def _record_text(record: dict[str, Any]) -> str:
 def _leaderboard_text(message: dict[str, Any]) -> str:
     rows = message["players"]
     if not rows:
-        return f"Nobody has played a rated {message['family']} game yet."
+        return message.get("why") or f"Nobody has played a rated {message['family']} game yet."
     lines = [f"Leaderboard ({message['family']}):"]
     for row in rows:
-        kind = f" ({row['kind']})" if row["kind"] in ("computer", "bot") else ""
+        kind = (f" ({row['kind']})" if row["kind"] in ("computer", "bot") else "") + (
+            " (guest)" if row.get("guest") else "")
         games, wins = row["games"], row["wins"]
         lines.append(f"{row['rank']:>3}. {row['name']}{kind} {row['rating']}: "
                      f"{games} game{'s' * (games != 1)}, {wins} win{'s' * (wins != 1)}")
@@ -235,6 +240,8 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         where = "" if message["table"] is None else f" You are back at table {message['table']}."
         text = (f"Welcome, {message['name']}!{where} Your resume token is {message['token']}.\n"
                 "Type tables to see the tables, new noddy to start one, help for all commands.")
+        if message.get("registered") is False:  # on the same line: what follows stays where it was
+            text += " You are a guest (unrated): register PASSWORD keeps your name."
     elif kind == "help":
         text = message["text"]
     elif kind == "error":
@@ -252,6 +259,10 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         text = _table_line(message["table"])
         if names:  # the reader sits or watches at this table (the lobby's readers have none)
             text += _how_seats_fill(message["table"]) + _ready_hint(message)
+            if message["table"]["status"] == "finished" and "rated" in message["table"]:
+                table = message["table"]
+                text += ("\nThat game was rated." if table["rated"]
+                         else f"\nThat game was unrated: {table['unrated_why']}.")
     elif kind in ("who", "challenge", "challenged", "challenge_over", "seeking"):
         text = lobby_text(message)
     elif kind == "table_closed":
@@ -296,6 +307,13 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         text = _games_text(message)
     elif kind == "game_record":
         text = _record_text(message["record"])
+    elif kind == "registered":
+        text = (f"{message['name']} is registered: the name is yours, and your games with other "
+                f"registered people are rated. Next time: login {message['name']} PASSWORD.")
+    elif kind == "password_changed":
+        text = f"The password of {message['name']} is changed."
+    elif kind == "unregistered":
+        text = f"{message['name']} is no longer registered: you are a guest, and its ratings are gone."
     elif kind == "leaderboard":
         text = _leaderboard_text(message)
     elif kind == "hint":

@@ -87,3 +87,20 @@ async def test_who_list_and_an_incoming_challenge_accepted_by_key(server: NoddyS
         assert [s["name"] for s in model.table["seats"]] == ["pybot", "Ann"]
         assert json.dumps(model.table["seats"][0]).count('"bot": true') == 1
     await bot.close()
+
+
+async def test_a_in_the_lobby_accepts_a_waiting_challenge_rather_than_registering(server: NoddyServer) -> None:  # noqa: F811
+    # The merge of accounts (a registers a guest's name) and challenges (a accepts): with a
+    # challenge waiting, a in the lobby accepts it; the password line is not opened.
+    bot = await Client.connect(server.port)
+    await bot.hello("pybot", bot=True)
+    async with running_client(server.port, "Ann") as (app, keys):
+        model = app.model
+        await wait_for(lambda: model.welcomed, "the welcome")
+        assert model.registered is False and not app.people.active
+        await bot.request({"type": "challenge", "name": "Ann", "preset": "noddy", "ready": True})
+        await wait_for(lambda: app.people.incoming, "the challenge")
+        keys.send_text("a")
+        await wait_for(lambda: model.screen == TABLE, "the table of the challenge")
+        assert model.password_prompt is None
+    await bot.close()

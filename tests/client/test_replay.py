@@ -18,7 +18,7 @@ import pytest
 from noddy.client.connection import Connection
 from noddy.client.render import lobby_fragments, pegs_fragments, plain
 from noddy.client.screens.records import (GAMES, LEADERBOARD, REPLAY, RecordsView, game_line,
-                                          hands_fragments, step_fragments)
+                                          hands_fragments, leaderboard_fragments, step_fragments)
 from noddy.client.screens.replay import Replay
 from noddy.client.model import LOBBY, ViewModel
 from noddy.server import NoddyServer
@@ -269,9 +269,12 @@ async def test_finish_a_game_then_replay_it_from_my_games_by_keys(server: NoddyS
         keys.send_text(ESCAPE)
         await wait_for(lambda: model.screen == GAMES and records.replay is None, "back to my games")
         keys.send_text("b")
-        await wait_for(lambda: model.screen == LEADERBOARD and records.board, "the leaderboard")
-        assert records.board is not None
-        assert {row["name"] for row in records.board} == {"Me", "random"}
+        # Me is a guest: the game was unrated, and the leaderboard says why it is empty.
+        await wait_for(lambda: model.screen == LEADERBOARD and records.board is not None, "the leaderboard")
+        assert records.board == []
+        shown = plain(leaderboard_fragments(records))
+        assert "Nobody has played a rated noddy game yet: only games between two sides" in shown
+        assert "1 with a guest (no account) at the table." in " ".join(shown.split())
         keys.send_text(ESCAPE)
         await wait_for(lambda: model.screen == LOBBY, "the lobby again")
 

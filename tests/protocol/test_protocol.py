@@ -91,7 +91,7 @@ def test_validation_fills_defaults() -> None:
         "preset": "noddy", "players": 2, "partnerships": False, "options": None, "private": False,
         "password": None, "seat": 0, "turn_timer": None})
     assert validate_request({"type": "hello", "name": "Ada", "version": 1, "extra": 1}) == (
-        "hello", {"name": "Ada", "bot": False, "version": 1, "resume": None})
+        "hello", {"name": "Ada", "bot": False, "version": 1, "resume": None, "password": None})
 
 
 @pytest.mark.parametrize("message, code, field", [

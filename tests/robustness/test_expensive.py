@@ -35,10 +35,10 @@ class CountingStorage(Storage):
         return super().read(kind, args)
 
 
-def finished_game(driver: Driver, name: str, **table: Any) -> tuple[int, int]:
-    """``name`` plays a noddy game against a computer to its end; returns the connection and
-    the game's id."""
-    conn = driver.connect(name)
+def finished_game(driver: Driver, name: str, conn: int | None = None, **table: Any) -> tuple[int, int]:
+    """``name`` (on a new connection, or ``conn``) plays a noddy game against a computer to
+    its end; returns the connection and the game's id."""
+    conn = driver.connect(name) if conn is None else conn
     driver.versus_computer(conn, "noddy", "random", **table)
     game_id = driver.send(conn, {"type": "snapshot"})["table"]["game_id"]
     driver.play(conn, random.Random(7))
@@ -70,7 +70,9 @@ def test_a_record_asked_for_again_is_not_read_again() -> None:
 def test_a_remembered_private_record_still_needs_a_seat_or_the_password() -> None:
     storage = CountingStorage()
     driver = Driver(storage)
-    ann, game = finished_game(driver, "ann", private=True, password="sesame")
+    ann = driver.connect("ann")
+    driver.register(ann)  # a private game's record is its accounts' (a guest's: by password only)
+    ann, game = finished_game(driver, "ann", private=True, password="sesame", conn=ann)
     eve = driver.connect("eve")
     assert driver.send(ann, {"type": "get_game", "game": game})["type"] == "game_record"
     storage.reads.clear()

@@ -87,7 +87,7 @@ def test_a_held_seat_expires_by_the_clock() -> None:
     assert h.core.tables[1].seats[1] is None  # no game yet: the seat is simply freed
     assert h.inbox[ann][-1]["table"]["seats"] == [
         {"seat": 0, "name": "ann", "kind": "human", "bot": False, "level": None, "ready": False,
-         "connected": True, "rating": 1500}, None]
+         "connected": True, "guest": True, "rating": 1500}, None]
 
 
 def test_stale_computer_decisions_are_dropped() -> None:

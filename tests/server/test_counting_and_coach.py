@@ -306,6 +306,8 @@ async def test_nobody_is_told_a_shows_worth_before_its_muggins_step_ends() -> No
 async def test_a_record_counted_by_hand_replays_exactly_and_is_rated() -> None:
     async with running_server() as server:
         ben, ann = await _hello(server.port, "Ben"), await _hello(server.port, "Ann")
+        for person in (ben, ann):  # only registered people are rated
+            assert (await person.request({"type": "register", "password": "a secret"}))["type"] == "registered"
         created = await ben.request({"type": "create_table", "preset": "five-card-cribbage",
                                      "options": {**MANUAL, "target": 31}})
         table_id = created["table"]["id"]
@@ -330,7 +332,8 @@ async def test_a_record_counted_by_hand_replays_exactly_and_is_rated() -> None:
 async def test_hint_and_review_are_refused_at_a_table_without_hints() -> None:
     async with running_server() as server:
         ben, ann, table_id = await _seat_two(server.port, {})
-        assert server.core.tables[table_id].summary()["rated"] is True
+        # Unrated only because they are guests: the coach is not on.
+        assert server.core.tables[table_id].summary()["unrated_reasons"] == ["guest"]
         for request in ({"type": "hint"}, {"type": "review"}):
             refused = await ann.request(request)
             assert (refused["code"], refused["message"]) == (

@@ -319,6 +319,35 @@ async def test_counting_by_hand_and_the_coach() -> None:
         await other.close()
 
 
+async def test_the_account_codes() -> None:
+    """The codes of accounts: a registered name without (or with a wrong) password, a second
+    register, a guest changing a password, and over nc a command after a refused name."""
+    async with running_server() as server:
+        ann, ben = [await Client.connect(server.port) for _ in range(2)]
+        await ann.hello("ann")
+        assert (await ann.request({"type": "register", "password": "sesame"}))["type"] == "registered"
+        await refused(ann, {"type": "register", "password": "sesame"}, "already_registered", state=TABLES)
+        await ben.hello("ben")
+        await refused(ben, {"type": "change_password", "old": "x", "new": "whatever"}, "not_registered",
+                      state=TABLES)
+        await ben.request({"type": "bye"})
+        cat = await Client.connect(server.port)
+        await refused(cat, {"type": "hello", "name": "ann", "version": 1}, "password_required", field="password")
+        await refused(cat, {"type": "hello", "name": "ANN", "version": 1, "password": "open sesame"},
+                      "bad_password", field="password")
+        eve = await Client.connect(server.port)
+        await eve.send_raw(b"name ann\n")
+        assert (await asyncio.wait_for(eve.reader.readline(), 5)).startswith(b"Error (password_required): ")
+        await eve.send_raw(b"new noddy\n")
+        line = await asyncio.wait_for(eve.reader.readline(), 5)
+        assert line == (b"Error (name_required): the name 'ann' was refused, so you have no name yet: type "
+                        b"name NAME with another name (or login ann PASSWORD if it is your registered name) "
+                        b"first\n")
+        PROVOKED.add("name_required")
+        for client in (ann, cat, eve):
+            await client.close()
+
+
 async def test_the_codes_of_meeting_in_the_lobby() -> None:
     async with running_server() as server:
         ann, *others = [await Client.connect(server.port) for _ in range(7)]

@@ -243,7 +243,7 @@ async def test_a_push_is_encoded_once_and_written_once_per_lobby_connection(
         assert pushes == [{"type": "table", "table": listed["tables"][0]}] * (json_clients + 1)
         for client in texts:
             line = await client.reader.readline()
-            assert line == b"Table 1 noddy 2p [waiting] 1: ann (ready) | 2: ben\n"
+            assert line == b"Table 1 noddy 2p (unrated: ann and ben are guests) [waiting] 1: ann (ready, guest) | 2: ben (guest)\n"
         for client in lobby + texts + [ann, ben, cy]:
             await client.close()
     finally:

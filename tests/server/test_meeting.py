@@ -50,6 +50,8 @@ async def test_a_challenge_accepted_opens_a_table_and_the_game_starts_when_both_
     async with running_server() as server:
         ann = await _online(server.port, "ann")
         bot = await _online(server.port, "pybot", bot=True)
+        for player in (ann, bot):  # only registered names are rated, a bot's too (issue 24)
+            assert (await player.request({"type": "register", "password": "a secret"}))["type"] == "registered"
         sent = await ann.request({"type": "challenge", "name": "PYBOT", "preset": "cribbage",
                                   "options": {"target": 61}, "text": "a game?\x1b[2J"})
         challenge = sent["challenge"]
@@ -194,6 +196,10 @@ async def test_a_bot_is_marked_in_the_lobby_and_on_the_leaderboard() -> None:
         assert [(s["name"], s["kind"], s["bot"]) for s in tables["tables"][0]["seats"]] == [
             ("pybot", "human", True), ("random computer 2", "computer", False)]
         assert (await ann.request({"type": "list_tables", "people_only": True}))["tables"] == []
+        # A bot is rated (as a bot) only under a name it has registered, as a person is.
+        assert (await ann.request({"type": "list_tables"}))["tables"][0]["unrated_reasons"] == ["guest"]
+        assert (await bot.request({"type": "register", "password": "a secret"}))["type"] == "registered"
+        assert (await ann.request({"type": "list_tables"}))["tables"][0]["rated"] is True
         await bot.request({"type": "ready"})
         await play_out(bot, random.Random(3))
         board = await ann.request({"type": "leaderboard"})
@@ -232,8 +238,8 @@ async def test_who_challenge_and_accept_by_text() -> None:
         assert await _until(reader, "pybot") == (
             "pybot (bot) challenges you to noddy target=61. Type accept 1 or decline 1 (within 120 s).\n")
         writer.write(b"accept 1\n")
-        assert await _until(reader, "Table") == ("Table 1 noddy 2p (target=61) [waiting] 1: pybot (bot, ready) "
-                                                 "| 2: Ada\n")
+        assert await _until(reader, "Table") == ("Table 1 noddy 2p (target=61, unrated: pybot and Ada are guests) "
+                                                 "[waiting] 1: pybot (bot, ready, guest) | 2: Ada (guest)\n")
         assert await _until(reader, "Type ready") == (
             "Type ready to begin; the game begins when everyone is ready.\n")
         writer.write(b"ready\n")
@@ -255,6 +261,7 @@ async def test_seek_and_a_refused_challenge_by_text() -> None:
             "the same (unseek to stop).\n")
         ben = await _online(server.port, "ben")
         await ben.request({"type": "seek", "preset": "cribbage"})
-        assert (await _until(reader, "Table")).startswith("Table 1 cribbage 2p [waiting] 1: Ada | 2: ben")
+        assert (await _until(reader, "Table")).startswith(
+            "Table 1 cribbage 2p (unrated: Ada and ben are guests) [waiting] 1: Ada (guest) | 2: ben (guest)")
         writer.close()
         await ben.close()

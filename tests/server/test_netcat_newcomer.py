@@ -160,14 +160,14 @@ def test_a_player_waiting_at_a_table_with_a_free_seat_is_told_how_it_fills() -> 
     cy = {"seat": 0, "name": "Cy", "kind": "human", "level": None, "ready": True, "connected": True}
     one_free = _waiting_table([cy, None])
     assert render(one_free, ("Cy", "")) == (
-        "Table 6 noddy 2p [waiting] 1: Cy (ready) | 2: empty\n"
+        "Table 6 noddy 2p (rated) [waiting] 1: Cy (ready) | 2: empty\n"
         "Seat 2 is free. The game begins when every seat is taken and ready: type bot for a "
         "computer player, or wait for someone to type join 6.\n")
     two_free = _waiting_table([cy, None, None])
     assert render(two_free, ("Cy", "", "")).splitlines()[1].startswith("Seats 2 and 3 are free. ")
-    assert render(one_free, ()) == "Table 6 noddy 2p [waiting] 1: Cy (ready) | 2: empty\n"  # the lobby
+    assert render(one_free, ()) == "Table 6 noddy 2p (rated) [waiting] 1: Cy (ready) | 2: empty\n"  # the lobby
     full = _waiting_table([cy, {**cy, "seat": 1, "name": "Di", "ready": False}])
-    assert render(full, ("Cy", "Di")) == "Table 6 noddy 2p [waiting] 1: Cy (ready) | 2: Di\n"
+    assert render(full, ("Cy", "Di")) == "Table 6 noddy 2p (rated) [waiting] 1: Cy (ready) | 2: Di\n"
 
 
 async def _text(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -185,8 +185,9 @@ async def test_a_cribbage_deal_by_netcat() -> None:
         reader, writer = await _text(server.port)
         writer.write(b"name Ada\nnew cribbage\nbot 2 random\n")
         lines = [await _line(reader) for _ in range(5)]
-        assert lines[2:] == ["Table 1 cribbage 2p [waiting] 1: Ada | 2: empty\n", HINT,
-                             "Table 1 cribbage 2p [waiting] 1: Ada | 2: random computer 2 (computer)\n"]
+        assert lines[2:] == ["Table 1 cribbage 2p (unrated: Ada is a guest) [waiting] 1: Ada (guest) | 2: empty\n", HINT,
+                             "Table 1 cribbage 2p (unrated: Ada is a guest) [waiting] 1: Ada (guest) | "
+                             "2: random computer 2 (computer)\n"]
         writer.write(b"ready\n")
         seen: list[str] = []
         while not seen or not seen[-1].startswith("Your discard"):
@@ -223,16 +224,16 @@ async def test_a_person_may_choose_a_name_until_they_sit_down() -> None:
         writer.write(b"name dora\n")
         assert (await _line(reader)).startswith("Error (name_taken): the name 'dora' ")
         writer.write(b"new noddy\nname Carla\n")
-        assert await _line(reader) == "Table 1 noddy 2p [waiting] 1: Carl | 2: empty\n"
+        assert await _line(reader) == "Table 1 noddy 2p (unrated: Carl is a guest) [waiting] 1: Carl (guest) | 2: empty\n"
         assert await _line(reader) == HINT
         assert await _line(reader) == ("Error (already_hello): you sit at table 1 as Carl; "
                                        "stand up or leave to change your name\n")
         writer.write(b"stand\nname Carla\n")
-        assert (await _line(reader)).startswith("Table 1 noddy 2p [waiting] 1: empty | 2: empty; watching: Carl")
+        assert (await _line(reader)).startswith("Table 1 noddy 2p (rated) [waiting] 1: empty | 2: empty; watching: Carl")
         assert await _line(reader) == HINT.replace("Seat 2 is", "Seats 1 and 2 are")
         assert (await _line(reader)).startswith("Welcome, Carla! ")
         await _line(reader)
-        assert (await _line(reader)).startswith("Table 1 noddy 2p [waiting] 1: empty | 2: empty; watching: Carla")
+        assert (await _line(reader)).startswith("Table 1 noddy 2p (rated) [waiting] 1: empty | 2: empty; watching: Carla")
         assert await _line(reader) == HINT.replace("Seat 2 is", "Seats 1 and 2 are")
         writer.close()
         await other.close()
@@ -278,13 +279,13 @@ async def test_resume_after_a_first_command_that_made_a_guest() -> None:
         writer.write(b"name Ann\nnew noddy\n")
         token = re.search(r"token is (\w+)", await _line(reader)).group(1)
         await _line(reader)
-        assert (await _line(reader)).startswith("Table 1 noddy 2p [waiting] 1: Ann")
+        assert (await _line(reader)).startswith("Table 1 noddy 2p (unrated: Ann is a guest) [waiting] 1: Ann (guest)")
         writer.close()
         reader, writer = await _text(server.port)
         writer.write(b"tables\n")
         assert (await _line(reader)).startswith("Welcome, guest-")
         await _line(reader)
-        assert "1: Ann (away)" in await _line(reader)
+        assert "1: Ann (away, guest)" in await _line(reader)
         writer.write(f"resume {token}\n".encode())
         assert (await _line(reader)).startswith("Welcome, Ann! You are back at table 1. ")
         writer.write(b"resume 0123\n")
@@ -306,7 +307,7 @@ async def test_watching_a_game_shows_the_table_once() -> None:
         reader, writer = await _text(server.port)
         writer.write(b"name Dora\nwatch 1\n")
         await _line(reader), await _line(reader)
-        assert (await _line(reader)).startswith("Table 1 cribbage 2p [playing] 1: Ada | 2: ")
+        assert (await _line(reader)).startswith("Table 1 cribbage 2p (unrated: Ada is a guest) [playing] 1: Ada (guest) | 2: ")
         assert (await _line(reader)).startswith("Turn-up: -  Count: 0  Pile: -  Scores: Ada 0, ")
         writer.close()
         await ada.close()

@@ -119,9 +119,10 @@ async def test_configure_table_refuses_a_turn_timer_create_table_would_refuse() 
 
 
 async def _finished_game(port: int, name: str, **table: Any) -> tuple[Client, int]:
-    """``name`` plays a short game against a computer at a new table; returns the client
-    (back in the lobby) and the game's id."""
+    """``name`` (registered: a private game's record is its accounts') plays a short game
+    against a computer at a new table; returns the client (back in the lobby) and the game's id."""
     client = await _hello(port, name)
+    assert (await client.request({"type": "register", "password": f"{name}'s secret"}))["type"] == "registered"
     created = await client.request({"type": "create_table", "preset": "noddy",
                                     "options": {"target": 15}, **table})
     await client.request({"type": "add_computer", "level": "random"})
@@ -185,7 +186,8 @@ async def test_a_private_tables_records_go_to_its_players_or_to_its_password() -
             return await reply()
 
         assert (await say("name mallory")).startswith("Welcome, mallory!")
-        assert await reply() == "Type tables to see the tables, new noddy to start one, help for all commands.\n"
+        assert await reply() == ("Type tables to see the tables, new noddy to start one, help for all commands. "
+                                 "You are a guest (unrated): register PASSWORD keeps your name.\n")
         assert await say("games ann") == "No finished games for ann yet.\n"
         assert await say(f"game {secret}") == \
             f"Error (no_such_game): there is no finished game {secret}\n"

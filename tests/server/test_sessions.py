@@ -136,7 +136,7 @@ async def test_chat_and_lobby_pushes() -> None:
         assert [t["id"] for t in listed["tables"]] == [table_id]
         assert listed["tables"][0]["seats"][1] == {"seat": 1, "name": "random computer 2", "kind": "computer",
                                                    "bot": False, "level": "random", "ready": True, "connected": True,
-                                                   "rating": 1500}
+                                                   "guest": False, "rating": 1500}
         # everyone leaves: the table closes and the lobby hears so
         await ann.request({"type": "leave"})
         await ben.request({"type": "leave"})

@@ -226,8 +226,9 @@ async def test_tell_invite_mute_whisper_and_the_lobby_history_by_text() -> None:
             "ben invites you to table 1 (noddy, private). Type accept 1 or decline 1 (within 120 s).\n")
         writer.write(b"accept 1\n")
         # (the lobby's news of the table, with seat 2 empty, may come first)
-        assert await _until(reader, "Table 1 noddy 2p (private) [waiting] 1: ben | 2: Ada") == (
-            "Table 1 noddy 2p (private) [waiting] 1: ben | 2: Ada\n")
+        seated = ("Table 1 noddy 2p (private, unrated: ben and Ada are guests) [waiting] "
+                  "1: ben (guest) | 2: Ada (guest)")
+        assert await _until(reader, seated) == seated + "\n"
         writer.write(b"whisper hi\n")
         assert await _until(reader, "Error") == (
             "Error (not_watching): you sit at table 1: the watchers' chat is for those who watch\n")

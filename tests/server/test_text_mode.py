@@ -48,15 +48,17 @@ async def test_a_person_plays_a_whole_game_by_text() -> None:
         assert (await line()).startswith("Welcome, Ada! Your resume token is ")
         await line()
         writer.write(b"new noddy\n")
-        assert await line() == "Table 1 noddy 2p [waiting] 1: Ada | 2: empty\n"
+        assert await line() == "Table 1 noddy 2p (unrated: Ada is a guest) [waiting] 1: Ada (guest) | 2: empty\n"
         assert await line() == ("Seat 2 is free. The game begins when every seat is taken and ready: "
                                 "type bot for a computer player, or wait for someone to type join 1.\n")
         writer.write(b"bot 2 random\n")
-        assert await line() == "Table 1 noddy 2p [waiting] 1: Ada | 2: random computer 2 (computer)\n"
+        assert await line() == ("Table 1 noddy 2p (unrated: Ada is a guest) [waiting] 1: Ada (guest) | "
+                                "2: random computer 2 (computer)\n")
         writer.write(b"say good luck\n")
         assert await line() == "[table 1] Ada: good luck\n"
         writer.write(b"ready\n")
-        assert await line() == "Table 1 noddy 2p [playing] 1: Ada | 2: random computer 2 (computer)\n"
+        assert await line() == ("Table 1 noddy 2p (unrated: Ada is a guest) [playing] 1: Ada (guest) | "
+                                "2: random computer 2 (computer)\n")
         seen: list[str] = []
         for _ in range(2000):
             text = await line()
@@ -160,7 +162,8 @@ async def test_games_game_and_leaderboard_after_a_game_by_text() -> None:
             return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", "<time>", text)
 
         await line()
-        writer.write(b"name Ada\nnew noddy target=15\nbot 2 random\nready\n")
+        # Registered, so that her game against the computer is rated.
+        writer.write(b"name Ada\nregister sesame\nnew noddy target=15\nbot 2 random\nready\n")
         for _ in range(2000):
             text = await line()
             if GAME_OVER.match(text):
@@ -169,7 +172,8 @@ async def test_games_game_and_leaderboard_after_a_game_by_text() -> None:
             if match:
                 writer.write(match.group(1).encode() + b"\n")
         assert await line() == "To play again, each player types ready; leave goes back to the lobby.\n"
-        assert (await line()).startswith("Table 1 noddy 2p (target=15) [finished]")
+        assert (await line()).startswith("Table 1 noddy 2p (target=15, rated) [finished]")
+        assert await line() == "That game was rated.\n"
         writer.write(b"games\n")
         assert [await line() for _ in range(2)] == [
             "Games of Ada, newest first (game ID shows one):\n",
@@ -187,7 +191,8 @@ async def test_games_game_and_leaderboard_after_a_game_by_text() -> None:
             "Leaderboard (noddy):\n",
             "  1. random (computer) 1516: 1 game, 1 win\n",
             "  2. Ada 1484: 1 game, 0 wins\n",
-            "Nobody has played a rated cribbage game yet.\n",
+            "Nobody has played a rated cribbage game yet: only games between two sides (two players, or "
+            "partnerships) of registered people or computers, without the coach, are rated.\n",
             "Error (no_such_game): there is no finished game 9\n"]
         writer.close()
 

@@ -69,6 +69,11 @@ class Driver:
             assert reply["type"] == "welcome", reply
         return conn
 
+    def register(self, conn: int, password: str = "a secret") -> None:
+        """``conn``'s person registers their name (only registered people are rated, and a
+        private game's record is its accounts')."""
+        assert self.send(conn, {"type": "register", "password": password})["type"] == "registered"
+
     def send(self, conn: int, message: dict[str, Any]) -> dict[str, Any]:
         """Send ``message`` with an id; return the direct reply."""
         before = len(self.inbox.get(conn, []))

@@ -28,6 +28,7 @@ def test_a_game_won_at_the_deal_is_recorded_listed_and_rated(tmp_path: Path) -> 
     path = tmp_path / "noddy.sqlite3"
     d = Driver(Storage(path), seed=_seed_won_at_the_deal())
     ann = d.connect("ann")
+    d.register(ann)  # only registered people are rated
     d.versus_computer(ann, "noddy", "greedy", options={"target": TARGET})
     game = d.core.tables[1].game
     assert game is not None and game.is_over and d.core.tables[1].live.actions == 0
@@ -54,7 +55,7 @@ def test_a_game_won_at_the_deal_is_recorded_listed_and_rated(tmp_path: Path) -> 
     d.storage.close()
     d.storage = Storage(path)
     d.restart()
-    ann = d.connect("ann")
+    ann = d.connect("ann", password="a secret")
     check()
 
 
@@ -62,6 +63,7 @@ def test_such_a_game_left_playing_by_an_older_server_is_finished_at_restart(tmp_
     path = tmp_path / "noddy.sqlite3"
     d = Driver(Storage(path), seed=_seed_won_at_the_deal())
     ann = d.connect("ann")
+    d.register(ann)
     d.versus_computer(ann, "noddy", "greedy", options={"target": TARGET})
     token = d.token(ann)
     game = d.core.tables[1].game

@@ -21,6 +21,7 @@ def _private_game_then_a_waiting_table(d: Driver) -> tuple[int, str]:
     """ann plays a game at private table 1 and opens private table 2, where she waits;
     returns ann's connection and resume token."""
     ann = d.connect("ann")
+    d.register(ann)
     d.versus_computer(ann, "noddy", "random", private=True, password=PASSWORD, options={"target": 15})
     d.play(ann, random.Random(2))
     assert d.core.tables[1].game.is_over
@@ -66,6 +67,11 @@ def test_an_older_database_with_passwords_in_the_clear_keeps_working(tmp_path: P
             db.execute("UPDATE tables SET state = ? WHERE id = ?",
                        (json.dumps({**json.loads(state), "password": PASSWORD}), table_id))
         db.execute("ALTER TABLE games DROP COLUMN password")
+        db.execute("DROP TABLE accounts")  # and no accounts: ann was a name, as everyone then
+        for game_id, seats in db.execute("SELECT id, seats FROM games").fetchall():
+            db.execute("UPDATE games SET seats = ? WHERE id = ?",
+                       (json.dumps([{k: v for k, v in seat.items() if k != "account"}
+                                    for seat in json.loads(seats)]), game_id))
     db.execute("PRAGMA user_version = 1")
     db.close()
 
@@ -74,18 +80,20 @@ def test_an_older_database_with_passwords_in_the_clear_keeps_working(tmp_path: P
     d.restart()
     tables, games = _stored_passwords(d.storage.db)
     assert all(is_hashed(p) for p in tables + games) and len(tables) == 2 and len(games) == 1
-    _the_password_still_opens_the_table_and_its_game(d, token)
+    _the_password_still_opens_the_table_and_its_game(d, token, account=False)
 
 
-def _the_password_still_opens_the_table_and_its_game(d: Driver, token: str) -> None:
+def _the_password_still_opens_the_table_and_its_game(d: Driver, token: str, account: bool = True) -> None:
     """After a restart: ann resumes at private table 2; ben needs its password to sit there,
-    and the game played at the private table is seen by its player and by the password only."""
+    and the game played at the private table is seen by its player's account and by the
+    password only (``account``: ann played it registered; an older server had no accounts,
+    and its private games open to their password alone)."""
     ann = d.connect()
     assert d.send(ann, {"type": "hello", "name": "ann", "version": 1, "resume": token})["table"] == 2
     ben = d.connect("ben")
     assert d.send(ben, {"type": "sit", "table": 2, "password": "Sesame"})["code"] == "wrong_password"
     assert d.send(ben, {"type": "sit", "table": 2, "password": PASSWORD})["table"]["id"] == 2
-    assert [g["private"] for g in d.send(ann, {"type": "list_games"})["games"]] == [True]
+    assert [g["private"] for g in d.send(ann, {"type": "list_games"})["games"]] == ([True] if account else [])
     assert d.send(ben, {"type": "list_games", "name": "ann"})["games"] == []
     assert d.send(ben, {"type": "get_game", "game": 1})["code"] == "no_such_game"
     assert d.send(ben, {"type": "get_game", "game": 1, "password": PASSWORD})["record"]["id"] == 1

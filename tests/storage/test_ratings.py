@@ -64,6 +64,7 @@ def test_ratings_after_games_in_the_lobby_and_the_leaderboard() -> None:
     storage = Storage(":memory:")
     d = Driver(storage)
     ann = d.connect("ann")
+    d.register(ann)  # only registered people are rated
     d.versus_computer(ann, "noddy", "greedy")
     d.play(ann, random.Random(1))
     game = d.core.tables[1].game
@@ -72,9 +73,10 @@ def test_ratings_after_games_in_the_lobby_and_the_leaderboard() -> None:
     table = d.send(ann, {"type": "snapshot"})["table"]
     assert [s["rating"] for s in table["seats"]] == [ann_rating, greedy_rating]
     board = d.send(ann, {"type": "leaderboard", "family": "noddy"})
-    entries = [{"kind": "human", "name": "ann", "rating": ann_rating, "games": 1, "wins": int(ann_won)},
+    entries = [{"kind": "human", "name": "ann", "rating": ann_rating, "games": 1, "wins": int(ann_won),
+                "guest": False},
                {"kind": "computer", "name": "greedy", "rating": greedy_rating, "games": 1,
-                "wins": int(not ann_won)}]
+                "wins": int(not ann_won), "guest": False}]
     entries.sort(key=lambda p: -p["rating"])
     assert board["players"] == [{"rank": rank, **p} for rank, p in enumerate(entries, start=1)]
     assert d.send(ann, {"type": "leaderboard", "family": "cribbage"})["players"] == []
@@ -84,3 +86,28 @@ def test_ratings_after_games_in_the_lobby_and_the_leaderboard() -> None:
     welcome = d.send(d.connect(), {"type": "hello", "name": "ann", "version": 1, "resume": token})
     assert welcome["ratings"] == {"noddy": ann_rating, "cribbage": 1500}
     assert d.core.ratings.rating("noddy", GREEDY) == greedy_rating
+
+
+def test_only_accounts_are_rated_and_a_given_up_account_takes_its_ratings_with_it() -> None:
+    storage = Storage(":memory:")
+    # A standing an older server kept under a name nobody has registered: marked a guest's.
+    storage.db.execute("INSERT INTO ratings VALUES ('noddy', 'human', 'cy', 1530.0, 2, 2)")
+    d = Driver(storage)
+    ann = d.connect("ann")
+    d.versus_computer(ann, "noddy", "greedy")  # a guest: unrated
+    d.play(ann, random.Random(1))
+    board = d.send(ann, {"type": "leaderboard", "family": "noddy"})
+    assert [(p["name"], p["guest"]) for p in board["players"]] == [("cy", True)]
+    assert board["unrated"] == {"games": 1, "reasons": {"guest": 1}}
+    d.register(ann)
+    d.send(ann, {"type": "ready"})
+    d.play(ann, random.Random(2))
+    rows = storage.db.execute("SELECT name FROM ratings WHERE kind = 'human' ORDER BY name").fetchall()
+    assert [row[0] for row in rows] == ["ann", "cy"]
+    names = {p["name"]: p["guest"] for p in d.send(ann, {"type": "leaderboard"})["players"]}
+    assert names == {"ann": False, "cy": True, "greedy": False}
+    assert d.send(ann, {"type": "unregister", "password": "a secret"})["type"] == "unregistered"
+    rows = storage.db.execute("SELECT name FROM ratings WHERE kind = 'human' ORDER BY name").fetchall()
+    assert [row[0] for row in rows] == ["cy"]
+    assert "ann" not in {p["name"] for p in d.send(ann, {"type": "leaderboard"})["players"]}
+    assert d.core.ratings.rating("noddy", ADA._replace(name="ann")) == INITIAL_RATING

@@ -20,7 +20,8 @@ from noddy.server.storage import (
     default_db_path,
 )
 
-EXPECTED_TABLES = {"tables", "games", "game_players", "actions", "ratings"}
+EXPECTED_TABLES = {"tables", "games", "game_players", "actions", "ratings", "accounts",
+                   "sqlite_sequence"}  # (SQLite's own: accounts' ids are never used again)
 
 
 def _tables(path: Path) -> set[str]:

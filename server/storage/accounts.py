@@ -1,0 +1,86 @@
+"""Accounts as storage keeps them: registering a name, checking its password, changing it,
+giving the account up, and the host's reset of a forgotten password.
+
+Every call here hashes or checks an account password (scrypt at
+:data:`~noddy.server.model.passwords.ACCOUNT_N`, tens of milliseconds), so they are storage
+*queries* the core asks for (:class:`~noddy.server.core.Query` kinds ``login``,
+``register``, ``change_password``, ``unregister``): they run where storage work runs, on the
+database thread, never on the event loop (with ``--db :memory:`` storage runs on the loop
+itself, which is for tests and private games).  Storage is the only keeper of the hashes;
+the core knows only which names are registered (:attr:`StoredState.accounts`), which is
+enough to ask for a password.
+
+Each answer is a dict: ``{"account": id, "name": name}`` when the password was right (or
+the name was registered), ``{"account": None}`` when it was wrong, ``{"missing": True}``
+when there is no such account (given up meanwhile), ``{"taken": True}`` when a name to
+register is registered already.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from typing import TYPE_CHECKING, Any, Callable
+
+from ..model.passwords import ACCOUNT_N, hash_password, password_matches
+
+#: The query kinds answered here (see :meth:`StorageAccounts.account`).
+ACCOUNT_QUERIES = frozenset({"login", "register", "change_password", "unregister"})
+
+
+class StorageAccounts:
+    """The accounts half of :class:`~noddy.server.storage.Storage`, on its one connection."""
+
+    db: sqlite3.Connection
+
+    if TYPE_CHECKING:
+        def _transaction(self, body: Callable[[], Any]) -> Any: ...
+
+    def account(self, kind: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Answer one account query (see the module docstring)."""
+        if kind == "register":
+            return self._register(args["key"], args["name"], args["password"], args.get("cost", ACCOUNT_N))
+        row = self.db.execute("SELECT id, name, password FROM accounts WHERE key = ?", (args["key"],)).fetchone()
+        if row is None or (args.get("account") is not None and row["id"] != args["account"]):
+            return {"missing": True}
+        if not password_matches(row["password"], args["password"]):
+            return {"account": None}
+        found = {"account": row["id"], "name": row["name"]}
+        if kind == "change_password":
+            stored = hash_password(args["new"], args.get("cost", ACCOUNT_N))
+            self._transaction(lambda: self.db.execute(
+                "UPDATE accounts SET password = ?, changed_at = ? WHERE id = ?", (stored, time.time(), row["id"])))
+        elif kind == "unregister":
+            def give_up() -> None:
+                self.db.execute("DELETE FROM accounts WHERE id = ?", (row["id"],))
+                # The name's ratings were the account's: whoever registers it later starts afresh.
+                self.db.execute("DELETE FROM ratings WHERE kind IN ('human', 'bot') AND name = ?", (row["name"],))
+            self._transaction(give_up)
+        elif kind != "login":
+            raise ValueError(f"unknown account query {kind!r}")
+        return found
+
+    def _register(self, key: str, name: str, password: str, cost: int) -> dict[str, Any]:
+        stored = hash_password(password, cost)
+        now = time.time()
+
+        def insert() -> dict[str, Any]:
+            if self.db.execute("SELECT 1 FROM accounts WHERE key = ?", (key,)).fetchone() is not None:
+                return {"taken": True}
+            cursor = self.db.execute(
+                "INSERT INTO accounts (key, name, password, created_at, changed_at) VALUES (?, ?, ?, ?, ?)",
+                (key, name, stored, now, now))
+            return {"account": cursor.lastrowid, "name": name}
+        result: dict[str, Any] = self._transaction(insert)
+        return result
+
+    def reset_password(self, key: str, password: str, cost: int = ACCOUNT_N) -> str | None:
+        """The host's reset (``noddy-server reset-password``): the account's new password;
+        returns the account's name, or None if no account has that name."""
+        stored = hash_password(password, cost)
+        row = self.db.execute("SELECT id, name FROM accounts WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        self._transaction(lambda: self.db.execute(
+            "UPDATE accounts SET password = ?, changed_at = ? WHERE id = ?", (stored, time.time(), row["id"])))
+        return str(row["name"])
