@@ -397,7 +397,8 @@ class ViewModel:
             waiting = " (waits for their next login)" if m.get("waiting") else ""
             said = line("tell", f"[to {m.get('to', '?')}] {m.get('text', '')}{waiting}")
         else:
-            said = line("tell", f"[from {m.get('from', '?')}] {m.get('text', '')}")
+            away = ", while you were away" if m.get("waiting") else ""
+            said = line("tell", f"[from {m.get('from', '?')}{away}] {m.get('text', '')}")
             self.session.set_status(f"{m.get('from', '?')} tells you: {m.get('text', '')} "
                                     f"(t, then /tell {m.get('from', '?')} … to answer)")
         if self.game.table_id is not None:

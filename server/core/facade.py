@@ -22,6 +22,7 @@ from ..model.ratings import RatingBook
 from ..model.table import Table
 from ..storage import StoredState
 from ..storage.accounts import ACCOUNT_QUERIES
+from ..storage.tells import TELL_QUERIES
 from ..storage.record_cache import RecordCache
 from .accounts import Accounts
 from .coaching import Coaching
@@ -71,13 +72,15 @@ class ServerCore:
         self.seating = Seating(config, clock, outbox, self.connections, self.sessions, self.board,
                                self.tables, guard, self.paused, self.ratings, self.gameplay)
         self.accounts = Accounts(clock, outbox, self.connections, self.tables, self.ratings, guard)
+        self.talk = Talk(config, clock, wall_clock, outbox, self.connections, self.sessions, self.accounts,
+                         self.mutes)
         self.lobby = Lobby(config, clock, outbox, self.connections, self.sessions, self.board,
-                           self.tables, self.ratings, self.lost, self.seating, self.accounts, self.mutes)
+                           self.tables, self.ratings, self.lost, self.seating, self.accounts, self.mutes,
+                           self.talk)
         self.queries = Queries(config, clock, outbox, self.connections, self.ratings, guard, self.accounts)
         self.coaching = Coaching(outbox, self.queries)
         self.matchmaking = Matchmaking(config, clock, outbox, self.connections, self.sessions, self.board,
                                        self.tables, self.seating, self.gameplay, self.mutes)
-        self.talk = Talk(config, clock, outbox, self.sessions, self.mutes)
         self.recovery = Recovery(config, clock, outbox, self.connections, self.sessions, self.board,
                                  self.tables, self.ratings, self.paused, self.lost, self.lobby,
                                  self.seating, self.gameplay)
@@ -145,6 +148,8 @@ class ServerCore:
             self.lobby.logged_in(query, result, failed)
         elif query.kind in ACCOUNT_QUERIES:
             self.accounts.answer(query, result, failed)
+        elif query.kind in TELL_QUERIES:
+            self.talk.answer(query, result, failed)
         else:
             self.queries.answer(query, result, failed)
         return self._effects()

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from .outbox import Outbox
     from .seating import Seating
     from .sessions import Sessions
+    from .talk import Talk
     from .tables import Tables
 
 log = logging.getLogger("noddy.server")
@@ -58,7 +59,7 @@ class Lobby:
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
                  connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
                  ratings: RatingBook, lost: LostTables, seating: Seating, accounts: Accounts,
-                 mutes: Mutes) -> None:
+                 mutes: Mutes, talk: Talk) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
@@ -71,6 +72,7 @@ class Lobby:
         self._seating = seating
         self._accounts = accounts
         self._mutes = mutes
+        self._talk = talk
         self._guests = 0
         #: Connections whose hello with a registered name waits for storage to check the
         #: password: the session they had (a text-mode rename) or None, and whether a bot.
@@ -226,6 +228,7 @@ class Lobby:
             outbox.send(conn.id, table.snapshot(session.seat, self._clock()))
         else:
             self._board.greet(session)
+        self._talk.deliver(session)  # the tells that waited for the account
 
     def _new_session(self, conn: Connection, name: str, bot: bool, account: int | None, rid: Any) -> None:
         outbox = self._outbox
@@ -236,6 +239,7 @@ class Lobby:
         log.info("connection %d is %s%s", conn.id, session.name, " (bot)" if session.bot else "")
         outbox.reply(conn, rid, self.welcome(session, resumed=False))
         self._board.greet(session)
+        self._talk.deliver(session)  # the tells that waited for the account
 
     def guest_name(self) -> str:
         """A free ``guest-N`` name, for a text-mode person who has not chosen one (not one

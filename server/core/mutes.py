@@ -2,9 +2,11 @@
 words to another reads.
 
 Owns: for each listener, the names they muted (by the name's skeleton, so a lookalike of a
-muted name is muted too; see :func:`~noddy.protocol.names.skeleton`).  A listener is known
-by their session's resume token: a mute lasts as long as the session (a resumed session keeps
-it), and goes with it.  Chat (lobby, table, watchers'), tells, invitations and challenges
+muted name is muted too; see :func:`~noddy.protocol.names.skeleton`).  A guest is known by
+their session's resume token: their mutes last as long as the session (a resumed session
+keeps them).  A registered person is known by their account: their mutes are kept across
+logins for as long as the server runs (not stored), and a tell waiting for their login is
+muted by them too.  Chat (lobby, table, watchers'), tells, invitations and challenges
 from a muted name are dropped silently: the sender is not told, as FIBS does, so muting
 someone gives them nothing to push against.  ``mute``, ``unmute`` and ``muted`` are handled
 by :mod:`.talk`; only this class changes the sets.
@@ -24,12 +26,13 @@ class Mutes:
     """The muted names of each listener; see the module docstring."""
 
     def __init__(self) -> None:
-        #: Listener's resume token -> muted name's skeleton -> the name as they wrote it.
-        self._by_listener: dict[str, dict[str, str]] = {}
+        #: Listener (see :func:`_listener`) -> muted name's skeleton -> the name as they wrote it.
+        self._by_listener: dict[str | int, dict[str, str]] = {}
 
-    def hears(self, listener: Session, speaker: Session | str) -> bool:
-        """Whether ``listener`` lets ``speaker``'s (a session's or a name's) words reach them."""
-        muted = self._by_listener.get(listener.token)
+    def hears(self, listener: Session | int, speaker: Session | str) -> bool:
+        """Whether ``listener`` (a session, or an account's id) lets ``speaker``'s (a
+        session's or a name's) words reach them."""
+        muted = self._by_listener.get(_listener(listener))
         if not muted:
             return True
         name = speaker if isinstance(speaker, str) else speaker.name
@@ -37,7 +40,7 @@ class Mutes:
 
     def mute(self, listener: Session, name: str) -> bool:
         """Mute ``name`` for ``listener``; False if they muted as many as allowed already."""
-        muted = self._by_listener.setdefault(listener.token, {})
+        muted = self._by_listener.setdefault(_listener(listener), {})
         if skeleton(name) not in muted and len(muted) >= MAX_MUTED:
             return False
         muted[skeleton(name)] = name
@@ -45,13 +48,21 @@ class Mutes:
 
     def unmute(self, listener: Session, name: str) -> bool:
         """Hear ``name`` again; False if it was not muted."""
-        muted = self._by_listener.get(listener.token, {})
+        muted = self._by_listener.get(_listener(listener), {})
         return muted.pop(skeleton(name), None) is not None
 
     def muted(self, listener: Session) -> list[str]:
         """The names ``listener`` muted, in the order they muted them."""
-        return list(self._by_listener.get(listener.token, {}).values())
+        return list(self._by_listener.get(_listener(listener), {}).values())
 
     def forget(self, listener: Session) -> None:
-        """``listener``'s session is over: their mutes go with it."""
-        self._by_listener.pop(listener.token, None)
+        """``listener``'s session is over: a guest's mutes go with it (an account keeps its)."""
+        if listener.account is None:
+            self._by_listener.pop(listener.token, None)
+
+
+def _listener(listener: Session | int) -> str | int:
+    """Whom mutes are kept for: an account (its id), or a guest's session (its token)."""
+    if isinstance(listener, int):
+        return listener
+    return listener.token if listener.account is None else listener.account

@@ -36,6 +36,8 @@ What is kept (schema version 5):
 * ``ratings`` -- one row per (family, kind, name).
 * ``accounts`` -- registered names: the name's skeleton, the name, the password's salted
   scrypt hash, an id never reused (:mod:`~noddy.server.storage.accounts`).
+* ``tells`` -- tells waiting for an account's next login, deleted as they are delivered
+  (:mod:`~noddy.server.storage.tells`).
 
 Where it lives: the schema and its migrations in :mod:`~noddy.server.storage.schema`; opening
 a file (checks, the lock file, exclusive locking, the probe write) in

@@ -112,5 +112,18 @@ CREATE TABLE accounts (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
+#: Version 6: tells waiting for an account's next login (issue 26): who sent them, their
+#: text (cleaned, as sent), when; deleted as they are delivered.
+_V6 = """
+CREATE TABLE tells (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    account    INTEGER NOT NULL,
+    sender     TEXT    NOT NULL,
+    text       TEXT    NOT NULL,
+    sent_at    REAL    NOT NULL
+);
+CREATE INDEX tells_by_account ON tells (account, id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -88,7 +88,8 @@ def talk_text(message: dict[str, Any]) -> str:
         if message["echo"]:
             waiting = " (they are away: it waits for their next login)" if message["waiting"] else ""
             return f"You tell {message['to']}: {message['text']}{waiting}"
-        return f"{message['from']} tells you: {message['text']}  (tell {message['from']} ... to answer)"
+        told = "told you while you were away" if message["waiting"] else "tells you"
+        return f"{message['from']} {told}: {message['text']}  (tell {message['from']} ... to answer)"
     if kind == "muted":
         names = message["names"]
         return "You have muted: " + ", ".join(names) + "." if names else "You have muted nobody."

@@ -57,7 +57,8 @@ async def test_a_tell_reaches_one_person_wherever_they_are_and_is_echoed_to_its_
         assert (refused["type"], refused["code"]) == ("error", "bad_field")
         refused = await ann.request({"type": "tell", "name": "dan", "text": "hi"})
         assert (refused["code"], refused["message"]) == (
-            "no_such_player", "nobody called 'dan' is online (who lists who is)")
+            "no_such_player", "'dan' is not online, and has no account: a tell waits only for a "
+            "registered name (who lists who is online)")
         for client in (ann, ben, cat):
             await client.close()
 
@@ -238,3 +239,62 @@ async def test_tell_invite_mute_whisper_and_the_lobby_history_by_text() -> None:
         assert await _until(reader, "You have") == "You have muted nobody.\n"
         writer.close()
         await ben.close()
+
+
+async def test_a_tell_to_an_absent_account_waits_for_its_login_even_over_a_restart(tmp_path: Any) -> None:
+    db = str(tmp_path / "noddy.db")
+    async with running_server(db=db, **CHATTY) as server:
+        ann = await _online(server.port, "ann")
+        assert (await ann.request({"type": "register", "password": "correct horse"}))["type"] == "registered"
+        await ann.request({"type": "bye"})
+        ben, dan = await _online(server.port, "ben"), await _online(server.port, "dan")
+        await dan.request({"type": "bye"})
+        echo = await ben.request({"type": "tell", "name": "ANN", "text": "fancy\x1b a game tonight?"})
+        assert echo == {"type": "tell", "from": "ben", "to": "ann", "text": "fancy\ufffd a game tonight?",
+                        "waiting": True, "echo": True, "id": echo["id"]}
+        for number in range(2, 21):
+            assert (await ben.request({"type": "tell", "name": "ann", "text": f"tell {number}"}))["waiting"]
+        full = await ben.request({"type": "tell", "name": "ann", "text": "one too many"})
+        assert (full["code"], full["message"]) == (
+            "too_many_waiting", "ann has 20 tells waiting already; try again after they log in")
+        guest = await ben.request({"type": "tell", "name": "dan", "text": "hi"})
+        assert (guest["code"], guest["message"]) == (
+            "no_such_player", "'dan' is not online, and has no account: a tell waits only for a registered "
+            "name (who lists who is online)")
+        await ben.close()
+    async with running_server(db=db) as server:  # a restart: the tells were kept
+        ann = await Client.connect(server.port)
+        await ann.hello("ann", password="correct horse")
+        told = [await ann.recv_until(lambda m: m["type"] == "tell") for _ in range(20)]
+        assert [(m["from"], m["text"], m["waiting"], m["echo"]) for m in told] == [
+            ("ben", "fancy\ufffd a game tonight?", True, False)] + [
+            ("ben", f"tell {number}", True, False) for number in range(2, 21)]
+        assert all(isinstance(m["sent_at"], float) for m in told)
+        await ann.request({"type": "bye"})
+        again = await Client.connect(server.port)
+        await again.hello("ann", password="correct horse")
+        await again.request({"type": "muted"})  # (the tells, if any, would have come before this reply)
+        assert _pushes(again, "tell") == []  # delivered once: nothing waits any more
+        await again.close()
+
+
+async def test_a_tell_waiting_for_an_account_is_muted_by_it_and_read_by_text(tmp_path: Any) -> None:
+    async with running_server(db=str(tmp_path / "noddy.db")) as server:
+        ann = await _online(server.port, "ann")
+        await ann.request({"type": "register", "password": "owlfeathers"})
+        await ann.request({"type": "mute", "name": "dan"})
+        await ann.request({"type": "bye"})
+        ben, dan = await _online(server.port, "ben"), await _online(server.port, "dan")
+        assert (await dan.request({"type": "tell", "name": "ann", "text": "let me in"}))["waiting"] is True
+        reader, writer = await _text(server.port)
+        writer.write(b"name Cy\ntell ann see you tomorrow\n")
+        assert await _until(reader, "You tell") == (
+            "You tell ann: see you tomorrow (they are away: it waits for their next login)\n")
+        writer.write(b"login ann owlfeathers\n")
+        assert await _until(reader, "Cy") == (
+            "Cy told you while you were away: see you tomorrow  (tell Cy ... to answer)\n")
+        writer.write(b"muted\n")
+        assert await _until(reader, "You have") == "You have muted: dan.\n"  # kept for the account
+        writer.close()
+        for client in (ben, dan):
+            await client.close()
