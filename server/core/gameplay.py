@@ -231,8 +231,9 @@ class Gameplay:
             if table.watchers_chat:  # the players may read the watchers' chat now
                 lines, table.watchers_chat = table.watchers_chat, []
                 for session, seat in table.members():
-                    if seat is not None:
-                        self._outbox.send(session.conn, {"type": "chat_history", "lines": lines})
+                    heard = [message for message, deaf in lines if session not in deaf]
+                    if seat is not None and heard:
+                        self._outbox.send(session.conn, {"type": "chat_history", "lines": heard})
             self._tables.changed(table)
             return
         if table.turn_timer is not None:

@@ -327,7 +327,9 @@ class Lobby:
         playing = to == "watchers" and table.status == PLAYING
         if playing:
             del table.watchers_chat[:len(table.watchers_chat) - WATCHERS_CHAT_KEPT + 1]
-            table.watchers_chat.append(message)
+            deaf = frozenset(s for s, seat in table.members() if seat is not None
+                             and not self._mutes.hears(s, session))
+            table.watchers_chat.append((message, deaf))
         for member, seat in table.members():
             if member is session or (self._mutes.hears(member, session) and not (playing and seat is not None)):
                 self._outbox.send(member.conn, message)

@@ -143,8 +143,9 @@ class Table:
     #: A seat's rating in the table's preset family, for the summary (set by the core).
     rate: Callable[[Seat], int] | None = None
     #: The watchers' chat said during the game being played, which its players are given
-    #: when it ends (at most WATCHERS_CHAT_KEPT lines, the latest).
-    watchers_chat: list[dict[str, Any]] = field(default_factory=list)
+    #: when it ends (at most WATCHERS_CHAT_KEPT lines, the latest), each with the players
+    #: who had muted its sender then (they are not given it).
+    watchers_chat: list[tuple[dict[str, Any], frozenset[Session]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.seats:

@@ -146,6 +146,7 @@ async def test_a_muted_name_reaches_nobody_who_muted_it_and_its_sender_is_not_to
 async def test_the_watchers_chat_reaches_the_players_only_after_the_game() -> None:
     async with running_server() as server:
         ann, ben, wes, val = [await _online(server.port, name) for name in ("ann", "ben", "wes", "val")]
+        await ann.request({"type": "mute", "name": "val"})
         await ann.request({"type": "create_table", "preset": "noddy", "options": {"target": 31}})
         await ben.request({"type": "sit", "table": 1})
         for watcher in (wes, val):
@@ -157,13 +158,15 @@ async def test_the_watchers_chat_reaches_the_players_only_after_the_game() -> No
         whisper = {"type": "chat", "to": "watchers", "table": 1, "from": "wes", "seat": None,
                    "text": "she should keep the five"}
         assert await val.recv_until(lambda m: m["type"] == "chat") == whisper
+        await val.request({"type": "chat", "text": "agreed", "to": "watchers"})  # ann muted val
+        val_said = {**whisper, "from": "val", "text": "agreed"}
         await wes.request({"type": "chat", "text": "good game, both", "to": "table"})
         results = await asyncio.gather(play_out(ann, random.Random(1), timeout=60),
                                        play_out(ben, random.Random(2), timeout=60))
         assert results[0]["kind"] == "game_over"
-        for player in (ann, ben):
+        for player, heard in ((ann, [whisper]), (ben, [whisper, val_said])):
             history = await player.recv_until(lambda m: m["type"] == "chat_history")
-            assert history == {"type": "chat_history", "lines": [whisper]}
+            assert history == {"type": "chat_history", "lines": heard}
             # During the game the players heard the table chat (kibitzing), not the watchers'.
             assert [m["text"] for m in player.received if m["type"] == "chat"] == ["good game, both"]
         # Between games the watchers' chat reaches everyone at the table.
