@@ -1,32 +1,22 @@
-"""External bots in matches: programs that play over the server protocol.
+"""External bots in matches: how a ``cmd:`` bot is started, and the runner's own server.
 
 A player named ``cmd:COMMAND`` on the ``noddy-match`` command line is a program (in any
-language) that speaks docs/PROTOCOL.md.  Each game of such a match is played on a real
-server:
-
-1. a fresh ``noddy-server`` subprocess on 127.0.0.1, port 0, with ``--seed`` set to the
-   game's seed (both games of a pair share it, so they are dealt the same cards) and
-   ``--db :memory:`` (nothing is written to disk);
-2. the runner connects as a spectator, creates the table (``"seat": null``) and fills the
-   seats of built-in levels with ``add_computer``;
-3. it starts each external bot's command with where to sit, and the bots sit, say
-   ``ready`` and play;
-4. it watches until ``game_over``, fetches the game's full record with ``list_games`` and
-   ``get_game``, waits for the bots to exit, and stops the server.
+language) that speaks docs/PROTOCOL.md; :mod:`noddy.bots.tables` plays its games at tables
+of a server of the runner's own (:class:`LocalServer`), through the runner's connection
+(:class:`Link`).
 
 **How a bot is told where to sit.**  The command is split like a shell would
 (:func:`shlex.split`).  If it contains any of the placeholders ``{host}``, ``{port}``,
 ``{address}`` (``host:port``), ``{table}``, ``{seat}`` or ``{name}``, they are filled in;
 otherwise ``HOST:PORT --table T --seat S --name NAME`` is appended -- what the example bots
-in ``examples/bots/`` take.  The bot must sit in that seat under that name (names are
-unique on a server), say ``ready``, play the game to its end and exit.
+in ``examples/bots/`` take (:func:`bot_command`).
 
-Reproducibility: the server's ``--seed`` fixes the deals and its computer players, so a
-match of deterministic bots plays the same games again; a bot's own randomness is its own
-business, and with several external bots at one Cribbage table the order in which their
-simultaneous discards arrive may differ between runs (the games do not).  Every record
-replays exactly through the engine either way.
-Thinking times are not measured for external bots (the network is in the way).
+**The runner's server** is ``noddy-server`` in a child process of this interpreter, started
+with ``-P`` so that no folder of the current directory can stand in for the installed
+package, on 127.0.0.1 and a free port, keeping nothing (``--db :memory:``), and with the
+limits a measurement must not meet lifted (:data:`SERVER_FLAGS`: no rate limit, no grace
+period for a bot that went away, deals fixed by the runner).  If it does not start, the
+error says why, with the end of its own output.
 """
 
 from __future__ import annotations
@@ -46,8 +36,19 @@ from noddy.protocol import PROTOCOL_VERSION, decode_line, encode_line
 PREFIX = "cmd:"
 PLACEHOLDERS = ("{host}", "{port}", "{address}", "{table}", "{seat}", "{name}")
 #: How the runner starts a server: this interpreter, as a subprocess (``bots`` never imports
-#: the server package).
-SERVER_COMMAND = [sys.executable, "-m", "noddy.server.cli"]
+#: the server package), with ``-P``: the current directory is not put on the module path, so
+#: a folder there named ``noddy`` (a checkout's parent) cannot shadow the installed package.
+SERVER_COMMAND = [sys.executable, "-P", "-m", "noddy.server.cli"]
+#: The runner's server's flags: a measurement must not meet the limits that protect a public
+#: server (said in noddy-match's output).  ``--rate``/``--burst``: no flow control;
+#: ``--grace 0``: a bot that went away (crashed) frees its seat and name at once, and its
+#: table closes; ``--allow-deal-seeds``: the runner fixes every game's deal;
+#: ``--computers-inline``: the built-in levels decide on the server's loop (no thread hop).
+RATE_FLAGS = ["--rate", "100000", "--burst", "100000"]
+SERVER_FLAGS = [*RATE_FLAGS, "--grace", "0", "--allow-deal-seeds", "--computers-inline",
+                "--query-rate-per-address", "0",
+                "--max-tables-per-connection", "0", "--max-tables-per-address", "0",
+                "--db", ":memory:", "--log-level", "WARNING"]
 
 
 class ExternalBotError(RuntimeError):
@@ -86,27 +87,36 @@ def bot_command(argv: Sequence[str], host: str, port: int, table: int, seat: int
 
 
 class LocalServer:
-    """A ``noddy-server`` subprocess on 127.0.0.1 and a free port, for one game."""
+    """A ``noddy-server`` child process on 127.0.0.1 and a free port (see the module doc)."""
 
-    def __init__(self, seed: int, startup_timeout: float = 15.0) -> None:
+    def __init__(self, seed: int, flags: Sequence[str] = SERVER_FLAGS,
+                 startup_timeout: float = 30.0) -> None:
         self.log = tempfile.TemporaryFile("w+", encoding="utf-8")
-        self.process = subprocess.Popen(
-            [*SERVER_COMMAND, "--host", "127.0.0.1", "--port", "0", "--seed", str(seed),
-             "--db", ":memory:", "--rate", "100000", "--burst", "100000",
-             "--log-level", "WARNING"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self.log, text=True)
-        assert self.process.stdout is not None
+        command = [*SERVER_COMMAND, "--host", "127.0.0.1", "--port", "0", "--seed", str(seed), *flags]
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                        stderr=self.log, text=True)
+        stdout = self.process.stdout
+        assert stdout is not None
         lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=lambda: lines.put(self.process.stdout.readline()),  # type: ignore[union-attr]
-                         daemon=True).start()
+        threading.Thread(target=lambda: lines.put(stdout.readline()), daemon=True).start()
         try:
             line = lines.get(timeout=startup_timeout)
         except queue.Empty:
             line = ""
         if not line.startswith("noddy-server listening on "):
+            if line == "":  # its output ended: it is exiting, if not gone already
+                try:
+                    self.process.wait(5)
+                except subprocess.TimeoutExpired:
+                    pass
+            if self.process.poll() is None:
+                why = f"no word from it in {startup_timeout:g} s"
+            else:
+                why = f"it exited with status {self.process.wait()}"
+            output = tail(self.log)
             self.stop()
-            raise ExternalBotError(f"the server did not start: {line.strip()!r} "
-                                   f"{tail(self.log)}")
+            raise ExternalBotError(f"the match server did not start ({why}): "
+                                   f"{shlex.join(command)} {output}")
         self.host, _, port = line.split()[-1].rpartition(":")
         self.port = int(port)
 
@@ -138,8 +148,9 @@ def tail(log: IO[str], limit: int = 2000) -> str:
     return f"\n--- its output ---\n{text}" if text else "(no output)"
 
 
-class Watcher:
-    """The runner's own connection: a spectator that creates the table and reads the game."""
+class Link:
+    """The runner's own connection to its server: requests and their replies, and the
+    messages pushed to it (pings are answered on the way)."""
 
     def __init__(self, host: str, port: int, name: str = "noddy-match") -> None:
         self.sock = socket.create_connection((host, port), timeout=10)
@@ -153,7 +164,8 @@ class Watcher:
         self.sock.close()
 
     def read(self, deadline: float) -> dict[str, Any] | None:
-        """The next message, or None if none came within a short wait; pings answered."""
+        """The next message, or None if none came within a short wait (0.2 s); pings are
+        answered.  Raises ExternalBotError after ``deadline`` or if the server hung up."""
         while b"\n" not in self.buffer:
             if time.monotonic() > deadline:
                 raise ExternalBotError("timed out waiting for the server")
@@ -171,111 +183,37 @@ class Watcher:
             return None
         return message
 
-    def request(self, message: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
-        """Send a request, return its reply (pushes before it are dropped)."""
+    def request(self, message: dict[str, Any], timeout: float = 10.0,
+                pushed: list[dict[str, Any]] | None = None,
+                allow: tuple[str, ...] = ()) -> dict[str, Any]:
+        """Send a request, return its reply; the pushes before it are added to ``pushed``
+        (or dropped).  An error reply raises ExternalBotError, unless its code is in
+        ``allow`` (then it is returned)."""
         self.next_id += 1
         self.sock.sendall(encode_line({**message, "id": self.next_id}))
         deadline = time.monotonic() + timeout
         while True:
             reply = self.read(deadline)
-            if reply is not None and reply.get("id") == self.next_id:
-                if reply["type"] == "error":
+            if reply is not None and reply.get("id") != self.next_id and pushed is not None:
+                pushed.append(reply)
+            elif reply is not None and reply.get("id") == self.next_id:
+                if reply["type"] == "error" and reply["code"] not in allow:
                     raise ExternalBotError(f"{message['type']} refused: {reply['code']}: "
                                            f"{reply['message']}")
                 return reply
 
 
-def play_on_server(preset: str, players: int, partnerships: bool, options: dict[str, Any],
-                   seed: int, seats: Sequence[str], timeout: float = 300.0) -> dict[str, Any]:
-    """Play one game with ``seats[i]`` (a level or a ``cmd:`` spec) in seat i; see the module
-    doc.  Return the server's full record of it (``get_game``), result included."""
-    server = LocalServer(seed)
-    bots: list[tuple[str, subprocess.Popen[Any], IO[str]]] = []
-    watcher: Watcher | None = None
-    try:
-        watcher = Watcher(server.host, server.port)
-        table = watcher.request({"type": "create_table", "preset": preset, "players": players,
-                                 "partnerships": partnerships, "options": options,
-                                 "seat": None})["table"]["id"]
-        for seat, spec in enumerate(seats):
-            if not is_external(spec):
-                watcher.request({"type": "add_computer", "seat": seat, "level": spec})
-        for seat, spec in enumerate(seats):
-            if is_external(spec):
-                command = bot_command(parse_command(spec), server.host, server.port, table,
-                                      seat, f"bot-seat-{seat}")
-                log = tempfile.TemporaryFile("w+", encoding="utf-8")
-                try:
-                    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log,
-                                               stderr=subprocess.STDOUT, text=True)
-                except OSError as error:
-                    log.close()
-                    raise ExternalBotError(f"cannot start the bot {shlex.join(command)}: "
-                                           f"{error}") from None
-                bots.append((shlex.join(command), process, log))
-        summary = _watch(watcher, table, bots, time.monotonic() + timeout)
-        # The game's id: from the finished games of someone who sat in it.
-        player = next(s["name"] for s in summary["seats"] if s and s["kind"] == "human")
-        found = watcher.request({"type": "list_games", "name": player, "limit": 100})["games"]
-        game_id = next((g["id"] for g in found if g["table"] == table), None)
-        if game_id is None:
-            raise ExternalBotError(f"the server has no record of the game at table {table}")
-        record = watcher.request({"type": "get_game", "game": game_id})["record"]
-        watcher.request({"type": "bye"})
-        for command, process, log in bots:
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                print(f"noddy-match: warning: the bot did not exit after the game: {command}",
-                      file=sys.stderr)
-            else:
-                if process.returncode != 0:
-                    print(f"noddy-match: warning: the bot exited with status "
-                          f"{process.returncode} after the game: {command} {tail(log)}",
-                          file=sys.stderr)
-        return record
-    finally:
-        if watcher is not None:
-            watcher.close()
-        for _, process, log in bots:
-            stop_process(process)
-            log.close()
-        server.stop()
-
-
-def _watch(watcher: Watcher, table: int, bots: list[tuple[str, subprocess.Popen[Any], IO[str]]],
-           deadline: float) -> dict[str, Any]:
-    """Read the table's messages until ``game_over``; fail early if a bot dies first.
-    Return the table's latest summary."""
-    summary: dict[str, Any] = {}
-    while True:
-        try:
-            message = watcher.read(deadline)
-        except ExternalBotError as error:
-            raise ExternalBotError(f"{error} (the game did not end: did every bot sit in "
-                                   f"its seat and say ready?)") from None
-        if message is None:
-            for command, process, log in bots:
-                if process.poll() is not None:
-                    raise ExternalBotError(f"the bot exited with status {process.returncode} "
-                                           f"before the game ended: {command} {tail(log)}")
-            continue
-        if message["type"] == "table" and message["table"]["id"] == table:
-            summary = message["table"]
-        elif message["type"] == "event" and message["event"]["kind"] == "game_over":
-            return summary
-
-
-def actions_of(record: dict[str, Any]) -> list[list[Any]]:
-    """A server record's steps as the match record's ``[seat, "play 5H"]`` pairs."""
-    actions = []
-    for step in record["steps"]:
-        action = step["action"]
+def actions_of(actions: Sequence[dict[str, Any]]) -> list[list[Any]]:
+    """The server's action dicts (a record's steps, a ``match_game``'s actions) as the match
+    record's ``[seat, "play 5H"]`` pairs."""
+    pairs = []
+    for action in actions:
         words = [action["action"]]
         if action["action"] == "play":
             words.append(action["card"])
         elif action["action"] == "discard":
             words.extend(action["cards"])
-        actions.append([action["seat"], " ".join(words)])
-    return actions
-
+        elif action["action"] in ("claim", "muggins"):
+            words.append(str(action["points"]))
+        pairs.append([action["seat"], " ".join(words)])
+    return pairs

@@ -34,6 +34,7 @@ from .text import has_lone_surrogate, lone_surrogate_path
 _KIND_WORDS = {
     "str": "a string", "int": "a whole number", "bool": "true or false",
     "number": "a number", "object": "a JSON object", "str_list": "a list of strings",
+    "int_list": "a list of whole numbers",
 }
 
 
@@ -65,6 +66,8 @@ class FieldSpec:
             raise ProtocolError(
                 "bad_field", f"field {self.name!r} must be {_KIND_WORDS[self.kind]}, not {value!r}",
                 field=self.name)
+        if self.kind == "int_list":
+            return self._check_items(value)
         if value in self.also:
             return value
         if self.choices and value not in self.choices:
@@ -87,6 +90,20 @@ class FieldSpec:
             raise ProtocolError("bad_field", f"field {self.name!r} may not be empty", field=self.name)
         return value
 
+    def _check_items(self, value: list[int]) -> list[int]:
+        """An ``int_list``: its length against ``max_length``, each item against the bounds."""
+        if self.max_length is not None and len(value) > self.max_length:
+            raise ProtocolError(
+                "bad_field", f"field {self.name!r} has more than {self.max_length} items", field=self.name)
+        low = -math.inf if self.minimum is None else self.minimum
+        high = math.inf if self.maximum is None else self.maximum
+        for item in value:
+            if not low <= item <= high:
+                raise ProtocolError(
+                    "bad_field", f"field {self.name!r} must hold whole numbers from {self.minimum} "
+                    f"to {self.maximum}, not {item!r}", field=self.name)
+        return value
+
 
 def _is_kind(value: Any, kind: str) -> bool:
     if kind == "str":
@@ -103,6 +120,9 @@ def _is_kind(value: Any, kind: str) -> bool:
         return isinstance(value, dict)
     if kind == "str_list":
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == "int_list":
+        return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool)
+                                               for v in value)
     raise AssertionError(kind)
 
 
@@ -122,6 +142,8 @@ MAX_PLAYERS = MAX_SEAT + 1
 #: The most points a claim or a muggins call may name on the wire (the engine holds them to
 #: what a show can hold, 29, with a clearer error).
 MAX_POINTS = 999
+#: The most games a match table's ``deal_seeds`` may plan (the line limit holds it to ~450).
+MAX_DEAL_SEEDS = 1000
 #: The longest password (of a table or an account) a request may carry, and the shortest an
 #: account's may be (``register``, ``change_password``: ``bad_field`` below it).
 MAX_PASSWORD = 64
@@ -155,6 +177,7 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
         _f("password", "str", max_length=64),
         _f("seat", "int", default=0, minimum=0, maximum=MAX_SEAT),
         _f("turn_timer", "number", minimum=TURN_TIMER_MIN, maximum=TURN_TIMER_MAX),
+        _f("deal_seeds", "int_list", minimum=0, maximum=MAX_ID, max_length=MAX_DEAL_SEEDS),
     ),
     "sit": (
         _f("table", "int", minimum=1, maximum=MAX_ID),
@@ -214,6 +237,10 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
         _f("family", "str", default="noddy", nullable=False, choices=("noddy", "cribbage")),
         _f("limit", "int", default=20, nullable=False, minimum=1, maximum=100),
         _f("people_only", "bool", default=False, nullable=False),
+    ),
+    "stats": (
+        _f("name", "str", max_length=32),
+        _f("preset", "str", max_length=32),
     ),
     "bye": (),
     "register": (

@@ -25,6 +25,7 @@ import noddy
 from noddy.protocol import DEFAULT_PORT
 
 from .config import ServerConfig
+from .lan import EVERY_INTERFACE, join_lines, lan_addresses
 from .net.network import NoddyServer
 from .reset_password import reset_password
 from .storage.records import to_jsonl
@@ -130,6 +131,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=None,
                         help="make every deal and computer player reproducible (for testing only: "
                              "anyone who knows the seed knows the cards)")
+    parser.add_argument("--allow-deal-seeds", action="store_true",
+                        help="let create_table fix its games' deals with deal_seeds (unrated "
+                             "tables; what noddy-match uses on its own servers: whoever chooses "
+                             "a seed chooses the cards, so never on a server people play on)")
+    parser.add_argument("--computers-inline", action="store_true",
+                        help="computer players decide on the event loop, not in a worker thread "
+                             "(cheaper for a match runner's few tables; a slow decision holds "
+                             "everyone up)")
     parser.add_argument("--db", default=str(default_db_path()), metavar="PATH",
                         help="the SQLite file that keeps tables, finished games and ratings across "
                              "restarts, created on first start (default: %(default)s; "
@@ -150,7 +159,9 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
                         send_buffer_bytes=args.send_buffer_bytes, query_cost=args.query_cost,
                         query_rate_per_address=args.query_rate_per_address,
                         record_cache_bytes=args.record_cache_bytes,
-                        lobby_push_interval=args.lobby_push_interval, db=args.db)
+                        lobby_push_interval=args.lobby_push_interval, db=args.db,
+                        allow_deal_seeds=args.allow_deal_seeds,
+                        computers_inline=args.computers_inline)
 
 
 def export_game(path: str, game_id: int) -> int:
@@ -177,6 +188,12 @@ async def serve(config: ServerConfig) -> int:
     server = NoddyServer(config)
     await server.start()
     _tune_garbage_collector()
+    # The host's first screen, on stderr with the log (but for --log-level warning and up):
+    # the exact lines friends type to join (before the line on stdout, which
+    # scripts wait for).
+    if logging.getLogger("noddy.server").isEnabledFor(logging.INFO):
+        addresses = lan_addresses() if config.host in EVERY_INTERFACE else []
+        print("\n".join(join_lines(config.host, server.port, addresses)), file=sys.stderr, flush=True)
     # The one line on stdout, for scripts and people alike (the port, when --port 0 chose it).
     print(f"noddy-server listening on {config.host}:{server.port}", flush=True)
     logging.getLogger("noddy.server").info("keeping tables and games in %s", config.db or MEMORY)

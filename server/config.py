@@ -98,6 +98,13 @@ class ServerConfig:
     #: notice half a second.
     lobby_push_interval: float = 0.5
     default_level: str = ""
+    #: Whether ``create_table`` may fix its games' deals (``deal_seeds``): for the match
+    #: runner's own private servers only, as whoever chooses a seed chooses the cards.
+    allow_deal_seeds: bool = False
+    #: Whether computer players decide on the event loop instead of in a worker thread: a
+    #: quarter less CPU a game for a match server's one table (no thread hop, no wait for
+    #: the GIL), but a slow decision holds everyone up -- never on a server people play on.
+    computers_inline: bool = False
     #: The SQLite file that keeps tables, games and ratings across restarts; None keeps them
     #: in memory only (tests; ``noddy-server`` itself defaults to the user's data folder).
     db: str | None = None

@@ -10,7 +10,8 @@ import pytest
 MODULES = [
     "noddy.engine.cards", "noddy.engine.rules", "noddy.engine.scoring", "noddy.engine.actions",
     "noddy.engine.game", "noddy.engine.options", "noddy.engine.outcome", "noddy.bots",
-    "noddy.bots.show_batch", "noddy.server.text.commands",
+    "noddy.bots.show_batch", "noddy.server.text.commands", "noddy.bots.results",
+    "noddy.bots.tables",
 ]
 
 

@@ -90,8 +90,8 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False) -
                     ("?", "help")]
     elif model.screen == LOBBY:
         keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("o", "who"), ("m", "my games"),
-                ("b", "ratings"), ("c", "chat"), ("?", "help"), ("q", "quit")]
-        if model.registered is False:  # a guest: how to keep the name (c chat gives way first)
+                ("b", "ratings"), ("i", "stats"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+        if model.registered is False:  # a guest: how to keep the name (c chat, i stats give way first)
             keys.insert(6, ("a", "register"))
     elif model.picking == "remove":
         keys = [("1-4", "that seat's computer"), ("Esc", "none")]
@@ -126,7 +126,7 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False) -
 
 
 #: The hints left out first when the line is too narrow for all (the help lists every key).
-FIRST_TO_GO = (("v", "level"), ("PgUp", "log"), ("c", "chat"), ("b", "ratings"), ("m", "my games"),
+FIRST_TO_GO = (("v", "level"), ("PgUp", "log"), ("c", "chat"), ("i", "stats"), ("b", "ratings"), ("m", "my games"),
                ("w", "watch"))
 #: Never left out: the way to the help, and the way out.
 ALWAYS_SHOWN = ("?", "q", "Ctrl-Q")

@@ -22,7 +22,7 @@ HELP_LEFT = """\
    w watch   n new table (form)
    m games  b ratings  r refresh
    o who is on  p people only
-   a register your name
+   a register   i statistics
  A private table asks for its
  password (Esc cancels).
  In the form

@@ -1,4 +1,5 @@
-"""Finished games in the terminal client: "My games", the replay screen, the leaderboard.
+"""Finished games in the terminal client: "My games", the replay screen, the leaderboard, and
+(held here, drawn by :mod:`noddy.client.screens.stats`) a person's statistics.
 
 :class:`RecordsView` holds the three screens' state (the list of my games, the
 :class:`~noddy.client.screens.replay.Replay` being watched, the leaderboard) next to the
@@ -28,11 +29,13 @@ from .. import render
 from ..lines import LogLine
 from ..model import LOBBY, ViewModel, request_field
 from .replay import Replay
+from .stats import STATS, StatsView, stats_fragments
+from .stats import keys as stats_keys
 
 GAMES = "games"
 REPLAY = "replay"
 LEADERBOARD = "leaderboard"
-SCREENS = (GAMES, REPLAY, LEADERBOARD)
+SCREENS = (GAMES, REPLAY, LEADERBOARD, STATS)
 #: The rating families, as the ``leaderboard`` request names them.
 FAMILIES: tuple[str, ...] = request_field("leaderboard", "family").choices
 #: How many players the leaderboard asks for: as many as the protocol allows.
@@ -55,6 +58,8 @@ class RecordsView:
         self.replay: Replay | None = None
         self.family = FAMILIES[0]
         self.board: list[dict[str, Any]] | None = None
+        self.board_cursor = 0
+        self.stats = StatsView(model)
         #: Why the leaderboard is empty, as the server says it (None: an older server).
         self.board_why: str | None = None
         self._asked: dict[int, str] = {}
@@ -89,8 +94,24 @@ class RecordsView:
         self.open_leaderboard(FAMILIES[(index + 1) % len(FAMILIES)])
 
     def move(self, delta: int) -> None:
-        if self.games:
+        if self.model.screen == LEADERBOARD:
+            if self.board:
+                self.board_cursor = (self.board_cursor + delta) % len(self.board)
+        elif self.games:
             self.cursor = (self.cursor + delta) % len(self.games)
+
+    def open_stats(self) -> None:
+        """i in the lobby: my statistics; Enter (or i) in the leaderboard: the chosen person's."""
+        if self.model.screen != LEADERBOARD:
+            self.stats.open()
+            return
+        if not self.board:
+            return
+        row = self.board[min(self.board_cursor, len(self.board) - 1)]
+        if row.get("kind") == "computer":
+            self.model.set_status("Computer players have no statistics: choose a person.")
+            return
+        self.stats.open(str(row.get("name", "")))
 
     def open_selected(self) -> None:
         """Enter on a game: ask for its whole record; the replay opens when it comes."""
@@ -106,6 +127,8 @@ class RecordsView:
         if self.model.screen == REPLAY:
             self.replay = None
             self.model.screen = GAMES
+        elif self.model.screen == STATS and self.stats.came_from == LEADERBOARD:
+            self.model.screen = LEADERBOARD
         else:
             self.model.screen = LOBBY
             self.model.send("list_tables")
@@ -114,6 +137,8 @@ class RecordsView:
     def handle(self, message: dict[str, Any]) -> None:
         """A message from the server (the application passes every one)."""
         request_id = message.get("id")
+        if self.stats.handle(message):
+            return
         asked = self._asked.pop(request_id, None) if isinstance(request_id, int) else None
         if asked is None:
             return
@@ -123,6 +148,9 @@ class RecordsView:
             self.cursor = max(0, min(self.cursor, len(self.games) - 1))
         elif kind == "leaderboard":
             self.board = list(message.get("players") or [])
+            mine = [i for i, row in enumerate(self.board)
+                    if row.get("kind") == "human" and row.get("name") == self.model.name]
+            self.board_cursor = mine[0] if mine else 0  # on my own row, if I am rated
             why = message.get("why")
             self.board_why = why if isinstance(why, str) else None
         elif kind == "game_record" and self.model.screen == GAMES:
@@ -184,12 +212,13 @@ def leaderboard_fragments(view: RecordsView) -> Fragments:
         why = view.board_why or f"Nobody has played a rated {view.family} game yet."
         return out + [("class:dim", "".join(f"   {line}\n" for line in textwrap.wrap(why, 74)))]
     out.append(("class:dim", f"   {'#':>3}  {'name':<24} {'rating':>6}  {'games':>5}  {'wins':>5}\n"))
-    for row in view.board:
+    for i, row in enumerate(view.board):
         kind = row.get("kind")
         name = str(row.get("name", "?")) + (f" ({kind})" if kind in ("computer", "bot") else "") + (
             " (guest)" if row.get("guest") else "")
         style = "class:peg.mine" if row.get("name") == view.model.name else ""
-        out.append((style, f"   {row.get('rank', ''):>3}  {name[:24]:<24} {row.get('rating', ''):>6}  "
+        mark = " ▶ " if i == view.board_cursor else "   "
+        out.append((style, f"{mark}{row.get('rank', ''):>3}  {name[:24]:<24} {row.get('rating', ''):>6}  "
                            f"{row.get('games', ''):>5}  {row.get('wins', ''):>5}\n"))
     return out
 
@@ -246,7 +275,7 @@ def replay_title(replay: Replay) -> str:
 
 def title_fragments(view: RecordsView, address: str) -> Fragments:
     screen = view.model.screen
-    where = {GAMES: "My games", LEADERBOARD: "Leaderboard"}.get(screen, "")
+    where = {GAMES: "My games", LEADERBOARD: "Leaderboard", STATS: "Statistics"}.get(screen, "")
     if screen == REPLAY and view.replay is not None:
         where = replay_title(view.replay)
     return render.title_bar(view.model, address, where)
@@ -260,8 +289,11 @@ def keys_fragments(view: RecordsView) -> Fragments:
     elif screen == GAMES:
         keys = [("↑ ↓", "choose"), ("↵", "replay"), ("b", "leaderboard"), ("Esc", "lobby"),
                 ("q", "quit")]
+    elif screen == STATS:
+        keys = stats_keys(view.stats)
     else:
-        keys = [("Tab", "/".join(FAMILIES)), ("m", "my games"), ("Esc", "lobby"), ("q", "quit")]
+        keys = [("Tab", "/".join(FAMILIES)), ("↑ ↓", "choose"), ("↵", "statistics"), ("m", "my games"),
+                ("Esc", "lobby"), ("q", "quit")]
     return render.key_hints(keys)
 
 
@@ -304,6 +336,11 @@ def build_layout(view: RecordsView, width: Callable[[], int],
         Window(text(lambda: leaderboard_fragments(view)), always_hide_cursor=True),
         Window(text(lambda: status_fragments(view)), height=1),
     ])
+    # The statistics' body has the screen less the title, status and keys lines.
+    statistics = HSplit([
+        Window(text(lambda: stats_fragments(view.stats, width(), rows() - 3)), always_hide_cursor=True),
+        Window(text(lambda: status_fragments(view)), height=1),
+    ])
     replay = HSplit([
         Window(text(when_replaying(lambda r: render.pegs_fragments(r.pegs(), width()))),
                height=lambda: max(1, len(view.replay.pegs()) if view.replay else 1)),
@@ -320,6 +357,7 @@ def build_layout(view: RecordsView, width: Callable[[], int],
         ConditionalContainer(games, filter=on(GAMES)),
         ConditionalContainer(board, filter=on(LEADERBOARD)),
         ConditionalContainer(replay, filter=on(REPLAY)),
+        ConditionalContainer(statistics, filter=on(STATS)),
     ])
 
 
@@ -354,15 +392,21 @@ def bind_keys(kb: KeyBindings, view: RecordsView, lobby: Filter, free: Filter,
         view.other_family()
         after(event)
 
-    @kb.add("up", filter=games)
-    @kb.add("k", filter=games)
+    @kb.add("up", filter=games | board)
+    @kb.add("k", filter=games | board)
     def _up(event: KeyPressEvent) -> None:
         view.move(-1)
 
-    @kb.add("down", filter=games)
-    @kb.add("j", filter=games)
+    @kb.add("down", filter=games | board)
+    @kb.add("j", filter=games | board)
     def _down(event: KeyPressEvent) -> None:
         view.move(1)
+
+    @kb.add("i", filter=lobby | board)
+    @kb.add("enter", filter=board)
+    def _statistics(event: KeyPressEvent) -> None:
+        view.open_stats()
+        after(event)
 
     @kb.add("enter", filter=games)
     def _open(event: KeyPressEvent) -> None:
@@ -394,5 +438,5 @@ def bind_keys(kb: KeyBindings, view: RecordsView, lobby: Filter, free: Filter,
             after(event)
 
 
-__all__ = ["RecordsView", "GAMES", "REPLAY", "LEADERBOARD", "SCREENS",
+__all__ = ["RecordsView", "GAMES", "REPLAY", "LEADERBOARD", "STATS", "SCREENS",
            "build_layout", "bind_keys", "title_fragments", "keys_fragments", "game_line"]

@@ -113,7 +113,12 @@ class Gameplay:
         """Deal a new game at a full, ready table; the caller publishes the returned events
         (numbered) with their dicts, which the storage record holds too."""
         table.games_played += 1
-        seed = self._config.game_seed(table.id, table.games_played)
+        plan = table.match
+        if plan is None:
+            seed = self._config.game_seed(table.id, table.games_played)
+        else:  # a match table: the runner's seed (see noddy.server.model.match_plan)
+            seed = plan.seed_of(table.games_played)
+            plan.new_game()
         # The table's rules are configured already (from its preset and options), so the
         # game takes them as they are instead of configuring a copy.
         game = Game(table.rules, table.players, partnerships=table.partnerships, seed=seed)
@@ -153,6 +158,8 @@ class Gameplay:
         is recorded as finished and rated.  Returns the events and their dicts (the ones the
         storage record carries, for :meth:`_stream` to reuse)."""
         events = game.apply(action)
+        if table.match is not None:
+            table.match.acted(action.seat, self._clock())
         live = table.live
         assert live is not None
         live.actions += 1
@@ -235,7 +242,12 @@ class Gameplay:
                     if seat is not None and heard:
                         self._outbox.send(session.conn, {"type": "chat_history", "lines": heard})
             self._tables.changed(table)
+            if table.match is not None:
+                self._report_match_game(table, game)
             return
+        if table.match is not None:
+            for seat in game.awaiting:
+                table.match.turn_sent_to(seat, now, len(game.legal_actions(seat)))
         if table.turn_timer is not None:
             awaiting = set(game.awaiting)
             for seat in list(table.deadlines):
@@ -269,6 +281,15 @@ class Gameplay:
             put(Send(conn_id, batch, text))
         if reply is not None:
             self._outbox.send(*reply)
+
+    def _report_match_game(self, table: Table, game: Game) -> None:
+        """Tell a match table's runner, wherever it is, how the game went (the ``match_game``
+        message of :mod:`noddy.server.model.match_plan`)."""
+        plan, live, outcome = table.match, table.live, game.outcome
+        assert plan is not None and live is not None and outcome is not None
+        report = plan.report(table.id, table.games_played, game.seed, live.seats, outcome.to_dict(),
+                             [action.to_dict() for action in live.taken], table.players)
+        self._outbox.send(plan.runner.conn, report)
 
     def schedule_timer(self, table: Table, deadline: float) -> None:
         heapq.heappush(self._timer_due, (deadline, table.id))

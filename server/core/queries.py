@@ -2,7 +2,8 @@
 
 Owns: the record reads allowed per address, and the cache of finished games' records
 already read (``get_game`` of a long game is costly to read and encode); handles
-``list_games``, ``get_game`` and ``leaderboard``, and answers a :class:`Query` once storage
+``list_games``, ``get_game``, ``leaderboard`` and ``stats`` (read from the statistics rows
+storage keeps: :mod:`noddy.server.storage.game_stats`), and answers a :class:`Query` once storage
 has read it (a ``review`` of a stored game too, through :mod:`.reviews`).
 
 Collaborators (passed in): the open connections (whose rate bucket a read charges), the
@@ -15,11 +16,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Callable
 
+from noddy.engine import PRESETS
 from noddy.protocol import ProtocolError
 
 from ..config import ServerConfig
 from ..model.ratelimit import AddressBuckets, PasswordGuard
-from ..model.ratings import RatingBook
+from ..model.ratings import FAMILIES, RatingBook
 from ..model.session import Connection, Session
 from ..storage.record_cache import RecordCache
 from ..storage.records import StoredGame
@@ -36,7 +38,8 @@ if TYPE_CHECKING:
 #: What each reason code of ``Table.unrated_reasons`` reads as in an empty leaderboard's ``why``.
 _UNRATED_WORDS = {"not_two_sides": "three-handed (or four without partnerships)",
                   "coach": "with the coach on", "guest": "with a guest (no account) at the table",
-                  "same_computer": "with one computer level on both sides"}
+                  "same_computer": "with one computer level on both sides",
+                  "fixed_deals": "with deals fixed in advance (matches)"}
 
 
 def empty_leaderboard(family: str, games: int, reasons: dict[str, int]) -> str:
@@ -79,7 +82,8 @@ class Queries:
         self.record_cache = RecordCache(config.record_cache_bytes)
 
     def handlers(self) -> dict[str, Callable[[Connection, dict[str, Any], Any], None]]:
-        return {"list_games": self.list_games, "get_game": self.get_game, "leaderboard": self.leaderboard}
+        return {"list_games": self.list_games, "get_game": self.get_game, "leaderboard": self.leaderboard,
+                "stats": self.stats}
 
     def list_games(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         self.charge(conn)
@@ -87,6 +91,22 @@ class Queries:
         name = f["name"] if f["name"] is not None else session.name
         self._outbox.query(Query(conn.id, rid, "list_games", {"name": name, "limit": f["limit"],
                                                               "viewer": viewer_of(session)}))
+
+    def stats(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        """A person's statistics, per preset (``preset``: one preset, or a family's); games
+        at private tables only when one asks for one's own."""
+        preset = f["preset"]
+        if preset is not None and preset not in PRESETS and preset not in FAMILIES:
+            raise ProtocolError("unknown_preset", f"no preset or family {preset!r}: a preset "
+                                f"({', '.join(PRESETS)}) or a family ({', '.join(FAMILIES)})",
+                                field="preset")
+        self.charge(conn)
+        session = session_of(conn)
+        name = f["name"] if f["name"] is not None else session.name
+        # A private table's games are its accounts' (StoredGame.visible_to): one's own figures
+        # include them only for the registered account of that name, never for a guest.
+        own = name == session.name and session.account is not None
+        self._outbox.query(Query(conn.id, rid, "stats", {"name": name, "preset": preset, "private": own}))
 
     def get_game(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         # Who asks and the password given: ``answer`` checks them against the stored game
@@ -162,6 +182,9 @@ class Queries:
         elif query.kind == "list_games":
             self._outbox.reply(conn, query.request_id, {"type": "games", "name": query.args["name"],
                                                         "games": result})
+        elif query.kind == "stats":
+            self._outbox.reply(conn, query.request_id, {"type": "stats", "name": query.args["name"],
+                                                        "preset": query.args["preset"], **result})
         else:
             self._answer_game(conn, query, result)
 

@@ -25,6 +25,7 @@ from noddy.bots import LEVELS, get_player
 from noddy.protocol import ProtocolError
 
 from ..config import ServerConfig
+from ..model.match_plan import MatchPlan
 from ..model.passwords import hash_password, password_matches
 from ..model.ratelimit import PasswordGuard
 from ..model.ratings import Rated, RatingBook, family_of
@@ -104,10 +105,18 @@ class Seating:
         if seat is not None and seat >= f["players"]:
             raise ProtocolError("no_such_seat", f"a {f['players']}-player table has seats 0 to "
                                 f"{f['players'] - 1}, not {seat}", field="seat")
+        if f["deal_seeds"] is not None:
+            if not self._config.allow_deal_seeds:
+                raise ProtocolError("bad_field", "this server does not let a table fix its deals "
+                                    "(deal_seeds: a match runner's own server only)", field="deal_seeds")
+            if not f["deal_seeds"]:
+                raise ProtocolError("bad_field", "deal_seeds needs at least one seed", field="deal_seeds")
         table = Table(tables.next_id(), rules, rules.name, f["players"], f["partnerships"], options,
                       password=hash_password(f["password"]) if f["private"] else None,
                       turn_timer=f["turn_timer"])
         table.creator = session
+        if f["deal_seeds"] is not None:
+            table.match = MatchPlan(tuple(f["deal_seeds"]), session)
         table.rate = self.rater(table)
         tables.opened(table, conn.address)
         conn.tables_created.add(table.id)
@@ -203,7 +212,12 @@ class Seating:
 
     def _seating_changed(self, conn: Connection, rid: Any, table: Table, session: Session) -> None:
         """A seat filled or a player got ready: deal if the table can start now, reply with
-        the table, tell everyone else, then stream the new game's opening."""
+        the table, tell everyone else, then stream the new game's opening.  A match table
+        whose planned games are all played closes instead (after the reply)."""
+        if table.match is not None and table.match.done(table.games_played) and table.can_start():
+            self._outbox.reply(conn, rid, {"type": "table", "table": table.summary()})
+            self.close_table(table, "the match's games are all played")
+            return
         started = self._gameplay.start_game(table) if table.can_start() else None
         summary = table.summary()  # one summary for the reply and the others
         self._outbox.reply(conn, rid, {"type": "table", "table": summary})
@@ -291,6 +305,9 @@ class Seating:
                                 f"table {table.id} is private: give its password", field="password")
 
     def _check_creator(self, table: Table, session: Session, what: str) -> None:
+        if table.match is not None and session is not table.match.runner:
+            raise ProtocolError("not_creator", f"only the match runner that created table "
+                                f"{table.id} may {what}")
         owner = table.owner()
         if owner is not session:
             raise ProtocolError("not_creator", f"only the table's creator "
@@ -432,6 +449,9 @@ class Seating:
             self._outbox.record(TableClosed(table.id))
         message = {"type": "table_closed", "table": table.id, "reason": reason}
         self._outbox.to_table(table, message)
+        runner = None if table.match is None else table.match.runner
+        if runner is not None and runner.table is not table:  # the runner hears it anywhere
+            self._outbox.send(runner.conn, {**message, "games_played": table.games_played})
         for session in table.humans():
             session.table, session.seat = None, None
             self._board.arrived(session)

@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable, Sequence
 from noddy.bots import Player
 from noddy.engine import Action, Discard, Event, Game, Rules, describe_legal
 
+from .match_plan import MatchPlan
 from .table_options import hints_on
 
 #: Why a table's games may be unrated: each code of :meth:`Table.unrated_reasons`.
@@ -32,6 +33,7 @@ UNRATED_REASONS = {
     "coach": "the table has the coach (hints): help a rated game must not have",
     "guest": "a person (or bot) seated has no account (a guest): only registered names are rated",
     "same_computer": "one computer level sits on both sides: the game tells nothing",
+    "fixed_deals": "the deals were fixed in advance (a match's deal_seeds): known cards",
 }
 _HANDS = {3: "three", 4: "four"}
 
@@ -146,6 +148,8 @@ class Table:
     #: when it ends (at most WATCHERS_CHAT_KEPT lines, the latest), each with the players
     #: who had muted its sender then (they are not given it).
     watchers_chat: list[tuple[dict[str, Any], frozenset[Session]]] = field(default_factory=list)
+    #: A match table's fixed deals (``create_table``'s ``deal_seeds``), else None.
+    match: MatchPlan | None = None
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -201,7 +205,8 @@ class Table:
     def rated(self) -> bool:
         """Whether a game won here changes ratings: two sides (two players, or partnerships),
         no coach (a hint is help a rated game must not have), every person seated has an
-        account, and not one computer level on both sides (see :meth:`unrated_reasons`)."""
+        account, not one computer level on both sides, and no deals fixed in advance (a match
+        table's ``deal_seeds``; see :meth:`unrated_reasons`)."""
         return not self.unrated_reasons()
 
     def unrated_reasons(self) -> list[tuple[str, str]]:
@@ -224,6 +229,8 @@ class Table:
                     sides[index % 2].add(seat.level)
             if sides[0] & sides[1]:
                 reasons.append(("same_computer", "the same computer level plays on both sides"))
+        if self.match is not None:
+            reasons.append(("fixed_deals", "the deals are fixed in advance (a match)"))
         return reasons
 
     def summary(self) -> dict[str, Any]:

@@ -2,7 +2,9 @@
 
 A computer player's level may think for a long time, so its :class:`~noddy.server.core.BotJob`
 runs in a worker thread (``asyncio.to_thread``) and never blocks the event loop; its move
-goes back to the core like any request, through the server's storage gating.
+goes back to the core like any request, through the server's storage gating.  A match
+runner's server (``computers_inline``) runs it on the loop instead, in a task of its own:
+the thread's hop and the wait for the GIL cost a quarter of such a server's CPU.
 
 :class:`ComputerPlayers` is a mixin of :class:`~noddy.server.net.network.NoddyServer`: the server
 calls ``_run_bots`` with the jobs of every core call (its ``Effects.jobs``),
@@ -15,6 +17,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from ..config import ServerConfig
 from ..core import ServerCore
 from ..core.instructions import BotJob
 
@@ -29,6 +32,8 @@ class ComputerPlayers:
     core: ServerCore | None
     #: The server's way of carrying out a core call's instructions (see ``NoddyServer._apply``).
     _apply: Callable[..., None]
+    #: The server's configuration (for ``computers_inline``).
+    config: ServerConfig
 
     def _init_computer_players(self) -> None:
         """No player thinking yet; called once by the server's constructor."""
@@ -47,7 +52,7 @@ class ComputerPlayers:
         core as ``None`` (see ``ServerCore.bot_moved``), so one broken level cannot stall its table."""
         assert self.core is not None
         try:
-            action = await asyncio.to_thread(job.run)
+            action = job.run() if self.config.computers_inline else await asyncio.to_thread(job.run)
         except Exception:
             log.exception("computer player at table %d seat %d failed", job.table_id, job.seat)
             action = None

@@ -19,7 +19,7 @@ database, or comes from a newer server, is refused with :class:`StorageError` an
 untouched.  The journal is WAL with ``synchronous=FULL``: a committed action survives the
 process being killed and the machine losing power.
 
-What is kept (schema version 5):
+What is kept (schema version 6):
 
 * ``tables`` -- every table ever opened: its id, whether it is still ``open``, and its state
   as JSON (settings, the password's salted hash, creator, seats with the seated people's resume tokens, counters,
@@ -34,6 +34,9 @@ What is kept (schema version 5):
   the game is replayed).
 * ``game_players`` -- who sat where in each game, indexed by name for ``list_games``.
 * ``ratings`` -- one row per (family, kind, name).
+* ``game_stats`` -- one summary row per seat of each finished game, for ``stats``
+  (:mod:`~noddy.server.storage.game_stats`), written with the game's result; and
+  ``stats_totals``, each person's running sums of those rows per preset.
 * ``accounts`` -- registered names: the name's skeleton, the name, the password's salted
   scrypt hash, an id never reused (:mod:`~noddy.server.storage.accounts`).
 * ``tells`` -- tells waiting for an account's next login, deleted as they are delivered

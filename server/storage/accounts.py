@@ -32,6 +32,7 @@ class StorageAccounts:
     """The accounts half of :class:`~noddy.server.storage.Storage`, on its one connection."""
 
     db: sqlite3.Connection
+    keeps_stats: bool
 
     if TYPE_CHECKING:
         def _transaction(self, body: Callable[[], Any]) -> Any: ...
@@ -55,6 +56,9 @@ class StorageAccounts:
                 self.db.execute("DELETE FROM accounts WHERE id = ?", (row["id"],))
                 # The name's ratings were the account's: whoever registers it later starts afresh.
                 self.db.execute("DELETE FROM ratings WHERE kind IN ('human', 'bot') AND name = ?", (row["name"],))
+                if self.keeps_stats:  # and so was its rating history in the statistics
+                    self.db.execute("UPDATE game_stats SET rating = NULL WHERE kind = 'human' AND name = ?",
+                                    (row["name"],))
             self._transaction(give_up)
         elif kind != "login":
             raise ValueError(f"unknown account query {kind!r}")

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .accounts import ACCOUNT_QUERIES, StorageAccounts
+from .game_stats import backfill, read_stats
 from .opening import MEMORY, open_database, take_lock
-from .schema import MIGRATIONS
+from .schema import MIGRATIONS, STATS_VERSION
 from .tells import TELL_QUERIES, StorageTells
 from .writes import StorageWrites
 
@@ -35,6 +36,14 @@ class Storage(StorageAccounts, StorageTells, StorageWrites):
         self._lock = None if self.path == MEMORY else take_lock(self.path, lock_path)
         try:
             self.db = open_database(self.path, migrations)
+            # Games finished before the statistics were kept (schema 6) are summed up once.
+            self.keeps_stats = len(migrations) >= STATS_VERSION
+            if self.keeps_stats:
+                try:
+                    backfill(self.db, self.game_record)
+                except BaseException:
+                    self.db.close()
+                    raise
         except BaseException:
             if created:  # a file that is refused is left as it was found, with nothing beside it
                 with contextlib.suppress(OSError):
@@ -66,6 +75,8 @@ class Storage(StorageAccounts, StorageTells, StorageWrites):
             return self.list_games(args["name"], args["limit"], args.get("viewer"))
         if kind == "get_game":
             return self.stored_game(args["game"])
+        if kind == "stats":
+            return read_stats(self.db, args["name"], args["preset"], args["private"])
         if kind == "repair_table":
             return self.repair(args["table"], args["write"])
         if kind in ACCOUNT_QUERIES:

@@ -112,9 +112,67 @@ CREATE TABLE accounts (
 );
 """
 
-#: Version 6: tells waiting for an account's next login (issue 26): who sent them, their
-#: text (cleaned, as sent), when; deleted as they are delivered.
+#: Version 6: statistics (issue 26): one summary row per seat of each finished game, written
+#: with the game's result (:mod:`noddy.server.storage.game_stats`).  The games finished
+#: before are summed up once, by replaying them, when the file is opened (SQL cannot replay a
+#: game: :func:`~noddy.server.storage.game_stats.backfill`, which finds them by their missing
+#: rows).  ``best_cards``: JSON, the hand then the turn-up; ``rating``: after the game, NULL
+#: when unrated or summed up by the backfill.  Keyed by the person, so that one person's rows
+#: lie together, with covering indexes for the best hand and the rating history; and
+#: ``stats_totals``, each person's sums per preset (public and private games apart), added to
+#: as each row is written, so that ``stats`` reads a few rows however many games there were.
 _V6 = """
+CREATE TABLE IF NOT EXISTS game_stats (
+    game_id     INTEGER NOT NULL REFERENCES games (id),
+    seat        INTEGER NOT NULL,
+    kind        TEXT    NOT NULL,
+    name        TEXT    NOT NULL,
+    preset      TEXT    NOT NULL,
+    family      TEXT    NOT NULL,
+    private     INTEGER NOT NULL,
+    finished_at REAL,
+    won         INTEGER NOT NULL,
+    deals       INTEGER NOT NULL,
+    cribs       INTEGER NOT NULL,
+    pegging     INTEGER NOT NULL,
+    hand        INTEGER NOT NULL,
+    crib        INTEGER NOT NULL,
+    best_points INTEGER,
+    best_cards  TEXT,
+    skunk_given TEXT    NOT NULL,
+    skunk_taken TEXT    NOT NULL,
+    rating      REAL,
+    PRIMARY KEY (kind, name, preset, game_id, seat)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX IF NOT EXISTS game_stats_by_game ON game_stats (game_id, seat);
+CREATE INDEX IF NOT EXISTS game_stats_best ON game_stats (kind, name, preset, best_points DESC, game_id, best_cards)
+    WHERE best_points IS NOT NULL;
+CREATE INDEX IF NOT EXISTS game_stats_ratings ON game_stats (kind, name, family, game_id, finished_at, rating)
+    WHERE rating IS NOT NULL;
+CREATE TABLE IF NOT EXISTS stats_totals (
+    kind          TEXT    NOT NULL,
+    name          TEXT    NOT NULL,
+    preset        TEXT    NOT NULL,
+    private       INTEGER NOT NULL,
+    family        TEXT    NOT NULL,
+    games         INTEGER NOT NULL,
+    wins          INTEGER NOT NULL,
+    deals         INTEGER NOT NULL,
+    cribs         INTEGER NOT NULL,
+    pegging       INTEGER NOT NULL,
+    hand          INTEGER NOT NULL,
+    crib          INTEGER NOT NULL,
+    skunks_given  INTEGER NOT NULL,
+    doubles_given INTEGER NOT NULL,
+    skunks_taken  INTEGER NOT NULL,
+    doubles_taken INTEGER NOT NULL,
+    PRIMARY KEY (kind, name, preset, private)
+) WITHOUT ROWID;
+"""
+
+#: Version 7: tells waiting for an account's next login (issue 26): who sent them, their
+#: text (cleaned, as sent), when; deleted as they are delivered.
+_V7 = """
 CREATE TABLE tells (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
     account    INTEGER NOT NULL,
@@ -125,5 +183,8 @@ CREATE TABLE tells (
 CREATE INDEX tells_by_account ON tells (account, id);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 SCHEMA_VERSION = len(MIGRATIONS)
+#: The schema version that has the ``game_stats`` table (a test may open a file at an older
+#: version, as an older server left it: then no statistics are written).
+STATS_VERSION = 6

@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 
 from noddy.protocol import compact_json
 
+from .game_stats import seat_summaries, write_summaries
 from .records import ActionApplied, GameBegun, GameFinished, Record, TableClosed, TableSaved
 from .opening import StorageError
 from .reads import StorageReads
@@ -34,6 +35,8 @@ class StorageWrites(StorageReads):
     broken: set[int]
     #: (device, inode) of the file as opened, to notice it being removed or replaced.
     _identity: tuple[int, int] | None
+    #: Whether the schema has the statistics' table (see :meth:`_write_stats`).
+    keeps_stats: bool = True
 
     # -- writing --------------------------------------------------------------------------
     def write(self, records: Sequence[Record]) -> set[int]:
@@ -201,6 +204,23 @@ class StorageWrites(StorageReads):
                         (r.finished_at, compact_json(r.result), r.game_id))
         if rate:
             self._write_ratings(r)
+        self._write_stats(r)
+
+    def _write_stats(self, r: GameFinished) -> None:
+        """The game's statistics rows (:mod:`~noddy.server.storage.game_stats`), from a replay
+        of what was just written.  A game that does not replay is logged and gets none (the
+        next start tries again): statistics never cost anyone a game."""
+        if not self.keeps_stats:
+            return
+        try:
+            record = self.game_record(r.game_id)
+            if record is None:
+                return
+            rows = seat_summaries(record, {(c.identity.kind, c.identity.name): c.after for c in r.ratings})
+        except (ValueError, KeyError, TypeError, IndexError) as exc:
+            log.error("game %d: no statistics (%s)", r.game_id, exc)
+            return
+        write_summaries(self.db, rows)
 
     def _write_ratings(self, r: GameFinished) -> None:
         self.db.executemany(

@@ -250,7 +250,12 @@ COMMANDS: tuple[Command, ...] = (
         usage="{verb}, or {verb} noddy, or {verb} cribbage (add people: no bots)",
         help=("leaderboard [noddy|cribbage] [people]",
               ("the ratings of one family of games (noddy: default); people: no bots",)),
-            brief=('leaderboard [FAMILY]', 'ratings: noddy (default) or cribbage (+ people)')),
+            brief=('ratings | stats [NAME]', 'the leaderboard (help ratings) | statistics')),
+    Command(("stats",), "stats", lambda verb, args, rest: {
+        "type": "stats", "name": args[0] if args else None, "preset": args[1].lower() if len(args) > 1 else None}
+        if len(args) <= 2 else None, usage="stats, or stats NAME, or stats NAME PRESET (or FAMILY)",
+        help=("stats [NAME [PRESET]]", ("your (or NAME's) statistics per preset: games, wins, points",
+                                        "per deal, best hand, skunks, the rating over time"))),
     Command(("who",), "who", lambda verb, args, rest: {
         "type": "who", **({"people_only": True} if args else {})} if args in ([], ["people"]) else None,
         usage="who, or who people",

@@ -14,6 +14,7 @@ import re
 import time
 from typing import Any, Sequence
 
+from noddy.protocol.stats_view import stats_lines
 from noddy.protocol.story import narrate, score_line, seat_name
 
 from .commands import numbered_hand
@@ -316,6 +317,8 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         text = f"{message['name']} is no longer registered: you are a guest, and its ratings are gone."
     elif kind == "leaderboard":
         text = _leaderboard_text(message)
+    elif kind == "stats":
+        text = "\n".join(stats_lines(message))
     elif kind == "hint":
         text = _hint_text(message)
     elif kind == "review":

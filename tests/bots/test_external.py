@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from noddy.bots.external import actions_of, bot_command, is_external, parse_command
+from noddy.bots.external import (SERVER_FLAGS, ExternalBotError, LocalServer, actions_of,
+                                 bot_command, is_external, parse_command)
 from noddy.bots.match import check_player
 
 
@@ -34,10 +35,31 @@ def test_commands_are_checked() -> None:
         check_player("grandmaster")
 
 
-def test_a_server_record_gives_the_match_record_actions() -> None:
-    record = {"steps": [
-        {"action": {"action": "discard", "seat": 1, "cards": ["5D", "KH"]}, "events": []},
-        {"action": {"action": "play", "seat": 0, "card": "JD"}, "events": []},
-        {"action": {"action": "go", "seat": 1}, "events": []},
-    ]}
-    assert actions_of(record) == [[1, "discard 5D KH"], [0, "play JD"], [1, "go"]]
+def test_the_servers_actions_give_the_match_record_actions() -> None:
+    actions = [{"action": "discard", "seat": 1, "cards": ["5D", "KH"]},
+               {"action": "play", "seat": 0, "card": "JD"}, {"action": "go", "seat": 1},
+               {"action": "claim", "seat": 0, "points": 12}, {"action": "muggins", "seat": 1,
+                                                              "points": 14},
+               {"action": "pass", "seat": 0}]
+    assert actions_of(actions) == [[1, "discard 5D KH"], [0, "play JD"], [1, "go"],
+                                   [0, "claim 12"], [1, "muggins 14"], [0, "pass"]]
+
+
+def test_a_server_that_does_not_start_says_why() -> None:
+    """Its own error, not an error of the runner's (an unknown flag: argparse's complaint)."""
+    with pytest.raises(ExternalBotError) as raised:
+        LocalServer(1, [*SERVER_FLAGS, "--no-such-flag"])
+    message = str(raised.value)
+    assert message.startswith("the match server did not start (it exited with status 2): ")
+    assert "noddy-server: error: unrecognized arguments: --no-such-flag" in message
+
+
+def test_the_runners_server_lifts_the_limits_and_cannot_be_shadowed() -> None:
+    server = LocalServer(1)
+    try:
+        assert server.host == "127.0.0.1" and server.port > 0
+        assert server.process.args[1:4] == ["-P", "-m", "noddy.server.cli"]
+        for flag in ("--rate", "--burst", "--grace", "--allow-deal-seeds"):
+            assert flag in server.process.args
+    finally:
+        server.stop()

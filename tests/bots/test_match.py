@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -10,8 +11,9 @@ import pytest
 
 import noddy
 
-from noddy.bots.match import (game_seeds, main, play_game, replay, resolve_player, run_match,
-                              seat_labels, wilson)
+from noddy.bots.match import (Progress, game_seeds, main, play_game, play_pairing, replay,
+                              resolve_player, run_match, seat_labels, wilson)
+from noddy.bots.pairing import deal_seed
 
 
 def test_small_match_prints_the_summary_and_writes_replayable_records(
@@ -114,3 +116,46 @@ def test_nonsense_is_a_usage_error(argv: list[str], complaint: str,
         main(["random", "random", "--games", "2", *argv])
     assert exited.value.code == 2
     assert capsys.readouterr().err.endswith(f"noddy-match: error: {complaint}\n")
+
+
+def test_play_pairing_returns_each_game_in_order_the_same_over_processes() -> None:
+    one = play_pairing("greedy", "random", "noddy", games=8, seed=3, jobs=1)
+    two = play_pairing("greedy", "random", "noddy", games=8, seed=3, jobs=2)
+    assert [r.index for r in one] == list(range(8))
+    for a, b in zip(one, two):
+        assert (a.index, a.seed, a.labels, a.seats, a.outcome, a.winner_label, a.margin,
+                a.record) == (b.index, b.seed, b.labels, b.seats, b.outcome, b.winner_label,
+                              b.margin, b.record)
+        assert a.seed == deal_seed(3, a.index) <= 2**53 - 1
+        assert a.forfeit is None and a.outcome is not None
+        assert a.labels == (("A", "B") if a.index % 2 == 0 else ("B", "A"))
+        assert a.seats == tuple("greedy" if label == "A" else "random" for label in a.labels)
+        assert a.think["A"] and a.think["B"]
+    assert one[0].seed == one[1].seed != one[2].seed
+
+
+def test_three_players_split_the_seats_over_a_pair() -> None:
+    """A holds seats 0 and 2 in the first game of a pair, B in the second."""
+    results = play_pairing("greedy", "random", "noddy-modern", games=2, seed=1, players=3)
+    assert [r.labels for r in results] == [("A", "B", "A"), ("B", "A", "B")]
+    assert results[0].record is not None and results[0].record["seats"] == ["greedy", "random", "greedy"]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_line_is_drawn_on_a_terminal_only() -> None:
+    results = play_pairing("random", "random", "noddy", games=2, seed=1)
+    screen, piped = _Terminal(), io.StringIO()
+    for stream in (screen, piped):
+        progress = Progress(2, stream, interval=0.0)
+        for result in results:
+            progress(result)
+        progress.close()
+    assert piped.getvalue() == ""
+    drawn = screen.getvalue().split("\r")
+    assert re.fullmatch(r"1/2 games, [\d.]+ games/s, \d+ s to go ", drawn[1])
+    assert re.fullmatch(r"2/2 games, [\d.]+ games/s, 0 s to go ", drawn[2])
+    assert drawn[3] == "\033[K"  # cleared for the summary

@@ -102,7 +102,7 @@ def variants(rng: random.Random, count: int) -> list[tuple[dict[str, Any], bool]
 def _kind_fits(value: Any, kind: str) -> bool:
     return {"str": isinstance(value, str), "int": type(value) is int, "bool": type(value) is bool,
             "number": type(value) in (int, float), "object": isinstance(value, dict),
-            "str_list": isinstance(value, list)}[kind]
+            "str_list": isinstance(value, list), "int_list": isinstance(value, list)}[kind]
 
 
 def test_the_fast_path_reads_every_variant_as_the_full_validator_does() -> None:

@@ -89,7 +89,7 @@ def test_decode_refuses_what_is_not_an_object(line: bytes, message: str) -> None
 def test_validation_fills_defaults() -> None:
     assert validate_request({"type": "create_table"}) == ("create_table", {
         "preset": "noddy", "players": 2, "partnerships": False, "options": None, "private": False,
-        "password": None, "seat": 0, "turn_timer": None})
+        "password": None, "seat": 0, "turn_timer": None, "deal_seeds": None})
     assert validate_request({"type": "hello", "name": "Ada", "version": 1, "extra": 1}) == (
         "hello", {"name": "Ada", "bot": False, "version": 1, "resume": None, "password": None})
 

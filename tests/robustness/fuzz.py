@@ -48,6 +48,7 @@ WRONG: dict[str, list[Any]] = {
     "number": ["30", True, [30], {}],
     "object": [[], "{}", 1, True, [["a", 1]]],
     "str_list": ["AS", [1, 2], [["AS"]], {"0": "AS"}, [None], True],
+    "int_list": [1, "1", ["1"], [1.5], [True], {"0": 1}, [None]],
 }
 
 #: A valid value for every required field, so one broken field is the only fault.

@@ -21,7 +21,8 @@ from noddy.server.storage import (
 )
 
 EXPECTED_TABLES = {"tables", "games", "game_players", "actions", "ratings", "accounts", "tells",
-                   "sqlite_sequence"}  # (SQLite's own: accounts' ids are never used again)
+                   "sqlite_sequence",  # (SQLite's own: accounts' ids are never used again)
+                   "game_stats", "stats_totals"}
 
 
 def _tables(path: Path) -> set[str]:

@@ -8,10 +8,12 @@
 //     node noddy_bot.js 127.0.0.1:3131 --accept-challenges --games 0  # wait in the lobby
 //
 // With no --table it creates a two-player table, puts a computer player in the other seat,
-// says it is ready and plays to the end of the game.  With --table it sits in that table's
-// seat and plays.  With --accept-challenges it waits in the lobby, accepts every challenge
-// (ready at once), plays the game and goes back to the lobby for the next (--games 0: for
-// ever).  It prints one line per game and exits 0 after the last one.
+// says it is ready and plays to the end of the game (--games K: K games).  With --table it
+// sits in that table's seat and plays game after game, saying `ready` again after each,
+// until the table closes -- how noddy-match runs it (docs/PROTOCOL.md, "Bots and matches")
+// -- or --games are played.  With --accept-challenges it waits in the lobby, accepts every
+// challenge (ready at once), plays the game and goes back to the lobby for the next
+// (--games 0: for ever).  It prints one line per game and exits 0.
 "use strict";
 
 const net = require("net");
@@ -64,6 +66,8 @@ class Connection {
     this.socket = net.connect(port, host);
     this.lines = readline.createInterface({ input: this.socket, crlfDelay: Infinity })[Symbol.asyncIterator]();
     this.nextId = 0;
+    this.table = null;   // the table we sit at
+    this.closed = false; // our table has closed (its table_closed came)
     this.socket.on("error", (error) => fail(error.message));
   }
 
@@ -90,6 +94,8 @@ class Connection {
     const id = this.send(message);
     for (;;) {
       const reply = await this.next();
+      // (In the lobby the server tells of every table that closes: only ours counts.)
+      if (reply.type === "table_closed" && reply.table === this.table) this.closed = true;
       if (reply.id !== id) continue;
       if (reply.type === "error" && reply.code === "rate_limited") {
         await sleep(reply.retry_after); // nothing happened: try again
@@ -106,17 +112,24 @@ function sendAction(conn, action) {
   return { id: conn.send({ type: "action", ...action }), action };
 }
 
-// Play one game from the `ready` already sent to its end; true if we won.  `challenged`:
-// the table was full (a challenge's), so an empty seat before the game means the opponent
-// left, and null is returned.
+// Play one game from the `ready` already sent to its end; true if we won, null if the table
+// closed instead (a match table whose games are all played).  `challenged`: the table was
+// full (a challenge's), so an empty seat before the game means the opponent left, and null
+// is returned.
 async function playGame(conn, seat, challenged = false) {
   let pile = [];       // the cards of the current count
   let count = 0;       // the running count of the latest turn
   let options = [];    // the legal actions we were last offered
   let pending = null;  // our action awaiting its reply, with its id
+  let begun = false;   // whether the game has begun (an event or a turn came)
 
   for (;;) {
     const message = await conn.next();
+    begun = begun || message.type === "event" || message.type === "turn";
+    if (message.type === "table_closed" && message.table === conn.table && !begun) {
+      conn.closed = true;
+      return null;
+    }
     if (message.type === "event") {
       const event = message.event;
       if (event.kind === "deal_started" || event.kind === "count_reset") {
@@ -155,7 +168,8 @@ async function playGame(conn, seat, challenged = false) {
                && message.table.seats.includes(null)) {
       console.log("the opponent left before the game began");
       return null;
-    } else if (["table_closed", "shutdown", "bye"].includes(message.type)) {
+    } else if (["shutdown", "bye"].includes(message.type)
+      || (message.type === "table_closed" && message.table === conn.table)) {
       throw new Error(`${message.type}: ${message.reason || message.message}`);
     }
   }
@@ -178,9 +192,12 @@ async function acceptChallenges(conn, games) {
       console.error(`noddy_bot: ${error.message}`);
       continue;
     }
+    conn.table = reply.table.id;
+    conn.closed = false;
     console.log(`accepted challenge ${challenge.id} from ${challenge.from}: table ${reply.table.id} in seat ${reply.seat}`);
     const result = await playGame(conn, reply.seat, true);
-    await conn.request({ type: "leave" });
+    if (!conn.closed) await conn.request({ type: "leave" });
+    conn.table = null;
     if (result !== null) {
       played += 1;
       if (result) wins += 1;
@@ -206,7 +223,7 @@ function fail(text) {
 // The command line: HOST:PORT [--name N] [--table ID] [--seat S] [--password PW]
 // [--preset P] [--level L] [--games K] [--accept-challenges].
 function parseArgs(argv) {
-  const args = { name: "jsbot", preset: "noddy", games: 1 };
+  const args = { name: "jsbot", preset: "noddy" };
   const numbers = ["table", "seat", "games"];
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i].startsWith("--")) {
@@ -237,8 +254,9 @@ async function main() {
   await conn.next(); // the greeting
   await conn.request({ type: "hello", name: args.name, version: 1, bot: true });
   if (args.acceptChallenges) {
-    const wins = await acceptChallenges(conn, args.games);
-    console.log(`won ${wins} of ${args.games} games`);
+    const games = args.games ?? 1;
+    const wins = await acceptChallenges(conn, games);
+    console.log(`won ${wins} of ${games} games`);
     await sayBye(conn);
     return;
   }
@@ -246,21 +264,29 @@ async function main() {
   let seat;
   if (args.table === undefined) {
     reply = await conn.request({ type: "create_table", preset: args.preset, players: 2 });
+    conn.table = reply.table.id;
     const computer = { type: "add_computer", seat: 1 };
     if (args.level) computer.level = args.level;
     await conn.request(computer);
     seat = 0;
   } else {
+    conn.table = args.table;
     reply = await conn.request({ type: "sit", table: args.table, seat: args.seat ?? null, password: args.password ?? null });
     seat = args.seat ?? reply.table.seats.find((s) => s && s.name === args.name).seat;
   }
   console.log(`playing at table ${reply.table.id} in seat ${seat}`);
+  // Games to play: --games, else 1 at a table of our own, else until the table closes.
+  const games = args.games ?? (args.table === undefined ? 1 : Infinity);
   let wins = 0;
-  for (let game = 0; game < args.games; game += 1) {
-    await conn.request({ type: "ready" });
-    if (await playGame(conn, seat)) wins += 1;
+  let played = 0;
+  while (played < games) {
+    await conn.request({ type: "ready" }); // after a game: ready for the next one
+    const won = conn.closed ? null : await playGame(conn, seat);
+    if (won === null) break; // the table closed: its games are all played
+    if (won) wins += 1;
+    played += 1;
   }
-  if (args.games > 1) console.log(`won ${wins} of ${args.games} games`);
+  if (played > 1) console.log(`won ${wins} of ${played} games`);
   await sayBye(conn);
 }
 

@@ -8,10 +8,12 @@ It speaks the protocol of docs/PROTOCOL.md (JSON lines over TCP) and nothing els
     python noddy_bot.py 127.0.0.1:3131 --accept-challenges --games 0  # wait in the lobby
 
 With no ``--table`` it creates a two-player table, puts a computer player in the other
-seat, says it is ready and plays to the end of the game.  With ``--table`` it sits in that
-table's seat and plays.  With ``--accept-challenges`` it waits in the lobby, accepts every
-challenge (ready at once), plays the game and goes back to the lobby to wait for the next
-(``--games 0``: for ever).  It prints one line per game and exits 0 after the last one.
+seat, says it is ready and plays to the end of the game (``--games K``: K games).  With
+``--table`` it sits in that table's seat and plays game after game, saying ``ready`` again
+after each, until the table closes -- how ``noddy-match`` runs it (docs/PROTOCOL.md, "Bots
+and matches") -- or ``--games`` are played.  With ``--accept-challenges`` it waits in the
+lobby, accepts every challenge (ready at once), plays the game and goes back to the lobby to
+wait for the next (``--games 0``: for ever).  It prints one line per game and exits 0.
 """
 
 from __future__ import annotations
@@ -73,6 +75,8 @@ class Connection:
         self.sock = socket.create_connection((host, port), timeout=120)
         self.reader = self.sock.makefile("r", encoding="utf-8")
         self.next_id = 0
+        self.table: int | None = None  # the table we sit at
+        self.closed = False  # our table has closed (its table_closed came)
 
     def send(self, message: dict[str, Any]) -> int:
         """Send ``message`` with a new ``id`` and return that id."""
@@ -95,6 +99,9 @@ class Connection:
         """Send a request and return its reply, skipping pushes; raise on an error."""
         rid = self.send(message)
         for reply in self.messages():
+            # (In the lobby the server tells of every table that closes: only ours counts.)
+            if reply["type"] == "table_closed" and reply["table"] == self.table:
+                self.closed = True
             if reply.get("id") == rid:
                 if reply["type"] == "error" and reply["code"] == "rate_limited":
                     time.sleep(reply["retry_after"])  # nothing happened: try again
@@ -112,16 +119,22 @@ def send_action(conn: Connection, action: dict[str, Any]) -> dict[str, Any]:
 
 
 def play_game(conn: Connection, seat: int, challenged: bool = False) -> bool | None:
-    """Play one game from the ``ready`` already sent to its end; True if we won.
+    """Play one game from the ``ready`` already sent to its end; True if we won, None if
+    the table closed instead (a match table whose games are all played).
     ``challenged``: the table was full (a challenge's), so an empty seat before the game
     means the opponent left, and None is returned."""
     pile: list[str] = []                # the cards of the current count
     count = 0                           # the running count of the latest turn
     options: list[dict[str, Any]] = []  # the legal actions we were last offered
     pending: dict[str, Any] | None = None  # our action awaiting its reply, with its id
+    begun = False  # whether the game has begun (an event or a turn came)
 
     for message in conn.messages():
         kind = message["type"]
+        begun = begun or kind in ("event", "turn")
+        if kind == "table_closed" and message["table"] == conn.table and not begun:
+            conn.closed = True
+            return None
         if kind == "event":
             event = message["event"]
             if event["kind"] in ("deal_started", "count_reset"):
@@ -158,7 +171,7 @@ def play_game(conn: Connection, seat: int, challenged: bool = False) -> bool | N
               and None in message["table"]["seats"]):
             print("the opponent left before the game began", flush=True)
             return None
-        elif kind in ("table_closed", "shutdown", "bye"):
+        elif kind in ("shutdown", "bye") or (kind == "table_closed" and message["table"] == conn.table):
             raise ConnectionError(f"{kind}: {message.get('reason') or message.get('message')}")
     raise AssertionError("unreachable")
 
@@ -176,10 +189,13 @@ def accept_challenges(conn: Connection, games: int) -> int:
             print(f"noddy_bot: {error}", file=sys.stderr)
             continue
         seat = reply["seat"]
+        conn.table, conn.closed = reply["table"]["id"], False
         print(f"accepted challenge {challenge['id']} from {challenge['from']}: "
               f"table {reply['table']['id']} in seat {seat}", flush=True)
         result = play_game(conn, seat, challenged=True)
-        conn.request({"type": "leave"})
+        if not conn.closed:
+            conn.request({"type": "leave"})
+        conn.table = None
         if result is not None:
             played += 1
             wins += result
@@ -206,8 +222,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", default="noddy",
                         help="the preset of a new table (default noddy)")
     parser.add_argument("--level", help="the computer opponent's level at a new table")
-    parser.add_argument("--games", type=int, default=1, help="games to play (default 1; "
-                        "0 with --accept-challenges: no end)")
+    parser.add_argument("--games", type=int, help="games to play (default: 1 at a table of our "
+                        "own or with --accept-challenges, 0 there: no end; with --table, until "
+                        "the table closes)")
     parser.add_argument("--accept-challenges", action="store_true",
                         help="wait in the lobby and play every challenge (see PROTOCOL.md)")
     args = parser.parse_args(argv)
@@ -218,29 +235,36 @@ def main(argv: list[str] | None = None) -> int:
         next(conn.messages())  # the greeting
         conn.request({"type": "hello", "name": args.name, "version": 1, "bot": True})
         if args.accept_challenges:
-            wins = accept_challenges(conn, args.games)
-            print(f"won {wins} of {args.games} games", flush=True)
+            games = 1 if args.games is None else args.games
+            wins = accept_challenges(conn, games)
+            print(f"won {wins} of {games} games", flush=True)
             say_bye(conn)
             return 0
         if args.table is None:
             reply = conn.request({"type": "create_table", "preset": args.preset, "players": 2})
+            conn.table = reply["table"]["id"]
             computer = {"type": "add_computer", "seat": 1}
             if args.level:
                 computer["level"] = args.level
             conn.request(computer)
             seat = 0
         else:
+            conn.table = args.table
             reply = conn.request({"type": "sit", "table": args.table, "seat": args.seat,
                                   "password": args.password})
             seat = args.seat if args.seat is not None else next(
                 s["seat"] for s in reply["table"]["seats"] if s and s["name"] == args.name)
         print(f"playing at table {reply['table']['id']} in seat {seat}", flush=True)
-        wins = 0
-        for _ in range(args.games):
-            conn.request({"type": "ready"})
-            wins += bool(play_game(conn, seat))
-        if args.games > 1:
-            print(f"won {wins} of {args.games} games", flush=True)
+        games = args.games if args.games is not None or args.table is not None else 1
+        wins = played = 0
+        while games is None or played < games:
+            conn.request({"type": "ready"})  # after a game: ready for the next one
+            won = None if conn.closed else play_game(conn, seat)
+            if won is None:  # the table closed: its games are all played
+                break
+            wins, played = wins + won, played + 1
+        if played > 1:
+            print(f"won {wins} of {played} games", flush=True)
         say_bye(conn)
         return 0
     except (OSError, ConnectionError, RuntimeError) as error:

@@ -1,0 +1,140 @@
+"""Benchmark of noddy-match throughput: games a second, before and after, against the aims.
+
+Not a test: it prints figures.  Each scenario runs ``noddy-match`` as a child process
+``--rounds`` times (the versions alternate, so both meet the same load) and prints every
+run's games a second (the figure the command itself prints), their median, and the aim.
+
+    python bench/match_speed.py                       # this tree only
+    python bench/match_speed.py --before ecb2cf3      # and the runner of commit ecb2cf3
+
+``--before REF`` builds the tree of git commit REF in a temporary folder laid out as the
+installed package (``noddy``, ``noddy/bots``, ``noddy/server``...), and runs
+``python -m noddy.bots.match`` there: the current directory comes first on the module path,
+so that run, and the servers its runner starts with ``python -m``, use REF's code, with
+REF's example bot (and without ``--jobs``, which it did not have; a twentieth of the games).
+
+Beside games a second (which on a shared machine depend on what else runs), each run's CPU
+seconds per game over all its processes -- the runner, its servers, its bots, as the
+operating system counts them for waited children -- and the games a second two idle cores
+would allow at that cost (at most).
+
+Scenarios (issue 25's aims): the Python example bot against ``greedy``, two-handed Noddy,
+``--jobs 2``: >= 100 games/s (4.6 before); the same at Cribbage: >= 25 (2.4); built-in
+``greedy`` against ``random`` in this process, Noddy and Cribbage: no slower than before.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import tomllib
+from io import BytesIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BOT = ROOT / "examples" / "bots" / "python" / "noddy_bot.py"
+RATE = re.compile(r"^(\d+) games in ([\d.]+) s: ([\d.]+) games/s$", re.M)
+
+#: name, noddy-match arguments, games, aim (games/s, or None: no slower than before).
+SCENARIOS = [
+    ("python bot vs greedy, noddy, --jobs 2", ["cmd:python " + str(BOT), "greedy", "--jobs", "2"],
+     600, 100.0),
+    ("python bot vs greedy, cribbage, --jobs 2",
+     ["cmd:python " + str(BOT), "greedy", "--preset", "cribbage", "--jobs", "2"], 200, 25.0),
+    ("greedy vs random in process, noddy", ["greedy", "random"], 1000, None),
+    ("greedy vs random in process, cribbage", ["greedy", "random", "--preset", "cribbage"], 200, None),
+]
+
+
+def build_tree(ref: str, into: Path) -> Path:
+    """Commit ``ref``'s tree laid out as the installed package under ``into``; the folder
+    to run ``python -m noddy...`` from."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], capture_output=True,
+                             check=True).stdout
+    source = into / "source"
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(source, filter="data")
+    dirs = tomllib.loads((source / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
+    run_from = into / "run"
+    for package, folder in sorted(dirs.items()):
+        target = run_from.joinpath(*package.split("."))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.symlink_to(source / folder, target_is_directory=True)
+    return run_from
+
+
+def _cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def run(args: list[str], games: int, cwd: Path | None) -> tuple[float, float]:
+    """One match's games a second, as noddy-match printed it, and the CPU seconds a game
+    took in all its processes (the runner, its servers and bots, each waited for)."""
+    command = [sys.executable, "-m", "noddy.bots.match", *args, "--games", str(games), "--seed", "3"]
+    before = _cpu()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=1800)
+    cpu = (_cpu() - before) / games
+    found = RATE.search(done.stdout)
+    if done.returncode != 0 or found is None:
+        raise RuntimeError(f"{' '.join(command)} failed:\n{done.stdout}\n{done.stderr}")
+    return float(found.group(1)) / float(found.group(2)), cpu
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--before", metavar="REF", help="also run commit REF's noddy-match")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every game count")
+    parser.add_argument("--only", type=int, nargs="*", help="scenario numbers to run (from 1)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as temporary:
+        before = build_tree(args.before, Path(temporary)) if args.before else None
+        versions = ([("before", before)] if before else []) + [("after", None)]
+        for number, (name, match_args, games, aim) in enumerate(SCENARIOS, start=1):
+            if args.only and number not in args.only:
+                continue
+            games = max(2, int(games * args.scale) // 2 * 2)
+            rates: dict[str, list[float]] = {label: [] for label, _ in versions}
+            cpus: dict[str, list[float]] = {label: [] for label, _ in versions}
+            for _ in range(args.rounds):
+                for label, cwd in versions:
+                    # The runner of old gave each game a server: fewer games keep it short.
+                    old = label == "before" and "cmd:" in match_args[0]
+                    n = max(2, games // 20 // 2 * 2) if old else games
+                    # (nor had it --jobs: each game was its own server, one at a time)
+                    given = match_args
+                    if label == "before":  # its own example bot (which exits after a game)
+                        assert cwd is not None
+                        given = [a.replace(str(ROOT), str(cwd.parent / "source")) for a in match_args[:2]] \
+                            + [a for a in match_args[2:] if a not in ("--jobs", "2")]
+                    rate, cpu = run(given, n, cwd)
+                    rates[label].append(rate)
+                    cpus[label].append(cpu)
+            print(f"{number}. {name} ({games} games a run after)")
+            medians = {}
+            for label, values in rates.items():
+                medians[label] = statistics.median(values)
+                runs = " · ".join(f"{v:.1f}" for v in values)
+                cpu = statistics.median(cpus[label])
+                print(f"   {label:6}: {runs}  median {medians[label]:.1f} games/s; CPU "
+                      f"{cpu * 1e3:.1f} ms a game in all processes (2 idle cores: "
+                      f"<= {2 / cpu:.0f} games/s)")
+            if aim is not None:
+                verdict = "met" if medians["after"] >= aim else "NOT met"
+                print(f"   aim >= {aim:g} games/s: {verdict}")
+            elif "before" in medians:
+                ratio = medians["after"] / medians["before"]
+                print(f"   aim: no slower than before: after/before = {ratio:.2f}")
+            sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

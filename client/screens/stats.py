@@ -1,0 +1,105 @@
+"""The statistics screen of the terminal client: a person's figures per preset, their best
+hands and their rating over time, drawn as a small bar chart of block characters.
+
+Opened with ``i`` in the lobby (one's own) or on a name in the leaderboard (``Enter``);
+``Esc`` goes back where it came from.  :class:`StatsView` asks the server (``stats``) and
+keeps the answer; :func:`stats_fragments` draws it with the same table of figures text
+mode prints (:mod:`noddy.protocol.stats_view`), the best hands with the cards' suits, and a
+chart per rating family sized to the room left on the screen.  The records view
+(:mod:`noddy.client.screens.records`) holds it beside its own screens, which share the
+title, the keys line and the way back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from noddy.protocol.stats_view import HEAD, chart_rows, preset_line, rating_summary
+
+from ..cards import cards_label
+from ..model import LOBBY, ViewModel
+
+STATS = "stats"
+
+Fragments = list[tuple[str, str]]
+
+#: The chart's height in rows at most (it shrinks to what the screen has room for).
+CHART_ROWS = 5
+
+
+class StatsView:
+    """Whose statistics are shown, the answer once it came, and the screen to go back to."""
+
+    def __init__(self, model: ViewModel) -> None:
+        self.model = model
+        self.name = ""
+        self.stats: dict[str, Any] | None = None   # None: asked for, not yet here
+        self.came_from = LOBBY
+        self._asked: int | None = None
+
+    def open(self, name: str | None = None) -> None:
+        """Ask for ``name``'s statistics (one's own when None) and show the screen."""
+        self.model.clear_status()
+        self.came_from = self.model.screen
+        self.name = name or self.model.name
+        self.stats = None
+        self.model.screen = STATS
+        self._asked = self.model.send("stats", **({"name": name} if name else {}))
+
+    def handle(self, message: dict[str, Any]) -> bool:
+        """The reply to our request (True: it was ours); an error shows as an empty answer,
+        its words on the status line (the model shows them)."""
+        if self._asked is None or message.get("id") != self._asked:
+            return False
+        self._asked = None
+        if message.get("type") == "stats":
+            self.stats = message
+            self.name = str(message.get("name", self.name))
+        else:
+            self.stats = {"name": self.name, "presets": [], "ratings": [], "failed": True}
+        return True
+
+
+def stats_fragments(view: StatsView, width: int, rows: int) -> Fragments:
+    """The screen's body in ``rows`` rows of ``width`` columns."""
+    out: Fragments = [("class:label", f" Statistics of {view.name}"),
+                      ("class:dim", "   points per deal · crib per crib held · skunks given/taken\n")]
+    stats = view.stats
+    if stats is None:
+        return out + [("class:dim", "   Asking the server…\n")]
+    presets = stats.get("presets") or []
+    if not presets:
+        why = "could not be read" if stats.get("failed") else "has no finished games yet"
+        return out + [("class:dim", f"   {view.name} {why}.\n")]
+    out += [("class:dim", " " + HEAD[:width - 1] + "\n")]
+    out += [("", " " + preset_line(entry)[:width - 1] + "\n") for entry in presets]
+    used = 2 + len(presets)
+    best = [entry for entry in presets if entry.get("best_hand")]
+    if best:
+        out.append(("class:label", " Best hands\n"))
+        used += 1
+        for entry in best:
+            hand = entry["best_hand"]
+            cards = hand["cards"]
+            shown = cards_label(cards[:-1]) + " + " + cards_label(cards[-1:])
+            out += [("class:dim", f"   {entry['preset']:<19}"), ("class:key", f"{hand['points']:>2}"),
+                    ("", f"  {shown}"), ("class:dim", f"  (game {hand['game']})\n")]
+            used += 1
+    histories = stats.get("ratings") or []
+    if histories:
+        room = rows - used - len(histories)  # each chart has a line above it
+        height = max(1, min(CHART_ROWS, room // len(histories)))
+        for history in histories:
+            values = [point["rating"] for point in history["history"]]
+            out.append(("class:label", " " + rating_summary(history)[:width - 1] + "\n"))
+            chart = chart_rows(values, width - 8, height)
+            top, low = round(max(values[-(width - 8):])), round(min(values[-(width - 8):]))
+            for i, line in enumerate(chart):
+                label = str(low) if i == len(chart) - 1 else str(top) if i == 0 and top != low else ""
+                out += [("class:dim", f" {label:>5} "), ("class:peg.mine", line + "\n")]
+    return out
+
+
+def keys(view: StatsView) -> list[tuple[str, str]]:
+    back = "leaderboard" if view.came_from != LOBBY else "lobby"
+    return [("Esc", back), ("q", "quit")]

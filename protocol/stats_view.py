@@ -1,0 +1,105 @@
+"""A ``stats`` message as lines a person reads: the table of figures per preset, the best
+hands, and the rating history drawn with block characters.
+
+Shared by text mode (:mod:`noddy.server.text.render`) and the terminal client's statistics
+screen (:mod:`noddy.client.screens.stats`), as the narration is, so that both say the same
+figures the same way; every line fits 80 columns.
+
+>>> sparkline([1500, 1516, 1532, 1516], 10)
+'▁▅█▅'
+>>> chart_rows([0, 4, 8], 3, 2)
+[' ▁█', '▁██']
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+#: Eighths of a character cell, from empty to full: the chart's resolution within a row.
+BLOCKS = " ▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: Sequence[float], width: int) -> str:
+    """The last ``width`` values as one row of blocks, lowest ▁ to highest █."""
+    shown = list(values)[-width:] if width > 0 else []
+    if not shown:
+        return ""
+    low, high = min(shown), max(shown)
+    span = high - low
+    return "".join(BLOCKS[1 + (round((v - low) / span * 7) if span else 3)] for v in shown)
+
+
+def chart_rows(values: Sequence[float], width: int, height: int) -> list[str]:
+    """The last ``width`` values as a bar chart ``height`` rows high (top row first), each
+    column's bar in eighths of a cell: the lowest value is one eighth, the highest full."""
+    shown = list(values)[-width:] if width > 0 else []
+    if not shown or height < 1:
+        return []
+    low, high = min(shown), max(shown)
+    span, levels = high - low, height * 8
+    filled = [1 + (round((v - low) / span * (levels - 1)) if span else levels // 2 - 1) for v in shown]
+    rows = []
+    for row in range(height - 1, -1, -1):  # the top row first
+        base = row * 8
+        rows.append("".join(BLOCKS[max(0, min(8, f - base))] for f in filled))
+    return rows
+
+
+def _figure(value: float | None, places: int = 2) -> str:
+    return "-" if value is None else f"{value:.{places}f}"
+
+
+#: The column heads of the table of figures, and how wide each column is.
+HEAD = (f"{'preset':<19}{'games':>6}{'wins':>6}{'win%':>7}{'peg':>7}{'hand':>7}{'crib':>7}"
+        f"{'given':>9}{'taken':>7}")
+
+
+def preset_line(entry: dict[str, Any]) -> str:
+    """One preset's row: games, wins, win rate, points per deal from pegging and the hand,
+    per crib held from the crib, skunks given and taken (doubles in brackets)."""
+    per = entry["per_deal"]
+
+    def skunks(count: int, doubles: int) -> str:
+        return f"{count}({doubles})" if doubles else str(count)
+    return (f"{entry['preset'][:18]:<19}{entry['games']:>6}{entry['wins']:>6}"
+            f"{_figure(entry['win_rate'] * 100, 1):>7}{_figure(per['pegging']):>7}"
+            f"{_figure(per['hand']):>7}{_figure(per['crib']):>7}"
+            f"{skunks(entry['skunks_given'], entry['double_skunks_given']):>9}"
+            f"{skunks(entry['skunks_taken'], entry['double_skunks_taken']):>7}")
+
+
+def best_hand_line(entry: dict[str, Any]) -> str | None:
+    """``cribbage: 29 with 5H 5C 5S JD + 5D (game 17)``, or None if no hand was shown."""
+    best = entry.get("best_hand")
+    if not best:
+        return None
+    cards = best["cards"]
+    shown = " ".join(cards[:-1]) + " + " + cards[-1] if len(cards) > 1 else " ".join(cards)
+    return f"{entry['preset']}: {best['points']} with {shown} (game {best['game']})"
+
+
+def rating_summary(history: dict[str, Any]) -> str:
+    """``cribbage rating 1516 (1484-1532 over the last 12 rated games)``."""
+    values = [point["rating"] for point in history["history"]]
+    count = len(values)
+    return (f"{history['family']} rating {round(values[-1])} ({round(min(values))}-"
+            f"{round(max(values))} over the last {count} rated game{'s' * (count != 1)})")
+
+
+def stats_lines(message: dict[str, Any], width: int = 80) -> list[str]:
+    """The whole ``stats`` message as text-mode lines (the chart a one-row sparkline)."""
+    presets = message["presets"]
+    about = f" ({message['preset']})" if message.get("preset") else ""
+    if not presets:
+        return [f"No finished games for {message['name']}{about} yet."]
+    lines = [f"Statistics of {message['name']}{about}",
+             "Points per deal (crib: per crib held); skunks given/taken (doubles in brackets)",
+             HEAD, *[preset_line(entry) for entry in presets]]
+    best = [line for line in map(best_hand_line, presets) if line]
+    if best:
+        lines.append("Best hands: " + best[0])
+        lines += ["            " + line for line in best[1:]]
+    for history in message["ratings"]:
+        lines.append(rating_summary(history) + ":")
+        lines.append("  " + sparkline([p["rating"] for p in history["history"]], width - 4))
+    return lines
