@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
-import json
 import math
 import statistics
 import sys
@@ -45,7 +44,7 @@ from typing import IO, Any, Callable, Sequence
 
 from noddy.engine import PRESETS, Game
 
-from . import external
+from . import arguments, external
 from .base import LEVELS
 from .pairing import (GameResult, check_player, game_seeds, play_game, play_pairing, replay,
                       resolve_player, seat_labels)
@@ -162,41 +161,6 @@ def run_match(a: str, b: str, *, preset: str = "noddy", players: int = 2,
     return summary
 
 
-def _option(text: str) -> tuple[str, Any]:
-    """``target=61`` -> ("target", 61); values are read as JSON, else kept as text."""
-    name, sep, value = text.partition("=")
-    if not sep:
-        raise argparse.ArgumentTypeError(f"an option is NAME=VALUE, not {text!r}")
-    try:
-        return name, json.loads(value)
-    except json.JSONDecodeError:
-        return name, value
-
-
-def _whole(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-
-
-def _at_least_one(text: str) -> int:
-    value = _whole(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {text}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:  # also NaN
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="noddy-match",
@@ -217,20 +181,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("a", metavar="A", help="player A: a built-in level or cmd:COMMAND")
     parser.add_argument("b", metavar="B", help="player B: a built-in level or cmd:COMMAND")
     parser.add_argument("--preset", default="noddy", choices=sorted(PRESETS))
-    parser.add_argument("--players", type=_whole, default=2, help="seats at the table (default 2)")
+    parser.add_argument("--players", type=arguments.whole, default=2, help="seats at the table (default 2)")
     parser.add_argument("--partnerships", action="store_true",
                         help="4 players as two teams, partners opposite")
-    parser.add_argument("--option", "-o", action="append", type=_option, default=[],
+    parser.add_argument("--option", "-o", action="append", type=arguments.option, default=[],
                         metavar="NAME=VALUE", help="a table option, e.g. target=61 (repeatable)")
-    parser.add_argument("--target", type=_whole, help="shorthand for --option target=N")
-    parser.add_argument("--games", "-n", type=_at_least_one, default=100, help="games to play (default 100)")
-    parser.add_argument("--seed", type=_whole, default=1, help="match seed (default 1)")
+    parser.add_argument("--target", type=arguments.whole, help="shorthand for --option target=N")
+    parser.add_argument("--games", "-n", type=arguments.at_least(1), default=100, help="games to play (default 100)")
+    parser.add_argument("--seed", type=arguments.whole, default=1, help="match seed (default 1)")
     parser.add_argument("--record", metavar="FILE",
                         help="write every game's record to FILE, one JSON object a line")
-    parser.add_argument("--timeout", type=_seconds, default=300.0, metavar="SECONDS",
+    parser.add_argument("--timeout", type=arguments.seconds, default=300.0, metavar="SECONDS",
                         help="the longest a cmd: bot may go without a game ending; then it "
                              "forfeits that game (default 300)")
-    parser.add_argument("--jobs", "-j", type=_at_least_one, default=1,
+    parser.add_argument("--jobs", "-j", type=arguments.at_least(1), default=1,
                         help="games played at once: processes for built-in levels, tables "
                              "(each with its own server) for cmd: bots (default 1)")
     return parser

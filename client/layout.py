@@ -89,7 +89,7 @@ class Windows:
     def confirm_text(self) -> render.Fragments:
         """The question of the quit or resign box."""
         if self.confirm_resign:
-            text = " Leave this game for good?\n A computer player takes your seat.  y / n "
+            text = " Resign this game?\n It counts as a loss for your side.  y / n "
         elif self._playing() and self.tokens is not None:
             grace = self.model.grace
             held = f"held for {grace:g} s" if grace is not None else "held for a while"

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
+from noddy.protocol.closing import closed_words
 from noddy.protocol.story import TableView
 
 from .lines import LOG_LIMIT, CountRow, DealCount, LogLine, Peg, line, number_words
@@ -233,6 +234,8 @@ class ViewModel:
     toggle = Part[Any](_T)
     enter = Part[Any](_T)
     say_go = Part[Any](_T)
+    away_choice = Part[Any](_T)
+    toggle_stand_in = Part[Any](_T)
 
     def prompt(self) -> str:
         """The line that says what happens now: while a show is counted by hand, what the
@@ -327,7 +330,8 @@ class ViewModel:
     def _on_table_closed(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.lobby.tables.pop(m.get("table"), None)
         if m.get("table") == self.game.table_id:
-            self.game.leave_table(f"Table {m.get('table')} closed: {m.get('reason', '')}".rstrip(": "))
+            verb = "is put away" if m.get("reason") == "shutdown" else "closed"
+            self.game.leave_table(f"Table {m.get('table')} {verb}: {closed_words(m)}".rstrip(": "))
         self.lobby.clamp_cursor()
 
     def _on_ok(self, m: dict[str, Any], request: Any, now: float) -> None:
@@ -418,6 +422,9 @@ class ViewModel:
 
     def _on_player_replaced(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.game.on_player_replaced(m)
+
+    def _on_stand_in(self, m: dict[str, Any], request: Any, now: float) -> None:
+        self.game.on_stand_in(m)
 
     def _on_timed_out(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.game.on_timed_out(m)

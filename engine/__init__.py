@@ -7,7 +7,8 @@ Everything a server, a client-side helper or a bot needs is importable from here
 See :mod:`noddy.engine.game` for how a game is driven (its "theory of operation").
 """
 
-from .actions import MAX_CLAIM, Action, Claim, Discard, Go, Muggins, Pass, Play, describe_legal
+from .actions import (MAX_CLAIM, Abandon, Action, Claim, Discard, Go, Muggins, Pass, Play, Resign, TakeBack,
+                      describe_legal)
 from .cards import FULL_DECK, Card, format_cards, parse_cards
 from .errors import (
     AlreadyDiscardedError,
@@ -57,6 +58,7 @@ from .rules import DEFAULT_PRESET, PRESETS, Rules, configure, find_preset
 from .scoring import Score, ScoreItem, number_words, score_play, score_show, show_total
 
 __all__ = [
+    "Abandon", "Resign", "TakeBack",
     "MAX_CLAIM", "Claim", "Muggins", "Pass", "describe_legal", "BadClaimError", "ClaimRefused",
     "Claimed", "CountingStarted", "MugginsCalled", "MugginsPassed", "ShowCounted", "ShowToCount",
     "Action", "Discard", "Go", "Play", "FULL_DECK", "Card", "format_cards", "parse_cards",

@@ -181,6 +181,38 @@ class Pass(Action):
         return "pass"
 
 
+@dataclass(frozen=True, slots=True)
+class Resign(Action):
+    """The seat's person gives the game up (see :mod:`noddy.engine.leaving`).  Never among
+    ``legal_actions``: a player chooses it, no search or bot ever should."""
+
+    verb: ClassVar[str] = "resign"
+
+    def __str__(self) -> str:
+        return "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon(Action):
+    """The seat's person left and did not come back in time; someone else (a computer)
+    plays the seat on.  Not a choice of the seat: the server takes it for them."""
+
+    verb: ClassVar[str] = "abandon"
+
+    def __str__(self) -> str:
+        return "abandon"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack(Action):
+    """The person who abandoned the seat is back and plays it again: it is not abandoned."""
+
+    verb: ClassVar[str] = "take_back"
+
+    def __str__(self) -> str:
+        return "take_back"
+
+
 #: ``_AS_OFFERED(action) == action.to_dict(with_seat=False)``, mapped over a turn's legal
 #: actions without a Python-level loop (every turn describes them).
 _AS_OFFERED = methodcaller("to_dict", with_seat=False)

@@ -51,7 +51,7 @@ import random
 from itertools import combinations
 from typing import Any, Mapping
 
-from .actions import Action, Claim, Discard, Go, Muggins, Pass, Play, go_of, plays_of
+from .actions import Abandon, Action, Claim, Discard, Go, Muggins, Pass, Play, Resign, TakeBack, go_of, plays_of
 from .cards import INDEX, JACK, SORT_KEY, Card, draw
 from .errors import (
     CardNotInHandError,
@@ -68,7 +68,6 @@ from .events import (
     DealStarted,
     Discarded,
     Event,
-    GameOver,
     GameStarted,
     HandsRevealed,
     Played,
@@ -77,7 +76,7 @@ from .events import (
     TurnedUp,
 )
 from .outcome import Outcome
-from . import by_hand
+from . import by_hand, leaving
 from .by_hand import ShowCount
 from .checks import check_count_turn, check_discard, check_go, check_turn
 from .phases import CLAIM, DISCARD, MUGGINS, OVER, PLAY
@@ -148,6 +147,9 @@ class Game:
         self.to_move: int | None = None
         self.scores: list[int] = [0] * (2 if partnerships else players)
         self.winner: int | None = None
+        self.result: Outcome | None = None
+        #: Seats whose person resigned or abandoned them: (how, the scores then); see leaving.py.
+        self.gone: dict[int, tuple[str, tuple[int, ...]]] = {}
         self.log: list[Event] = []
         events: list[Event] = [GameStarted(self.rules.name, players, partnerships, self.rules.target)]
         self._cut_for_deal(events)
@@ -173,10 +175,7 @@ class Game:
     @property
     def outcome(self) -> Outcome | None:
         """How the game ended (None while it is on): the one value every result reads."""
-        if self.winner is None:
-            return None
-        return Outcome.at_target(self.winner, self.winning_seats, self.scores, self.rules.target,
-                                 self.rules.skunk_margins)
+        return self.result
 
     @property
     def winning_seats(self) -> tuple[int, ...]:
@@ -242,6 +241,8 @@ class Game:
         elif isinstance(action, Pass):
             check_count_turn(self, action, MUGGINS)
             by_hand.pass_(self, seat, events)
+        elif isinstance(action, (Resign, Abandon, TakeBack)):
+            leaving.apply(self, action, events)
         else:
             raise IllegalActionError(f"not an action: {action!r}")
         self.log.extend(events)
@@ -268,12 +269,7 @@ class Game:
         self.scores[team] += points
         events.append(Scored(seat, points, reason, items, tuple(self.scores), cards, concealed))
         if self.scores[team] >= self.rules.target:
-            self.winner = team
-            self.phase = OVER
-            self.to_move = None
-            self._pending_discards = []
-            events.append(GameOver(Outcome.at_target(team, self.winning_seats, self.scores,
-                                                     self.rules.target, self.rules.skunk_margins)))
+            leaving.end_at_target(self, team, events)
             return True
         return False
 

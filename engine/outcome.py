@@ -41,8 +41,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-#: How a game can end: a side reached the target; a side resigned; a seat was abandoned and
-#: never taken back.  The engine itself ends games at the target only, so far.
+#: How a game can end: a side reached the target; a side resigned (every other side did,
+#: in a game of three or four alone); a seat was abandoned and never taken back, which counts
+#: as a resignation at the moment it was abandoned (see :mod:`noddy.engine.leaving`).
 ENDINGS = ("target", "resignation", "abandoned")
 #: How badly the losers were beaten, from none to worst.
 SKUNKS = ("none", "skunk", "double")
@@ -77,14 +78,20 @@ class Outcome:
     """Who won a game, with what scores, and how it ended.
 
     ``winner`` is a seat, or a team in partnerships (0: seats 0 and 2; 1: seats 1 and 3);
-    ``winning_seats`` every seat on the winning side; ``scores`` per seat or per team;
-    ``skunk`` one of :data:`SKUNKS` (see :func:`judge_skunk`)."""
+    ``winning_seats`` every seat on the winning side; ``scores`` per seat or per team (when
+    a side resigned, or abandoned its seat, the scores at that moment); ``skunk`` one of
+    :data:`SKUNKS` (see :func:`judge_skunk`).  ``resigned`` and ``abandoned`` are the seats
+    whose person resigned, or left and never came back, in the order it happened (each such
+    seat lost, whatever a computer standing in did after, and is never judged a skunk);
+    their dict keys are there only when not empty, as a game before them had none."""
 
     winner: int
     winning_seats: tuple[int, ...]
     scores: tuple[int, ...]
     ending: str = "target"
     skunk: str = "none"
+    resigned: tuple[int, ...] = ()
+    abandoned: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.ending not in ENDINGS:
@@ -96,21 +103,33 @@ class Outcome:
 
     @classmethod
     def at_target(cls, winner: int, winning_seats: tuple[int, ...], scores: Sequence[int],
-                  target: int, skunk_margins: Sequence[int]) -> "Outcome":
-        """A game a side won by reaching ``target``, its skunk judged from the scores."""
+                  target: int, skunk_margins: Sequence[int], resigned: tuple[int, ...] = (),
+                  abandoned: tuple[int, ...] = ()) -> "Outcome":
+        """A game a side won by reaching ``target``, its skunk judged from the scores of the
+        losers who played it out (a seat that ``resigned`` or was ``abandoned`` lost by
+        leaving, never by a skunk: three or four alone, where the game goes on without it)."""
+        gone = set(resigned) | set(abandoned)
+        judged = [scores[winner] if side in gone else score for side, score in enumerate(scores)]
         return cls(winner, winning_seats, tuple(scores), "target",
-                   judge_skunk(scores, winner, target, skunk_margins))
+                   judge_skunk(judged, winner, target, skunk_margins), resigned, abandoned)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"winner": self.winner, "winning_seats": list(self.winning_seats),
-                "scores": list(self.scores), "ending": self.ending, "skunk": self.skunk}
+        data: dict[str, Any] = {"winner": self.winner, "winning_seats": list(self.winning_seats),
+                                "scores": list(self.scores), "ending": self.ending,
+                                "skunk": self.skunk}
+        if self.resigned:
+            data["resigned"] = list(self.resigned)
+        if self.abandoned:
+            data["abandoned"] = list(self.abandoned)
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Outcome":
         """An outcome as :meth:`to_dict` (of this version or an older one) gave it."""
         winner, seats, scores = data["winner"], data["winning_seats"], data["scores"]
-        if not (isinstance(winner, int) and isinstance(seats, list) and isinstance(scores, list)
-                and all(isinstance(v, int) for v in [*seats, *scores])):
+        resigned, abandoned = data.get("resigned", []), data.get("abandoned", [])
+        if not (isinstance(winner, int) and all(isinstance(v, list) for v in (seats, scores, resigned, abandoned))
+                and all(isinstance(v, int) for v in [*seats, *scores, *resigned, *abandoned])):
             raise ValueError(f"not a game's outcome: {dict(data)!r}")
         return cls(winner, tuple(seats), tuple(scores), data.get("ending", "target"),
-                   data.get("skunk", "none"))
+                   data.get("skunk", "none"), tuple(resigned), tuple(abandoned))

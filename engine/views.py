@@ -143,5 +143,6 @@ def copy_game(game: Game, with_log: bool = False) -> Game:
     if game._counting is not None:
         other._counting = dataclasses.replace(game._counting, callers=list(game._counting.callers))
     other.scores = list(game.scores)
+    other.gone = dict(game.gone)
     other.log = list(game.log) if with_log else []
     return other

@@ -58,6 +58,7 @@ ERROR_CODES: dict[str, str] = {
     "not_a_computer": "remove_computer on a seat that no computer player holds",
     "unknown_level": "no computer player of that level",
     "not_creator": "only the table's creator may change its settings or remove a computer player",
+    "not_away": "stand_in on a seat whose person is not away in a game (or not yet past the grace period)",
     # meeting in the lobby
     "no_such_player": "challenge: nobody online goes by that name",
     "player_busy": "challenge: the player is at a table or away, not in the lobby",

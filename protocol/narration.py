@@ -339,8 +339,22 @@ def _tell_game_over(e: dict[str, Any], t: _Teller) -> list[Line]:
     verb = "win" if len(seats) > 1 else "wins"
     others = " to ".join(str(s) for i, s in enumerate(scores) if i != winner)
     mine = scores[winner] if 0 <= winner < len(scores) else "?"
-    skunk = _SKUNK_WORDS.get(str(e.get("skunk")), "")
-    lines = [Line("win", (f"{_capital(label)} {verb} the game, {mine} to {others}{skunk}!",))]
+    ending = e.get("ending", "target")
+    if ending == "resignation":
+        who = " and ".join(t.name(s) for s in e.get("resigned", []))
+        lines = [Line("win", (f"{_capital(label)} {verb} the game by resignation ({who} resigned), "
+                              f"{mine} to {others}!",))]
+    elif ending == "abandoned":
+        left = " and ".join(f"seat {s + 1}" for s in e.get("abandoned", []))
+        lines = [Line("win", (f"{_capital(label)} {verb} the game: {left} was left and never taken "
+                              f"back, which counts as a resignation ({mine} to {others} then)!",))]
+    else:
+        skunk = _SKUNK_WORDS.get(str(e.get("skunk")), "")
+        lines = [Line("win", (f"{_capital(label)} {verb} the game, {mine} to {others}{skunk}!",))]
+        gone = [f"seat {s + 1} resigned" for s in e.get("resigned", [])]
+        gone += [f"seat {s + 1} was left and never taken back" for s in e.get("abandoned", [])]
+        if gone:  # a loss for each, whatever the computer playing it on did
+            lines.append(Line("win", (f"({_capital('; '.join(gone))}: a loss.)",)))
     view = t.view
     if view is not None and view.deal:
         lines.append(Line("win", (f"Summary after {_n(view.deal, 'deal')}:",)))

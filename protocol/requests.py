@@ -200,6 +200,10 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
     "ready": (
         _f("ready", "bool", default=True, nullable=False),
     ),
+    "stand_in": (
+        _f("seat", "int", required=True, nullable=False, minimum=0, maximum=MAX_SEAT),
+        _f("on", "bool", default=True, nullable=False),
+    ),
     "action": (
         _f("action", "str", required=True, nullable=False,
            choices=("play", "go", "discard", "claim", "muggins", "pass")),

@@ -94,7 +94,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ping-interval", type=_POSITIVE, default=defaults.ping_interval, metavar="SECONDS",
                         help=f"ping a silent JSON client after this long (default {defaults.ping_interval:g})")
     parser.add_argument("--idle-timeout", type=_POSITIVE, default=defaults.idle_timeout, metavar="SECONDS",
-                        help=f"drop a JSON client silent this long (default {defaults.idle_timeout:g})")
+                        help=f"drop a connection that says nothing at all this long after connecting "
+                             f"(default {defaults.idle_timeout:g}); once it has spoken, silence never closes it")
+    parser.add_argument("--keepalive-idle", type=_NOT_NEGATIVE, default=defaults.keepalive_idle, metavar="SECONDS",
+                        help=f"TCP keepalive: probe a silent peer after this long, to find one that "
+                             f"vanished (default {defaults.keepalive_idle:g}; 0: off)")
+    parser.add_argument("--keepalive-interval", type=_POSITIVE, default=defaults.keepalive_interval,
+                        metavar="SECONDS", help=f"TCP keepalive: seconds between probes "
+                                                f"(default {defaults.keepalive_interval:g})")
+    parser.add_argument("--keepalive-count", type=_at_least(1, whole=True), default=defaults.keepalive_count,
+                        metavar="N", help=f"TCP keepalive: unanswered probes before the peer is "
+                                          f"taken for gone (default {defaults.keepalive_count})")
     parser.add_argument("--rate", type=_POSITIVE, default=defaults.rate,
                         help=f"requests a second each connection may sustain (default {defaults.rate:g})")
     parser.add_argument("--burst", type=_at_least(1, whole=True), default=defaults.burst,
@@ -152,6 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(host=args.host, port=args.port, seed=args.seed, grace_period=args.grace,
                         ping_interval=args.ping_interval, idle_timeout=args.idle_timeout,
+                        keepalive_idle=args.keepalive_idle, keepalive_interval=args.keepalive_interval,
+                        keepalive_count=args.keepalive_count,
                         rate=args.rate, burst=args.burst,
                         max_connections_per_address=args.max_connections_per_address,
                         max_tables_per_connection=args.max_tables_per_connection,

@@ -31,10 +31,21 @@ class ServerConfig:
     seed: int | None = None
     #: Seconds a disconnected player's seat is held for a resume.
     grace_period: float = 60.0
-    #: Seconds of silence from a JSON client after which the server sends it a ping.
+    #: Seconds of silence from a JSON client after which the server sends it a ping (once;
+    #: a client that wants to know the link is alive answers it, or pings itself).
     ping_interval: float = 30.0
-    #: Seconds of silence after which a JSON client is taken for dead and dropped.
+    #: Seconds a connection may stay silent *before its first line* (before it has a name):
+    #: a socket opened and never used.  Once a connection has said anything, silence never
+    #: closes it: a person may wait as long as they like, and a dead peer is found by TCP
+    #: keepalive below.
     idle_timeout: float = 90.0
+    #: TCP keepalive on every accepted socket, so that the kernel finds a peer that vanished
+    #: (a laptop gone, a route dropped) while a quiet person stays: seconds of silence before
+    #: the first probe, seconds between probes, and unanswered probes before the connection
+    #: is reported dead (0 idle: no keepalive).  The defaults find a dead peer in ~2 minutes.
+    keepalive_idle: float = 60.0
+    keepalive_interval: float = 10.0
+    keepalive_count: int = 6
     #: Requests a second a connection may sustain, and the burst it may send at once.
     rate: float = 20.0
     burst: int = 40

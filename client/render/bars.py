@@ -121,6 +121,8 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False) -
         keys += [("g", "go")] if model.go_is_legal else []  # only when no card can be played
         keys += [("h", "hint")] if model.coach.can_hint else []
         keys += [("v", "review")] if model.coach.notes is not None else []
+        away = model.away_choice()
+        keys += [("w", f"{'computer for' if away[2] else 'wait for'} {away[1]}")] if away else []
         keys += [("l", "resign"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
     return key_hints(fit_keys(keys, width))
 

@@ -41,7 +41,7 @@ HELP_RIGHT = """\
    g go (when legal)  h hint  v review
    0-9 Enter  claim / muggins   p  pass
    ↑↓ PgUp PgDn  scroll log, count, review
-   l      resign: a computer takes your seat
+   l resign (a loss)  w wait/computer
  Before a game
    1-4    move to that seat   s  stand/sit
    a      add a computer  v  its level

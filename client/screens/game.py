@@ -58,6 +58,8 @@ class Game:
         self.log_scroll = 0
         #: An action has been sent and not yet answered (a second key press sends nothing).
         self.sending_action = False
+        #: Seats whose away person the table has chosen to wait for (``stand_in`` off), by seat.
+        self.waiting_for: dict[int, str] = {}
 
     # == the view's state, as the screen names it ========================================
     @property
@@ -139,8 +141,26 @@ class Game:
         self.log_line(line("info", f"{m.get('name', 'A player')} is back."))
 
     def on_player_replaced(self, m: dict[str, Any]) -> None:
+        if m.get("resigned"):
+            self.log_line(line("info", f"{m.get('name', 'A player')} resigned (a loss); a "
+                                       f"{m.get('level', '')} computer plays the seat on."))
+            return
         self.log_line(line("info", f"{m.get('name', 'A player')} has gone; a {m.get('level', '')} "
                                    "computer player takes the seat."))
+
+    def on_stand_in(self, m: dict[str, Any]) -> None:
+        """A computer stands in for a person who has not come back (they may still take the
+        seat back), or the table now waits for them (``level`` null)."""
+        name = m.get("name", "A player")
+        seat = m.get("seat")
+        if isinstance(seat, int) and m.get("level") is None:
+            self.waiting_for[seat] = str(name)
+        elif isinstance(seat, int):
+            self.waiting_for.pop(seat, None)
+        self.log_line(line("info", f"The table waits for {name} (w: a computer plays meanwhile)."
+                           if m.get("level") is None else
+                           f"{name} has not come back; a {m.get('level')} computer stands in until "
+                           f"{name} returns (w: wait for {name} instead)."))
 
     def on_timed_out(self, m: dict[str, Any]) -> None:
         who = self.seat_name(m.get("seat"))

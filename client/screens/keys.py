@@ -221,6 +221,11 @@ def bind_table(kb: KeyBindings, model: ViewModel, table: Filter, picking: Filter
         model.enter()
         after(event)
 
+    @kb.add("w", filter=table)
+    def _wait_or_stand_in(event: KeyPressEvent) -> None:
+        model.toggle_stand_in()
+        after(event)
+
     @kb.add("g", filter=table)
     def _go(event: KeyPressEvent) -> None:
         model.say_go()

@@ -185,6 +185,11 @@ def game_line(game: dict[str, Any], me: str) -> str:
     result = game.get("result") or {}
     scores = result.get("scores") or []
     figures = ", ".join(f"{side} {score}" for side, score in zip(sides, scores))
+    ending = result.get("ending")
+    if ending == "resignation":
+        figures += " (by resignation)"
+    elif ending == "abandoned":
+        figures += " (a seat left, never taken back)"
     outcome = "    "
     if mine and result.get("winner") is not None:
         outcome = "won " if result["winner"] in mine else "lost"

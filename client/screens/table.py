@@ -158,6 +158,33 @@ class TableScreen:
         if self.game.table_id is not None:
             self.session.send("leave")
 
+    def away_choice(self) -> tuple[int, str, bool] | None:
+        """What ``w`` does in a game where someone is away: ``(seat, name, on)``: wait for the
+        person a computer stands in for (``on`` false), or let a computer play for the person
+        the table waits for (true).  None: nobody is away like that, or we do not play."""
+        game = self.game
+        table = game.table
+        if table is None or game.seat is None or table.get("status") != "playing":
+            return None
+        seats = table.get("seats", [])
+        for seat in seats:
+            if seat and seat.get("stand_in_for"):
+                return seat["seat"], seat["stand_in_for"], False
+        for index, name in sorted(game.waiting_for.items()):
+            seat = seats[index] if index < len(seats) else None
+            if seat and seat.get("kind") == "human" and not seat.get("connected"):
+                return index, name, True
+        return None
+
+    def toggle_stand_in(self) -> None:
+        """``w`` in a game: wait for an away person, or let a computer play for them."""
+        choice = self.away_choice()
+        if choice is None:
+            self.session.set_status("Nobody is away: w waits for a player a computer stands in for.")
+            return
+        seat, _name, on = choice
+        self.session.send("stand_in", seat=seat, on=on)
+
     def move_cursor(self, delta: int) -> None:
         game = self.game
         if game.hand:

@@ -12,7 +12,8 @@ The core never touches a socket, a clock it was not given, or a thread.  The net
   request)`` -> a line a person typed, already read by the text adapter at the edge
   (:mod:`noddy.server.text`), which also renders what the core sends such a connection;
 * ``line_too_long(conn)`` / ``disconnect(conn)`` -> the connection broke its limit / went away;
-* ``tick()`` -> time passed: grace periods, turn timers and keepalive are checked;
+* ``tick()`` -> time passed: grace periods, turn timers and keepalive (pings to JSON
+  clients; a connection silent before its first line) are checked;
 * ``bot_moved(job, action)`` -> a computer player's decision, made off the event loop, comes
   back (ignored if the game moved on meanwhile);
 * ``answer(query, result)`` -> storage read what a :class:`Query` asked for;
@@ -28,7 +29,8 @@ handled.  The network layer must have the records written before it carries out 
 instructions, so what anyone was told has happened is always on disk first.  Every request
 is validated completely before anything changes (the engine does the same for actions), so
 a refused request changes nothing and the connection stays open; only ``line_too_long``,
-``flood`` and ``too_many_connections`` close a connection.
+``flood``, ``too_many_connections`` and silence before the first line close a connection
+(silence after it never does: TCP keepalive at the edge finds a dead peer).
 
 Who hears what: a request gets exactly one direct reply (its result or an ``error``, with the
 request's ``id``).  Changes are pushed: a table's summary to its members at once, and to
@@ -50,7 +52,9 @@ them, so every seam is in a constructor:
 * parts that handle requests, each declaring its own in ``handlers()``:
   :mod:`.reception` (every line in: rate limit, reading, dispatch; ``ping``, ``pong``),
   :mod:`.lobby` (``hello``, ``list_tables``, ``chat``, ``bye``), :mod:`.seating` (tables,
-  seats, watchers, computers, readiness, settings, held seats, closing),
+  seats, watchers, computers, readiness, settings, held seats, closing), :mod:`.stand_ins`
+  (a person leaving mid-game: resigning, a computer standing in, the seat taken back;
+  ``stand_in``),
   :mod:`.gameplay` (``action``, ``snapshot``, dealing, timers, computer players' jobs),
   :mod:`.queries` (``list_games``, ``get_game``, ``leaderboard``), :mod:`.coaching`
   (``hint``, ``review``), :mod:`.accounts` (registered names; ``register``,

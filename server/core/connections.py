@@ -2,7 +2,7 @@
 
 Owns: every :class:`~noddy.server.model.session.Connection` by id, the next id, how many are
 open per peer address (the ``max_connections_per_address`` limit) and the keepalive heap
-(when each connection is next due a look: a ping, or a drop for silence).  Only this class
+(when each connection is next due a look: a ping, or a drop for silence before hello).  Only this class
 opens, closes or marks a connection closing; the other parts read connections through
 :meth:`get` and tell this one what happened.
 """
@@ -31,7 +31,7 @@ class Connections(Mapping[int, Connection]):
         self._next = 1
         #: Open, admitted connections per peer address.
         self._per_address: dict[str, int] = {}
-        #: Min-heap of when each connection is next due a keepalive look (ping or idle drop).
+        #: Min-heap of when each connection is next due a keepalive look (ping, or a drop before hello).
         self._due: list[tuple[float, int]] = []
         #: A connection by id, or None (``get(None)`` too): the dict's own lookup, bound, as
         #: the send path asks it for every member of a table at every action.
@@ -104,13 +104,20 @@ class Connections(Mapping[int, Connection]):
         """The first line of ``conn`` decided: text mode (a person at a terminal) or JSON."""
         conn.text = text
 
-    def schedule(self, conn: Connection) -> None:
+    def schedule(self, conn: Connection, now: float | None = None) -> None:
         """Put ``conn`` in the keepalive heap at the next moment it may be due a look (if its
-        last_seen moves on meanwhile, nothing is done then and it is scheduled again)."""
+        last_seen moves on meanwhile, nothing is done then and it is scheduled again): before
+        hello, when its ``idle_timeout`` runs out; a JSON client, when it is due a ping; a
+        text-mode connection with a name never (nobody is closed for silence)."""
         config = self._config
-        due = conn.last_seen + config.idle_timeout
-        if conn.session is not None and not conn.pinged:
-            due = min(due, conn.last_seen + config.ping_interval)
+        if conn.session is None:
+            due = conn.last_seen + config.idle_timeout
+        elif conn.text:
+            return
+        else:
+            due = conn.last_seen + config.ping_interval
+            if conn.pinged and now is not None:  # pinged already: look again a period later
+                due = max(due, now + config.ping_interval)
         heapq.heappush(self._due, (due, conn.id))
 
     def due(self, now: float) -> list[Connection]:

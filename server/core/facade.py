@@ -40,6 +40,7 @@ from .reception import Reception
 from .recovery import Recovery
 from .seating import Seating
 from .sessions import Sessions
+from .stand_ins import StandIns
 from .table_state import stored_state
 from .tables import Tables
 from .talk import Talk
@@ -68,9 +69,11 @@ class ServerCore:
         self.board = LobbyBoard(config.lobby_push_interval, outbox, self.sessions, self.mutes)
         self.tables = Tables(outbox, self.board)
         # The parts that handle requests, each given what it works with.
-        self.gameplay = Gameplay(config, clock, wall_clock, outbox, self.tables, self.ratings, self.paused)
+        self.gameplay = Gameplay(config, clock, wall_clock, outbox, self.tables, self.ratings, self.paused,
+                                 self.sessions)
+        self.stand_ins = StandIns(config, clock, outbox, self.tables, self.gameplay)
         self.seating = Seating(config, clock, outbox, self.connections, self.sessions, self.board,
-                               self.tables, guard, self.paused, self.ratings, self.gameplay)
+                               self.tables, guard, self.paused, self.ratings, self.gameplay, self.stand_ins)
         self.accounts = Accounts(clock, outbox, self.connections, self.tables, self.ratings, guard)
         self.talk = Talk(config, clock, wall_clock, outbox, self.connections, self.sessions, self.accounts,
                          self.mutes)
@@ -85,8 +88,8 @@ class ServerCore:
                                  self.tables, self.ratings, self.paused, self.lost, self.lobby,
                                  self.seating, self.gameplay)
         handlers: dict[str, Any] = {}
-        for part in (self.lobby, self.seating, self.gameplay, self.queries, self.coaching,
-                     self.matchmaking, self.accounts, self.talk):
+        for part in (self.lobby, self.seating, self.stand_ins, self.gameplay, self.queries,
+                     self.coaching, self.matchmaking, self.accounts, self.talk):
             handlers.update(part.handlers())
         self.reception = Reception(config, clock, outbox, self.connections, self.lobby, self.seating,
                                    self.recovery, self.paused, handlers)

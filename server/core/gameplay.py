@@ -15,8 +15,14 @@ A finished game's result is the engine's one :class:`~noddy.engine.Outcome` valu
 ``game_over`` event, the stored result and the rating all read it.
 
 Collaborators (passed in): the open tables (a change is announced there), the rating book
-(a finished game is rated by its ``rate_game``), and the paused tables (which take no
-action: their computers and timers wait).
+(a finished game is rated by its ``rate_game``), the paused tables (which take no action:
+their computers and timers wait), and the sessions (a person a computer stood in for is
+let go when the game ends: their seat is freed).
+
+A person who leaves mid-game is an action too (:mod:`noddy.engine.leaving`: ``resign``,
+``abandon``, ``take_back``, applied by :meth:`leave_game` for seating), so the stored
+game replays to the same result; each seat changing hands is kept in ``LiveGame.changes``
+and stored with the finished game's seats.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ from .places import my_seat, my_table, session_of
 if TYPE_CHECKING:
     from .outages import PausedTables
     from .outbox import Outbox
+    from .sessions import Sessions
     from .tables import Tables
 
 log = logging.getLogger("noddy.server")
@@ -49,8 +56,10 @@ class Gameplay:
     """Games at the tables, their timers and computer players; see the module docstring."""
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], wall_clock: Callable[[], float],
-                 outbox: Outbox, tables: Tables, ratings: RatingBook, paused: PausedTables) -> None:
+                 outbox: Outbox, tables: Tables, ratings: RatingBook, paused: PausedTables,
+                 sessions: Sessions) -> None:
         self._config = config
+        self._sessions = sessions
         self._clock = clock
         self._wall_clock = wall_clock
         self._outbox = outbox
@@ -170,6 +179,40 @@ class Gameplay:
             self.finish_game(table, game)
         return events, plain
 
+    def leave_game(self, table: Table, action: Action, why: str | None = None) -> None:
+        """A person resigned, abandoned the seat or took it back (``action``): applied and
+        published like a move; ``why`` notes the seat's new hands in the record."""
+        game = table.game
+        assert game is not None and table.status == PLAYING
+        if why is not None:
+            self.seat_changed(table, action.seat, why)
+        self._stream(table, *self.apply_action(table, game, action))
+
+    def seat_changed(self, table: Table, seat: int, why: str) -> None:
+        """Note in the game's record who plays ``seat`` from now on, and why."""
+        live, occupant = table.live, table.seats[seat]
+        if live is None or occupant is None or table.status != PLAYING:
+            return
+        live.changes.append({"seat": seat, "after": live.actions, "at": round(self._wall_clock(), 2),
+                             "name": occupant.name,
+                             "kind": "computer" if occupant.is_computer else "human",
+                             "level": occupant.level, "why": why})
+
+    def _free_stand_ins(self, table: Table) -> None:
+        """The game is over: a computer that stood in for someone leaves the seat, and so
+        does a person the table was waiting for; who it stood in for is let go (their
+        resume token no longer holds a seat).  A waiting bot's table thus never plays on
+        by itself with a stand-in counted as ready."""
+        for index, occupant in enumerate(table.seats):
+            if occupant is None:
+                continue
+            person = occupant.stand_in_for if occupant.stand_in else occupant.session
+            if occupant.stand_in or (person is not None and person.conn is None and person.held_until is None):
+                table.seats[index] = None
+                if person is not None and person.table is table:
+                    person.table, person.seat = None, None
+                    self._sessions.forget(person)
+
     def finish_game(self, table: Table, game: Game) -> None:
         """Record a won game as finished and rate it.  Every way a game ends comes here: an
         action (a person's, a computer's or the turn timer's) or the deal itself (under the
@@ -187,7 +230,8 @@ class Gameplay:
                      for side in (0, 1)]
             changes = self._ratings.rate_game(family_of(table.preset), sides, outcome.winner)
         self._outbox.record(GameFinished(live.game_id, self._wall_clock(), outcome.to_dict(),
-                                         tuple(changes), table.id))
+                                         tuple(changes), table.id,
+                                         live.seats_with_changes() if live.changes else None))
 
     def _stream(self, table: Table, events: list[Event], plain: list[dict[str, Any]]) -> None:
         """Number and send new game events (see :meth:`_publish`)."""
@@ -233,6 +277,7 @@ class Gameplay:
             table.status = FINISHED
             table.deadlines.clear()
             self._send_batches(recipients, messages, None, reply)
+            self._free_stand_ins(table)
             log.info("table %d: game %d won by %s, scores %s", table.id, table.games_played,
                      game.winner, game.scores)
             if table.watchers_chat:  # the players may read the watchers' chat now

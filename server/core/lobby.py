@@ -202,7 +202,8 @@ class Lobby:
             self._renamed(conn, old, held is not None)
 
     def _resume(self, conn: Connection, session: Session, rid: Any) -> None:
-        """``conn`` takes over ``session`` (a resume token, or the account's login)."""
+        """``conn`` takes over ``session`` (a resume token, or the account's login): a seat a
+        computer stands in for is the person's again (issue 24: 'the moment they return')."""
         outbox = self._outbox
         old = self._connections.get(session.conn) if session.conn is not None else None
         if old is not None:
@@ -222,6 +223,7 @@ class Lobby:
         table = session.table
         if table is not None:
             if session.seat is not None:
+                self._seating.take_back(session)  # from a computer standing in, if one is
                 outbox.to_table(table, {"type": "player_back", "table": table.id,
                                         "seat": session.seat, "name": session.name}, exclude=session)
                 self._tables.changed(table, exclude=session)

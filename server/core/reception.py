@@ -224,32 +224,35 @@ class Reception:
         self._seating.connection_lost(session)
 
     def tick(self, now: float) -> None:
-        """Look at each connection whose keepalive is due: ping it, or drop it if silent too long."""
+        """Look at each connection whose keepalive is due: ping it, or drop it if it never
+        said anything."""
         for conn in self._connections.due(now):
             if conn.closing:
                 continue
             self._keepalive(conn, now)
             if not conn.closing:
-                self._connections.schedule(conn)
+                self._connections.schedule(conn, now)
 
     def _keepalive(self, conn: Connection, now: float) -> None:
-        """Ping a silent connection, or drop it when it has been silent too long.
+        """Drop a connection that has said nothing at all for ``idle_timeout`` (a socket
+        opened and never used, or stopped in the middle of its first line); ping a silent
+        JSON client once.
 
-        Text-mode connections too: a silent one would otherwise hold its socket (and its
-        name) for ever.  A person at a terminal reads the ping as a question, and is told
-        why before the connection is closed; a JSON client is dropped without a message."""
+        Silence after the first line never closes a connection: a person at a table, in the
+        lobby or watching may wait as long as they like, and a netcat user cannot answer a
+        ping.  A peer that vanished is found by TCP keepalive (``keepalive_idle``), which
+        the kernel runs on every accepted socket; its connection then ends as any other."""
         idle = now - conn.last_seen
         config = self._config
-        if idle >= config.idle_timeout:
-            # Before hello nobody is pinged, but a connection that says nothing (or stops in
-            # the middle of a line) must not hold its socket for ever either.
-            log.info("connection %d silent for %.0f s%s; dropping it", conn.id, idle,
-                     " before hello" if conn.session is None else "")
-            if conn.text:
-                self._outbox.send(conn.id, {"type": "bye", "reason": f"silent for {config.idle_timeout:g} s, "
-                                            "the idle limit; closing the connection"})
-            self._outbox.close(conn, "idle")
-        elif conn.session is not None and idle >= config.ping_interval and not conn.pinged:
+        if conn.session is None:
+            if idle >= config.idle_timeout:
+                log.info("connection %d said nothing for %.0f s; dropping it", conn.id, idle)
+                # Its mode is not known yet: the goodbye goes as JSON, like the greeting.
+                self._outbox.send(conn.id, {"type": "bye", "reason": f"nothing said for "
+                                            f"{config.idle_timeout:g} s after connecting; "
+                                            "closing the connection"})
+                self._outbox.close(conn, "idle")
+        elif not conn.text and idle >= config.ping_interval and not conn.pinged:
             self._connections.pinged(conn)
             self._outbox.send(conn.id, {"type": "ping"})
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.engine import NoddyError
 from noddy.protocol import ProtocolError
+from noddy.protocol.closing import closed_message
 
 from ..config import ServerConfig
 from ..model.ratings import RatingBook
@@ -148,16 +149,16 @@ class Recovery:
                 self._outbox.record(TableClosed(table_id))
             return
         if saved is None:
-            self._seating.close_table(old, "the server could not save this table")
+            self._seating.close_table(old, "not_saved")
             return
-        live = {session.token: session for session in old.humans()}
+        live = {session.token: session for session in old.humans() + old.away()}
         try:
             table = self._restore_table(saved, result["record"], now, live)
         except (NoddyError, ValueError, KeyError, TypeError) as exc:
             log.error("table %d cannot be rebuilt from the database (%s); closing it", table_id, exc)
             self._tables.opened(old)
             self._paused.resume(table_id)
-            self._seating.close_table(old, "the server could not save this table")
+            self._seating.close_table(old, "not_saved")
             return
         seated = {id(s.session) for s in table.seats if s is not None and s.session is not None}
         for session in old.spectators:
@@ -198,7 +199,7 @@ class Recovery:
                 # Won at the deal by an older server, which never recorded such a game's end.
                 self._gameplay.finish_game(table, table.game)
             if not any(s is not None and s.session is not None for s in table.seats):
-                self._seating.close_table(table, "nobody came back")
+                self._seating.close_table(table, "nobody_back")
             else:
                 log.info("table %d restored (%s, %s)", table.id, table.preset, table.status)
         self._outbox.forget_changes()
@@ -208,8 +209,7 @@ class Recovery:
         lobby for the grace period (their resume tokens still work), and whoever comes back
         is told the table is gone (``table_closed``) instead of finding a table that exists
         nowhere.  ``saved`` may be damaged: only what reads as a seat is used."""
-        message = {"type": "table_closed", "table": saved["id"],
-                   "reason": "it could not be restored after the server restarted"}
+        message = closed_message(saved["id"], "not_restored")
         seats = saved.get("seats")
         for seat in seats if isinstance(seats, list) else []:
             if not (isinstance(seat, dict) and seat.get("kind") == "human"
@@ -225,6 +225,19 @@ class Recovery:
             self._board.arrived(session)
             self._lost.add(session.token, message)
 
+    def _away(self, table: Table, index: int, person: Any, live: dict[str, Session] | None) -> Session | None:
+        """The person a restored stand-in stands in for (None: one who resigned, or a damaged
+        entry): their session again, still at the table, so their token takes the seat back."""
+        if not (isinstance(person, dict) and isinstance(person.get("token"), str)
+                and isinstance(person.get("name"), str)):
+            return None
+        session = live.get(person["token"]) if live else None
+        if session is None:
+            session = Session(person["name"], bool(person.get("bot")), None, token=person["token"])
+            self._lobby.add_session(session)
+        session.table, session.seat = table, index
+        return session
+
     def _restore_table(self, saved: dict[str, Any], record: dict[str, Any] | None, now: float,
                        live: dict[str, Session] | None = None) -> Table:
         """A table as storage kept it; seated people are held sessions, or (``live``: the
@@ -239,7 +252,10 @@ class Recovery:
             if seat is None:
                 continue
             if seat["kind"] == "computer":
-                table.seats[index] = self._seating.computer(table, index, seat["level"])
+                table.seats[index] = computer = self._seating.computer(table, index, seat["level"])
+                if "stand_in_for" in seat:
+                    computer.stand_in = True
+                    computer.stand_in_for = self._away(table, index, seat["stand_in_for"], live)
                 continue
             session = live.get(seat["token"]) if live else None
             if session is None:
@@ -270,7 +286,8 @@ class Recovery:
             table.seq = game_info["seq_start"]
             table.record(game.log)
             table.live = LiveGame(record["id"], game_info["seq_start"], record["seats"],
-                                  len(record["steps"]), record_actions(record))
+                                  len(record["steps"]), record_actions(record),
+                                  list(game_info.get("changes") or ()))
             if game.is_over:
                 table.status = FINISHED
             elif table.status == PLAYING and table.turn_timer is not None:

@@ -2,16 +2,18 @@
 
 Owns: when held seats and watchers' places run out (the held heap: the held part of
 ``tick``), and handles ``create_table``, ``sit``, ``spectate``, ``stand``, ``leave``,
-``add_computer``, ``remove_computer``, ``ready`` and ``configure_table``.  Also how a person
-goes for good (:meth:`leave`, a grace period running out: mid-game a computer player takes
-the seat) and how a table closes.  The one place a person takes a seat is :meth:`take_seat`
+``add_computer``, ``remove_computer``, ``ready`` and ``configure_table``.  Also
+how a person goes (:meth:`leave` mid-game is a resignation; a grace period running out
+mid-game abandons the seat, and a computer *stands in* until its person takes it back,
+or the table chooses to wait: :mod:`.stand_ins`) and how a table closes.  The one place a person takes a seat is :meth:`take_seat`
 and the one place they become a watcher is :meth:`watch`, so a limit on either is checked
 once.
 
 Collaborators (passed in): the open tables, sessions and connections, the lobby's board (a
 person back in the lobby), the password guard (wrong table passwords per address, shared
 with ``get_game``), the paused tables (a held seat is not given up while its table is
-paused), the rating book (the summaries' ratings) and gameplay (a full, ready table deals).
+paused), the rating book (the summaries' ratings), gameplay (a full, ready table deals)
+and the stand-ins (a person leaving mid-game; computer players are made there).
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ import logging
 import math
 from typing import TYPE_CHECKING, Any, Callable
 
-from noddy.bots import LEVELS, get_player
+from noddy.bots import LEVELS
 from noddy.protocol import ProtocolError
+from noddy.protocol.closing import closed_message
 
 from ..config import ServerConfig
 from ..model.match_plan import MatchPlan
@@ -33,7 +36,6 @@ from ..model.session import Connection
 from ..model.table import FINISHED, PLAYING, Seat, Session, Table
 from ..model.table_options import table_rules
 from ..storage.records import TableClosed
-from .names import computer_name
 from .places import my_seat, my_table, session_of
 
 if TYPE_CHECKING:
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
     from .outages import PausedTables
     from .outbox import Outbox
     from .sessions import Sessions
+    from .stand_ins import StandIns
     from .tables import Tables
 
 log = logging.getLogger("noddy.server")
@@ -54,7 +57,7 @@ class Seating:
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
                  connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
                  guard: PasswordGuard, paused: PausedTables, ratings: RatingBook,
-                 gameplay: Gameplay) -> None:
+                 gameplay: Gameplay, stand_ins: StandIns) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
@@ -66,6 +69,7 @@ class Seating:
         self._paused = paused
         self._ratings = ratings
         self._gameplay = gameplay
+        self._stand_ins = stand_ins
         #: Min-heap of (when, serial, session) of held seats' (and watchers' places') ends.
         self._held_due: list[tuple[float, int, Session]] = []
         self._due_serial = 0
@@ -216,7 +220,7 @@ class Seating:
         whose planned games are all played closes instead (after the reply)."""
         if table.match is not None and table.match.done(table.games_played) and table.can_start():
             self._outbox.reply(conn, rid, {"type": "table", "table": table.summary()})
-            self.close_table(table, "the match's games are all played")
+            self.close_table(table, "match_played")
             return
         started = self._gameplay.start_game(table) if table.can_start() else None
         summary = table.summary()  # one summary for the reply and the others
@@ -327,10 +331,12 @@ class Seating:
 
     # -- computers and ratings ------------------------------------------------------------------
     def computer(self, table: Table, seat: int, level: str) -> Seat:
-        """A computer player of ``level`` for ``seat`` (seeded by the table, seat and count)."""
-        table.computers_made += 1
-        player = get_player(level, seed=self._config.bot_seed(table.id, seat, table.computers_made))
-        return Seat(computer_name(level, seat), player=player, level=level)
+        """A computer player of ``level`` for ``seat`` (see :meth:`StandIns.computer`)."""
+        return self._stand_ins.computer(table, seat, level)
+
+    def take_back(self, session: Session) -> None:
+        """``session`` resumed: its seat, if a computer stood in for it (see :mod:`.stand_ins`)."""
+        self._stand_ins.take_back(session)
 
     def rater(self, table: Table) -> Callable[[Seat], int]:
         """How the table's summary shows a seat's rating in the table's preset family."""
@@ -363,29 +369,21 @@ class Seating:
             self._tables.changed(table)
 
     def leave(self, table: Table, session: Session) -> None:
-        """``session`` goes back to the lobby; mid-game a computer player takes its seat."""
+        """``session`` goes back to the lobby.  Mid-game that is a resignation: a loss for its
+        side at once; in a game of two sides the game ends, else a computer plays the seat on."""
         seat = session.seat
         session.table, session.seat = None, None
         self._board.arrived(session)
         if session in table.spectators:
             table.spectators.remove(session)
-        if seat is not None:
-            self._vacate(table, seat, session.name)
+        if seat is not None and table.status == PLAYING:
+            self._stand_ins.resign(table, seat, session.name)
+        elif seat is not None:
+            table.seats[seat] = None
         if not table.humans():
-            self.close_table(table, "everyone has left")
+            self.close_table(table, "empty")
         else:
             self._tables.changed(table)
-
-    def _vacate(self, table: Table, seat: int, name: str) -> None:
-        """A person has gone from ``seat`` for good: free it, or hand it to a computer mid-game."""
-        if table.status == PLAYING:
-            level = self._config.computer_level
-            table.seats[seat] = self.computer(table, seat, level)
-            table.deadlines.pop(seat, None)
-            self._outbox.to_table(table, {"type": "player_replaced", "table": table.id, "seat": seat,
-                                          "name": name, "level": level})
-        else:
-            table.seats[seat] = None
 
     def remove_spectator(self, table: Table, session: Session) -> None:
         table.spectators.remove(session)
@@ -393,7 +391,7 @@ class Seating:
         self._board.arrived(session)
         self._sessions.forget(session)
         if not table.humans():
-            self.close_table(table, "everyone has left")
+            self.close_table(table, "empty")
         else:
             self._tables.changed(table)
 
@@ -420,8 +418,16 @@ class Seating:
     def _expire(self, session: Session) -> None:
         """A held seat's (or a watcher's place's) grace period is over."""
         session.held_until = None
-        self._sessions.forget(session)
         table, seat = session.table, session.seat
+        if table is not None and seat is not None and table.status == PLAYING:
+            log.info("%s did not come back to table %d; a computer stands in", session.name, table.id)
+            self._stand_ins.abandon(table, seat, session)  # the session stays: they may take it back
+            if not table.humans():
+                self.close_table(table, "empty")
+            else:
+                self._tables.changed(table)
+            return
+        self._sessions.forget(session)
         if table is not None and seat is None:
             self.remove_spectator(table, session)
             return
@@ -430,9 +436,9 @@ class Seating:
         if table is None or seat is None:
             return
         log.info("%s did not come back to table %d", session.name, table.id)
-        self._vacate(table, seat, session.name)
+        table.seats[seat] = None
         if not table.humans():
-            self.close_table(table, "everyone has left")
+            self.close_table(table, "empty")
         else:
             self._tables.changed(table)
 
@@ -440,19 +446,25 @@ class Seating:
         """The server is shutting down: every table closes, staying stored to be restored."""
         self._closing_down = True
         for table in list(self._tables.values()):
-            self.close_table(table, "the server is shutting down", tell_lobby=False)
+            self.close_table(table, "shutdown", tell_lobby=False)
 
     def close_table(self, table: Table, reason: str, tell_lobby: bool = True) -> None:
-        log.info("table %d closed: %s", table.id, reason)
+        """Close ``table`` for ``reason`` (a code of :data:`~noddy.protocol.closing.CLOSE_REASONS`):
+        its members are told, and back in the lobby.  At shutdown it stays stored, to come
+        back at the next start, and the log says so rather than "closed"."""
+        message = closed_message(table.id, reason)
+        if reason == "shutdown":
+            log.info("table %d kept for the next start (the server is shutting down)", table.id)
+        else:
+            log.info("table %d closed: %s", table.id, message["message"])
         self._tables.removed(table.id)
         if not self._closing_down:  # at shutdown the table stays stored, to be restored
             self._outbox.record(TableClosed(table.id))
-        message = {"type": "table_closed", "table": table.id, "reason": reason}
         self._outbox.to_table(table, message)
         runner = None if table.match is None else table.match.runner
         if runner is not None and runner.table is not table:  # the runner hears it anywhere
             self._outbox.send(runner.conn, {**message, "games_played": table.games_played})
-        for session in table.humans():
+        for session in table.humans() + table.away():
             session.table, session.seat = None, None
             self._board.arrived(session)
             if session.conn is None:

@@ -55,14 +55,17 @@ class Sessions(Mapping[str, Session]):
         self._by_token.pop(session.token, None)
 
     def holder(self, name: str) -> Session | None:
-        """The session, connected or holding a seat, that goes by ``name`` or a name that
-        looks the same (see :meth:`name_in_use`), or None."""
+        """The session, connected or holding a seat (or one a computer stands in for, or the
+        table waits for), that goes by ``name`` or a name that looks the same (see
+        :meth:`name_in_use`), or None."""
         if not self.name_in_use(name):
             return None
-        return next(s for s in self._names[skeleton(name)] if s.conn is not None or s.held_until is not None)
+        return next(s for s in self._names[skeleton(name)]
+                    if s.conn is not None or s.held_until is not None or s.table is not None)
 
     def name_in_use(self, name: str) -> bool:
-        """Whether a connected person, or one whose seat is held, goes by ``name`` or by a name
+        """Whether a connected person, or one whose seat is held (or stood in for, or waited
+        for: still at a table), goes by ``name`` or by a name
         that looks the same (any case, width or accents, Cyrillic or Greek lookalikes: the
         names' :func:`~noddy.protocol.names.skeleton` is the same)."""
         wanted = skeleton(name)
@@ -72,4 +75,4 @@ class Sessions(Mapping[str, Session]):
         same[:] = [s for s in same if self._by_token.get(s.token) is s]  # forget sessions gone
         if not same:
             del self._names[wanted]
-        return any(s.conn is not None or s.held_until is not None for s in same)
+        return any(s.conn is not None or s.held_until is not None or s.table is not None for s in same)

@@ -71,28 +71,38 @@ class Session:
 
 @dataclass(eq=False)
 class Seat:
-    """Who sits in a seat: a person (``session``) or a computer player (``player``)."""
+    """Who sits in a seat: a person (``session``) or a computer player (``player``).
+
+    A computer that *stands in* (``stand_in``) plays the seat of a person who left mid-game
+    (resigned, or did not come back within the grace period) until the game ends, when the
+    seat is freed; ``stand_in_for`` is the person who may take it back (None: one who
+    resigned, who may not)."""
 
     name: str
     session: Session | None = None
     player: Player | None = None
     level: str | None = None
     ready: bool = False
+    stand_in: bool = False
+    stand_in_for: Session | None = None
 
     @property
     def is_computer(self) -> bool:
         return self.player is not None
 
     def to_dict(self, index: int) -> dict[str, Any]:
-        return {
+        data = {
             "seat": index, "name": self.name,
             "kind": "computer" if self.is_computer else "human",
             "bot": self.session is not None and self.session.bot,
-            "level": self.level, "ready": self.ready or self.is_computer,
+            "level": self.level, "ready": (self.ready or self.is_computer) and not self.stand_in,
             "connected": self.is_computer or (self.session is not None and self.session.conn is not None),
             # A person without an account: their games are unrated, their name not reserved.
             "guest": self.session is not None and self.session.account is None,
         }
+        if self.stand_in:  # whose seat it is, and whether they may take it back
+            data["stand_in_for"] = self.stand_in_for.name if self.stand_in_for is not None else None
+        return data
 
 
 @dataclass
@@ -106,6 +116,21 @@ class LiveGame:
     actions: int = 0
     #: The actions taken so far, in order: what the coach's review replays.
     taken: list[Action] = field(default_factory=list)
+    #: Each time a seat changed hands during the game, in order: ``{"seat", "after"`` (the
+    #: number of actions taken by then), ``"at"`` (seconds since 1970), ``"name", "kind",
+    #: "level", "why"}`` (``resigned``,
+    #: ``abandoned``: a computer stands in; ``back``: the person took it back; ``waiting``:
+    #: the table sent the stand-in away to wait for its person).  The record keeps them.
+    changes: list[dict[str, Any]] = field(default_factory=list)
+
+    def seats_with_changes(self) -> list[dict[str, Any]]:
+        """The seats as dealt, each with its ``changes`` (only a seat that had some)."""
+        out = []
+        for seat in self.seats:
+            changes = [{k: v for k, v in c.items() if k != "seat"} for c in self.changes
+                       if c["seat"] == seat["seat"]]
+            out.append({**seat, "changes": changes} if changes else seat)
+        return out
 
 
 @dataclass(eq=False)
@@ -172,6 +197,10 @@ class Table:
         seated = [s.session for s in self.seats if s is not None and s.session is not None]
         return seated + list(self.spectators)
 
+    def away(self) -> list[Session]:
+        """The people a computer stands in for, who may still take their seats back."""
+        return [s.stand_in_for for s in self.seats if s is not None and s.stand_in_for is not None]
+
     def members(self) -> list[tuple[Session, int | None]]:
         """Connected people at the table with the seat whose view they get (None: spectator)."""
         out: list[tuple[Session, int | None]] = []
@@ -194,7 +223,8 @@ class Table:
 
     def can_start(self) -> bool:
         return (self.status in (WAITING, FINISHED)
-                and all(seat is not None and (seat.ready or seat.is_computer) for seat in self.seats))
+                and all(seat is not None and (seat.ready or seat.is_computer) and not seat.stand_in
+                        for seat in self.seats))
 
     @property
     def hints(self) -> bool:
@@ -218,20 +248,37 @@ class Table:
                                              "games without partnerships are unrated"))
         if self.hints:
             reasons.append(("coach", "the coach is on"))
-        guests = [seat.name for seat in self.seats
-                  if seat is not None and seat.session is not None and seat.session.account is None]
+        seats = self._rated_seats()
+        guests = [name for name, guest, _level in seats if guest]
         if guests:
             reasons.append(("guest", f"{' and '.join(guests)} {'is a guest' if len(guests) == 1 else 'are guests'}"))
         if self.players == 2 or self.partnerships:
             sides: list[set[str]] = [set(), set()]
-            for index, seat in enumerate(self.seats):
-                if seat is not None and seat.level is not None:
-                    sides[index % 2].add(seat.level)
+            for index, (_name, _guest, level) in enumerate(seats):
+                if level is not None:
+                    sides[index % 2].add(level)
             if sides[0] & sides[1]:
                 reasons.append(("same_computer", "the same computer level plays on both sides"))
         if self.match is not None:
             reasons.append(("fixed_deals", "the deals are fixed in advance (a match)"))
         return reasons
+
+    def _rated_seats(self) -> list[tuple[str, bool, str | None]]:
+        """Each seat's (name, is a guest, computer level or None) for :meth:`unrated_reasons`.
+        A computer standing in (issue 24) counts as the one dealt in: a game is rated by who
+        was dealt in (``LiveGame.seats``), not by who plays a seat for them at the end."""
+        dealt = {s["seat"]: s for s in self.live.seats} if self.live is not None else {}
+        out: list[tuple[str, bool, str | None]] = []
+        for index, seat in enumerate(self.seats):
+            if seat is not None and seat.stand_in and index in dealt:
+                was = dealt[index]
+                human = was["kind"] != "computer"
+                out.append((was["name"], human and was.get("account") is None, None if human else was["level"]))
+            elif seat is not None:
+                out.append((seat.name, seat.session is not None and seat.session.account is None, seat.level))
+            else:
+                out.append(("", False, None))
+        return out
 
     def summary(self) -> dict[str, Any]:
         """What the lobby shows of the table: never any card."""

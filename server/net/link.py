@@ -107,6 +107,7 @@ class _Link(asyncio.BufferedProtocol):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
             except OSError:
                 pass
+            keep_alive(sock, self.server.config)
         self.server._connected(self)
 
     def get_buffer(self, sizehint: int) -> memoryview:
@@ -218,3 +219,34 @@ class _Link(asyncio.BufferedProtocol):
         self.held = 0
         if self.transport is not None:
             self.transport.abort()
+
+
+def keep_alive(sock: socket.socket, config: ServerConfig) -> None:
+    """Turn on TCP keepalive for ``sock`` as ``config`` says (``keepalive_idle`` 0: off), so
+    the kernel probes a silent peer and reports one that vanished: the connection then ends
+    (``connection_lost``) like any other, and a person's seat is held.  A quiet person's
+    machine answers the probes itself, so silence alone never ends a connection.  The
+    per-socket timings are set where the system has them (Linux, macOS, Windows 10+).
+
+    Keepalive probes only an idle connection: one whose peer vanished while the server was
+    sending (a move pushed just then) is retransmitted to for many minutes instead.  Where
+    the system has ``TCP_USER_TIMEOUT`` (Linux), unacknowledged data is given up after the
+    same time keepalive takes, so either way a vanished peer is found in about
+    ``keepalive_idle + keepalive_interval * keepalive_count`` seconds."""
+    if config.keepalive_idle <= 0:
+        return
+    settings = [(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)]
+    for name, value in (("TCP_KEEPIDLE", config.keepalive_idle), ("TCP_KEEPINTVL", config.keepalive_interval),
+                        ("TCP_KEEPCNT", config.keepalive_count)):
+        option = getattr(socket, name, None)
+        if option is not None and value > 0:
+            settings.append((socket.IPPROTO_TCP, option, max(1, int(value))))
+    user_timeout = getattr(socket, "TCP_USER_TIMEOUT", None)
+    if user_timeout is not None:
+        total = config.keepalive_idle + config.keepalive_interval * config.keepalive_count
+        settings.append((socket.IPPROTO_TCP, user_timeout, int(total * 1000)))
+    for level, option, value in settings:
+        try:
+            sock.setsockopt(level, option, value)
+        except OSError:  # not a TCP socket, or the system refuses: the connection still works
+            pass

@@ -18,11 +18,13 @@ and checked whenever the game is replayed.)
 A *game record* (what ``get_game`` returns and ``--export-game`` writes) is a plain dict::
 
     {"id", "table", "number", "preset", "family", "players", "partnerships", "options",
-     "seats": [{"seat", "name", "kind", "level"}], "seed", "private", "status", "started_at",
+     "seats": [{"seat", "name", "kind", "level", ["changes"]}], "seed", "private", "status", "started_at",
      "finished_at", "result": {"winner", "winning_seats", "scores", "ending"} | None,
      "opening": [event, ...], "steps": [{"action": {...}, "events": [event, ...]}, ...]}
 
-``opening`` holds the events of the deal-in before anyone acted; every ``step`` is one action
+A seat's ``changes`` (only where it changed hands: a computer stood in for a person who
+resigned or did not come back, the person took it back) are ``[{"after", "at", "name",
+"kind", "level", "why"}]``, ``after`` the number of actions taken by then, ``at`` the time.  ``opening`` holds the events of the deal-in before anyone acted; every ``step`` is one action
 and the events it caused.  ``private``: the game was played at a private table, whose records
 go only to who sat in the game or gives the table's password (:class:`StoredGame`).
 ``seed`` is a number, or a decimal string for an old seed beyond 53 bits (:func:`wire_int`).
@@ -35,7 +37,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
-from noddy.engine import Action, Claim, Discard, Game, Go, Muggins, Pass, Play
+from noddy.engine import Abandon, Action, Claim, Discard, Game, Go, Muggins, Pass, Play, Resign, TakeBack
 from noddy.protocol import compact_json
 
 from ..model.passwords import password_matches
@@ -112,12 +114,19 @@ class GameFinished:
     ratings: tuple[Change, ...]
     #: The table the game was played at (see :class:`ActionApplied`).
     table_id: int = 0
+    #: The seats as dealt with the ``changes`` of hands during the game (a computer standing
+    #: in, the person back), when there were any: they replace the stored seats.
+    seats: list[dict[str, Any]] | None = None
 
 
 Record = TableSaved | TableClosed | GameBegun | ActionApplied | GameFinished
 
 
 # == actions and games ====================================================================
+#: A person leaving or coming back, kept as an action (see :mod:`noddy.engine.leaving`).
+_LEAVING = {"resign": Resign, "abandon": Abandon, "take_back": TakeBack}
+
+
 def action_from_dict(data: dict[str, Any]) -> Action:
     """The inverse of ``Action.to_dict()`` (the seat included).
 
@@ -137,6 +146,8 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         return Muggins(seat, data["points"])
     if verb == "pass":
         return Pass(seat)
+    if verb in _LEAVING:
+        return _LEAVING[verb](seat)
     raise ValueError(f"not a stored action: {data!r}")
 
 

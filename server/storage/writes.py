@@ -202,6 +202,8 @@ class StorageWrites(StorageReads):
     def _finish_game(self, r: GameFinished, rate: bool = True) -> None:
         self.db.execute("UPDATE games SET status = 'finished', finished_at = ?, result = ? WHERE id = ?",
                         (r.finished_at, compact_json(r.result), r.game_id))
+        if r.seats is not None:  # who played each seat, with when it changed hands
+            self.db.execute("UPDATE games SET seats = ? WHERE id = ?", (compact_json(r.seats), r.game_id))
         if rate:
             self._write_ratings(r)
         self._write_stats(r)

@@ -182,6 +182,14 @@ COMMANDS: tuple[Command, ...] = (
             help=("stand | leave", ("stand up (stay watching) | go back to the lobby",)),
             brief=('stand | leave', 'stand up and watch | go back to the lobby')),
     Command(("leave",), "leave", _bare({"type": "leave"})),
+    Command(("wait",), "stand_in", lambda verb, args, rest: {
+        "type": "stand_in", "seat": _seat(args[0]), "on": False} if len(args) == 1 else None,
+        usage="wait SEAT", help=("wait SEAT | standin SEAT",
+                                 ("a seat's person is away: the table waits for them (the computer",
+                                  "standing in leaves) | a computer plays for them meanwhile"))),
+    Command(("standin",), "stand_in", lambda verb, args, rest: {
+        "type": "stand_in", "seat": _seat(args[0]), "on": True} if len(args) == 1 else None,
+        usage="standin SEAT"),
     Command(("ready", "start"), "ready", _bare({"type": "ready", "ready": True}),
             help=("ready | unready", ("the game starts when every seat is taken and ready",)),
             brief=('ready | unready', 'the game starts when every seat is ready')),

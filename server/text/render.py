@@ -14,6 +14,7 @@ import re
 import time
 from typing import Any, Sequence
 
+from noddy.protocol.closing import closed_words
 from noddy.protocol.stats_view import stats_lines
 from noddy.protocol.story import narrate, score_line, seat_name
 
@@ -52,7 +53,8 @@ def _table_line(table: dict[str, Any]) -> str:
         else:
             flags = []
             if seat["kind"] == "computer":
-                flags.append("computer")
+                flags.append("computer" if seat.get("stand_in_for") is None else
+                             f"computer, for {seat['stand_in_for']} until back")
             elif seat.get("bot"):
                 flags.append("bot, ready" if seat["ready"] else "bot")
             elif seat["ready"]:
@@ -135,14 +137,26 @@ def _sides(game: dict[str, Any]) -> list[str]:
 
 
 def _result_text(game: dict[str, Any]) -> str:
-    """``ada 28, random computer 35; random computer wins`` (or unfinished)."""
+    """``ada 28, random computer 35; random computer wins`` (or unfinished); a win by
+    resignation says so, and a win at the target is credited to whoever played the winning
+    seat at the end (a computer standing in, never the person it stood in for)."""
     result = game.get("result")
     if not result:
         return "not finished"
     sides = _sides(game)
     scores = ", ".join(f"{side} {score}" for side, score in zip(sides, result["scores"]))
+    ending = result.get("ending", "target")
+    dealt = {seat["seat"]: seat["name"] for seat in game["seats"]}
+    if ending == "target":  # the seats as they were at the end
+        sides = _sides({**game, "seats": [{**seat, "name": seat["changes"][-1]["name"]} if seat.get("changes")
+                                          else seat for seat in game["seats"]]})
     winner = sides[result["winner"]] if 0 <= result["winner"] < len(sides) else f"side {result['winner']}"
-    return f"{scores}; {winner} {'win' if ' & ' in winner else 'wins'}"
+    text = f"{scores}; {winner} {'win' if ' & ' in winner else 'wins'}"
+    gone = [f"{dealt.get(s, f'seat {s + 1}')} resigned" for s in result.get("resigned", [])]
+    gone += [f"{dealt.get(s, f'seat {s + 1}')} left and did not come back" for s in result.get("abandoned", [])]
+    if ending == "resignation":
+        text += " by resignation"
+    return f"{text} ({'; '.join(gone)})" if gone else text
 
 
 def _games_text(message: dict[str, Any]) -> str:
@@ -267,7 +281,9 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
     elif kind in ("who", "challenge", "challenged", "challenge_over", "seeking"):
         text = lobby_text(message)
     elif kind == "table_closed":
-        text = f"Table {message['table']} is closed: {message['reason']}."
+        text = (f"Table {message['table']} is put away: {closed_words(message)}."
+                if message.get("reason") == "shutdown" else
+                f"Table {message['table']} is closed: {closed_words(message)}.")
     elif kind == "event":
         text = _event_text(message["event"], names)
     elif kind == "turn":
@@ -295,8 +311,18 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
                 f"the seat is held for {message['grace']:g} s.")
     elif kind == "player_back":
         text = f"{message['name']} (seat {message['seat'] + 1}) is back."
+    elif kind == "player_replaced" and message.get("resigned"):
+        seat = message["seat"] + 1
+        text = (f"{message['name']} (seat {seat}) resigned: a loss for {message['name']}; "
+                f"{message['level']} computer {seat} plays the seat on.")
     elif kind == "player_replaced":
         text = f"A {message['level']} computer player takes seat {message['seat'] + 1} from {message['name']}."
+    elif kind == "stand_in":
+        name, seat = message["name"], message["seat"] + 1
+        text = (f"The table waits for {name} (seat {seat}); type standin {seat} to let a computer "
+                "play meanwhile." if message["level"] is None else
+                f"{name} (seat {seat}) has not come back: {message['level']} computer {seat} stands "
+                f"in until {name} does (type wait {seat} to wait for {name} instead).")
     elif kind == "timed_out":
         text = (f"{_who(message['seat'], names)} ran out of time; "
                 f"the server plays {_action_text(message['action'])}.")

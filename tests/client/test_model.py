@@ -494,3 +494,40 @@ def test_the_live_log_and_the_replay_tell_an_event_in_the_shared_words() -> None
     replay = Replay(record)
     assert model.log[-1].text == replay.log[-1].text == narrate(go, names, card=card_label)
     assert model.log[-1].text == "Anna says go."
+
+
+def test_a_shutdown_says_the_table_will_be_back_and_another_close_says_why() -> None:
+    """``table_closed`` carries a reason code (issue 24); a shutdown is not an end."""
+    model = seated_ben()
+    model.handle({"type": "table_closed", "table": 1, "reason": "shutdown", "message":
+                  "the server is shutting down; the table is kept and will be back when it starts again"})
+    assert model.screen == "lobby" and model.table_id is None
+    assert model.status == ("Table 1 is put away: the server is shutting down; the table is kept "
+                            "and will be back when it starts again")
+    model = seated_ben()
+    model.handle({"type": "table_closed", "table": 1, "reason": "empty", "message": "everyone has left"})
+    assert model.status == "Table 1 closed: everyone has left"
+
+
+def test_w_waits_for_an_away_player_or_lets_a_computer_play_for_them() -> None:
+    """Issue 24: the table is told a computer stands in, and can choose to wait instead."""
+    model = seated_ben()
+    playing = summary("playing")
+    assert model.away_choice() is None
+    playing["seats"][1] = {"seat": 1, "name": "greedy computer 2", "kind": "computer", "level": "greedy",
+                           "ready": False, "connected": True, "stand_in_for": "Anna"}
+    model.handle({"type": "stand_in", "table": 1, "seat": 1, "name": "Anna", "level": "greedy"})
+    model.handle({"type": "table", "table": playing})
+    assert model.log[-1].text == "Anna has not come back; a greedy computer stands in until Anna returns " \
+                                 "(w: wait for Anna instead)."
+    assert model.away_choice() == (1, "Anna", False)
+    model.take_outbox()
+    model.toggle_stand_in()
+    assert [m | {"id": 0} for m in model.take_outbox()] == [{"type": "stand_in", "seat": 1, "on": False, "id": 0}]
+    playing = summary("playing")
+    playing["seats"][1]["connected"] = False
+    model.handle({"type": "stand_in", "table": 1, "seat": 1, "name": "Anna", "level": None})
+    model.handle({"type": "table", "table": playing})
+    assert model.away_choice() == (1, "Anna", True)
+    model.toggle_stand_in()
+    assert [m["on"] for m in model.take_outbox()] == [True]

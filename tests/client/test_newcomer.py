@@ -183,7 +183,7 @@ async def test_resign_gives_the_seat_away_after_asking(tmp_path: Path) -> None:
             assert "l resign" in plain(keys_fragments(model))
             keys.send_text("l")
             await wait_for(lambda: app.confirm_resign, "the question")
-            assert "for good" in plain(app.confirm_text())
+            assert "a loss for your side" in plain(app.confirm_text())
             keys.send_text("n")
             await wait_for(lambda: not app.confirm_resign, "the question gone")
             assert model.screen == "table"

@@ -217,6 +217,9 @@ def test_records_view_requests_and_screens() -> None:
     view.handle(reply)
     assert view.games == [game]
     assert game_line(game, "Me").endswith("won   Me 31, random computer 20")
+    resigned = {**game, "result": {"winner": 1, "winning_seats": [1], "scores": [3, 20],
+                                   "ending": "resignation", "resigned": [0]}}
+    assert game_line(resigned, "Me").endswith("lost  Me 3, random computer 20 (by resignation)")
     view.open_selected()
     ask = model.take_outbox()[-1]
     assert ask["type"] == "get_game" and ask["game"] == 7

@@ -150,12 +150,13 @@ def test_the_python_bot_counts_only_its_own_tables_close() -> None:
         server, _ = listener.accept()
         with server:
             conn.table = 3
-            server.sendall(b'{"type":"table_closed","table":2,"reason":"everyone has left"}\n'
+            server.sendall(b'{"type":"table_closed","table":2,"reason":"empty","message":"everyone has left"}\n'
                            b'{"type":"table","table":{"id":3},"id":1}\n')
             assert conn.request({"type": "sit", "table": 3})["type"] == "table"
             assert conn.closed is False
             server.sendall(b'{"type":"table","table":{"id":3},"id":2}\n'
-                           b'{"type":"table_closed","table":3,"reason":"the match\'s games are all played"}\n')
+                           b'{"type":"table_closed","table":3,"reason":"match_played",'
+                           b'"message":"the match\'s games are all played"}\n')
             conn.request({"type": "ready"})
             assert bot.play_game(conn, 0) is None  # the table closed before a game began
         conn.sock.close()

@@ -125,6 +125,8 @@ async def test_every_error_code() -> None:
         await refused(clients[mover], {"type": "action", "action": "play", "card": mine[0], "seat": other},
                       "bad_field", field="seat", state=SNAPSHOT)
         await refused(clients[mover], {"type": "action", "action": "go"}, "must_play", state=SNAPSHOT)
+        await refused(clients[mover], {"type": "stand_in", "seat": other}, "not_away",
+                      field="seat", state=SNAPSHOT)
         await refused(clients[mover], {"type": "action", "action": "discard", "cards": mine[:1]},
                       "wrong_phase", state=SNAPSHOT)
 

@@ -124,7 +124,7 @@ def test_a_closed_table_is_pushed_as_closed(seen_open: bool) -> None:
     h.send(ann, {"type": "configure_table", "options": {"target": 61}})
     h.send(ann, {"type": "leave"})
     assert h.core.tables == {}
-    closed = {"type": "table_closed", "table": 1, "reason": "everyone has left"}
+    closed = {"type": "table_closed", "table": 1, "reason": "empty", "message": "everyone has left"}
     h.tick(0.3)
     assert h.inbox[lee][-1] == Lines((closed,))
     # ann is back in the lobby: she hears of the close by the lobby push too, as before

@@ -87,7 +87,8 @@ async def test_a_match_table_deals_the_runners_seeds_reports_each_game_and_close
         assert reply["type"] == "table"
         closed = await bot.recv_until(lambda m: m["type"] == "table_closed")
         assert closed == {"type": "table_closed", "table": table_id,
-                          "reason": "the match's games are all played"}
+                          "reason": "match_played",
+                          "message": "the match's games are all played"}
         told = await runner.recv_until(lambda m: m["type"] == "table_closed")
         assert told == {**closed, "games_played": 2}
         assert table_id not in server.core.tables
@@ -106,5 +107,5 @@ async def test_the_runner_hears_when_a_match_table_closes_early() -> None:
         await bot.request({"type": "ready"})
         await bot.close()  # a crash in the middle of the first game
         told = await runner.recv_until(lambda m: m["type"] == "table_closed")
-        assert told == {"type": "table_closed", "table": table_id, "reason": "everyone has left",
-                        "games_played": 1}
+        assert told == {"type": "table_closed", "table": table_id, "reason": "empty",
+                        "message": "everyone has left", "games_played": 1}

@@ -111,10 +111,26 @@ def test_list_games_and_get_game_over_the_protocol() -> None:
 
 
 def test_a_table_closed_mid_game_leaves_an_abandoned_game() -> None:
+    """ann's connection goes and she does not come back: a computer stands in, and with no
+    person left the table closes mid-game.  (Leaving mid-game is a resignation: below.)"""
+    storage = Storage(":memory:")
+    d = Driver(storage, grace_period=5.0)
+    ann = d.connect("ann")
+    d.versus_computer(ann, "cribbage", "random")
+    d.take(d.core.disconnect(ann))
+    d.now += 6.0
+    d.take(d.core.tick())
+    assert [tuple(r) for r in storage.db.execute("SELECT status FROM games")] == [("abandoned",)]
+    assert [tuple(r) for r in storage.db.execute("SELECT open FROM tables")] == [(0,)]
+
+
+def test_leaving_mid_game_is_a_resignation_and_the_game_is_finished() -> None:
     storage = Storage(":memory:")
     d = Driver(storage)
     ann = d.connect("ann")
     d.versus_computer(ann, "cribbage", "random")
     d.send(ann, {"type": "leave"})
-    assert [tuple(r) for r in storage.db.execute("SELECT status FROM games")] == [("abandoned",)]
+    (status, result), = storage.db.execute("SELECT status, result FROM games")
+    assert status == "finished" and json.loads(result)["ending"] == "resignation"
+    assert json.loads(result)["resigned"] == [0] and json.loads(result)["winner"] == 1
     assert [tuple(r) for r in storage.db.execute("SELECT open FROM tables")] == [(0,)]

@@ -38,8 +38,8 @@ async def test_a_player_of_a_table_that_cannot_be_restored_comes_back_to_the_lob
         welcome = await ann.request({"type": "hello", "name": "ann", "version": 1, "resume": token})
         assert (welcome["type"], welcome["resumed"], welcome["table"], welcome["seat"]) == ("welcome", True, None, None)
         closed = await ann.recv()
-        assert closed == {"type": "table_closed", "table": 1,
-                          "reason": "it could not be restored after the server restarted"}
+        assert closed == {"type": "table_closed", "table": 1, "reason": "not_restored",
+                          "message": "it could not be restored after the server restarted"}
         assert (await ann.request({"type": "snapshot"}))["code"] == "not_at_table"
         assert (await ann.request({"type": "list_tables"}))["tables"] == []
         created = await ann.request({"type": "create_table", "preset": "noddy"})

@@ -1,0 +1,151 @@
+"""Stand-ins: a computer that plays the seat of a person who left mid-game, until the game
+ends or the person takes the seat back.
+
+Seats wait for their person (issue 24).  A person who loses the connection is held for the
+grace period (:mod:`.seating`); if they are not back by then, mid-game, the seat is
+*abandoned* and a computer stands in (``stand_in`` push), so the others can play on.  The
+person takes the seat back the moment they return with their resume token, or by logging
+in to their account (:meth:`take_back`: ``player_back``), until the game ends; then the
+stand-in leaves and the seat is free (a stand-in never counts as ready for another game).  The table's other
+people may choose to wait instead (request ``stand_in`` with ``on: false``: the stand-in
+leaves and the seat is held without a time limit), and let a computer play on again later
+(``on: true``).  A person who *resigns* (``leave`` mid-game) is a loss at once; in a game of
+two sides it ends, else a computer plays the seat on for nobody (no one can take it back).
+
+Each of these is an action of the game (:mod:`noddy.engine.leaving`), applied and stored
+through gameplay (:meth:`Gameplay.leave_game`), so the result counts what happened and the
+record says who played each seat when (``LiveGame.changes``).
+
+Owns: nothing but the rules above (the seats are the table's); handles ``stand_in``.
+Collaborators (passed in): the config (the stand-ins' level and seeds), the clock, the
+outbox, the open tables (a change is announced there) and gameplay.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Callable
+
+from noddy.bots import get_player
+from noddy.engine import Abandon, Resign, TakeBack
+from noddy.protocol import ProtocolError
+
+from ..config import ServerConfig
+from ..model.session import Connection
+from ..model.table import PLAYING, Seat, Session, Table
+from .names import computer_name
+from .places import my_seat, session_of
+
+if TYPE_CHECKING:
+    from .gameplay import Gameplay
+    from .outbox import Outbox
+    from .tables import Tables
+
+log = logging.getLogger("noddy.server")
+
+
+class StandIns:
+    """Computers standing in for people who left; see the module docstring."""
+
+    def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
+                 tables: Tables, gameplay: Gameplay) -> None:
+        self._config = config
+        self._clock = clock
+        self._outbox = outbox
+        self._tables = tables
+        self._gameplay = gameplay
+
+    def handlers(self) -> dict[str, Callable[[Connection, dict[str, Any], Any], None]]:
+        return {"stand_in": self.stand_in}
+
+    def computer(self, table: Table, seat: int, level: str) -> Seat:
+        """A computer player of ``level`` for ``seat`` (seeded by the table, seat and count)."""
+        table.computers_made += 1
+        player = get_player(level, seed=self._config.bot_seed(table.id, seat, table.computers_made))
+        return Seat(computer_name(level, seat), player=player, level=level)
+
+    def resign(self, table: Table, seat: int, name: str) -> None:
+        """``name`` resigned ``seat``: a computer stands in (for nobody: a resignation is not
+        taken back), then the resignation is applied; when it ends the game, the game's end
+        frees the seat again."""
+        level = self._config.computer_level
+        table.seats[seat] = stand_in = self.computer(table, seat, level)
+        stand_in.stand_in = True
+        table.deadlines.pop(seat, None)
+        log.info("%s resigned seat %d at table %d", name, seat, table.id)
+        self._gameplay.leave_game(table, Resign(seat), "resigned")
+        if table.status == PLAYING:
+            self._outbox.to_table(table, {"type": "player_replaced", "table": table.id, "seat": seat,
+                                          "name": name, "level": level, "resigned": True})
+
+    def abandon(self, table: Table, seat: int, session: Session) -> None:
+        """``session`` did not come back to ``seat`` within the grace period, mid-game: the
+        seat is abandoned (a loss, unless they take it back), and a computer stands in."""
+        level = self._config.computer_level
+        table.seats[seat] = stand_in = self.computer(table, seat, level)
+        stand_in.stand_in, stand_in.stand_in_for = True, session
+        table.deadlines.pop(seat, None)
+        self._outbox.to_table(table, {"type": "stand_in", "table": table.id, "seat": seat,
+                                      "name": session.name, "level": level})
+        self._gameplay.leave_game(table, Abandon(seat), "abandoned")
+
+    def take_back(self, session: Session) -> None:
+        """``session`` is back (its resume token, or its account's login) at a seat a computer stood in for, or the
+        table waited for: it plays the seat again, and the seat is no longer abandoned."""
+        table, seat = session.table, session.seat
+        if table is None or seat is None:
+            return
+        occupant = table.seats[seat]
+        if occupant is not None and occupant.stand_in and occupant.stand_in_for is session:
+            table.seats[seat] = Seat(session.name, session=session)
+        elif occupant is None or occupant.session is not session:
+            return
+        game = table.game
+        if table.status == PLAYING and game is not None and seat in game.gone:
+            log.info("%s took seat %d at table %d back", session.name, seat, table.id)
+            self._gameplay.leave_game(table, TakeBack(seat), "back")
+
+    def stand_in(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        """A seated person chooses for a seat whose person is away: a computer plays it
+        meanwhile (``on``), or the table waits for them (the stand-in leaves; the seat is
+        held, with no time limit, until they come back or the game ends)."""
+        session = session_of(conn)
+        table, _mine = my_seat(session)
+        seat = f["seat"]
+        _check_seat_number(table, seat)
+        occupant = table.seats[seat]
+        person = None
+        if table.status == PLAYING and occupant is not None:
+            person = occupant.stand_in_for if occupant.stand_in else occupant.session
+        if person is None or person.conn is not None:
+            raise ProtocolError("not_away", f"seat {seat} at table {table.id} is not waiting for "
+                                "anyone in a game", field="seat")
+        if f["on"]:
+            if occupant.stand_in:
+                raise ProtocolError("not_away", f"a computer stands in for {person.name} already", field="seat")
+            if person.held_until is not None:
+                raise ProtocolError("not_away", f"{person.name}'s seat is held for "
+                                    f"{max(0.0, person.held_until - self._clock()):.0f} s more; "
+                                    "a computer may stand in after that", field="seat")
+            level = self._config.computer_level
+            table.seats[seat] = stand_in = self.computer(table, seat, level)
+            stand_in.stand_in, stand_in.stand_in_for = True, person
+            table.deadlines.pop(seat, None)
+            self._gameplay.seat_changed(table, seat, "abandoned")
+            message = {"type": "stand_in", "table": table.id, "seat": seat, "name": person.name, "level": level}
+        else:
+            if occupant.stand_in:
+                table.seats[seat] = Seat(person.name, session=person)
+                self._gameplay.seat_changed(table, seat, "waiting")
+            person.held_until = None  # held without a limit: the table waits
+            message = {"type": "stand_in", "table": table.id, "seat": seat, "name": person.name, "level": None}
+        self._outbox.reply(conn, rid, {"type": "ok"})
+        self._outbox.to_table(table, message)
+        self._outbox.may_move(table.id)
+        self._tables.changed(table)
+
+
+def _check_seat_number(table: Table, seat: int) -> None:
+    if not 0 <= seat < table.players:
+        raise ProtocolError("no_such_seat", f"table {table.id} has seats 0 to {table.players - 1}, "
+                            f"not {seat}", field="seat")

@@ -1,0 +1,80 @@
+"""A dead peer is still found now that silence never closes a connection (issue 24): the
+route to a seated player vanishes (no FIN, no RST) and TCP keepalive reports the connection
+dead, so the seat is held as after any lost connection; without keepalive it would stay
+"connected" for ever.
+
+The route is dropped for real, in a network namespace of its own (``unshare -n``; the
+loopback interface there is taken down, which touches nothing outside it).  That needs
+root (or user namespaces): where it cannot be made, the test is skipped, and
+tests/server/test_quiet_people.py still checks the keepalive options on every socket and
+what the server does when the transport reports a connection dead."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+#: Run inside the namespace: a server with quick keepalive, a seated player, then no route.
+SCRIPT = textwrap.dedent('''
+    import asyncio, json, socket, subprocess
+    from noddy.server import NoddyServer, ServerConfig
+
+    async def main(keepalive_idle, looks, mid_send):
+        subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+        server = NoddyServer(ServerConfig(host="127.0.0.1", port=0, keepalive_idle=keepalive_idle,
+                                          keepalive_interval=1, keepalive_count=2))
+        await server.start()
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(b"name ann\\nnew noddy\\nbot 2\\nready\\n")
+        while b"[playing]" not in await reader.readline():
+            pass
+        while not (await reader.readline()).startswith(b"Your turn"):
+            pass  # nothing in flight: the computer has moved and it is ann's turn
+        session = next(s for s in server.core.sessions.values() if s.name == "ann")
+        subprocess.run(["ip", "link", "set", "lo", "down"], check=True)  # no FIN, no RST
+        if mid_send:  # the server is sending as the route goes: retransmitted, never probed
+            server._links[session.conn].transport.write(b"Still there?\\n")
+        for _ in range(looks):  # a tenth of a second each, for the kernel to give up on the peer
+            if session.conn is not None:
+                await asyncio.sleep(0.1)
+        result = {"connected": session.conn is not None, "held": session.held_until is not None,
+                  "seat": session.seat}
+        await server.shutdown()
+        print(json.dumps(result))
+
+    import sys
+    asyncio.run(main(float(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"))
+''')
+
+
+def run_in_namespace(keepalive_idle: float, looks: int, mid_send: bool = False) -> dict:
+    if shutil.which("unshare") is None or shutil.which("ip") is None:
+        pytest.skip("needs unshare and ip to drop a route in a network namespace")
+    done = subprocess.run(["unshare", "-n", sys.executable, "-c", SCRIPT, str(keepalive_idle), str(looks),
+                           "1" if mid_send else "0"],
+                          capture_output=True, text=True, timeout=60)
+    if done.returncode != 0 and ("Operation not permitted" in done.stderr or "unshare failed" in done.stderr):
+        pytest.skip(f"cannot make a network namespace here: {done.stderr.strip()[:200]}")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_peer_whose_route_vanished_is_found_by_keepalive_and_its_seat_held() -> None:
+    # keepalive after 1 s of silence, 2 probes 1 s apart: found in about 3 s (up to 20 s allowed)
+    assert run_in_namespace(1, 200) == {"connected": False, "held": True, "seat": 0}
+
+
+def test_a_peer_that_vanished_while_the_server_was_sending_is_found_as_soon() -> None:
+    """Keepalive probes only an idle connection; data in flight is retransmitted for many
+    minutes unless TCP_USER_TIMEOUT (set to the same total) gives it up: ~3 s here too."""
+    assert run_in_namespace(1, 200, mid_send=True) == {"connected": False, "held": True, "seat": 0}
+
+
+def test_without_keepalive_the_vanished_peer_would_still_look_connected() -> None:
+    # the same wait as the kernel needs above, and twice more
+    assert run_in_namespace(0, 90) == {"connected": True, "held": False, "seat": 0}
