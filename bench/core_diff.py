@@ -76,6 +76,10 @@ def carry(outs, records, jobs):
             emit("query", out.conn, out.kind)
             result = [] if out.kind == "list_games" else None
             call(lambda: core.answer(out, result))
+    # Turns written now: their timers run from now (a core that has them: see TurnTimer).
+    timers = [out.timer for out in outs if getattr(out, "timer", None) is not None]
+    if timers:
+        core.turns_sent(timers)
     for job in jobs:
         call(lambda job=job: core.bot_moved(job, job.run()))
 

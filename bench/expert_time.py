@@ -41,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = {"A": "expert", "B": "greedy"}
     all_times: list[float] = []
     for preset in args.presets:
-        crib_values._CRIB_VALUES.clear()
+        crib_values.clear_crib_values()
         times: dict[str, list[float]] = {"discard": [], "play": []}
         started = time.perf_counter()
         for i, seed in enumerate(game_seeds(args.seed, args.games)):

@@ -16,12 +16,14 @@ import random
 from noddy.engine import FULL_DECK, PRESETS, Card, Rules, show_total
 
 from .crib_table import CRIB_TABLE
+from .memos import MemoFamily
 
 #: The draws a crib value is averaged over, unless a caller asks for another number.
 CRIB_SAMPLES = 3000
 
-#: The values estimated in this process, for rules and draws the table does not hold.
-_CRIB_VALUES: dict[tuple[object, ...], float] = {}
+#: The values estimated in this process, for rules and draws the table does not hold, by the
+#: rules' crib scoring (:func:`_crib_scoring`: tables of every target share them), 20,000 in all.
+_CRIB_VALUES = MemoFamily("crib values", each=20_000, total=20_000, check_every=64)
 
 #: The card each laid-away rank stands for when a crib is valued: every card of one suit if
 #: they share one, else clubs then diamonds (then hearts, spades).  The value depends only on
@@ -47,12 +49,18 @@ def crib_value(laid: tuple[Card, ...], rules: Rules, players: int, samples: int)
     value = CRIB_TABLE.get(table_key)
     if value is not None:
         return value
-    key = (rules, players, ranks, suited, samples)
-    value = _CRIB_VALUES.get(key)
+    memo = _CRIB_VALUES.memo(_crib_scoring(rules))
+    key = (players, ranks, suited, samples)
+    value = memo.get(key)
     if value is None:
         value = estimate_crib(rules, players, ranks, suited, samples)
-        _CRIB_VALUES[key] = value
+        _CRIB_VALUES.put(memo, key, value)
     return value
+
+
+def clear_crib_values() -> None:
+    """Forget the values estimated in this process (a benchmark counts the first ones)."""
+    _CRIB_VALUES.clear()
 
 
 def estimate_crib(rules: Rules, players: int, ranks: tuple[int, ...], suited: bool,
@@ -67,6 +75,12 @@ def estimate_crib(rules: Rules, players: int, ranks: tuple[int, ...], suited: bo
         draw = rng.sample(rest, others + 1)
         total += show_total(laid + tuple(draw[:others]), draw[others], rules, crib=True)
     return total / samples
+
+
+def _crib_scoring(rules: Rules) -> Rules:
+    """``rules`` with what does not change a crib's worth (see :func:`_table_name`) set alike."""
+    return dataclasses.replace(rules, target=0, option_values=(), counting_by_hand=False,
+                               turned_jack_points=0)
 
 
 def _table_name(rules: Rules) -> str | None:

@@ -163,7 +163,7 @@ class ExpertPlayer:
         shown = None  # the opponent's show, when it came before the play
         if not fast.show_after_play:
             shown = next((p for s, p in view.shows if s == opp), None)
-        replies = REPLIES.setdefault(rules, {})
+        replies = REPLIES.memo(fast.scoring)
         worlds: list[World] = []
         weight_sum = 0.0
         for _ in range(self.model_samples * self.draws):

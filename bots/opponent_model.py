@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from noddy.engine import FULL_DECK, Card, Observation, Rules
+from noddy.engine import FULL_DECK, Card, Observation
 
+from .memos import MemoFamily
 from .pegging import PlayRules
 
 #: How much less likely a sampled deal is for each earlier choice of the opponent that the
@@ -33,10 +34,17 @@ def reply_key(flush: bool, pile: tuple[Card, ...]) -> tuple[int, ...]:
     return tuple([card.rank for card in pile])
 
 
+#: Every (card, points) pair a reply has been found to make, one object each: a pile's
+#: replies are made of these, so a remembered pile costs a pointer per reply rather than a
+#: tuple of its own (at most 52 cards times the few points a play can make).
+_PAIRS: dict[tuple[Card, int], tuple[Card, int]] = {}
+
+
 def pegging_replies(fast: PlayRules, pile: tuple[Card, ...],
-                    count: int) -> list[tuple[Card, int]]:
+                    count: int) -> tuple[tuple[Card, int], ...]:
     """Every card that would peg something played on ``pile``, with its points."""
     found: list[tuple[Card, int]] = []
+    pairs = _PAIRS
     room = 31 - count
     points = fast.points_uncached  # the replies are remembered whole, per pile
     if fast.flush:
@@ -55,25 +63,30 @@ def pegging_replies(fast: PlayRules, pile: tuple[Card, ...],
                 else:
                     gained = gained_other
                 if gained:
-                    found.append((reply, gained))
-        return found
+                    pair = (reply, gained)
+                    found.append(pairs.setdefault(pair, pair))
+        return tuple(found)
     for rank in range(1, 14):  # without flushes, the suit of a reply changes nothing
         same = _BY_RANK[rank]
         if same[0].value <= room:
             gained = points(pile + (same[0],), count + same[0].value)
             if gained:
-                found.extend((reply, gained) for reply in same)
-    return found
+                for reply in same:
+                    pair = (reply, gained)
+                    found.append(pairs.setdefault(pair, pair))
+    return tuple(found)
 
 
-#: Per rules, the replies that peg on each pile seen (a pile's replies never change), keyed by
-#: the pile's ranks when the play scores no flushes (suits change nothing then).
-REPLIES: dict[Rules, dict[tuple[int, ...], list[tuple[Card, int]]]] = {}
+#: The replies that peg on each pile seen (a pile's replies never change), keyed by the pile's
+#: ranks when the play scores no flushes (suits change nothing then); one memo per set of
+#: the play's scoring parameters (``REPLIES.memo(fast.scoring)``), 20,000 entries each and
+#: 40,000 in all (see :mod:`noddy.bots.memos`).
+REPLIES = MemoFamily("pegging replies", each=20_000, total=40_000, check_every=256)
 
 
 def greedy_pick(fast: PlayRules, hand: Sequence[Card], pile: tuple[Card, ...], count: int,
                 blocked: set[Card], unseen: int, replier: int, reply_sign: int,
-                replies: dict[tuple[int, ...], list[tuple[Card, int]]]) -> tuple[Card, bool]:
+                replies: dict[tuple[int, ...], tuple[tuple[Card, int], ...]]) -> tuple[Card, bool]:
     """The card :mod:`~noddy.bots.greedy` plays from ``hand``, and whether it was a real
     choice (two or more cards with different keys).
 
@@ -99,9 +112,7 @@ def greedy_pick(fast: PlayRules, hand: Sequence[Card], pile: tuple[Card, ...], c
             found = replies.get(key)
             if found is None:
                 found = pegging_replies(fast, new_pile, new_count)
-                if len(replies) > 20_000:
-                    replies.clear()
-                replies[key] = found
+                REPLIES.put(replies, key, found)
             total = 0
             for reply, gained in found:
                 if reply not in blocked:
@@ -115,7 +126,7 @@ def greedy_pick(fast: PlayRules, hand: Sequence[Card], pile: tuple[Card, ...], c
 
 
 def history_weight(view: Observation, fast: PlayRules, opp_hand: tuple[Card, ...],
-                   replies: dict[tuple[int, ...], list[tuple[Card, int]]]) -> float:
+                   replies: dict[tuple[int, ...], tuple[tuple[Card, int], ...]]) -> float:
     """How likely this deal's play so far is if the opponent (two players) holds
     ``opp_hand`` now: 0 if the rules rule it out (it said go holding a card that fitted, or
     played on when it had to say go), else :data:`MODEL_SLIP` to the power of the choices it

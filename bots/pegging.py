@@ -18,10 +18,11 @@ from typing import Iterable, Sequence
 
 from noddy.engine import FULL_DECK, Card, Observation, Rules
 
+from .memos import MemoFamily
 
-#: Per rules, the points of each pile met (see :meth:`PlayRules.points`); cleared when full.
-_MEMOS: dict[Rules, dict[tuple[int, ...], int]] = {}
-_MEMO_SIZE = 200_000
+#: The points of each pile met (see :meth:`PlayRules.points`), one memo per set of the
+#: play's scoring parameters: 200,000 entries in all (~23 MB).
+PILE_POINTS = MemoFamily("pile points", each=200_000, total=200_000)
 
 
 class PlayRules:
@@ -29,7 +30,7 @@ class PlayRules:
 
     __slots__ = ("fifteen", "twenty_five", "twenty_five_fixed", "thirty_one",
                  "hitter_counts", "pair_points", "noddy_runs", "flush", "last_card",
-                 "restarts", "target", "show_after_play", "has_crib", "_memo")
+                 "restarts", "target", "show_after_play", "has_crib", "scoring", "_memo")
 
     def __init__(self, rules: Rules) -> None:
         self.fifteen = rules.fifteen_points
@@ -45,9 +46,13 @@ class PlayRules:
         self.target = rules.target
         self.show_after_play = not rules.show_before_play
         self.has_crib = rules.has_crib
-        # Shared by every PlayRules of equal rules: a search meets the same piles again and
-        # again, within a decision and across decisions.
-        self._memo = _MEMOS.setdefault(rules, {})
+        #: What a pile pegs depends on these alone (not the target, nor who counts the
+        #: shows): the key of the memos shared by every PlayRules that scores alike.
+        self.scoring = (self.fifteen, self.twenty_five, self.twenty_five_fixed, self.thirty_one,
+                        self.hitter_counts, tuple(self.pair_points), self.noddy_runs, self.flush)
+        # Shared by every PlayRules that scores alike: a search meets the same piles again
+        # and again, within a decision and across decisions and tables.
+        self._memo = PILE_POINTS.memo(self.scoring)
 
     def points(self, pile: Sequence[Card], count: int) -> int:
         """What the last card of ``pile`` (whose values add up to ``count``) pegs.
@@ -66,9 +71,7 @@ class PlayRules:
             return memo[key]
         except KeyError:
             value = self.points_uncached(pile, count)
-            if len(memo) >= _MEMO_SIZE:
-                memo.clear()
-            memo[key] = value
+            PILE_POINTS.put(memo, key, value)
             return value
 
     def points_uncached(self, pile: Sequence[Card], count: int) -> int:

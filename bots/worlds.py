@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from noddy.engine import Card, Observation, Rules, show_total
 
-from .opponent_model import pegging_replies, reply_key
+from .opponent_model import REPLIES, pegging_replies, reply_key
 from .pegging import PlayRules
 from .search import WIN, distinct_moves
 
@@ -54,7 +54,8 @@ class Worlds:
         self.dead = {card for _, card in view.played}
         if view.turn_up is not None:
             self.dead.add(view.turn_up)
-        self.replies: dict[tuple[int, ...], list[tuple[Card, int]]] = {}
+        #: The replies that peg on each pile: the memo every search of these scoring rules shares.
+        self.replies: dict[tuple[int, ...], tuple[tuple[Card, int], ...]] = REPLIES.memo(fast.scoring)
         # After the play (show-after-play presets): the non-dealer shows first.
         self.me_first = (view.dealer + 1) % 2 == self.me
         self.my_show = 0
@@ -197,9 +198,7 @@ class Worlds:
         found = replies.get(key)
         if found is None:
             found = pegging_replies(self.fast, new_pile, new_count)
-            if len(replies) > 20_000:
-                replies.clear()
-            replies[key] = found
+            REPLIES.put(replies, key, found)
         by_card = {reply: gained for reply, gained in found if reply not in seen}
         return now, sum(by_card.values()), by_card
 

@@ -41,6 +41,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import ssl
 import time
 from typing import Any
 
@@ -90,6 +91,7 @@ class ClientApp(Windows, Bindings):
         silence: float = 45.0,
         backoff: tuple[float, ...] | None = None,
         tokens: ResumeTokens | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.model = ViewModel(name)
         self.model.quick_start = quick_start
@@ -101,10 +103,10 @@ class ClientApp(Windows, Bindings):
             self.model.token = tokens.get(self.server_key, name)
         self.records = records.RecordsView(self.model)
         self.people = people.PeopleView(self.model)
-        self.address = address_label or f"{host}:{port}"
+        self.address = address_label or f"{'tls://' if tls else ''}{host}:{port}"
         extra = {} if backoff is None else {"backoff": backoff}
         self.connection = Connection(host, port, self._on_message, self._on_state,
-                                     silence=silence, **extra)
+                                     silence=silence, tls=tls, **extra)
         self._input = input
         self._output = output
         self.show_help = False

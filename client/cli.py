@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import ssl
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -32,7 +33,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play Noddy and Cribbage in a terminal.  With no address, a private server "
                     "starts inside the program and you play against a computer player.")
     parser.add_argument("address", nargs="?", help=f"HOST:PORT of a noddy-server (port {DEFAULT_PORT} "
-                                                   "if left out)")
+                                                   "if left out); tls://HOST:PORT for its TLS port")
+    parser.add_argument("--tls-ca", metavar="PEM", default=None,
+                        help="with a tls:// address: trust this certificate (or CA) instead of the "
+                             "system's, e.g. a LAN server's self-signed one")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--name", default=None, help="your name at the table (default: your login)")
     # The next four have no default here (see LOCAL_OPTIONS): None says "not given".
@@ -149,8 +153,17 @@ def play_at_address(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     """Play at the server ``args.address`` names (a bad address or an option of a private
     game is the parser's error), keeping the resume token on disk so that a restarted
     client takes its seat back (:mod:`noddy.client.state`)."""
+    address, tls = args.address, None
+    if address.lower().startswith("tls://"):
+        address = address[len("tls://"):]
+        try:  # checked against the system's CAs, or the one given
+            tls = ssl.create_default_context(cafile=args.tls_ca)
+        except (OSError, ValueError) as exc:
+            parser.error(f"--tls-ca: {exc}")
+    elif args.tls_ca is not None:
+        parser.error("--tls-ca is for a tls://HOST:PORT address")
     try:
-        host, port = parse_address(args.address)
+        host, port = parse_address(address)
     except ValueError as exc:
         parser.error(str(exc))
     check_remote_options(parser, args)
@@ -158,7 +171,7 @@ def play_at_address(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     if problem is not None:
         sys.stderr.write(problem)
         return 2
-    return asyncio.run(run_client(host, port, args.name or default_name(), tokens=ResumeTokens()))
+    return asyncio.run(run_client(host, port, args.name or default_name(), tokens=ResumeTokens(), tls=tls))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import os
 import socket
+import ssl
 from collections.abc import Callable
 from typing import Any
 
@@ -40,6 +41,11 @@ FAILED = "failed"
 def why_unreachable(exc: OSError) -> str:
     """Why a connection could not be made, in words a person can act on."""
     text = str(exc)
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return (f"its TLS certificate is not trusted ({exc.verify_message}; give the certificate "
+                "or its CA with --tls-ca)")
+    if isinstance(exc, ssl.SSLError):
+        return f"the TLS handshake failed ({exc.reason or text}; is that the server's TLS port?)"
     if isinstance(exc, ConnectionRefusedError) or (exc.errno is None and "Connect call failed" in text):
         return "nothing is listening there (connection refused)"
     if isinstance(exc, socket.gaierror):
@@ -63,9 +69,12 @@ class Connection:
         *,
         silence: float = 45.0,
         backoff: tuple[float, ...] = BACKOFF,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.host = host
         self.port = port
+        #: Encrypt the connection with this context (a ``tls://`` address), or None.
+        self.tls = tls
         self.on_message = on_message
         self.on_state = on_state
         self.silence = silence
@@ -120,7 +129,7 @@ class Connection:
             self.attempts += 1
             try:
                 reader, writer = await asyncio.open_connection(self.host, self.port,
-                                                               limit=READ_LIMIT)
+                                                               limit=READ_LIMIT, ssl=self.tls)
             except OSError as exc:
                 pause = self.backoff[min(failures, len(self.backoff) - 1)]
                 failures += 1

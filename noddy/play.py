@@ -78,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.address is None:
             args.preset = "noddy" if args.preset is None else args.preset
             args.players = 2 if args.players is None else args.players
+            if args.tls_ca is not None:
+                parser.error("--tls-ca is for a tls://HOST:PORT address")
             check_local_options(parser, args)
             problem = terminal_problem()
             if problem is not None:

@@ -119,6 +119,12 @@ class ServerConfig:
     #: The SQLite file that keeps tables, games and ratings across restarts; None keeps them
     #: in memory only (tests; ``noddy-server`` itself defaults to the user's data folder).
     db: str | None = None
+    #: Optional TLS (see docs/PROTOCOL.md, "Encryption"): a PEM certificate (chain) and its
+    #: key; with them the server also listens on ``tls_port`` (0: a free one), where every
+    #: connection is encrypted, while ``port`` stays plain for ``nc``.
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    tls_port: int = 3132
 
     @property
     def computer_level(self) -> str:

@@ -79,10 +79,11 @@ def lan_addresses(sources: Iterable[Callable[[], list[str]]] = (_from_interfaces
     return []
 
 
-def join_lines(host: str, port: int, addresses: list[str]) -> list[str]:
+def join_lines(host: str, port: int, addresses: list[str], tls_port: int | None = None) -> list[str]:
     """What the host is told at start: for each address friends can use, the exact
     ``noddy-client ADDRESS:PORT`` and ``nc ADDRESS PORT`` lines, each on a line of its own
-    (to copy whole).
+    (to copy whole), and ``noddy-client tls://ADDRESS:TLS_PORT`` when the server also
+    listens with TLS (``tls_port``).
 
     >>> print("\\n".join(join_lines("0.0.0.0", 3131, ["192.168.1.20", "10.0.0.5"])))
     Friends on your network join with any of these lines:
@@ -92,16 +93,26 @@ def join_lines(host: str, port: int, addresses: list[str]) -> list[str]:
         nc 10.0.0.5 3131
     >>> join_lines("127.0.0.1", 4000, [])[0]
     'Only this machine can join (the server listens on 127.0.0.1 only):'
+    >>> join_lines("10.0.0.5", 3131, [], tls_port=3132)[1:]
+    ['    noddy-client 10.0.0.5:3131', '    nc 10.0.0.5 3131', '    noddy-client tls://10.0.0.5:3132']
     """
     loopback = ipaddress.ip_address(host).is_loopback if _is_ip(host) else host == "localhost"
     if host not in EVERY_INTERFACE:
         addresses = [host]
     if not addresses:
-        return ["No network address of this machine was found: friends type its address in",
-                f"    noddy-client ADDRESS:{port}", f"    nc ADDRESS {port}"]
-    head = (f"Only this machine can join (the server listens on {host} only):" if loopback
-            else "Friends on your network join with any of these lines:")
-    return [head] + [line for a in addresses for line in (f"    noddy-client {a}:{port}", f"    nc {a} {port}")]
+        addresses, head = ["ADDRESS"], "No network address of this machine was found: friends type its address in"
+    else:
+        head = (f"Only this machine can join (the server listens on {host} only):" if loopback
+                else "Friends on your network join with any of these lines:")
+    return [head] + [line for a in addresses for line in _lines(a, port, tls_port)]
+
+
+def _lines(address: str, port: int, tls_port: int | None) -> list[str]:
+    """One address's lines (a TLS client verifies the certificate: see PROTOCOL.md, Encryption)."""
+    lines = [f"    noddy-client {address}:{port}", f"    nc {address} {port}"]
+    if tls_port is not None:
+        lines.append(f"    noddy-client tls://{address}:{tls_port}")
+    return lines
 
 
 def _is_ip(text: str) -> bool:

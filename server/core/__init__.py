@@ -14,6 +14,8 @@ The core never touches a socket, a clock it was not given, or a thread.  The net
 * ``line_too_long(conn)`` / ``disconnect(conn)`` -> the connection broke its limit / went away;
 * ``tick()`` -> time passed: grace periods, turn timers and keepalive (pings to JSON
   clients; a connection silent before its first line) are checked;
+* ``turns_sent(timers)`` -> the network layer has written Sends that carried a seat's turn
+  (their ``TurnTimer``): a turn timer runs from when its turn was written, not computed;
 * ``bot_moved(job, action)`` -> a computer player's decision, made off the event loop, comes
   back (ignored if the game moved on meanwhile);
 * ``answer(query, result)`` -> storage read what a :class:`Query` asked for;

@@ -28,7 +28,7 @@ from .accounts import Accounts
 from .coaching import Coaching
 from .connections import Connections
 from .gameplay import Gameplay
-from .instructions import BotJob, Effects, Query
+from .instructions import BotJob, Effects, Query, TurnTimer
 from .lobby import Lobby
 from .lobby_board import LobbyBoard
 from .matchmaking import Matchmaking
@@ -137,6 +137,12 @@ class ServerCore:
         self.matchmaking.tick(now)  # challenges run out, or their players left the lobby
         self.board.tick(now, self.tables.by_id())  # the lobby's table news, last (this tick's too)
         return self._effects()
+
+    def turns_sent(self, timers: list[TurnTimer]) -> None:
+        """The network layer has written the Sends that carried ``timers`` (see
+        :class:`~noddy.server.core.instructions.TurnTimer`): those seats' turn timers run from
+        now.  It only moves deadlines, so it has nothing to send or store, and returns nothing."""
+        self.gameplay.turns_sent(timers, self.clock())
 
     def bot_moved(self, job: BotJob, action: Action | None) -> Effects:
         """A computer player decided (``None``: it failed).  Stale decisions are dropped."""

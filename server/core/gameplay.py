@@ -40,7 +40,7 @@ from ..model.ratings import Rated, RatingBook, family_of
 from ..model.session import Connection
 from ..model.table import FINISHED, PLAYING, LiveGame, Table
 from ..storage.records import ActionApplied, GameBegun, GameFinished
-from .instructions import BotJob, Lines, Send
+from .instructions import BotJob, Lines, Send, TurnTimer
 from .places import my_seat, my_table, session_of
 
 if TYPE_CHECKING:
@@ -116,7 +116,8 @@ class Gameplay:
     def snapshot(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = session_of(conn)
         table = my_table(session)
-        self._outbox.reply(conn, rid, table.snapshot(session.seat, self._clock()))
+        message = table.snapshot(session.seat, self._clock())
+        self._outbox.reply(conn, rid, message, timer=turn_timer(table, session.seat, conn.id, message.get("turn")))
 
     def start_game(self, table: Table) -> tuple[list[tuple[int, Event]], list[dict[str, Any]]]:
         """Deal a new game at a full, ready table; the caller publishes the returned events
@@ -153,6 +154,7 @@ class Gameplay:
         table.status = PLAYING
         table.log.clear()
         table.deadlines.clear()
+        table.turns_in_flight.clear()
         table.thinking.clear()
         for occupant in table.seats:
             if occupant is not None:
@@ -273,10 +275,15 @@ class Gameplay:
             # A private event first (a claim refused): a member told nothing of this action
             # is sent nothing, not even the turn, which is as it was for them.
             recipients = [r for r in recipients if messages[r[1]]]
+            for _, seat, _ in recipients:  # only they are sent their turn again below
+                if seat is not None:
+                    table.turns_in_flight.pop(seat, None)
+        else:
+            table.turns_in_flight.clear()  # every awaiting seat is sent its turn again below
         if game.is_over:
             table.status = FINISHED
             table.deadlines.clear()
-            self._send_batches(recipients, messages, None, reply)
+            self._send_batches(table, recipients, messages, None, reply)
             self._free_stand_ins(table)
             log.info("table %d: game %d won by %s, scores %s", table.id, table.games_played,
                      game.winner, game.scores)
@@ -303,18 +310,21 @@ class Gameplay:
                 if occupant is not None and not occupant.is_computer and seat not in table.deadlines:
                     table.deadlines[seat] = now + table.turn_timer
                     self.schedule_timer(table, table.deadlines[seat])
-        self._send_batches(recipients, messages, table.turn_messages(seats, now), reply)
+        self._send_batches(table, recipients, messages, table.turn_messages(seats, now), reply)
 
-    def _send_batches(self, recipients: list[tuple[int, int | None, bool]],
+    def _send_batches(self, table: Table, recipients: list[tuple[int, int | None, bool]],
                       events: dict[int | None, list[dict[str, Any]]],
                       turns: dict[int | None, dict[str, Any]] | None,
                       reply: tuple[int, dict[str, Any]] | None) -> None:
         """Send each recipient its seat's events and then its turn (``turns``: none once the
         game is over) as one batch (one Send), with ``reply`` first in its connection's (or
         alone, if that connection is not among them).  Members with the same view (the
-        spectators) share one batch object, so it is encoded once for them."""
+        spectators) share one batch object, so it is encoded once for them.  A seat whose
+        turn timer runs gets its batch with a :class:`TurnTimer`: the timer runs from when
+        the network layer has written it."""
         put = self._outbox.put
         shared: dict[int | None, Lines] = {}
+        deadlines = table.deadlines if turns is not None else None
         for conn_id, seat, text in recipients:
             batch = shared.get(seat)
             if batch is None:
@@ -323,7 +333,11 @@ class Gameplay:
             if reply is not None and conn_id == reply[0]:
                 batch = Lines((reply[1], *batch.messages), True)
                 reply = None
-            put(Send(conn_id, batch, text))
+            if deadlines and seat in deadlines:
+                assert turns is not None and seat is not None
+                put(Send(conn_id, batch, text, (), turn_timer(table, seat, conn_id, turns[seat])))
+            else:
+                put(Send(conn_id, batch, text))
         if reply is not None:
             self._outbox.send(*reply)
 
@@ -339,12 +353,48 @@ class Gameplay:
     def schedule_timer(self, table: Table, deadline: float) -> None:
         heapq.heappush(self._timer_due, (deadline, table.id))
 
+    def turns_sent(self, timers: list[TurnTimer], now: float) -> None:
+        """The network layer has written turns that carried these timers (see
+        :class:`TurnTimer`): each seat's deadline is now at least the time its turn announced
+        from ``now``.  Each report counts (the seat was told that much when that turn reached
+        it), but only the report of the last turn sent to the seat lets its timer run out."""
+        for timer in timers:
+            table = self._tables.get(timer.table_id)
+            if table is None:
+                continue
+            deadline = table.deadlines.get(timer.seat)
+            if deadline is not None and now + timer.seconds > deadline:
+                table.deadlines[timer.seat] = now + timer.seconds
+                self.schedule_timer(table, now + timer.seconds)
+            in_flight = table.turns_in_flight.get(timer.seat)
+            if in_flight is not None and in_flight[1] == timer.seq:
+                del table.turns_in_flight[timer.seat]
+
+    def _in_flight(self, table: Table, seat: int) -> bool:
+        """Whether ``seat``'s turn is still on its way to its connection: sent by the core,
+        not yet reported written by the network layer.  A turn sent to a connection that has
+        closed, or that the seat's person has left for another, never will be: the seat's
+        deadline then stands as it is."""
+        in_flight = table.turns_in_flight.get(seat)
+        if in_flight is None:
+            return False
+        occupant = table.seats[seat]
+        session = occupant.session if occupant is not None else None
+        if session is not None and session.conn == in_flight[0] and self._outbox.text_of(in_flight[0]) is not None:
+            return True
+        del table.turns_in_flight[seat]
+        return False
+
     def _check_turn_timer(self, table: Table, now: float) -> None:
         game = table.game
         if table.status != PLAYING or game is None or not table.deadlines:
             return
-        for seat, deadline in sorted(table.deadlines.items()):
-            if deadline > now or seat not in game.awaiting or game.is_over:
+        for seat in sorted(table.deadlines):
+            # (Read again: a timed-out seat before it in this loop may have moved the game on.)
+            deadline = table.deadlines.get(seat)
+            if deadline is None or deadline > now or seat not in game.awaiting or game.is_over:
+                continue
+            if self._in_flight(table, seat):  # its turn has not reached it yet
                 continue
             del table.deadlines[seat]
             # Counting by hand, the rules say what silence means (claim 0, or pass);
@@ -422,6 +472,20 @@ class Gameplay:
                       occupant.level, table.id, job.seat, action, legal[0])
             action = legal[0]
         self._stream(table, *self.apply_action(table, game, action))
+
+
+def turn_timer(table: Table, seat: int | None, conn_id: int, turn: dict[str, Any] | None,
+               ) -> TurnTimer | None:
+    """The timer of ``turn`` (a turn message, or None) sent to ``seat``'s connection
+    ``conn_id``, if the seat awaits with time left on its turn timer; the table then holds the
+    seat's timer until the network layer reports the turn written (see :class:`TurnTimer`).
+    A turn that announces no time left (the seat's time ran out while another seat's timeout
+    was played) promises nothing, so nothing waits for it."""
+    if (turn is None or seat is None or seat not in table.deadlines or seat not in turn["awaiting"]
+            or not turn["time_left"]):
+        return None
+    table.turns_in_flight[seat] = (conn_id, turn["seq"])
+    return TurnTimer(table.id, seat, turn["seq"], turn["time_left"])
 
 
 def _identity_of(seat: dict[str, Any]) -> Rated:

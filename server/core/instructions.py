@@ -63,6 +63,27 @@ class Send:
     text: bool = False
     #: For a text connection at a table: the seats' names, so it reads "ann plays 5H".
     names: tuple[str, ...] = ()
+    #: A turn of the recipient's seat whose timer runs from when this is written (see
+    #: :class:`TurnTimer`): the network layer reports it to ``ServerCore.turns_sent``.
+    timer: "TurnTimer | None" = None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimer:
+    """A seat's turn went out announcing ``seconds`` (its ``time_left``) in a :class:`Send`.
+
+    The seat is owed at least that much from when the turn reaches it, not from when the core
+    computed it: the network layer writes a call's messages only once its storage records are
+    written, which under load (or behind a slow commit) can take most of a turn timer.  So the
+    network layer, having written the Send, hands its ``timer`` to ``ServerCore.turns_sent``,
+    which re-arms the seat's deadline to at least ``seconds`` from then; until it has, the
+    seat's timer does not run out (unless the connection is gone).  ``seq`` is the table's
+    seq of that turn: the report of an older turn than the last one sent is ignored."""
+
+    table_id: int
+    seat: int
+    seq: int
+    seconds: float
 
 
 @dataclass(slots=True)

@@ -34,6 +34,7 @@ from ..model.ratings import FAMILIES, Rated, RatingBook
 from ..model.session import Connection
 from ..model.table import PLAYING, WATCHERS_CHAT_KEPT, Session
 from ..model.table_options import advertised_options
+from .gameplay import turn_timer
 from .instructions import Query
 from .names import COMPUTER_SKELETONS, SERVER_NAME
 from .places import my_table, session_of as _session
@@ -227,7 +228,8 @@ class Lobby:
                 outbox.to_table(table, {"type": "player_back", "table": table.id,
                                         "seat": session.seat, "name": session.name}, exclude=session)
                 self._tables.changed(table, exclude=session)
-            outbox.send(conn.id, table.snapshot(session.seat, self._clock()))
+            snapshot = table.snapshot(session.seat, self._clock())
+            outbox.send(conn.id, snapshot, turn_timer(table, session.seat, conn.id, snapshot.get("turn")))
         else:
             self._board.greet(session)
         self._talk.deliver(session)  # the tells that waited for the account

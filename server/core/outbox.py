@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from noddy.protocol import ProtocolError
 
 from ..storage.records import TableSaved
-from .instructions import Close, Out, Send
+from .instructions import Close, Out, Send, TurnTimer
 
 if TYPE_CHECKING:
     from ..model.session import Connection
@@ -57,17 +57,18 @@ class Outbox:
             return None
         return conn.text is True
 
-    def send(self, conn_id: int | None, message: dict[str, Any]) -> None:
-        """Send ``message`` to ``conn_id`` if it is open."""
+    def send(self, conn_id: int | None, message: dict[str, Any], timer: TurnTimer | None = None) -> None:
+        """Send ``message`` to ``conn_id`` if it is open (``timer``: see :class:`TurnTimer`)."""
         text = self.text_of(conn_id)
         if text is not None:
             assert conn_id is not None
-            self._out.append(Send(conn_id, message, text))
+            self._out.append(Send(conn_id, message, text, (), timer))
 
-    def reply(self, conn: Connection, request_id: Any, message: dict[str, Any]) -> None:
+    def reply(self, conn: Connection, request_id: Any, message: dict[str, Any],
+              timer: TurnTimer | None = None) -> None:
         if request_id is not None:
             message = {**message, "id": request_id}
-        self.send(conn.id, message)
+        self.send(conn.id, message, timer)
 
     def error(self, conn: Connection, exc: ProtocolError, request_id: Any) -> None:
         log.debug("connection %d: %s: %s", conn.id, exc.code, exc.message)

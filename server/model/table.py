@@ -161,6 +161,10 @@ class Table:
     log: list[tuple[int | None, Event]] = field(default_factory=list)
     #: When each awaiting human seat's turn timer runs out.
     deadlines: dict[int, float] = field(default_factory=dict)
+    #: Seat -> (connection, seq) of the last turn sent to it that the network layer has not
+    #: yet reported written: the seat's timer does not run out before then (see
+    #: :class:`~noddy.server.core.instructions.TurnTimer`).
+    turns_in_flight: dict[int, tuple[int, int]] = field(default_factory=dict)
     #: Seats whose computer player is thinking now.
     thinking: set[int] = field(default_factory=set)
     computers_made: int = 0

@@ -4,7 +4,9 @@ The server takes connections from its listening sockets itself (``_accept``), so
 running out of file descriptors pauses accepting for ``accept_retry_delay`` with one warning,
 where asyncio's own accept loop logged thousands of tracebacks a second.  Each accepted
 socket becomes a :class:`~noddy.server.net.link._Link`; from then on the link and the server
-deal with it.
+deal with it.  With ``tls_cert`` and ``tls_key`` the server listens on ``tls_port`` too, and
+wraps what it accepts there in TLS (the standard library's ``ssl``); the plain port stays
+as it is, for ``nc``.
 
 :class:`Accepting` is a mixin of :class:`~noddy.server.net.network.NoddyServer`, not an object
 of its own: the server starts and stops it, and its log lines keep the network layer's logger.
@@ -16,6 +18,7 @@ import asyncio
 import errno
 import logging
 import socket
+import ssl
 import time
 
 from ..config import ServerConfig
@@ -27,6 +30,8 @@ log = logging.getLogger("noddy.server.net.network")
 #: Connections the kernel may hold for the server before it accepts them (also while it has
 #: stopped accepting for want of file descriptors).
 BACKLOG = 1024
+#: Seconds a peer on the TLS port has to complete its handshake.
+TLS_HANDSHAKE_TIMEOUT = 10.0
 #: What ``accept()`` fails with when the process or system has no descriptor (or memory) for
 #: one more connection: it will until some are freed, so the server stops trying for a while.
 OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
@@ -53,6 +58,9 @@ class Accepting:
         """The accepting state, empty until ``_listen``; called once by the server's constructor."""
         #: The listening sockets; the server accepts from them itself (see ``_accept``).
         self._listeners: list[socket.socket] = []
+        #: Those of them on the TLS port (connections there are encrypted with this context).
+        self._tls_listeners: set[socket.socket] = set()
+        self._tls_context: ssl.SSLContext | None = None
         #: Connections accepted whose transport is being set up.
         self._adopting: set[asyncio.Task[None]] = set()
         #: While accepting is stopped for want of descriptors: when it resumes.
@@ -68,11 +76,45 @@ class Accepting:
         assert self._listeners
         return int(self._listeners[0].getsockname()[1])
 
+    @property
+    def tls_port(self) -> int | None:
+        """The port of the encrypted listener (None: no TLS)."""
+        for sock in self._listeners:
+            if sock in self._tls_listeners:
+                return int(sock.getsockname()[1])
+        return None
+
+    def _tls(self) -> ssl.SSLContext | None:
+        """The server's TLS context from ``tls_cert`` and ``tls_key`` (None: no TLS); raises
+        ``OSError`` (``ssl.SSLError`` is one) for files that cannot be read or do not match."""
+        if not self.config.tls_cert:
+            return None
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.minimum_version = ssl.TLSVersion.TLSv1_2
+        context.load_cert_chain(self.config.tls_cert, self.config.tls_key or None)
+        return context
+
     async def _listen(self) -> list[socket.socket]:
-        """Listening sockets for every address ``config.host`` stands for (as
+        """Listening sockets for every address ``config.host`` stands for, on the plain port
+        and (with TLS) the TLS port, the plain ones first."""
+        self._tls_context = self._tls()
+        listeners = await self._listen_on(self.config.port)
+        if self._tls_context is not None:
+            try:
+                encrypted = await self._listen_on(self.config.tls_port)
+            except BaseException:
+                for sock in listeners:
+                    sock.close()
+                raise
+            self._tls_listeners = set(encrypted)
+            listeners += encrypted
+        return listeners
+
+    async def _listen_on(self, port: int) -> list[socket.socket]:
+        """Listening sockets on ``port`` for every address ``config.host`` stands for (as
         ``create_server`` makes them: address reuse, IPv6 sockets IPv6 only)."""
         loop = asyncio.get_running_loop()
-        infos = await loop.getaddrinfo(self.config.host or None, self.config.port,
+        infos = await loop.getaddrinfo(self.config.host or None, port,
                                        type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
         listeners: list[socket.socket] = []
         try:
@@ -131,14 +173,20 @@ class Accepting:
                          "%d connections open", time.monotonic() - self._starved_since,
                          self._starved_tries, len(self._links))
                 self._starved_since = None
-            task = loop.create_task(self._adopt(conn))
+            task = loop.create_task(self._adopt(conn, self._tls_context if listener in self._tls_listeners
+                                                    else None))
             self._adopting.add(task)
             task.add_done_callback(self._adopting.discard)
 
-    async def _adopt(self, conn: socket.socket) -> None:
-        """Make an accepted socket a connection (:class:`_Link`)."""
+    async def _adopt(self, conn: socket.socket, tls: ssl.SSLContext | None = None) -> None:
+        """Make an accepted socket a connection (:class:`_Link`), encrypted with ``tls``: a
+        peer that does not complete the handshake in ``TLS_HANDSHAKE_TIMEOUT`` is let go."""
         try:
-            await asyncio.get_running_loop().connect_accepted_socket(lambda: _Link(self), conn)
+            if tls is None:
+                await asyncio.get_running_loop().connect_accepted_socket(lambda: _Link(self), conn)
+            else:
+                await asyncio.get_running_loop().connect_accepted_socket(
+                    lambda: _Link(self), conn, ssl=tls, ssl_handshake_timeout=TLS_HANDSHAKE_TIMEOUT)
         except Exception as exc:  # the peer may be gone already; nothing else is affected
             log.debug("an accepted connection could not be set up: %r", exc)
             conn.close()

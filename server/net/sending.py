@@ -26,7 +26,8 @@ from noddy.protocol import encode_line
 
 from ..text import render as render_text
 from ..config import ServerConfig
-from ..core.instructions import Close, Lines, Out, Send
+from ..core import ServerCore
+from ..core.instructions import Close, Lines, Out, Send, TurnTimer
 from .link import _Link
 from ..storage.record_cache import encoded_line
 from .throttled_log import ThrottledLog
@@ -73,6 +74,8 @@ class Sending:
     config: ServerConfig
     #: The server's open connections, by connection number.
     _links: dict[int, _Link]
+    #: The core, told which turns have been written (their timers run from then).
+    core: ServerCore | None
 
     def _init_sending(self) -> None:
         """The send path's throttled logs; called once by the server's constructor."""
@@ -91,8 +94,12 @@ class Sending:
         surrogate, say) is a fault of that message alone, so it touches only its own
         recipients (see :func:`_essential`: the message is skipped for them, or they are
         dropped), and it is logged once per message object, at most once a period, however
-        many connections it was for.  Every other message of the batch goes out as usual."""
+        many connections it was for.  Every other message of the batch goes out as usual.
+
+        A turn whose timer runs from when it is written (``Send.timer``) is reported to the
+        core once the batch has been handed to the sockets (see ``ServerCore.turns_sent``)."""
         touched: list[_Link] = []
+        timers: list[TurnTimer] = []
         links = self._links
         #: Bytes of each message object, by id(message) for JSON connections (most of them),
         #: by (id, names) for text ones; None for a message that could not be encoded.
@@ -149,6 +156,8 @@ class Sending:
                         touched.append(link)
                     buffer.append(data)
                     link.held += size
+                    if out.timer is not None:
+                        timers.append(out.timer)
                 elif isinstance(out, Close):
                     log.debug("closing connection %d: %s", out.conn, out.reason)
                     link.end(self.config.shutdown_timeout)
@@ -156,6 +165,8 @@ class Sending:
                 self._send_failed("sending to connection %d failed; dropping it", out.conn, exc_info=True)
                 link.drop()
         self._write(touched)
+        if timers and self.core is not None:
+            self.core.turns_sent(timers)
         # (A message that failed inside several connections' batches is one entry under each
         # batch's id and its own: logged once, with all its recipients.)
         for message, exc, recipients in {id(entry): entry for entry in failed.values()}.values():

@@ -18,13 +18,18 @@ class Harness:
         self.closed: set[int] = set()
 
     def take(self, effects: Effects) -> None:
+        timers = []
         for out in effects.out:
             if isinstance(out, Send):
                 # A game's batch (Lines) is its messages one by one, as the wire has them.
                 self.inbox.setdefault(out.conn, []).extend(
                     out.message.messages if isinstance(out.message, Lines) else [out.message])
+                if out.timer is not None:
+                    timers.append(out.timer)
             else:
                 self.closed.add(out.conn)
+        if timers:  # written now: the turns' timers run from now (as the network layer reports)
+            self.core.turns_sent(timers)
         for job in effects.jobs:  # computer players decide at once
             self.take(self.core.bot_moved(job, job.run()))
 

@@ -31,6 +31,19 @@ def test_a_server_bound_to_one_address_names_that_one() -> None:
         "    nc 127.0.0.1 4000"]
 
 
+def test_a_server_with_tls_adds_the_tls_line_to_each_address() -> None:
+    assert join_lines("0.0.0.0", 3131, ["192.168.1.20", "10.0.0.5"], tls_port=3132) == [
+        "Friends on your network join with any of these lines:",
+        "    noddy-client 192.168.1.20:3131",
+        "    nc 192.168.1.20 3131",
+        "    noddy-client tls://192.168.1.20:3132",
+        "    noddy-client 10.0.0.5:3131",
+        "    nc 10.0.0.5 3131",
+        "    noddy-client tls://10.0.0.5:3132"]
+    assert join_lines("0.0.0.0", 3131, [], tls_port=3132)[1:] == [
+        "    noddy-client ADDRESS:3131", "    nc ADDRESS 3131", "    noddy-client tls://ADDRESS:3132"]
+
+
 def test_no_address_found_says_so_and_still_shows_the_lines() -> None:
     assert join_lines("0.0.0.0", 3131, []) == [
         "No network address of this machine was found: friends type its address in",

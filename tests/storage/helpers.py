@@ -47,15 +47,20 @@ class Driver:
         if records:
             self.storage.write(records)
             self.records.extend(records)
+        timers = []
         for out in outs:
             if isinstance(out, Send):
                 # A game's batch (Lines) is its messages one by one, as the wire has them.
                 self.inbox.setdefault(out.conn, []).extend(
                     out.message.messages if isinstance(out.message, Lines) else [out.message])
+                if out.timer is not None:
+                    timers.append(out.timer)
             elif isinstance(out, Query):
                 self.take(self.core.answer(out, self.storage.read(out.kind, out.args)), run_bots=False)
             elif isinstance(out, Close):
                 pass
+        if timers:  # written now: the turns' timers run from now (as the network layer reports)
+            self.core.turns_sent(timers)
         if run_bots:
             jobs, self._jobs = self._jobs, []
             for job in jobs:
