@@ -287,6 +287,12 @@ class Gameplay:
             self._free_stand_ins(table)
             log.info("table %d: game %d won by %s, scores %s", table.id, table.games_played,
                      game.winner, game.scores)
+            if table.watchers_chat:  # the players may read the watchers' chat now
+                lines, table.watchers_chat = table.watchers_chat, []
+                for session, seat in table.members():
+                    heard = [message for message, deaf in lines if session not in deaf]
+                    if seat is not None and heard:
+                        self._outbox.send(session.conn, {"type": "chat_history", "lines": heard})
             self._tables.changed(table)
             if table.match is not None:
                 self._report_match_game(table, game)

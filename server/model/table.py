@@ -40,6 +40,8 @@ _HANDS = {3: "three", 4: "four"}
 WAITING = "waiting"
 PLAYING = "playing"
 FINISHED = "finished"
+#: The watchers' chat lines of one game kept for its players (the latest).
+WATCHERS_CHAT_KEPT = 100
 
 
 @dataclass(eq=False)
@@ -171,6 +173,10 @@ class Table:
     creator: Session | None = None
     #: A seat's rating in the table's preset family, for the summary (set by the core).
     rate: Callable[[Seat], int] | None = None
+    #: The watchers' chat said during the game being played, which its players are given
+    #: when it ends (at most WATCHERS_CHAT_KEPT lines, the latest), each with the players
+    #: who had muted its sender then (they are not given it).
+    watchers_chat: list[tuple[dict[str, Any], frozenset[Session]]] = field(default_factory=list)
     #: A match table's fixed deals (``create_table``'s ``deal_seeds``), else None.
     match: MatchPlan | None = None
 

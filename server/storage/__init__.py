@@ -39,6 +39,8 @@ What is kept (schema version 6):
   ``stats_totals``, each person's running sums of those rows per preset.
 * ``accounts`` -- registered names: the name's skeleton, the name, the password's salted
   scrypt hash, an id never reused (:mod:`~noddy.server.storage.accounts`).
+* ``tells`` -- tells waiting for an account's next login, deleted as they are delivered
+  (:mod:`~noddy.server.storage.tells`).
 
 Where it lives: the schema and its migrations in :mod:`~noddy.server.storage.schema`; opening
 a file (checks, the lock file, exclusive locking, the probe write) in
