@@ -223,6 +223,9 @@ class Bindings:
         def _chat(event: KeyPressEvent) -> None:
             self.chatting = True
             self.chat_buffer.reset()
+            person = self.people.selected() if self.people.active else None
+            if person is not None and event.key_sequence[0].key == "t":  # tell the one under the cursor
+                self.chat_buffer.insert_text(f"/tell {person['name']} ")
             self.application.layout.focus(self.chat_buffer)
 
         keys.bind_lobby(kb, model, lobby, after, self.connection.retry_now,

@@ -380,11 +380,39 @@ class ViewModel:
         session.set_status(str(m.get("message") or code.replace("_", " ")), error=True)
 
     def _on_chat(self, m: dict[str, Any], request: Any, now: float) -> None:
-        said = line("chat", f"<{m.get('from', '?')}> {m.get('text', '')}")
-        if m.get("to") == "table":
+        watchers = "(watchers) " if m.get("to") == "watchers" else ""
+        said = line("chat", f"{watchers}<{m.get('from', '?')}> {m.get('text', '')}")
+        if m.get("to") in ("table", "watchers"):
             self.game.log_line(said)
         else:
             self.lobby.on_chat(said)
+
+    def _on_chat_history(self, m: dict[str, Any], request: Any, now: float) -> None:
+        """The lobby's last lines on entering it, or the watchers' chat after a game."""
+        lines = [x for x in m.get("lines") or [] if isinstance(x, dict)]
+        if lines and lines[0].get("to") == "watchers":
+            self.game.log_line(line("info", "The watchers said during the game:"))
+        for said in lines:
+            self._on_chat(said, None, now)
+
+    def _on_tell(self, m: dict[str, Any], request: Any, now: float) -> None:
+        """A private message, ours (its echo) or to us: in the log we are looking at."""
+        if m.get("echo"):
+            waiting = " (waits for their next login)" if m.get("waiting") else ""
+            said = line("tell", f"[to {m.get('to', '?')}] {m.get('text', '')}{waiting}")
+        else:
+            away = ", while you were away" if m.get("waiting") else ""
+            said = line("tell", f"[from {m.get('from', '?')}{away}] {m.get('text', '')}")
+            self.session.set_status(f"{m.get('from', '?')} tells you: {m.get('text', '')} "
+                                    f"(t, then /tell {m.get('from', '?')} … to answer)")
+        if self.game.table_id is not None:
+            self.game.log_line(said)
+        else:
+            self.lobby.on_chat(said)
+
+    def _on_muted(self, m: dict[str, Any], request: Any, now: float) -> None:
+        names = [str(n) for n in m.get("names") or []]
+        self.session.set_status("Muted: " + ", ".join(names) + "." if names else "You have muted nobody.")
 
     def _on_player_away(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.game.on_player_away(m)

@@ -42,6 +42,8 @@ FALLBACK_PRESETS: list[dict[str, Any]] = [
      "options": {"target": {"type": "int", "min": 15, "max": 500, "default": 31},
                  "knave_noddy": {"type": "bool", "default": True}}},
 ]
+#: What the chat line takes besides chat (see :meth:`Session.chat`).
+SLASH_COMMANDS = "/tell NAME text, /w text (watchers), /invite NAME, /mute NAME, /unmute NAME or /muted"
 #: The longest chat line the protocol accepts.
 CHAT_LIMIT = request_field("chat", "text").max_length
 #: The longest name a ``hello`` may give.
@@ -234,10 +236,29 @@ class Session:
         self.say_hello()
 
     def chat(self, text: str, at_table: bool) -> None:
-        """Say something to the table (when at one) or to the lobby."""
+        """Say something to the table (when at one) or to the lobby; a line that starts with
+        a slash command talks another way (:data:`SLASH_COMMANDS`): ``/tell NAME text``,
+        ``/w text`` (to the watchers), ``/invite NAME``, ``/mute NAME``, ``/unmute NAME``."""
         text = text.strip()
-        if text:
+        if text.startswith("/"):
+            self._slash(text)
+        elif text:
             self.send("chat", text=text[:CHAT_LIMIT], to="table" if at_table else "lobby")
+
+    def _slash(self, text: str) -> None:
+        verb, _, rest = text[1:].partition(" ")
+        name, _, said = rest.strip().partition(" ")
+        verb = verb.lower()
+        if verb in ("tell", "t", "msg") and name and said.strip():
+            self.send("tell", name=name, text=said.strip()[:CHAT_LIMIT])
+        elif verb in ("w", "whisper") and rest.strip():
+            self.send("chat", text=rest.strip()[:CHAT_LIMIT], to="watchers")
+        elif verb in ("invite", "mute", "unmute") and name and not said:
+            self.send(verb, name=name)
+        elif verb == "muted" and not rest.strip():
+            self.send("muted")
+        else:
+            self.set_status(f"Write {SLASH_COMMANDS}.", error=True)
 
 
 __all__ = ["Session", "LOBBY", "TABLE", "CONNECTING", "NOT_CONNECTED", "request_field",

@@ -31,21 +31,27 @@ async def play_local(name: str, preset: str, players: int, *, target: int | None
     from noddy.server import NoddyServer, ServerConfig
 
     # The server logs to the standard logging system; a full-screen client must not print.
+    # The logger is silenced while the game lasts only, and given back as it was.
     server_log = logging.getLogger("noddy.server")
-    server_log.addHandler(logging.NullHandler())
+    quiet, propagated = logging.NullHandler(), server_log.propagate
+    server_log.addHandler(quiet)
     server_log.propagate = False
-    config = ServerConfig(host="127.0.0.1", port=0, default_level=level or "")
-    server = NoddyServer(config)
-    await server.start()
-    quick: dict[str, Any] = {"preset": preset, "players": players, "computers": players - 1}
-    options = dict(table_options or {}) | ({} if target is None else {"target": target})
-    if options:
-        quick["options"] = options
     try:
-        return await run_client("127.0.0.1", server.port, name, quick_start=quick,
-                                address_label="private server", **client_options)
+        config = ServerConfig(host="127.0.0.1", port=0, default_level=level or "")
+        server = NoddyServer(config)
+        await server.start()
+        quick: dict[str, Any] = {"preset": preset, "players": players, "computers": players - 1}
+        options = dict(table_options or {}) | ({} if target is None else {"target": target})
+        if options:
+            quick["options"] = options
+        try:
+            return await run_client("127.0.0.1", server.port, name, quick_start=quick,
+                                    address_label="private server", **client_options)
+        finally:
+            await server.shutdown()
     finally:
-        await server.shutdown()
+        server_log.removeHandler(quiet)
+        server_log.propagate = propagated
 
 
 def check_local_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:

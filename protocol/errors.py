@@ -64,6 +64,11 @@ ERROR_CODES: dict[str, str] = {
     "player_busy": "challenge: the player is at a table or away, not in the lobby",
     "no_such_challenge": "accept or decline: no open challenge of that id is yours to answer",
     "too_many_challenges": "challenge: you have as many challenges open as allowed; withdraw one",
+    # people talking
+    "not_watching": "chat to the watchers from a seat: the watchers' chat is for those who watch",
+    "too_many_muted": "mute: you have muted as many names as allowed; unmute one",
+    "not_muted": "unmute: you have not muted that name",
+    "too_many_waiting": "tell: the absent account has as many tells waiting for its login as allowed",
     # records
     "no_such_game": "no finished game has this id",
     "storage_unavailable": "the server could not read its records, or could not save what the request did "

@@ -214,7 +214,7 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
     ),
     "chat": (
         _f("text", "str", required=True, nullable=False, max_length=500),
-        _f("to", "str", choices=("table", "lobby")),
+        _f("to", "str", choices=("table", "lobby", "watchers")),
     ),
     "snapshot": (),
     "hint": (),
@@ -281,6 +281,21 @@ REQUESTS: dict[str, tuple[FieldSpec, ...]] = {
         _f("ready", "bool", default=False, nullable=False),
     ),
     "unseek": (),
+    "tell": (
+        _f("name", "str", required=True, nullable=False, max_length=32),
+        _f("text", "str", required=True, nullable=False, max_length=500),
+    ),
+    "invite": (
+        _f("name", "str", required=True, nullable=False, max_length=32),
+        _f("text", "str", max_length=200),
+    ),
+    "mute": (
+        _f("name", "str", required=True, nullable=False, max_length=32),
+    ),
+    "unmute": (
+        _f("name", "str", required=True, nullable=False, max_length=32),
+    ),
+    "muted": (),
 }
 
 

@@ -48,7 +48,7 @@ HELP_RIGHT = """\
    x      remove a computer
    r      ready / play again  l  leave
  Anywhere
-   c or t  chat (Enter sends, Esc cancels)
+   c or t  chat, /tell NAME …, /invite NAME
    q       quit (in a game the seat is held
            a while: start again to resume)
    Ctrl-Q  quit at once"""

@@ -4,7 +4,9 @@
 view does: it holds the list the server's ``who`` gave (``o`` in the lobby opens it), the
 cursor on it, the preset a challenge asks for, the people-only toggle (``p``: bots left out,
 here and in the lobby's list of tables), and the challenges sent to us that wait for an
-answer.  A challenge that comes in is said on the status line with its one-key answer,
+answer (an invitation to a table, issue 26, is one of them: the same push, the same keys).
+``t`` on a person starts a chat line that tells them (``/tell NAME ``).  A challenge that
+comes in is said on the status line with its one-key answer,
 ``a`` to accept (and be ready at once) or ``d`` to decline, in the lobby and in this list;
 ``Enter`` on a person challenges them.  Once a challenge is accepted, the server's ``table``
 message that carries our seat takes us to the table (:meth:`ViewModel._on_table`).
@@ -105,12 +107,13 @@ class PeopleView:
         if not self.incoming:
             return
         challenge = self.incoming.pop(0)
+        what = "challenge" if challenge.get("table") is None else "invitation"
         if accept:
             self._ask("accept", challenge=challenge["id"], ready=True)
-            self.model.set_status(f"Accepted {challenge['from']}'s challenge; to the table…")
+            self.model.set_status(f"Accepted {challenge['from']}'s {what}; to the table…")
         else:
             self._ask("decline", challenge=challenge["id"])
-            self.model.set_status(f"Declined {challenge['from']}'s challenge.")
+            self.model.set_status(f"Declined {challenge['from']}'s {what}.")
         self._say_next()
 
     def back(self) -> None:
@@ -140,6 +143,10 @@ class PeopleView:
             self.cursor = max(0, min(self.cursor, len(self.people) - 1))
         elif asked == "who" and kind == "error":
             self.people = []
+        elif kind == "challenge" and message["challenge"].get("table") is not None:
+            invitation = message["challenge"]
+            self.model.set_status(f"Invited {invitation['to']} to table {invitation['table']}; "
+                                  f"it lasts {invitation['expires_in']} s.")
         elif kind == "challenge":
             challenge = message["challenge"]
             self.model.set_status(f"Challenge sent to {challenge['to']} ({challenge['preset']}); "
@@ -152,6 +159,11 @@ class PeopleView:
             who = challenge["from"] + (" (bot)" if challenge.get("from_bot") else "")
             options = ", ".join(f"{k} {v}" for k, v in (challenge.get("options") or {}).items())
             game = challenge["preset"] + (f" ({options})" if options else "")
+            if challenge.get("table") is not None:
+                private = ", private" if challenge.get("private") else ""
+                self.model.set_status(f"{who} invites you to table {challenge['table']} "
+                                      f"({game}{private}): a accept · d decline")
+                return
             self.model.set_status(f"{who} challenges you to {game}: a accept · d decline")
 
     # -- what the screen shows -------------------------------------------------------------
@@ -188,7 +200,7 @@ def people_fragments(view: PeopleView, width: int | None = None) -> Fragments:
 
 
 def keys_fragments(view: PeopleView) -> Fragments:
-    keys = [("↑↓", "choose"), ("←→", "game"), ("↵", "challenge"), ("p", "people only"),
+    keys = [("↑↓", "choose"), ("←→", "game"), ("↵", "challenge"), ("t", "tell"), ("p", "people only"),
             ("r", "refresh"), ("Esc", "lobby")]
     if view.incoming:
         keys = [("a", "accept"), ("d", "decline")] + keys

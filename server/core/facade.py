@@ -22,6 +22,7 @@ from ..model.ratings import RatingBook
 from ..model.table import Table
 from ..storage import StoredState
 from ..storage.accounts import ACCOUNT_QUERIES
+from ..storage.tells import TELL_QUERIES
 from ..storage.record_cache import RecordCache
 from .accounts import Accounts
 from .coaching import Coaching
@@ -31,6 +32,7 @@ from .instructions import BotJob, Effects, Query, TurnTimer
 from .lobby import Lobby
 from .lobby_board import LobbyBoard
 from .matchmaking import Matchmaking
+from .mutes import Mutes
 from .outages import LostTables, PausedTables
 from .outbox import Outbox
 from .queries import Queries
@@ -41,6 +43,7 @@ from .sessions import Sessions
 from .stand_ins import StandIns
 from .table_state import stored_state
 from .tables import Tables
+from .talk import Talk
 
 
 class ServerCore:
@@ -60,9 +63,10 @@ class ServerCore:
         self.ratings = RatingBook()
         self.paused = PausedTables()
         self.lost = LostTables()
+        self.mutes = Mutes()
         guard = PasswordGuard(config.password_attempts, config.password_window, config.password_lockout)
         self.outbox = outbox = Outbox(self.connections)
-        self.board = LobbyBoard(config.lobby_push_interval, outbox, self.sessions)
+        self.board = LobbyBoard(config.lobby_push_interval, outbox, self.sessions, self.mutes)
         self.tables = Tables(outbox, self.board)
         # The parts that handle requests, each given what it works with.
         self.gameplay = Gameplay(config, clock, wall_clock, outbox, self.tables, self.ratings, self.paused,
@@ -71,18 +75,21 @@ class ServerCore:
         self.seating = Seating(config, clock, outbox, self.connections, self.sessions, self.board,
                                self.tables, guard, self.paused, self.ratings, self.gameplay, self.stand_ins)
         self.accounts = Accounts(clock, outbox, self.connections, self.tables, self.ratings, guard)
+        self.talk = Talk(config, clock, wall_clock, outbox, self.connections, self.sessions, self.accounts,
+                         self.mutes)
         self.lobby = Lobby(config, clock, outbox, self.connections, self.sessions, self.board,
-                           self.tables, self.ratings, self.lost, self.seating, self.accounts)
+                           self.tables, self.ratings, self.lost, self.seating, self.accounts, self.mutes,
+                           self.talk)
         self.queries = Queries(config, clock, outbox, self.connections, self.ratings, guard, self.accounts)
         self.coaching = Coaching(outbox, self.queries)
         self.matchmaking = Matchmaking(config, clock, outbox, self.connections, self.sessions, self.board,
-                                       self.tables, self.seating, self.gameplay)
+                                       self.tables, self.seating, self.gameplay, self.mutes)
         self.recovery = Recovery(config, clock, outbox, self.connections, self.sessions, self.board,
                                  self.tables, self.ratings, self.paused, self.lost, self.lobby,
                                  self.seating, self.gameplay)
         handlers: dict[str, Any] = {}
         for part in (self.lobby, self.seating, self.stand_ins, self.gameplay, self.queries,
-                     self.coaching, self.matchmaking, self.accounts):
+                     self.coaching, self.matchmaking, self.accounts, self.talk):
             handlers.update(part.handlers())
         self.reception = Reception(config, clock, outbox, self.connections, self.lobby, self.seating,
                                    self.recovery, self.paused, handlers)
@@ -150,6 +157,8 @@ class ServerCore:
             self.lobby.logged_in(query, result, failed)
         elif query.kind in ACCOUNT_QUERIES:
             self.accounts.answer(query, result, failed)
+        elif query.kind in TELL_QUERIES:
+            self.talk.answer(query, result, failed)
         else:
             self.queries.answer(query, result, failed)
         return self._effects()

@@ -131,8 +131,7 @@ class Gameplay:
             plan.new_game()
         match = table.next_match()
         # The table's rules are configured already (from its preset and options), so the
-        # game takes them as they are instead of configuring a copy.  In a match the loser
-        # of the last game deals first (the first game is cut for).
+        # game takes them as they are instead of configuring a copy (a match: see next_match).
         game = Game(table.rules, table.players, partnerships=table.partnerships, seed=seed,
                     first_dealer=None if match is None else match.next_dealer)
         seats = [{"seat": i, "name": s.name, "kind": "computer" if s.is_computer else "human",
@@ -145,14 +144,12 @@ class Gameplay:
         live = LiveGame(self._next_game, table.seq, seats)
         self._next_game += 1
         table.live = live
-        if match is not None:
-            match.start(live.game_id, game.dealer)
         plain = [event.to_dict() for event in game.log]
         self._outbox.record(GameBegun(
             live.game_id, table.id, table.games_played, table.preset, family_of(table.preset),
             table.players, table.partnerships, dict(table.options), seats, game.seed,
             self._wall_clock(), plain, password=table.password,
-            match=None if match is None else match.for_game()))
+            match=table.match_game_dealt(live.game_id, game.dealer)))
         if game.is_over:  # won by the deal itself, before anyone acted
             self.finish_game(table, game)
         self._outbox.saved_again(table)
@@ -237,13 +234,10 @@ class Gameplay:
             sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
                      for side in (0, 1)]
             changes = self._ratings.rate_game(family_of(table.preset), sides, outcome.winner)
-        match = table.running_match
-        if match is not None:  # ratings stay per game; the match is scored besides
-            match.finish(outcome, table.players, table.partnerships)
         self._outbox.record(GameFinished(live.game_id, self._wall_clock(), outcome.to_dict(),
                                          tuple(changes), table.id,
                                          live.seats_with_changes() if live.changes else None,
-                                         match=None if match is None else match.for_game(finished=True)))
+                                         match=table.match_game_won(outcome)))  # (rated per game)
 
     def _stream(self, table: Table, events: list[Event], plain: list[dict[str, Any]]) -> None:
         """Number and send new game events (see :meth:`_publish`)."""
@@ -297,6 +291,12 @@ class Gameplay:
             self._free_stand_ins(table)
             log.info("table %d: game %d won by %s, scores %s", table.id, table.games_played,
                      game.winner, game.scores)
+            if table.watchers_chat:  # the players may read the watchers' chat now
+                lines, table.watchers_chat = table.watchers_chat, []
+                for session, seat in table.members():
+                    heard = [message for message, deaf in lines if session not in deaf]
+                    if seat is not None and heard:
+                        self._outbox.send(session.conn, {"type": "chat_history", "lines": heard})
             self._tables.changed(table)
             if table.match is not None:
                 self._report_match_game(table, game)

@@ -4,8 +4,10 @@ Owns: the guests' counter (a text-mode person who types a command before choosin
 ``guest-N``), the chat limit per address and the hellos waiting for a registered name's
 password to be checked, and handles the requests ``hello`` (a new name, a registered name
 with its password -- which also takes back the account's held seat -- or a resume token
-taking back a held session), ``list_tables``, ``chat`` and ``bye``, with a text-mode
-person's second hello (``name``/``login``/``resume`` before they sit down).
+taking back a held session), ``list_tables``, ``chat`` (the lobby's, a table's, or its
+watchers') and ``bye``, with a text-mode person's second hello (``name``/``login``/``resume``
+before they sit down).  Whoever says hello is given the lobby's last chat lines
+(:meth:`LobbyBoard.greet`), and nobody is sent chat from a name they muted.
 
 Collaborators (passed in): the sessions and names (:mod:`.sessions`), the lobby's board
 (:mod:`.lobby_board`), the open connections and tables, the rating book (for the welcome),
@@ -30,7 +32,7 @@ from ..config import ServerConfig
 from ..model.ratelimit import AddressBuckets
 from ..model.ratings import FAMILIES, Rated, RatingBook
 from ..model.session import Connection
-from ..model.table import Session
+from ..model.table import PLAYING, WATCHERS_CHAT_KEPT, Session
 from ..model.table_options import advertised_options
 from .gameplay import turn_timer
 from .instructions import Query
@@ -41,10 +43,12 @@ if TYPE_CHECKING:
     from .accounts import Accounts
     from .connections import Connections
     from .lobby_board import LobbyBoard
+    from .mutes import Mutes
     from .outages import LostTables
     from .outbox import Outbox
     from .seating import Seating
     from .sessions import Sessions
+    from .talk import Talk
     from .tables import Tables
 
 log = logging.getLogger("noddy.server")
@@ -55,7 +59,8 @@ class Lobby:
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
                  connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
-                 ratings: RatingBook, lost: LostTables, seating: Seating, accounts: Accounts) -> None:
+                 ratings: RatingBook, lost: LostTables, seating: Seating, accounts: Accounts,
+                 mutes: Mutes, talk: Talk) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
@@ -67,6 +72,8 @@ class Lobby:
         self._lost = lost
         self._seating = seating
         self._accounts = accounts
+        self._mutes = mutes
+        self._talk = talk
         self._guests = 0
         #: Connections whose hello with a registered name waits for storage to check the
         #: password: the session they had (a text-mode rename) or None, and whether a bot.
@@ -223,6 +230,9 @@ class Lobby:
                 self._tables.changed(table, exclude=session)
             snapshot = table.snapshot(session.seat, self._clock())
             outbox.send(conn.id, snapshot, turn_timer(table, session.seat, conn.id, snapshot.get("turn")))
+        else:
+            self._board.greet(session)
+        self._talk.deliver(session)  # the tells that waited for the account
 
     def _new_session(self, conn: Connection, name: str, bot: bool, account: int | None, rid: Any) -> None:
         outbox = self._outbox
@@ -232,6 +242,8 @@ class Lobby:
         self._connections.schedule(conn)  # now it may be pinged
         log.info("connection %d is %s%s", conn.id, session.name, " (bot)" if session.bot else "")
         outbox.reply(conn, rid, self.welcome(session, resumed=False))
+        self._board.greet(session)
+        self._talk.deliver(session)  # the tells that waited for the account
 
     def guest_name(self) -> str:
         """A free ``guest-N`` name, for a text-mode person who has not chosen one (not one
@@ -292,10 +304,17 @@ class Lobby:
 
     def chat(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         """Chat, cleaned of terminal controls once here so JSON and text readers get the same
-        text, and limited per address as well as per connection (see PROTOCOL.md, Chat)."""
+        text, and limited per address as well as per connection (see PROTOCOL.md, Chat).
+        Nobody is sent a line from a name they muted.  The watchers' chat (``to``
+        ``watchers``) reaches only the watchers while a game is being played, and is given to
+        its players when it ends; between games everyone at the table hears it."""
         session = _session(conn)
         to = f["to"] or ("table" if session.table is not None else "lobby")
-        table = my_table(session) if to == "table" else None
+        table = my_table(session) if to != "lobby" else None
+        if to == "watchers" and session.seat is not None:
+            assert table is not None
+            raise ProtocolError("not_watching", f"you sit at table {table.id}: the watchers' chat is "
+                                "for those who watch", field="to")
         if conn.address is not None:
             wait = self._chat_buckets.take(conn.address, self._clock())
             if wait > 0:
@@ -305,16 +324,25 @@ class Lobby:
                    "from": session.name, "seat": session.seat if table is not None else None,
                    "text": clean_text(f["text"])}
         self._outbox.reply(conn, rid, {"type": "ok"})
-        if table is not None:
-            self._outbox.to_table(table, message)
-        else:
+        if table is None:
             self._board.tell(message, exclude=session)
             self._outbox.send(conn.id, message)
+            return
+        playing = to == "watchers" and table.status == PLAYING
+        if playing:
+            del table.watchers_chat[:len(table.watchers_chat) - WATCHERS_CHAT_KEPT + 1]
+            deaf = frozenset(s for s, seat in table.members() if seat is not None
+                             and not self._mutes.hears(s, session))
+            table.watchers_chat.append((message, deaf))
+        for member, seat in table.members():
+            if member is session or (self._mutes.hears(member, session) and not (playing and seat is not None)):
+                self._outbox.send(member.conn, message)
 
     def bye(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = _session(conn)
         session.conn, conn.session = None, None
         self._sessions.forget(session)
+        self._mutes.forget(session)
         if session.table is not None:
             self._seating.leave(session.table, session)
         self._outbox.reply(conn, rid, {"type": "bye", "reason": "goodbye"})

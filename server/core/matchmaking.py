@@ -8,6 +8,15 @@ stops.  A challenge accepted or a seek paired opens a new table seating both at 
 challenger (the older seeker) in seat 0; it starts when both are ready, at once if both
 asked to be ready already, so a bot needs only ``accept`` and ``ready``.
 
+An invitation (``invite NAME``, issue 26) is a challenge to the table its inviter is at:
+the same ``challenged`` push (its ``table`` set), answered with the same ``accept`` or
+``decline``, so a client's one-key answer to a challenge answers it too.  Accepted, it seats
+the invitee in a free seat (or, with none free or a game being played, has them watch),
+without the password of a private table: the invitation is that invitee's pass, for as
+long as it is open.  It ends as a challenge does, and when its inviter leaves the table.
+Nobody is sent a challenge or an invitation from a name they muted (:mod:`.mutes`); the
+sender is not told.
+
 Owns: the open challenges by id and the seeks by session.  A challenge ends (each party
 that is still there is told why, with a reason code) when it is accepted, declined,
 withdrawn (``decline`` by its challenger), when it runs out (``challenge_timeout``), or
@@ -36,14 +45,15 @@ from noddy.protocol.text import clean_text
 from ..config import ServerConfig
 from ..model.ratelimit import AddressBuckets
 from ..model.session import Connection
-from ..model.table import Session, Table
+from ..model.table import PLAYING, Session, Table
 from ..model.table_options import table_rules
-from .places import session_of
+from .places import my_table, session_of
 
 if TYPE_CHECKING:
     from .connections import Connections
     from .gameplay import Gameplay
     from .lobby_board import LobbyBoard
+    from .mutes import Mutes
     from .outbox import Outbox
     from .seating import Seating
     from .sessions import Sessions
@@ -67,12 +77,16 @@ class Challenge:
     ready: bool
     text: str | None
     expires: float
+    #: An invitation's table (the inviter's); None for a challenge to a new table.
+    table: Table | None = None
 
     def to_dict(self, now: float) -> dict[str, Any]:
         return {"id": self.id, "from": self.challenger.name, "from_bot": self.challenger.bot,
                 "to": self.challenged.name, "to_bot": self.challenged.bot, "preset": self.preset,
                 "options": dict(self.options), "text": self.text,
-                "expires_in": max(0, math.ceil(self.expires - now))}
+                "expires_in": max(0, math.ceil(self.expires - now)),
+                "table": None if self.table is None else self.table.id,
+                "private": self.table is not None and self.table.private}
 
 
 @dataclass(eq=False)
@@ -101,7 +115,7 @@ class Matchmaking:
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
                  connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
-                 seating: Seating, gameplay: Gameplay) -> None:
+                 seating: Seating, gameplay: Gameplay, mutes: Mutes) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
@@ -111,6 +125,7 @@ class Matchmaking:
         self._tables = tables
         self._seating = seating
         self._gameplay = gameplay
+        self._mutes = mutes
         self._challenges: dict[int, Challenge] = {}
         self._next_challenge = 1
         #: Seeks in the order they were made (the oldest compatible one is paired first).
@@ -120,7 +135,8 @@ class Matchmaking:
 
     def handlers(self) -> dict[str, Callable[[Connection, dict[str, Any], Any], None]]:
         return {"who": self.who, "challenge": self.challenge, "accept": self.accept,
-                "decline": self.decline, "seek": self.seek, "unseek": self.unseek}
+                "decline": self.decline, "seek": self.seek, "unseek": self.unseek,
+                "invite": self.invite}
 
     # -- who --------------------------------------------------------------------------------
     def who(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
@@ -172,9 +188,42 @@ class Matchmaking:
         self._next_challenge += 1
         self._challenges[challenge.id] = challenge
         log.info("%s challenges %s (%d: %s)", me.name, target.name, challenge.id, challenge.preset)
+        self._offer(conn, rid, challenge, now)
+
+    def invite(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        """Invite a player in the lobby to the table one is at (see the module docstring)."""
+        me = session_of(conn)
+        table = my_table(me)
+        target = self._find(f["name"])
+        if target is me:
+            raise ProtocolError("bad_field", "you cannot invite yourself", field="name")
+        if not self._in_lobby(target):
+            where = "away" if target.conn is None else f"at table {target.table.id}" if target.table else "busy"
+            raise ProtocolError("player_busy", f"{target.name} is {where}, not in the lobby", field="name")
+        mine = [c for c in self._challenges.values() if c.challenger is me]
+        if len(mine) >= MAX_OPEN_CHALLENGES:
+            raise ProtocolError("too_many_challenges", f"you have {len(mine)} challenges and invitations "
+                                "open, the most allowed; wait for an answer or withdraw one (decline ID)")
+        now = self._clock()
+        self._charge(conn, now)
+        for old in mine:  # a new invitation to the same player replaces the old one
+            if old.challenged is target:
+                self._end(old, "withdrawn", f"{me.name} withdrew invitation {old.id}", tell_challenger=False)
+        text = None if f["text"] is None else clean_text(f["text"])
+        invitation = Challenge(self._next_challenge, me, target, table.preset, dict(table.options), False,
+                               text, now + self._config.challenge_timeout, table)
+        self._next_challenge += 1
+        self._challenges[invitation.id] = invitation
+        log.info("%s invites %s to table %d (%d)", me.name, target.name, table.id, invitation.id)
+        self._offer(conn, rid, invitation, now)
+
+    def _offer(self, conn: Connection, rid: Any, challenge: Challenge, now: float) -> None:
+        """Reply with the challenge (or invitation) and push it to the other player, unless
+        they muted its sender (who is not told)."""
         shown = challenge.to_dict(now)
         self._outbox.reply(conn, rid, {"type": "challenge", "challenge": shown})
-        self._outbox.send(target.conn, {"type": "challenged", "challenge": shown})
+        if self._mutes.hears(challenge.challenged, challenge.challenger):
+            self._outbox.send(challenge.challenged.conn, {"type": "challenged", "challenge": shown})
 
     def accept(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         me = session_of(conn)
@@ -184,8 +233,11 @@ class Matchmaking:
         if challenge.id not in self._challenges:
             raise ProtocolError("no_such_challenge", f"challenge {challenge.id} is over: "
                                 f"{challenge.challenger.name} is no longer in the lobby", field="challenge")
-        self._end(challenge, "accepted", f"{me.name} accepted challenge {challenge.id}",
+        self._end(challenge, "accepted", f"{me.name} accepted {_kind(challenge)} {challenge.id}",
                   tell_challenged=False)
+        if challenge.table is not None:
+            self._seat_invited(conn, rid, challenge.table, f["ready"])
+            return
         self._pair(challenge.challenger, me, challenge.preset, challenge.options, challenge.ready,
                    f["ready"], (conn, rid))
 
@@ -198,7 +250,7 @@ class Matchmaking:
             self._end(challenge, "withdrawn", f"{me.name} withdrew challenge {challenge.id}",
                       tell_challenger=False)
         else:
-            self._end(challenge, "declined", f"{me.name} declined challenge {challenge.id}",
+            self._end(challenge, "declined", f"{me.name} declined {_kind(challenge)} {challenge.id}",
                       tell_challenged=False)
 
     # -- seeks --------------------------------------------------------------------------------
@@ -229,20 +281,43 @@ class Matchmaking:
         """End the challenges that ran out or whose players left the lobby; drop such seeks."""
         for challenge in list(self._challenges.values()):
             one, other = challenge.challenger, challenge.challenged
-            if not self._in_lobby(one):
+            if challenge.table is not None and (one.table is not challenge.table
+                                                or challenge.table.id not in self._tables):
+                self._end(challenge, "withdrawn", f"{one.name} left table {challenge.table.id}; "
+                          f"invitation {challenge.id} is withdrawn", tell_challenger=False)
+            elif challenge.table is None and not self._in_lobby(one):
                 self._end(challenge, "withdrawn", f"{one.name} {self._gone(one)}; challenge "
                           f"{challenge.id} is withdrawn", tell_challenger=False)
             elif not self._in_lobby(other):
                 self._end(challenge, "gone", f"{other.name} {self._gone(other)}; challenge "
                           f"{challenge.id} is over", tell_challenged=False)
             elif challenge.expires <= now:
-                self._end(challenge, "expired", f"challenge {challenge.id} to {other.name} ran out "
+                self._end(challenge, "expired", f"{_kind(challenge)} {challenge.id} to {other.name} ran out "
                           "unanswered")
         if self._seeks:
             for session in [s for s in self._seeks if not self._in_lobby(s)]:
                 del self._seeks[session]
 
     # -- helpers ------------------------------------------------------------------------------
+    def _seat_invited(self, conn: Connection, rid: Any, table: Table, ready: bool) -> None:
+        """An invitation accepted: the invitee sits in the first free seat, or watches when
+        none is free or a game is being played; no password is asked (the invitation is it)."""
+        me = session_of(conn)
+        free = table.free_seats()
+        if free and table.status != PLAYING:
+            self._seating.take_seat(table, me, free[0], ready=ready)
+        else:
+            self._seating.watch(table, me)
+        log.info("%s joins table %d by invitation (seat %s)", me.name, table.id, me.seat)
+        started = self._gameplay.start_game(table) if me.seat is not None and table.can_start() else None
+        summary = table.summary()
+        self._outbox.reply(conn, rid, {"type": "table", "table": summary, "seat": me.seat})
+        self._tables.changed(table, exclude=me, summary=summary)
+        if started is not None:
+            self._gameplay.publish(table, *started)
+        elif me.seat is None and table.game is not None:
+            self._outbox.send(conn.id, table.snapshot(None, self._clock()))
+
     def _pair(self, first: Session, second: Session, preset: str, options: dict[str, Any],
               first_ready: bool, second_ready: bool, request: tuple[Connection, Any] | None) -> None:
         """A new two-player table seating ``first`` in seat 0 and ``second`` in seat 1, each
@@ -279,9 +354,11 @@ class Matchmaking:
              tell_challenged: bool = True) -> None:
         del self._challenges[challenge.id]
         over = {"type": "challenge_over", "challenge": challenge.id, "reason": reason, "message": message}
+        if challenge.table is not None:  # an invitation's end says which table it was to
+            over["table"] = challenge.table.id
         if tell_challenger:
             self._outbox.send(challenge.challenger.conn, over)
-        if tell_challenged:
+        if tell_challenged and self._mutes.hears(challenge.challenged, challenge.challenger):
             self._outbox.send(challenge.challenged.conn, over)
 
     def _open_to(self, me: Session, challenge_id: int, challenger_may: bool) -> Challenge:
@@ -320,6 +397,10 @@ class Matchmaking:
         if wait > 0:
             raise ProtocolError("rate_limited", f"too many challenges from your address; wait {wait:.2f} s",
                                 retry_after=math.ceil(wait * 100) / 100)
+
+
+def _kind(challenge: Challenge) -> str:
+    return "challenge" if challenge.table is None else "invitation"
 
 
 def _canonical(options: dict[str, Any]) -> str:

@@ -177,6 +177,7 @@ class Seating:
         table = my_table(session)
         self._outbox.reply(conn, rid, {"type": "ok"})
         self.leave(table, session)
+        self._board.greet(session)  # back in the lobby: what it has been saying
 
     def add_computer(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = session_of(conn)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 from noddy.bots import Player
-from noddy.engine import Action, Discard, Event, Game, Rules, describe_legal
+from noddy.engine import Action, Discard, Event, Game, Outcome, Rules, describe_legal
 
 from .match_plan import MatchPlan
 from .match import Match
@@ -41,6 +41,8 @@ _HANDS = {3: "three", 4: "four"}
 WAITING = "waiting"
 PLAYING = "playing"
 FINISHED = "finished"
+#: The watchers' chat lines of one game kept for its players (the latest).
+WATCHERS_CHAT_KEPT = 100
 
 
 @dataclass(eq=False)
@@ -172,6 +174,10 @@ class Table:
     creator: Session | None = None
     #: A seat's rating in the table's preset family, for the summary (set by the core).
     rate: Callable[[Seat], int] | None = None
+    #: The watchers' chat said during the game being played, which its players are given
+    #: when it ends (at most WATCHERS_CHAT_KEPT lines, the latest), each with the players
+    #: who had muted its sender then (they are not given it).
+    watchers_chat: list[tuple[dict[str, Any], frozenset[Session]]] = field(default_factory=list)
     #: A match table's fixed deals (``create_table``'s ``deal_seeds``), else None.
     match: MatchPlan | None = None
     #: The match being played here (table option ``match``), or the last one, won.
@@ -238,6 +244,24 @@ class Table:
         elif match is None or match.over or match.to != to or match.names != names:
             self.running_match = Match(to, 2 if self.partnerships else self.players, names=names)
         return self.running_match
+
+    def match_game_dealt(self, game_id: int, dealer: int | None) -> dict[str, Any] | None:
+        """A game of the running match is dealt (``dealer`` deals first): what its record says
+        of the match (None: no match)."""
+        match = self.running_match
+        if match is None:
+            return None
+        match.start(game_id, dealer)
+        return match.for_game()
+
+    def match_game_won(self, outcome: Outcome) -> dict[str, Any] | None:
+        """Score a finished game in the running match: what its record then says of the match
+        (None: no match)."""
+        match = self.running_match
+        if match is None:
+            return None
+        match.finish(outcome, self.players, self.partnerships)
+        return match.for_game(finished=True)
 
     def resign_match(self, seat: int) -> dict[str, Any] | None:
         """The person in ``seat`` has left while the match was on: their side gives it up.

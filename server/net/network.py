@@ -333,6 +333,14 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
                     log.error("reading %s from the database failed: %s", step.query.kind, failure)
                 outs = self._aside(self.core.answer(step.query, result,
                                                     failed=step.future is None or failure is not None))
+                if any(out.__class__ is Query for out in outs):  # an answer that asks again (a
+                    # login's waiting tells): its reads go after every step held back so far
+                    self._carry_out([out for out in outs if out.__class__ is not Query])
+                    for query in [out for out in outs if out.__class__ is Query]:
+                        self._write_batch()
+                        read = None if self._store is None else self._watch(self._store.read(query.kind, query.args))
+                        self._pending.append(_Step(read, [], query))
+                    continue
             elif step.future is not None and (failure is not None or step.future.result()):
                 outs = self._unwritten(step, failure)
             self._carry_out(outs)

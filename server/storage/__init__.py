@@ -19,7 +19,7 @@ database, or comes from a newer server, is refused with :class:`StorageError` an
 untouched.  The journal is WAL with ``synchronous=FULL``: a committed action survives the
 process being killed and the machine losing power.
 
-What is kept (schema version 7):
+What is kept (schema version 8):
 
 * ``tables`` -- every table ever opened: its id, whether it is still ``open``, and its state
   as JSON (settings, the password's salted hash, creator, seats with the seated people's resume tokens, counters,
@@ -27,7 +27,7 @@ What is kept (schema version 7):
 * ``games`` -- one row per game dealt: settings, seat names, seed, ``status`` (``playing``,
   ``finished`` or ``abandoned``), times, result, for a private table's game the hash of the
   table's password then (``password``), and for a match's game its place in the match
-  (``match``, JSON, version 7: which match, which game, who dealt first, the match points).
+  (``match``, JSON, version 8: which match, which game, who dealt first, the match points).
   Not the events of its deal-in, which replaying the seed gives (``opening`` is ``null``; rows from before version 4 hold them,
   checked whenever the game is replayed).
 * ``actions`` -- each game's actions in order; not the events they caused, which replaying
@@ -40,6 +40,8 @@ What is kept (schema version 7):
   ``stats_totals``, each person's running sums of those rows per preset.
 * ``accounts`` -- registered names: the name's skeleton, the name, the password's salted
   scrypt hash, an id never reused (:mod:`~noddy.server.storage.accounts`).
+* ``tells`` -- tells waiting for an account's next login, deleted as they are delivered
+  (:mod:`~noddy.server.storage.tells`).
 
 Where it lives: the schema and its migrations in :mod:`~noddy.server.storage.schema`; opening
 a file (checks, the lock file, exclusive locking, the probe write) in

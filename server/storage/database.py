@@ -1,7 +1,8 @@
 """The :class:`Storage` class itself: one database connection, opened with its lock, and the
 query dispatch the core uses.
 
-The class is composed of its accounts (:mod:`noddy.server.storage.accounts`), its reads (:mod:`noddy.server.storage.reads`) and writes
+The class is composed of its accounts (:mod:`noddy.server.storage.accounts`), the tells
+waiting for a login (:mod:`noddy.server.storage.tells`), its reads (:mod:`noddy.server.storage.reads`) and writes
 (:mod:`noddy.server.storage.writes`); what is left here is its life -- opening the file and
 taking its lock (:mod:`noddy.server.storage.opening`), closing both -- and :meth:`Storage.read`,
 which routes the core's queries to either half.  See :mod:`noddy.server.storage`.
@@ -18,10 +19,11 @@ from .accounts import ACCOUNT_QUERIES, StorageAccounts
 from .game_stats import backfill, read_stats
 from .opening import MEMORY, open_database, take_lock
 from .schema import MIGRATIONS, STATS_VERSION
+from .tells import TELL_QUERIES, StorageTells
 from .writes import StorageWrites
 
 
-class Storage(StorageAccounts, StorageWrites):
+class Storage(StorageAccounts, StorageTells, StorageWrites):
     """The database, used from one thread only; see :mod:`noddy.server.storage`."""
 
     def __init__(self, path: str | os.PathLike[str], migrations: Sequence[str] = MIGRATIONS) -> None:
@@ -79,4 +81,6 @@ class Storage(StorageAccounts, StorageWrites):
             return self.repair(args["table"], args["write"])
         if kind in ACCOUNT_QUERIES:
             return self.account(kind, args)
+        if kind in TELL_QUERIES:
+            return self.tell_query(kind, args)
         raise ValueError(f"unknown storage query {kind!r}")

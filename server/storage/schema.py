@@ -170,12 +170,25 @@ CREATE TABLE IF NOT EXISTS stats_totals (
 ) WITHOUT ROWID;
 """
 
-#: Version 7: match games (table option ``match``): each game of a match keeps which match and
+#: Version 7: tells waiting for an account's next login (issue 26): who sent them, their
+#: text (cleaned, as sent), when; deleted as they are delivered.
+_V7 = """
+CREATE TABLE tells (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    account    INTEGER NOT NULL,
+    sender     TEXT    NOT NULL,
+    text       TEXT    NOT NULL,
+    sent_at    REAL    NOT NULL
+);
+CREATE INDEX tells_by_account ON tells (account, id);
+"""
+
+#: Version 8: match games (table option ``match``): each game of a match keeps which match and
 #: which game of it, who dealt first, and the match points (``games.match``, JSON; NULL: a
 #: single game).
-_V7 = "ALTER TABLE games ADD COLUMN match TEXT;"
+_V8 = "ALTER TABLE games ADD COLUMN match TEXT;"
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
 SCHEMA_VERSION = len(MIGRATIONS)
 #: The schema version that has the ``game_stats`` table (a test may open a file at an older
 #: version, as an older server left it: then no statistics are written).

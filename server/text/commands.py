@@ -226,10 +226,25 @@ COMMANDS: tuple[Command, ...] = (
         usage="review, or review DEAL"),
     Command(("say",), "chat", lambda verb, args, rest: {"type": "chat", "text": rest, "to": None} if rest else None,
             usage="say TEXT",
-            help=("say TEXT | shout TEXT", ("chat at your table (or the lobby) | chat in the lobby",)),
-            brief=('say TEXT | shout TEXT', 'chat at your table | in the lobby')),
+            help=("say TEXT | shout TEXT | whisper TEXT",
+                  ("chat at your table (or the lobby) | chat in the lobby | watching,",
+                   "chat with the other watchers (the players read it after the game)")),
+            brief=('say | shout | whisper TEXT', 'chat: your table | the lobby | the watchers')),
     Command(("shout",), "chat", lambda verb, args, rest: {"type": "chat", "text": rest, "to": "lobby"}
             if rest else None, usage="shout TEXT"),
+    Command(("whisper",), "chat", lambda verb, args, rest: {"type": "chat", "text": rest, "to": "watchers"}
+            if rest else None, usage="whisper TEXT"),
+    Command(("tell",), "tell", lambda verb, args, rest: {
+        "type": "tell", "name": args[0], "text": rest[len(args[0]):].strip()} if len(args) >= 2 else None,
+        usage="tell NAME TEXT",
+        help=("tell NAME TEXT | mute NAME | unmute NAME | muted",
+              ("a private message to NAME, wherever they are | hear no more of",
+               "NAME (chat, tells, challenges) | hear them again | whom you muted"))),
+    Command(("mute", "gag"), "mute", lambda verb, args, rest: {"type": "mute", "name": args[0]}
+            if len(args) == 1 else None, usage="mute NAME"),
+    Command(("unmute", "ungag"), "unmute", lambda verb, args, rest: {"type": "unmute", "name": args[0]}
+            if len(args) == 1 else None, usage="unmute NAME"),
+    Command(("muted",), "muted", _bare({"type": "muted"})),
     Command(("look",), "snapshot", _bare({"type": "snapshot"}),
             help=("look", ("show the table and your cards again",)),
             brief=('look', 'the table and your cards again')),
@@ -253,14 +268,18 @@ COMMANDS: tuple[Command, ...] = (
         "type": "who", **({"people_only": True} if args else {})} if args in ([], ["people"]) else None,
         usage="who, or who people",
         help=("who [people]", ("who is online, bot or person, and where (people: no bots)",)),
-            brief=('who [people]', 'who is online, and where (people: no bots)')),
+            brief=('who [people] | tell NAME', 'who is online | a private word (help tell)')),
     Command(("challenge",), "challenge", _challenge,
             usage="challenge NAME, or challenge NAME PRESET [opt=value ...] [ready]",
-            help=("challenge NAME [PRESET] [opt=value ...] [ready] | accept ID | decline ID",
+            help=("challenge NAME [PRESET] [opt=value ...] [ready] | invite NAME | accept ID | decline ID",
                   ("ask a player in the lobby to a two-handed game (a new table seats",
-                   "you both; ready: you are ready at once) | take it | say no to it",
-                   "(decline your own challenge to withdraw it)")),
-            brief=('challenge NAME [PRESET]', 'a game with NAME (accept ID | decline ID)')),
+                   "you both; ready: you are ready at once) | to your table (no",
+                   "password needed) | take it | say no to it (decline your own to",
+                   "withdraw it)")),
+            brief=('challenge | invite NAME', 'a game | your table, with NAME (accept ID)')),
+    Command(("invite",), "invite", lambda verb, args, rest: {
+        "type": "invite", "name": args[0], **({"text": rest[len(args[0]):].strip()} if len(args) > 1 else {})}
+        if args else None, usage="invite NAME, or invite NAME TEXT"),
     Command(("accept",), "accept", lambda verb, args, rest: {
         "type": "accept", "challenge": _int(args[0].lstrip("#"), "challenge"),
         **({"ready": True} if args[1:] == ["ready"] else {})} if args and args[1:] in ([], ["ready"]) else None,

@@ -19,7 +19,7 @@ from noddy.protocol.stats_view import stats_lines
 from noddy.protocol.story import narrate, score_line, seat_name
 
 from .commands import numbered_hand
-from .meeting import lobby_text
+from .meeting import chat_line, lobby_text, talk_text
 
 def _seat_word(seat: int | None, names: Sequence[str] = ()) -> str:
     """Who sits in ``seat``, by name where the table has one ("seat 2", counted from 1,
@@ -321,8 +321,9 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         if not text:
             return ""
     elif kind == "chat":
-        where = "lobby" if message["to"] == "lobby" else f"table {message['table']}"
-        text = f"[{where}] {message['from']}: {message['text']}"
+        text = chat_line(message)
+    elif kind in ("tell", "muted", "chat_history"):
+        text = talk_text(message)
     elif kind == "snapshot":
         lines = [_table_line(message["table"]) + _match_line(message["table"])]
         game = message["game"]

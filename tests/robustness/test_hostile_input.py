@@ -43,9 +43,10 @@ async def text_line(reader: asyncio.StreamReader, timeout: float = 5.0) -> bytes
 
 
 async def chat_line(reader: asyncio.StreamReader) -> bytes:
-    """The next chat line a text connection reads (after any acknowledgement of its own)."""
+    """The next chat line a text connection reads (after any acknowledgement of its own, and
+    the lobby's last lines, which a newcomer is given)."""
     while not (line := await text_line(reader)).startswith(b"["):
-        assert line in (b"OK.\n", b"\n"), line
+        assert line in (b"OK.\n", b"\n") or line.startswith((b"Said in the lobby lately:", b"  [")), line
     return line
 
 

@@ -368,6 +368,38 @@ async def test_the_codes_of_meeting_in_the_lobby() -> None:
             await client.close()
 
 
+async def test_the_errors_of_people_talking() -> None:
+    async with running_server() as server:
+        ann, wes = await Client.connect(server.port), await Client.connect(server.port)
+        await ann.hello("ann")
+        await wes.hello("wes")
+        await ann.request({"type": "create_table"})
+        MUTED = {"type": "muted"}
+        await refused(ann, {"type": "chat", "text": "psst", "to": "watchers"}, "not_watching", field="to",
+                      state=SNAPSHOT)
+        await refused(wes, {"type": "unmute", "name": "ann"}, "not_muted", field="name", state=MUTED)
+        for number in range(100):
+            await wes.request({"type": "mute", "name": f"pest{number}"})
+        await refused(wes, {"type": "mute", "name": "ann"}, "too_many_muted", field="name", state=MUTED)
+        await refused(wes, {"type": "tell", "name": "nobody", "text": "hi"}, "no_such_player", field="name")
+        for client in (ann, wes):
+            await client.close()
+
+
+async def test_a_tell_too_many_for_an_absent_account(tmp_path: Any) -> None:
+    async with running_server(db=str(tmp_path / "n.db"), chat_rate_per_address=1000.0,
+                              chat_burst_per_address=1000) as server:
+        ann, ben = await Client.connect(server.port), await Client.connect(server.port)
+        await ann.hello("ann")
+        await ann.request({"type": "register", "password": "correct horse"})
+        await ann.request({"type": "bye"})
+        await ben.hello("ben")
+        for number in range(20):
+            assert (await ben.request({"type": "tell", "name": "ann", "text": f"{number}"}))["waiting"] is True
+        await refused(ben, {"type": "tell", "name": "ann", "text": "one more"}, "too_many_waiting", field="name")
+        await ben.close()
+
+
 def test_every_code_was_provoked() -> None:
     """Runs after the tests above (pytest keeps file order)."""
     assert PROVOKED == set(ERROR_CODES)

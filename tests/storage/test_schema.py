@@ -20,7 +20,7 @@ from noddy.server.storage import (
     default_db_path,
 )
 
-EXPECTED_TABLES = {"tables", "games", "game_players", "actions", "ratings", "accounts",
+EXPECTED_TABLES = {"tables", "games", "game_players", "actions", "ratings", "accounts", "tells",
                    "sqlite_sequence",  # (SQLite's own: accounts' ids are never used again)
                    "game_stats", "stats_totals"}
 

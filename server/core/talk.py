@@ -1,0 +1,174 @@
+"""People talking to one person: ``tell`` (a private message, FIBS-style), and ``mute``,
+``unmute`` and ``muted`` (FIBS ``gag``).
+
+A tell goes to one person by name (any case, or a lookalike, as for names in use), wherever
+they are: in the lobby, seated or watching.  The sender's reply (its echo, ``"echo": true``) and
+the recipient's push are the same ``tell`` message, so a client shows both the same way,
+and the recipient sees who it is from.  A tell to a name its recipient muted is dropped silently: the sender's reply is
+as if it had been delivered.  Its text is cleaned like chat's, and tells share chat's limits
+per address (each reaches a person).
+
+A tell to a registered name whose owner is not connected (gone, or away with their seat
+held) waits for their next login: storage keeps it (:mod:`noddy.server.storage.tells`, at
+most :data:`WAITING_PER_ACCOUNT` an account), the sender's echo says ``"waiting": true``,
+and whoever logs in to the account (or takes its session back) is pushed the waiting tells,
+oldest first, with ``sent_at``.  A guest keeps nothing, so a tell to an absent guest is
+refused (``no_such_player``).
+
+Owns: the tells' limit per address.  The muted names themselves are :mod:`.mutes`' (which
+chat, challenges and invitations read too); this part only changes them on request.
+
+Collaborators (passed in): the connections (whose tells storage handed over), the sessions
+(who is online, by name), the accounts (which names are registered) and the mutes.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import TYPE_CHECKING, Any, Callable
+
+from noddy.protocol import ProtocolError
+from noddy.protocol.names import normal_name, skeleton
+from noddy.protocol.text import clean_text
+
+from ..config import ServerConfig
+from ..model.ratelimit import AddressBuckets
+from ..model.session import Connection
+from ..model.table import Session
+from .instructions import Query
+from .mutes import MAX_MUTED
+from .places import session_of
+
+if TYPE_CHECKING:
+    from .accounts import Accounts
+    from .connections import Connections
+    from .mutes import Mutes
+    from .outbox import Outbox
+    from .sessions import Sessions
+
+log = logging.getLogger("noddy.server")
+
+#: Tells that may wait for one account's login at once (then ``too_many_waiting``).
+WAITING_PER_ACCOUNT = 20
+
+
+class Talk:
+    """``tell``, ``mute``, ``unmute`` and ``muted``; see the module docstring."""
+
+    def __init__(self, config: ServerConfig, clock: Callable[[], float], wall_clock: Callable[[], float],
+                 outbox: Outbox, connections: Connections, sessions: Sessions, accounts: Accounts,
+                 mutes: Mutes) -> None:
+        self._clock = clock
+        self._wall_clock = wall_clock
+        self._outbox = outbox
+        self._connections = connections
+        self._sessions = sessions
+        self._accounts = accounts
+        self._mutes = mutes
+        #: Tells per address, with chat's limits: each pushes a message to a person.
+        self._buckets = AddressBuckets(config.chat_rate_per_address, config.chat_burst_per_address)
+
+    def handlers(self) -> dict[str, Callable[[Connection, dict[str, Any], Any], None]]:
+        return {"tell": self.tell, "mute": self.mute, "unmute": self.unmute, "muted": self.muted}
+
+    def tell(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        me = session_of(conn)
+        target = self._online(f["name"])
+        if target is me:
+            raise ProtocolError("bad_field", "you cannot tell yourself", field="name")
+        if target is None or target.conn is None:
+            self._leave(conn, me, target, f, rid)
+            return
+        self._charge(conn)
+        message = {"type": "tell", "from": me.name, "to": target.name, "text": clean_text(f["text"]),
+                   "waiting": False, "echo": False}
+        self._outbox.reply(conn, rid, {**message, "echo": True})
+        if self._mutes.hears(target, me):
+            self._outbox.send(target.conn, message)
+
+    def _leave(self, conn: Connection, me: Session, target: Session | None, f: dict[str, Any],
+               rid: Any) -> None:
+        """A tell to someone not connected: kept for their account's next login."""
+        account = self._accounts.registered_as(f["name"])
+        if account is None or (target is not None and target.account is None):
+            where = "is away and" if target is not None else "is not online, and"
+            shown = clean_text(f["name"]) if target is None else target.name
+            raise ProtocolError("no_such_player", f"{shown!r} {where} has no account: a tell waits only "
+                                "for a registered name (who lists who is online)", field="name")
+        if account[0] == me.account:
+            raise ProtocolError("bad_field", "you cannot tell yourself", field="name")
+        self._charge(conn)
+        text = clean_text(f["text"])
+        echo = {"type": "tell", "from": me.name, "to": account[1], "text": text, "waiting": True, "echo": True}
+        if not self._mutes.hears(account[0], me):  # muted: dropped, and the sender is not told
+            self._outbox.reply(conn, rid, echo)
+            return
+        self._outbox.query(Query(conn.id, rid, "leave_tell", {
+            "account": account[0], "from": me.name, "text": text, "sent_at": self._wall_clock(),
+            "limit": WAITING_PER_ACCOUNT, "echo": echo}))
+
+    def deliver(self, session: Session) -> None:
+        """``session`` logged in to its account (or took it back): hand it what waits."""
+        if session.account is not None and session.conn is not None:
+            self._outbox.query(Query(session.conn, None, "take_tells", {"account": session.account}))
+
+    def answer(self, query: Query, result: Any, failed: bool = False) -> None:
+        """Storage kept a tell (``leave_tell``), or handed over an account's (``take_tells``)."""
+        conn = self._connections.get(query.conn)
+        if conn is None or conn.session is None:
+            return
+        if query.kind == "take_tells":
+            session = conn.session
+            for told in [] if failed or not result else result:
+                if self._mutes.hears(session, told["from"]):
+                    self._outbox.send(conn.id, {"type": "tell", "from": told["from"], "to": session.name,
+                                                "text": told["text"], "waiting": True, "echo": False,
+                                                "sent_at": told["sent_at"]})
+            return
+        if failed or not isinstance(result, dict):
+            self._outbox.error(conn, ProtocolError("storage_unavailable", "the server could not keep the "
+                                                   "tell; try again later"), query.request_id)
+        elif result.get("full"):
+            echo = query.args["echo"]
+            self._outbox.error(conn, ProtocolError("too_many_waiting", f"{echo['to']} has "
+                                                   f"{WAITING_PER_ACCOUNT} tells waiting already; try again "
+                                                   "after they log in", field="name"), query.request_id)
+        else:
+            self._outbox.reply(conn, query.request_id, query.args["echo"])
+
+    def mute(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        me = session_of(conn)
+        name = normal_name(f["name"])
+        if skeleton(name) == skeleton(me.name):
+            raise ProtocolError("bad_field", "you cannot mute yourself", field="name")
+        if not self._mutes.mute(me, name):
+            raise ProtocolError("too_many_muted", f"you have muted {MAX_MUTED} names, the most allowed; "
+                                "unmute one first", field="name")
+        log.info("%s mutes %s", me.name, name)
+        self.muted(conn, f, rid)
+
+    def unmute(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        me = session_of(conn)
+        if not self._mutes.unmute(me, f["name"]):
+            raise ProtocolError("not_muted", f"you have not muted {clean_text(f['name'])!r}", field="name")
+        self.muted(conn, f, rid)
+
+    def muted(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        self._outbox.reply(conn, rid, {"type": "muted", "names": self._mutes.muted(session_of(conn))})
+
+    def _online(self, name: str) -> Session | None:
+        """The person connected (or holding a seat) who goes by ``name`` or a lookalike."""
+        wanted = skeleton(name)
+        for session in self._sessions.all():
+            if skeleton(session.name) == wanted and (session.conn is not None or session.held_until is not None):
+                return session
+        return None
+
+    def _charge(self, conn: Connection) -> None:
+        if conn.address is None:
+            return
+        wait = self._buckets.take(conn.address, self._clock())
+        if wait > 0:
+            raise ProtocolError("rate_limited", f"too many tells from your address; wait {wait:.2f} s",
+                                retry_after=math.ceil(wait * 100) / 100)
