@@ -138,7 +138,7 @@ def play_pairing(player_a: str, player_b: str, preset: str = "noddy", games: int
         results = []
         for index in indices:
             result = _in_process(player_a, player_b, preset, players, partnerships, options,
-                                 seed, [index])[0]
+                                 seed, [index], keep_games=False)[0]  # a kept Game is for tests
             if progress is not None:
                 progress(result)
             results.append(result)
