@@ -315,11 +315,12 @@ class TableScreen:
                 if not free_seats(game.table):
                     mine = seats[game.seat] if game.seat < len(seats) else None
                     if not (mine or {}).get("ready"):
-                        return "Every seat is taken: r says you are ready, and the game begins."
+                        return ("Every seat is taken: r says you are ready, and the game begins."
+                                + self._rated_words(" The game will be"))
                     waiting = [str(s.get("name")) for i, s in enumerate(seats)
                                if s is not None and i != game.seat and not s.get("ready")]
                     return (f"You are ready; waiting for {', '.join(waiting) or 'the others'} "
-                            "(r: not ready after all).")
+                            "(r: not ready after all)." + self._rated_words(" The game will be"))
                 level = f" ({session.computer_level})" if session.computer_level else ""
                 return (f"Waiting for players: a adds a computer{level}, r says you are ready."
                         + self._rated_words(" The game will be"))
