@@ -271,7 +271,11 @@ class Game:
         """The players' names by seat, as the table's summary gives them ("" for an empty
         seat): what the story of the game is told with."""
         seats = (self.table or {}).get("seats") or []
-        return [str(s.get("name") or "") if isinstance(s, dict) else "" for s in seats]
+        names = [str(s.get("name") or "") if isinstance(s, dict) else "" for s in seats]
+        if self.view.winner is not None:  # a finished game: told with who played it, gone or not
+            told = self.view.names
+            names = [name or (told[s] if s < len(told) else "") for s, name in enumerate(names)]
+        return names
 
     def seat_name(self, seat: int | None) -> str:
         return seat_name(seat, self.names())

@@ -198,6 +198,23 @@ def test_game_over_names_the_winner_and_sums_up() -> None:
     ]
     assert model.winner == 0 and model.i_won
     assert "play again" in model.prompt()
+
+
+def test_a_finished_game_keeps_the_names_of_who_played_it_after_they_leave() -> None:
+    # Seen in tmux: ben resigned (or the bot that was challenged went back to the lobby), and
+    # the board of the finished game read "seat 2 ... 0/31" and "dealer seat 2".
+    model = seated_ben()
+    deal_004(model)
+    model.handle(scored(9, 0, 20, "play", [31, 4], "fifteen twenty"))
+    model.handle(ev(10, "game_over", winner=0, winning_seats=[0], scores=[31, 4]))
+    left = summary("finished")
+    left["seats"][1] = None
+    model.handle({"type": "table", "table": left})
+    board = plain(board_fragments(model, 80)).splitlines()
+    assert board[1].startswith(" Anna ") and board[1].rstrip().endswith("4/31 +4")
+    assert model.game.seat_name(1) == "Anna"
+    model.handle(ev(11, "game_started", preset="noddy", players=2, partnerships=False, target=31))
+    assert model.game.seat_name(1) == "seat 2"  # a new game: nobody sits there
     model.toggle_ready()
     assert model.take_outbox()[-1]["type"] == "ready"
 
