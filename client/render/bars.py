@@ -60,8 +60,10 @@ def title_fragments(model: ViewModel, address: str) -> Fragments:
         where += match_text(table)  # before the deal: at 80 columns the end may be cut
         if model.deal:
             where += f" · deal {model.deal}"
-        if isinstance(table.get("rated"), bool):
-            where += " · rated" if table["rated"] else " · unrated"
+        ended = model.game.game_rating if model.winner is not None else None  # (that game's)
+        rating = ended or table
+        if isinstance(rating.get("rated"), bool):
+            where += " · rated" if rating["rated"] else " · unrated"
     if model.connection in ("reconnecting", "offline") and model.screen == CONNECTING:
         return title_bar(model, address, where + " · not connected")
     state = {"online": "", "connecting": " · connecting…",
