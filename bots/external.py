@@ -49,6 +49,10 @@ SERVER_FLAGS = [*RATE_FLAGS, "--grace", "0", "--allow-deal-seeds", "--computers-
                 "--query-rate-per-address", "0",
                 "--max-tables-per-connection", "0", "--max-tables-per-address", "0",
                 "--db", ":memory:", "--log-level", "WARNING"]
+#: What noddy-match and noddy-tournament print when a cmd: bot plays: a bot author reads
+#: there why their bot met no ``rate_limited`` here, and what to lift on their own server.
+RATE_NOTE = (f"cmd: bots play on the runner's own noddy-server, started with {' '.join(RATE_FLAGS)} "
+             "(no rate limit: docs/PROTOCOL.md, Flow control)")
 
 
 class ExternalBotError(RuntimeError):

@@ -250,8 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{args.preset}, {table}{opts}: {args.a} (A) vs {args.b} (B), "
           f"{args.games} games, seed {args.seed}")
     if external.is_external(args.a) or external.is_external(args.b):
-        print(f"cmd: bots play on the runner's own noddy-server, started with "
-              f"{' '.join(external.RATE_FLAGS)} (no rate limit: docs/PROTOCOL.md, Flow control)")
+        print(external.RATE_NOTE)
     progress = Progress(args.games, sys.stderr)
     try:
         summary = run_match(args.a, args.b, preset=args.preset, players=args.players,

@@ -184,6 +184,8 @@ def _print_header(settings: Settings, entrants: list[tuple[str, str]], swiss: in
     for name, spec in entrants:
         if name != spec:
             print(f"  {name} = {spec}")
+    if any(external.is_external(spec) for _, spec in entrants):
+        print(external.RATE_NOTE)
 
 
 if __name__ == "__main__":

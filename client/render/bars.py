@@ -15,11 +15,19 @@ from ..session import CONNECTING, LOBBY
 from .fragments import Fragments, plain, wrapped
 
 
+#: The screen width the title is kept to: past it, the address gives way (the end of
+#: ``where`` says whether the game is rated, and was the part that got cut).
+TITLE_WIDTH = 80
+
+
 def title_bar(model: ViewModel, address: str, where: str) -> Fragments:
     """The top line, across the screen: who is where (red while the connection is down)."""
     style = "class:title" if model.connection == "online" else "class:title.offline"
     guest = " (guest)" if model.registered is False else ""
-    return [(style, f" Noddy · {model.name}{guest} @ {address} · {where}"), (style, " " * 200)]
+    line = f" Noddy · {model.name}{guest} @ {address} · {where}"
+    if len(line) > TITLE_WIDTH:
+        line = f" Noddy · {model.name}{guest} · {where}"
+    return [(style, line), (style, " " * 200)]
 
 
 def match_text(table: dict[str, Any]) -> str:
@@ -52,8 +60,10 @@ def title_fragments(model: ViewModel, address: str) -> Fragments:
         where += match_text(table)  # before the deal: at 80 columns the end may be cut
         if model.deal:
             where += f" · deal {model.deal}"
-        if isinstance(table.get("rated"), bool):
-            where += " · rated" if table["rated"] else " · unrated"
+        ended = model.game.game_rating if model.winner is not None else None  # (that game's)
+        rating = ended or table
+        if isinstance(rating.get("rated"), bool):
+            where += " · rated" if rating["rated"] else " · unrated"
     if model.connection in ("reconnecting", "offline") and model.screen == CONNECTING:
         return title_bar(model, address, where + " · not connected")
     state = {"online": "", "connecting": " · connecting…",

@@ -191,6 +191,8 @@ def waiting_fragments(model: ViewModel) -> Fragments:
             away = "" if seat.get("connected", True) else ", away"
             if seat.get("bot"):  # a program that said so in its hello (issue 24)
                 kind = f"bot, {kind}"
+            elif seat.get("guest"):  # unrated, as the lobby row says
+                kind = f"guest, {kind}"
             out.append(("class:label", f" {seat.get('name')}{mine}"))
             out.append(("class:dim", f"  ({kind}{away})\n"))
     watchers = list(table.get("spectators") or [])

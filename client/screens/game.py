@@ -60,6 +60,9 @@ class Game:
         self.sending_action = False
         #: Seats whose away person the table has chosen to wait for (``stand_in`` off), by seat.
         self.waiting_for: dict[int, str] = {}
+        #: The table's ``rated`` and ``unrated_why`` as the game ended: a seat left after it
+        #: (a resignation) changes the table's, judged on the seats taken now, not that game's.
+        self.game_rating: dict[str, Any] | None = None
 
     # == the view's state, as the screen names it ========================================
     @property
@@ -197,6 +200,9 @@ class Game:
         kind = event.get("kind")
         if kind == "game_started":
             self._new_game()
+        elif kind == "game_over":
+            table = self.table or {}
+            self.game_rating = {"rated": table.get("rated"), "unrated_why": table.get("unrated_why")}
         view.names = self.names()
         hand_before = list(self.hand)
         lines = view.apply(m)
@@ -241,6 +247,7 @@ class Game:
         self.log_scroll = 0
         self.sending_action = False
         self._time_at = 0.0
+        self.game_rating = None
 
     def _ask_again_if_missed(self) -> None:
         """A message was skipped (a gap in ``seq``): ask for a snapshot, once."""
@@ -271,7 +278,11 @@ class Game:
         """The players' names by seat, as the table's summary gives them ("" for an empty
         seat): what the story of the game is told with."""
         seats = (self.table or {}).get("seats") or []
-        return [str(s.get("name") or "") if isinstance(s, dict) else "" for s in seats]
+        names = [str(s.get("name") or "") if isinstance(s, dict) else "" for s in seats]
+        if self.view.winner is not None:  # a finished game: told with who played it, gone or not
+            told = self.view.names
+            names = [name or (told[s] if s < len(told) else "") for s, name in enumerate(names)]
+        return names
 
     def seat_name(self, seat: int | None) -> str:
         return seat_name(seat, self.names())

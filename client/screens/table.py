@@ -271,10 +271,11 @@ class TableScreen:
         self.session.clear_status()
         self.session.send("action", action=verb, **fields)
 
-    def _rated_words(self, lead: str) -> str:
+    def _rated_words(self, lead: str, ended: bool = False) -> str:
         """`` The game will be rated.`` or ``... unrated: ben is a guest.`` (as the table's
-        summary says), or nothing from a server that does not say."""
-        table = self.game.table or {}
+        summary says, or if ``ended`` said as the game ended), or nothing from a server that
+        does not say."""
+        table = (self.game.game_rating if ended else None) or self.game.table or {}
         if not isinstance(table.get("rated"), bool):
             return ""
         if table["rated"]:
@@ -305,8 +306,8 @@ class TableScreen:
             return session.connection_words()
         if view.winner is not None:
             if game.seat is None:
-                return "The game is over: l goes back to the lobby." + self._rated_words(" That game was")
-            return self._match_words() + self._rated_words(" That game was")
+                return "The game is over: l goes back to the lobby." + self._rated_words(" That game was", True)
+            return self._match_words() + self._rated_words(" That game was", True)
         if self.picking == "remove":
             return "Remove which computer? Press its seat number; Esc keeps them all."
         if not game.in_game:
@@ -315,11 +316,12 @@ class TableScreen:
                 if not free_seats(game.table):
                     mine = seats[game.seat] if game.seat < len(seats) else None
                     if not (mine or {}).get("ready"):
-                        return "Every seat is taken: r says you are ready, and the game begins."
+                        return ("Every seat is taken: r says you are ready, and the game begins."
+                                + self._rated_words(" The game will be"))
                     waiting = [str(s.get("name")) for i, s in enumerate(seats)
                                if s is not None and i != game.seat and not s.get("ready")]
                     return (f"You are ready; waiting for {', '.join(waiting) or 'the others'} "
-                            "(r: not ready after all).")
+                            "(r: not ready after all)." + self._rated_words(" The game will be"))
                 level = f" ({session.computer_level})" if session.computer_level else ""
                 return (f"Waiting for players: a adds a computer{level}, r says you are ready."
                         + self._rated_words(" The game will be"))

@@ -75,6 +75,14 @@ class _Person:
                 self.left()
 
 
+def _without_turns(message: dict[str, Any] | Lines) -> dict[str, Any] | Lines:
+    """``message`` without its ``turn`` (an essential batch keeps its events)."""
+    if message.__class__ is Lines:
+        batch: Lines = message  # type: ignore[assignment]
+        return Lines(tuple(m for m in batch.messages if m.get("type") != "turn"), batch.essential)
+    return Lines((), True) if message.get("type") == "turn" else message  # type: ignore[union-attr]
+
+
 def _names(summary: dict[str, Any]) -> tuple[str, ...]:
     return tuple("" if seat is None else seat["name"] for seat in summary["seats"])
 
@@ -123,6 +131,14 @@ class TextAdapter:
         for o in mine:
             if o.message["type"] == "error":
                 o.message = person_error(o.message, person.seat)
+        # Back at a seat a computer stood in for (resume, login): taking it back pushes a turn
+        # before the snapshot, when the table's names are not known yet ("Waiting for seat 1."),
+        # and the snapshot ends with that turn again: the turn before it is left out.
+        if "welcome" in kinds and "snapshot" in kinds:
+            first = out.index(mine[kinds.index("snapshot")])
+            for o in out[:first]:
+                if o.__class__ is Send and o.conn == conn_id:
+                    o.message = _without_turns(o.message)  # (its timer still starts when written)
         # Watching a game: the snapshot begins with the table, so the table reply would print
         # the same line twice.
         if kind == "spectate" and "snapshot" in kinds and "table" in kinds:

@@ -359,7 +359,8 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
     elif kind == "shutdown":
         text = "The server is shutting down. Goodbye."
     elif kind == "bye":
-        text = f"Goodbye ({message['reason']})."
+        reason = message["reason"]  # a plain quit's reason is "goodbye": not said twice
+        text = "Goodbye." if reason == "goodbye" else f"Goodbye ({reason})."
     elif kind == "games":
         text = _games_text(message)
     elif kind == "game_record":

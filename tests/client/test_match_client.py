@@ -43,3 +43,21 @@ def test_the_title_shows_the_match_score_then_its_winner() -> None:
     model.game.table = table | {"match": {"to": 3, "points": [3, 0], "game": 2, "id": 1, "winner": 0}}
     assert plain(title_fragments(model, "host:1")).rstrip() == (
         " Noddy · Me @ host:1 · Table 1 · cribbage to 121 · match: ann won")
+
+
+def test_a_title_too_long_for_80_columns_leaves_out_the_address_not_its_end() -> None:
+    # Seen in tmux at 80x24: " Noddy · dee (guest) @ 127.0.0.1:40401 · Table 3 · noddy to 31
+    # · deal 1 · unrate" -- the cut fell in the word that says whether the game counts.
+    model = welcomed_form(table_options=advertised_options())
+    model.close_form()
+    seats = [{"seat": 0, "name": "ann"}, {"seat": 1, "name": "ben"}]
+    table = {"id": 1, "preset": "cribbage", "players": 2, "partnerships": False, "status": "playing",
+             "options": {"match": 3}, "seats": seats, "spectators": [], "rated": False,
+             "match": {"to": 3, "points": [1, 0], "game": 2, "id": 1, "winner": None}}
+    model.handle({"type": "table", "table": table})
+    model.game.enter_table(1, table)
+    model.screen = "table"
+    assert plain(title_fragments(model, "127.0.0.1:40401")).rstrip() == (
+        " Noddy · Me · Table 1 · cribbage to 121 · match 1-0 to 3 · unrated")
+    assert plain(title_fragments(model, "host:1")).rstrip() == (  # it fits: the address stays
+        " Noddy · Me @ host:1 · Table 1 · cribbage to 121 · match 1-0 to 3 · unrated")

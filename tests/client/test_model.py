@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from noddy.client.model import CreateForm, ViewModel, number_words
-from noddy.client.render import board_fragments, form_fragments, hand_fragments, plain
+from noddy.client.render import board_fragments, form_fragments, hand_fragments, plain, title_fragments
 
 SHOW_BEN = "fifteen two, fifteen four, twenty-five seven, a flush ten, knave noddy eleven"
 PRESETS = [
@@ -198,6 +198,40 @@ def test_game_over_names_the_winner_and_sums_up() -> None:
     ]
     assert model.winner == 0 and model.i_won
     assert "play again" in model.prompt()
+
+
+def test_a_finished_game_keeps_the_names_of_who_played_it_after_they_leave() -> None:
+    # Seen in tmux: ben resigned (or the bot that was challenged went back to the lobby), and
+    # the board of the finished game read "seat 2 ... 0/31" and "dealer seat 2".
+    model = seated_ben()
+    deal_004(model)
+    model.handle(scored(9, 0, 20, "play", [31, 4], "fifteen twenty"))
+    model.handle(ev(10, "game_over", winner=0, winning_seats=[0], scores=[31, 4]))
+    left = summary("finished")
+    left["seats"][1] = None
+    model.handle({"type": "table", "table": left})
+    board = plain(board_fragments(model, 80)).splitlines()
+    assert board[1].startswith(" Anna ") and board[1].rstrip().endswith("4/31 +4")
+    assert model.game.seat_name(1) == "Anna"
+    model.handle(ev(11, "game_started", preset="noddy", players=2, partnerships=False, target=31))
+    assert model.game.seat_name(1) == "seat 2"  # a new game: nobody sits there
+
+
+def test_game_over_says_whether_that_game_was_rated_though_the_seats_change_after() -> None:
+    # Seen in tmux: gus (a guest) resigned by leaving; the table, judged on the seats taken
+    # now, turned "rated", and ann read "That game was rated." of a game that was not.
+    model = seated_ben()
+    unrated = {"rated": False, "unrated_reasons": ["guest"], "unrated_why": "Anna is a guest"}
+    model.handle({"type": "table", "table": summary("playing") | unrated})
+    deal_004(model)
+    model.handle(ev(9, "game_over", winner=0, winning_seats=[0], scores=[11, 4], ending="resignation",
+                    resigned=[1]))
+    left = summary("finished") | {"rated": True, "unrated_reasons": [], "unrated_why": None}
+    left["seats"][1] = None
+    model.handle({"type": "table", "table": left})
+    assert model.prompt() == ("The game is over: r to play again, l to leave the table. "
+                              "That game was unrated: Anna is a guest.")
+    assert plain(title_fragments(model, "host:1")).rstrip().endswith(" · deal 1 · unrated")
     model.toggle_ready()
     assert model.take_outbox()[-1]["type"] == "ready"
 

@@ -453,3 +453,24 @@ def test_a_long_log_line_breaks_between_words_with_a_hanging_indent() -> None:
         "   claimed, 2 mugged by root.",
     ]
     assert plain(log_fragments([line("event", "Ann says go.")], 80)) == " Ann says go."
+
+
+def test_a_full_table_with_a_guest_says_why_it_is_unrated_and_marks_the_guest() -> None:
+    """Seen in tmux: with gus (a guest) seated, ann's table said only "unrated" in its title;
+    the prompt that asks for r dropped the reason the half-full table had given."""
+    gus = human(1, "gus") | {"guest": True}
+    unrated = {"rated": False, "unrated_why": "gus is a guest"}
+    model = in_lobby(table(seats=[None, gus], **unrated))
+    model.handle({"type": "table", "table": table(seats=[None, gus], **unrated)})
+    model.sit(0)
+    request = model.take_outbox()[-1]
+    model.handle({"type": "table", "id": request["id"],
+                  "table": table(seats=[human(0, "Me"), gus], **unrated)})
+    assert model.prompt() == ("Every seat is taken: r says you are ready, and the game begins. "
+                              "The game will be unrated: gus is a guest.")
+    assert plain(waiting_fragments(model)) == ("  1  Me (you)  (not ready)\n"
+                                               "  2  gus  (guest, not ready)\n")
+    model.handle({"type": "table", "table": table(seats=[human(0, "Me", ready=True), gus],
+                                                  **unrated)})
+    assert model.prompt() == ("You are ready; waiting for gus (r: not ready after all). "
+                              "The game will be unrated: gus is a guest.")

@@ -33,6 +33,9 @@ def test_a_tournament_of_four_with_both_example_bots_prints_its_cross_table(tmp_
     assert out[:2] == ["noddy, 2 players: round robin of 4 players",
                        "2 games a pairing on the same deals, seed 11"]
     assert out[2:4] == [f"  noddy_bot.py = {python_bot}", f"  js = {js_bot[3:]}"]
+    # as noddy-match does, it says that its cmd: bots meet no rate limit (issue 25)
+    assert out[4] == ("cmd: bots play on the runner's own noddy-server, started with --rate 100000 "
+                      "--burst 100000 (no rate limit: docs/PROTOCOL.md, Flow control)")
     rows = [json.loads(line) for line in results.read_text().splitlines()]
     assert len(rows) == 6 * 2 and not any(r["forfeit"] for r in rows)
     # built-in or cmd:, every pairing is dealt the same cards: game k from deal seed k

@@ -237,7 +237,7 @@ async def test_over_nc_a_person_registers_and_logs_in() -> None:
         assert await _line(reader) == ("Cy is registered: the name is yours, and your games with other "
                                        "registered people are rated. Next time: login Cy PASSWORD.\n")
         writer.write(b"quit\n")
-        assert await _line(reader) == "Goodbye (goodbye).\n"
+        assert await _line(reader) == "Goodbye.\n"
         reader, writer = await _text(server.port)
         writer.write(b"name Cy\n")
         assert (await _line(reader)).startswith("Error (password_required): 'Cy' is a registered name")

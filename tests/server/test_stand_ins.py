@@ -236,3 +236,33 @@ async def test_a_three_handed_resignation_loses_and_the_game_goes_on_without_cre
             assert "(cy resigned)" in line and "cy wins" not in line, line
         for client in (ann, ben, cy):
             await client.close()
+
+
+async def test_a_netcat_player_back_from_a_stand_in_reads_the_table_before_any_turn() -> None:
+    # Seen in tmux: gus (nc) dropped, a computer stood in, and `resume TOKEN` printed
+    # "Waiting for seat 1." (names not known yet) before the table, then "Waiting for dee.".
+    async with running_server(grace_period=0.3) as server:
+        ann = await Client.connect(server.port)
+        await ann.hello("ann")
+        table_id = (await ann.request({"type": "create_table", "preset": "noddy"}))["table"]["id"]
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        await asyncio.wait_for(reader.readline(), 5)  # the greeting
+        writer.write(f"name ben\njoin {table_id}\nready\n".encode())
+        welcome = (await asyncio.wait_for(reader.readline(), 5)).decode()
+        token = welcome.split("token is ")[1].split(".")[0]
+        await ann.recv_until(lambda m: m["type"] == "table" and m["table"]["seats"][1] is not None
+                             and m["table"]["seats"][1]["ready"])
+        await ann.request({"type": "ready"})
+        await ann.recv_until(lambda m: m["type"] == "turn")
+        writer.close()
+        await ann.recv_until(lambda m: m["type"] == "stand_in")
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        await asyncio.wait_for(reader.readline(), 5)  # the greeting
+        writer.write(f"resume {token}\n".encode())
+        lines = [(await asyncio.wait_for(reader.readline(), 5)).decode() for _ in range(3)]
+        assert lines[0].startswith(f"Welcome, ben! You are back at table {table_id}. ")
+        assert lines[1].startswith("Type tables to see the tables")
+        assert lines[2].startswith(f"Table {table_id} noddy 2p (unrated: ann and ben are guests) "
+                                   "[playing] 1: ann (guest) | 2: ben (guest)"), lines
+        writer.close()
+        await ann.close()

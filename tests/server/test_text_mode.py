@@ -79,7 +79,7 @@ async def test_a_person_plays_a_whole_game_by_text() -> None:
                             f"to {game.scores[1 - game.winner]}!\n")
         writer.write(b"quit\n")
         rest = await asyncio.wait_for(reader.read(), 10)
-        assert rest.decode().endswith("Goodbye (goodbye).\n")
+        assert rest.decode().endswith("Goodbye.\n")
         writer.close()
 
 
