@@ -11,6 +11,7 @@ from typing import Any
 
 from ..model import ViewModel
 from ..screens.lobby import free_seats
+from ..screens.table import match_sides
 from ..session import CONNECTING, LOBBY
 from .fragments import Fragments, plain, wrapped
 
@@ -30,9 +31,9 @@ def match_text(table: dict[str, Any]) -> str:
         return ""
     winner = match.get("winner")
     if winner is not None:
-        seats = [s for s in table.get("seats") or [] if s is not None]
-        names = [s["name"] for s in seats if (s["seat"] % 2 if table.get("partnerships") else s["seat"]) == winner]
-        return f" · match: {' & '.join(names) or 'side ' + str(winner)} won"  # (the score: below)
+        sides = match_sides(table)
+        name = sides[winner] if 0 <= winner < len(sides) else ""
+        return f" · match: {name or 'side ' + str(winner)} won"  # (the score: below)
     points = "-".join(str(p) for p in match.get("points") or [])
     return f" · match {points} to {match.get('to')}"
 

@@ -118,9 +118,10 @@ class Match:
         self.winner = max(others, key=lambda s: self.points[s])
 
     def summary(self) -> dict[str, Any]:
-        """The table summary's ``match``: the running score."""
+        """The table summary's ``match``: the running score, and who played each seat in it
+        (a seat left empty after the match still has its player's name to show)."""
         return {"to": self.to, "points": list(self.points), "game": self.game, "id": self.id,
-                "winner": self.winner}
+                "winner": self.winner, "names": list(self.names)}
 
     def for_game(self, finished: bool = False) -> dict[str, Any]:
         """What a game's record says of its match: which match, which game of it, who dealt

@@ -184,8 +184,10 @@ def _match_line(table: dict[str, Any]) -> str:
     match = table.get("match")
     if not match:
         return ""
-    sides = _sides({"seats": [s for s in table["seats"] if s is not None],
-                    "players": table["players"], "partnerships": table["partnerships"]})
+    seats = [s for s in table["seats"] if s is not None]
+    if match.get("names"):  # who played it, though one has left since
+        seats = [{"seat": seat, "name": name} for seat, name in enumerate(match["names"]) if name]
+    sides = _sides({"seats": seats, "players": table["players"], "partnerships": table["partnerships"]})
     return f"\nMatch to {match['to']}, game {match['game']}: {_match_points(match, sides)}."
 
 

@@ -43,3 +43,21 @@ def test_the_title_shows_the_match_score_then_its_winner() -> None:
     model.game.table = table | {"match": {"to": 3, "points": [3, 0], "game": 2, "id": 1, "winner": 0}}
     assert plain(title_fragments(model, "host:1")).rstrip() == (
         " Noddy · Me @ host:1 · Table 1 · cribbage to 121 · match: ann won")
+
+
+def test_a_won_match_names_its_winner_after_the_winner_left() -> None:
+    """Seen in tmux (issue 26's acceptance): once a seat of a won match is empty its player
+    had no name left on the screen (the title read ``match: side 1 won``, the prompt ``ann 1,
+    2``); the summary's ``match.names`` says who played it."""
+    model = welcomed_form(table_options=advertised_options())
+    model.close_form()
+    table = {"id": 1, "preset": "noddy", "players": 2, "partnerships": False, "status": "finished",
+             "options": {"match": 2, "target": 15}, "seats": [{"seat": 0, "name": "ann"}, None],
+             "spectators": [],
+             "match": {"to": 2, "points": [1, 2], "game": 3, "id": 1, "winner": 1, "names": ["ann", "ben"]}}
+    model.handle({"type": "table", "table": table})
+    model.game.enter_table(1, table)
+    model.screen = "table"
+    assert plain(title_fragments(model, "host:1")).rstrip() == (
+        " Noddy · Me @ host:1 · Table 1 · noddy to 15 · match: ben won")
+    assert model.table_screen._match_words() == "ben won the match (ann 1, ben 2): r starts a new match, l leaves."
