@@ -61,3 +61,19 @@ def test_a_won_match_names_its_winner_after_the_winner_left() -> None:
     assert plain(title_fragments(model, "host:1")).rstrip() == (
         " Noddy · Me @ host:1 · Table 1 · noddy to 15 · match: ben won")
     assert model.table_screen._match_words() == "ben won the match (ann 1, ben 2): r starts a new match, l leaves."
+
+
+def test_the_lobby_row_of_a_match_table_says_so_with_its_score() -> None:
+    """Seen in tmux (issue 26's acceptance): the lobby row of ``new noddy match=2 target=15``
+    said nothing of the match (only yes/no options were listed), even at any width."""
+    model = welcomed_form(table_options=advertised_options())
+    model.close_form()
+    seats = [{"seat": 0, "name": "ben", "guest": True, "rating": 1500}, None]
+    table = {"id": 1, "preset": "noddy", "players": 2, "partnerships": False, "status": "waiting",
+             "options": {"match": 2, "target": 15}, "seats": seats, "spectators": [], "rated": False,
+             "match": None}
+    assert model.table_line(table) == ("#1   noddy              2p       waiting   "
+                                       "ben (1500) (guest), ·free·  [to 15; match to 2; unrated]")
+    running = table | {"status": "playing", "match": {"to": 2, "points": [0, 1], "game": 2, "id": 1,
+                                                      "winner": None, "names": ["ben", "ann"]}}
+    assert model.table_line(running).endswith("  [to 15; match 0-1 to 2; unrated]")
