@@ -292,6 +292,9 @@ class TableScreen:
         score = ", ".join(f"{name} {points}" for name, points in zip(names, match["points"]))
         winner = match.get("winner")
         if winner is not None and 0 <= winner < len(names):
+            resigned = match.get("resigned")
+            if resigned is not None and 0 <= resigned < len(names):  # why, whatever the points
+                score += f"; {names[resigned]} gave it up"
             return f"{names[winner]} won the match ({score}): r starts a new match, l leaves."
         return f"Match to {match['to']}: {score}. r for game {match['game'] + 1}, l leaves (gives up the match)."
 

@@ -175,6 +175,9 @@ def _match_points(match: dict[str, Any], sides: Sequence[str]) -> str:
     winner = match.get("winner")
     if winner is not None and 0 <= winner < len(sides):
         text += f", {sides[winner]} {'win' if ' & ' in sides[winner] else 'wins'} the match"
+        resigned = match.get("resigned")
+        if resigned is not None and 0 <= resigned < len(sides):  # whatever the points say
+            text += f" ({sides[resigned]} gave it up)"
     return text
 
 

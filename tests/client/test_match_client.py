@@ -61,6 +61,10 @@ def test_a_won_match_names_its_winner_after_the_winner_left() -> None:
     assert plain(title_fragments(model, "host:1")).rstrip() == (
         " Noddy · Me @ host:1 · Table 1 · noddy to 15 · match: ben won")
     assert model.table_screen._match_words() == "ben won the match (ann 1, ben 2): r starts a new match, l leaves."
+    # ann gave the match up (she left between games): ben wins it whatever the points, and says why.
+    model.game.table = table | {"match": table["match"] | {"points": [1, 0], "game": 1, "resigned": 0}}
+    assert model.table_screen._match_words() == (
+        "ben won the match (ann 1, ben 0; ann gave it up): r starts a new match, l leaves.")
 
 
 def test_the_lobby_row_of_a_match_table_says_so_with_its_score() -> None:

@@ -310,7 +310,8 @@ async def test_leaving_mid_game_resigns_the_game_for_1_and_gives_up_the_match() 
         over = (await ann.recv_until(lambda m: m["type"] == "event" and m["event"]["kind"] == "game_over"))["event"]
         assert (over["winner"], over["ending"], over["skunk"]) == (0, "resignation", "none")
         table = await ann.recv_until(lambda m: m["type"] == "table" and m["table"]["match"]["winner"] is not None)
-        assert table["table"]["match"] == {"to": 5, "points": [1, 0], "game": 1, "id": 1, "winner": 0, "names": ["ann", "ben"]}
+        assert table["table"]["match"] == {"to": 5, "points": [1, 0], "game": 1, "id": 1, "winner": 0, "names": ["ann", "ben"],
+                                           "resigned": 1}
         listed = (await ann.request({"type": "list_games"}))["games"]
         assert listed[0]["match"] == {"id": 1, "game": 1, "to": 5, "first_dealer": listed[0]["match"]["first_dealer"],
                                       "points": [1, 0], "winner": 0, "resigned": 1}
@@ -319,7 +320,7 @@ async def test_leaving_mid_game_resigns_the_game_for_1_and_gives_up_the_match() 
 async def test_a_match_line_names_who_played_it_after_a_player_left() -> None:
     """Seen in tmux (issue 26's acceptance): ann left a won match and ben's nc read
     ``Match to 2, game 3: ben 2, seat 2 1, ben wins the match.`` -- the empty seat stood in
-    for her name.  The match names who played it, whoever sits now."""
+    for her name.  The match names who played it, whoever sits now, and who gave it up."""
     async with running_server() as server:
         ann, ben = await Client.connect(server.port), await Client.connect(server.port)
         await ann.hello("ann")
@@ -345,7 +346,9 @@ async def test_a_match_line_names_who_played_it_after_a_player_left() -> None:
         await text(None, lambda line: line == f"Match to 2, game 1: ann {points[0]}, ben {points[1]}.")
         await ann.request({"type": "leave"})  # between games: ann gives the match up
         said = await text(None, lambda line: line.startswith("Match to 2"))
-        assert said == f"Match to 2, game 1: ann {points[0]}, ben {points[1]}, ben wins the match."
+        # ... and why ben wins it whatever the score (ann 1, ben 0 read as a wrong result).
+        assert said == f"Match to 2, game 1: ann {points[0]}, ben {points[1]}, ben wins the match (ann gave it up)."
+        assert (await ben.request({"type": "snapshot"}))["table"]["match"]["resigned"] == 0
         writer.close()
         await ann.close()
         await ben.close()
