@@ -84,10 +84,12 @@ def status_fragments_lobby(model: ViewModel, width: int | None = None) -> Fragme
     return status_line(model, [("class:dim", " " + (model.connection_detail or ""))], width)
 
 
-def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False) -> Fragments:
+def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False,
+                   answering: bool = False) -> Fragments:
     """The bottom line: only the keys that do something where the player is, as many as fit
     ``width`` columns (see :func:`fit_keys`); ``scrolling``: the coach's box or the count has
-    more rows than it shows, and the arrows scroll it."""
+    more rows than it shows, and the arrows scroll it; ``answering``: a challenge or an
+    invitation waits, and in the lobby a and d answer it (a no longer registers)."""
     scroll = [("↑↓ PgUp PgDn", "scroll"), ("other keys", "close it")] if scrolling else []
     if model.name_prompt is not None:
         keys = [("↵", "use this name"), ("Ctrl-Q", "quit")]
@@ -111,7 +113,9 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False) -
     elif model.screen == LOBBY:
         keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("o", "who"), ("m", "my games"),
                 ("b", "ratings"), ("i", "stats"), ("c", "chat"), ("?", "help"), ("q", "quit")]
-        if model.registered is False:  # a guest: how to keep the name (c chat, i stats give way first)
+        if answering:  # the status line may since say something else: the keys still tell
+            keys[:0] = [("a", "accept"), ("d", "decline")]
+        elif model.registered is False:  # a guest: how to keep the name (c chat, i stats give way first)
             keys.insert(6, ("a", "register"))
     elif model.picking == "remove":
         keys = [("1-4", "that seat's computer"), ("Esc", "none")]
