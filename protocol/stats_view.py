@@ -87,7 +87,7 @@ def rating_summary(history: dict[str, Any]) -> str:
 
 
 #: What stands where the rating chart would, when a person has no rated game.
-NO_RATING = "No rating history: none of these games was rated (only registered players' games are)."
+NO_RATING = "No rating history: none of these games was rated."  # (fits 80 columns in text mode)
 
 
 def stats_lines(message: dict[str, Any], width: int = 80) -> list[str]:

@@ -132,7 +132,5 @@ def test_without_a_rated_game_the_screen_says_why_there_is_no_chart(client: Clie
     asked = model.take_outbox()[-1]
     client.records.handle({**STATS_MESSAGE, "ratings": [], "id": asked["id"]})
     rows = screen_text(client)
-    assert rows[7] == " No rating history: none of these games was rated (only registered players'"
-    assert rows[8] == " games are)."
-    assert stats_lines({**STATS_MESSAGE, "ratings": []})[-1] == (
-        "No rating history: none of these games was rated (only registered players' games are).")
+    assert rows[7] == " No rating history: none of these games was rated."
+    assert stats_lines({**STATS_MESSAGE, "ratings": []})[-1] == "No rating history: none of these games was rated."
