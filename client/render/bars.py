@@ -120,7 +120,10 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False,
     elif model.picking == "remove":
         keys = [("1-4", "that seat's computer"), ("Esc", "none")]
     elif model.winner is not None:
-        keys = ([("r", "play again")] if model.seat is not None else []) + [
+        match = (model.table or {}).get("match")  # what r starts: as the prompt says it
+        again = ("play again" if not match else "new match" if match.get("winner") is not None
+                 else f"game {match.get('game', 0) + 1}")
+        keys = ([("r", again)] if model.seat is not None else []) + [
             ("l", "leave"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
     elif model.seats_open and (not model.in_game or model.seat is None):
         seats = f"1-{len((model.table or {}).get('seats', [])) or 4}"

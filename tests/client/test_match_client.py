@@ -3,8 +3,9 @@ and the title bar shows the running match score, then who won the match."""
 
 from __future__ import annotations
 
+from noddy.client.model import ViewModel
 from noddy.client.render import plain
-from noddy.client.render.bars import title_fragments
+from noddy.client.render.bars import keys_fragments, title_fragments
 from noddy.server.model.table_options import advertised_options
 
 from .test_model import welcomed_form
@@ -81,3 +82,20 @@ def test_the_lobby_row_of_a_match_table_says_so_with_its_score() -> None:
     running = table | {"status": "playing", "match": {"to": 2, "points": [0, 1], "game": 2, "id": 1,
                                                       "winner": None, "names": ["ben", "ann"]}}
     assert model.table_line(running).endswith("  [to 15; match 0-1 to 2; unrated]")
+
+
+def test_the_key_line_after_a_game_of_a_match_says_what_r_starts() -> None:
+    """Seen in tmux at 80x24 (issue 26's acceptance): after each game of a match the prompt
+    said ``r for game 2`` and then ``r starts a new match``, the key line ``r play again``."""
+    from .test_newcomer import _at_table
+    model = ViewModel("Ann")
+    _at_table(model, [{"seat": 0, "name": "Ann", "kind": "human"}, {"seat": 1, "name": "ben", "kind": "human"}],
+              ["5H", "9S", "KD"])
+    model.handle({"type": "event", "table": 1, "seq": 2, "event": {
+        "kind": "game_over", "winner": 0, "scores": [15, 9], "winning_seats": [0]}})
+    assert " r play again " in plain(keys_fragments(model))  # a single game
+    running = {"to": 2, "points": [1, 0], "game": 1, "id": 1, "winner": None, "names": ["Ann", "ben"]}
+    model.game.table = (model.game.table or {}) | {"match": running}
+    assert plain(keys_fragments(model)).startswith(" r game 2  l leave ")
+    model.game.table = model.game.table | {"match": running | {"points": [2, 0], "winner": 0}}
+    assert plain(keys_fragments(model)).startswith(" r new match  l leave ")
