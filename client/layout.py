@@ -235,7 +235,8 @@ class Windows:
             Window(text(lambda: records.keys_fragments(self.records)
                         if self.records.active and model.coach.panel is None
                         else people.keys_fragments(self.people) if self.people.active
-                        else render.keys_fragments(model, self._width(), self._keys_scrolling)),
+                        else render.keys_fragments(model, self._width(), self._keys_scrolling,
+                                                   bool(self.people.incoming))),
                    height=1),
         ])
         # Sizes that give way: on a small screen the boxes shrink (the help goes to one

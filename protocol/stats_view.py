@@ -86,6 +86,10 @@ def rating_summary(history: dict[str, Any]) -> str:
             f"{round(max(values))} over the last {count} rated game{'s' * (count != 1)})")
 
 
+#: What stands where the rating chart would, when a person has no rated game.
+NO_RATING = "No rating history: none of these games was rated."  # (fits 80 columns in text mode)
+
+
 def stats_lines(message: dict[str, Any], width: int = 80) -> list[str]:
     """The whole ``stats`` message as text-mode lines (the chart a one-row sparkline)."""
     presets = message["presets"]
@@ -102,4 +106,6 @@ def stats_lines(message: dict[str, Any], width: int = 80) -> list[str]:
     for history in message["ratings"]:
         lines.append(rating_summary(history) + ":")
         lines.append("  " + sparkline([p["rating"] for p in history["history"]], width - 4))
+    if not message["ratings"]:
+        lines.append(NO_RATING)
     return lines

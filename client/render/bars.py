@@ -11,6 +11,7 @@ from typing import Any
 
 from ..model import ViewModel
 from ..screens.lobby import free_seats
+from ..screens.table import match_sides
 from ..session import CONNECTING, LOBBY
 from .fragments import Fragments, plain, wrapped
 
@@ -38,9 +39,9 @@ def match_text(table: dict[str, Any]) -> str:
         return ""
     winner = match.get("winner")
     if winner is not None:
-        seats = [s for s in table.get("seats") or [] if s is not None]
-        names = [s["name"] for s in seats if (s["seat"] % 2 if table.get("partnerships") else s["seat"]) == winner]
-        return f" · match: {' & '.join(names) or 'side ' + str(winner)} won"  # (the score: below)
+        sides = match_sides(table)
+        name = sides[winner] if 0 <= winner < len(sides) else ""
+        return f" · match: {name or 'side ' + str(winner)} won"  # (the score: below)
     points = "-".join(str(p) for p in match.get("points") or [])
     return f" · match {points} to {match.get('to')}"
 
@@ -93,10 +94,12 @@ def status_fragments_lobby(model: ViewModel, width: int | None = None) -> Fragme
     return status_line(model, [("class:dim", " " + (model.connection_detail or ""))], width)
 
 
-def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False) -> Fragments:
+def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False,
+                   answering: bool = False) -> Fragments:
     """The bottom line: only the keys that do something where the player is, as many as fit
     ``width`` columns (see :func:`fit_keys`); ``scrolling``: the coach's box or the count has
-    more rows than it shows, and the arrows scroll it."""
+    more rows than it shows, and the arrows scroll it; ``answering``: a challenge or an
+    invitation waits, and in the lobby a and d answer it (a no longer registers)."""
     scroll = [("↑↓ PgUp PgDn", "scroll"), ("other keys", "close it")] if scrolling else []
     if model.name_prompt is not None:
         keys = [("↵", "use this name"), ("Ctrl-Q", "quit")]
@@ -120,12 +123,17 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False) -
     elif model.screen == LOBBY:
         keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("o", "who"), ("m", "my games"),
                 ("b", "ratings"), ("i", "stats"), ("c", "chat"), ("?", "help"), ("q", "quit")]
-        if model.registered is False:  # a guest: how to keep the name (c chat, i stats give way first)
+        if answering:  # the status line may since say something else: the keys still tell
+            keys[:0] = [("a", "accept"), ("d", "decline")]
+        elif model.registered is False:  # a guest: how to keep the name (c chat, i stats give way first)
             keys.insert(6, ("a", "register"))
     elif model.picking == "remove":
         keys = [("1-4", "that seat's computer"), ("Esc", "none")]
     elif model.winner is not None:
-        keys = ([("r", "play again")] if model.seat is not None else []) + [
+        match = (model.table or {}).get("match")  # what r starts: as the prompt says it
+        again = ("play again" if not match else "new match" if match.get("winner") is not None
+                 else f"game {match.get('game', 0) + 1}")
+        keys = ([("r", again)] if model.seat is not None else []) + [
             ("l", "leave"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
     elif model.seats_open and (not model.in_game or model.seat is None):
         seats = f"1-{len((model.table or {}).get('seats', [])) or 4}"

@@ -199,6 +199,10 @@ class Lobby:
         extra = []
         if target is not None:
             extra.append(f"to {target}")
+        if options.get("match"):  # a match table, with its running score once it has begun
+            match = summary.get("match") or {}
+            points = "-".join(str(p) for p in match.get("points") or []) + " " if match else ""
+            extra.append(f"match {points}to {options['match']}")
         extra += [name for name, value in options.items() if name != "target" and value is True]
         extra += [f"no {name}" for name, value in options.items() if value is False]
         if summary.get("turn_timer"):

@@ -12,9 +12,10 @@ title, the keys line and the way back.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
-from noddy.protocol.stats_view import HEAD, chart_rows, preset_line, rating_summary
+from noddy.protocol.stats_view import HEAD, NO_RATING, chart_rows, preset_line, rating_summary
 
 from ..cards import cards_label
 from ..model import LOBBY, ViewModel
@@ -86,6 +87,8 @@ def stats_fragments(view: StatsView, width: int, rows: int) -> Fragments:
                     ("", f"  {shown}"), ("class:dim", f"  (game {hand['game']})\n")]
             used += 1
     histories = stats.get("ratings") or []
+    if not histories:  # a guest, or games none of which was rated: say so, not a blank
+        out += [("class:dim", f" {line}\n") for line in textwrap.wrap(NO_RATING, width - 2)]
     if histories:
         room = rows - used - len(histories)  # each chart has a line above it
         height = max(1, min(CHART_ROWS, room // len(histories)))

@@ -289,13 +289,13 @@ class TableScreen:
         match = table.get("match")
         if not match:
             return "The game is over: r to play again, l to leave the table."
-        seats = [s for s in table.get("seats") or [] if s is not None]
-        names = [" & ".join(s["name"] for s in seats
-                            if (s["seat"] % 2 if table.get("partnerships") else s["seat"]) == side)
-                 for side in range(len(match.get("points") or []))]
+        names = match_sides(table)
         score = ", ".join(f"{name} {points}" for name, points in zip(names, match["points"]))
         winner = match.get("winner")
         if winner is not None and 0 <= winner < len(names):
+            resigned = match.get("resigned")
+            if resigned is not None and 0 <= resigned < len(names):  # why, whatever the points
+                score += f"; {names[resigned]} gave it up"
             return f"{names[winner]} won the match ({score}): r starts a new match, l leaves."
         return f"Match to {match['to']}: {score}. r for game {match['game'] + 1}, l leaves (gives up the match)."
 
@@ -348,4 +348,16 @@ class TableScreen:
         return ""
 
 
-__all__ = ["TableScreen"]
+def match_sides(table: dict[str, Any]) -> list[str]:
+    """Each side's name in the table's match: who played it (the summary's ``match.names``,
+    so one who has left since is still named), else who sits now (an older server)."""
+    match = table.get("match") or {}
+    seats = [s for s in table.get("seats") or [] if s is not None]
+    if match.get("names"):
+        seats = [{"seat": seat, "name": name} for seat, name in enumerate(match["names"]) if name]
+    return [" & ".join(s["name"] for s in seats
+                       if (s["seat"] % 2 if table.get("partnerships") else s["seat"]) == side)
+            for side in range(len(match.get("points") or []))]
+
+
+__all__ = ["TableScreen", "match_sides"]

@@ -118,9 +118,14 @@ class Match:
         self.winner = max(others, key=lambda s: self.points[s])
 
     def summary(self) -> dict[str, Any]:
-        """The table summary's ``match``: the running score."""
-        return {"to": self.to, "points": list(self.points), "game": self.game, "id": self.id,
-                "winner": self.winner}
+        """The table summary's ``match``: the running score, and who played each seat in it
+        (a seat left empty after the match still has its player's name to show); once a side
+        gave it up, ``resigned`` says which (its winner may have fewer points)."""
+        summary = {"to": self.to, "points": list(self.points), "game": self.game, "id": self.id,
+                   "winner": self.winner, "names": list(self.names)}
+        if self.resigned is not None:
+            summary["resigned"] = self.resigned
+        return summary
 
     def for_game(self, finished: bool = False) -> dict[str, Any]:
         """What a game's record says of its match: which match, which game of it, who dealt

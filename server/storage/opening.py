@@ -116,8 +116,11 @@ def open_database(path: str, migrations: Sequence[str]) -> sqlite3.Connection:
                 os.chmod(path, 0o600)  # it holds resume tokens
         db.execute("PRAGMA synchronous = FULL")
         db.execute("PRAGMA foreign_keys = ON")
+        if version == 0 and len(migrations):  # a new file: one line, nothing was migrated
+            log.info("creating the database %s (schema version %d)", path, len(migrations))
         for step in range(version, len(migrations)):
-            log.info("migrating the database %s to schema version %d", path, step + 1)
+            if version:
+                log.info("migrating the database %s to schema version %d", path, step + 1)
             db.executescript(f"BEGIN IMMEDIATE;\n{migrations[step]}\n"
                              f"PRAGMA application_id = {APPLICATION_ID};\n"
                              f"PRAGMA user_version = {step + 1};\nCOMMIT;")

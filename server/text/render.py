@@ -175,6 +175,9 @@ def _match_points(match: dict[str, Any], sides: Sequence[str]) -> str:
     winner = match.get("winner")
     if winner is not None and 0 <= winner < len(sides):
         text += f", {sides[winner]} {'win' if ' & ' in sides[winner] else 'wins'} the match"
+        resigned = match.get("resigned")
+        if resigned is not None and 0 <= resigned < len(sides):  # whatever the points say
+            text += f" ({sides[resigned]} gave it up)"
     return text
 
 
@@ -184,8 +187,10 @@ def _match_line(table: dict[str, Any]) -> str:
     match = table.get("match")
     if not match:
         return ""
-    sides = _sides({"seats": [s for s in table["seats"] if s is not None],
-                    "players": table["players"], "partnerships": table["partnerships"]})
+    seats = [s for s in table["seats"] if s is not None]
+    if match.get("names"):  # who played it, though one has left since
+        seats = [{"seat": seat, "name": name} for seat, name in enumerate(match["names"]) if name]
+    sides = _sides({"seats": seats, "players": table["players"], "partnerships": table["partnerships"]})
     return f"\nMatch to {match['to']}, game {match['game']}: {_match_points(match, sides)}."
 
 

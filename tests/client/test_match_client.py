@@ -3,8 +3,9 @@ and the title bar shows the running match score, then who won the match."""
 
 from __future__ import annotations
 
+from noddy.client.model import ViewModel
 from noddy.client.render import plain
-from noddy.client.render.bars import title_fragments
+from noddy.client.render.bars import keys_fragments, title_fragments
 from noddy.server.model.table_options import advertised_options
 
 from .test_model import welcomed_form
@@ -61,3 +62,58 @@ def test_a_title_too_long_for_80_columns_leaves_out_the_address_not_its_end() ->
         " Noddy · Me · Table 1 · cribbage to 121 · match 1-0 to 3 · unrated")
     assert plain(title_fragments(model, "host:1")).rstrip() == (  # it fits: the address stays
         " Noddy · Me @ host:1 · Table 1 · cribbage to 121 · match 1-0 to 3 · unrated")
+
+
+def test_a_won_match_names_its_winner_after_the_winner_left() -> None:
+    """Seen in tmux (issue 26's acceptance): once a seat of a won match is empty its player
+    had no name left on the screen (the title read ``match: side 1 won``, the prompt ``ann 1,
+    2``); the summary's ``match.names`` says who played it."""
+    model = welcomed_form(table_options=advertised_options())
+    model.close_form()
+    table = {"id": 1, "preset": "noddy", "players": 2, "partnerships": False, "status": "finished",
+             "options": {"match": 2, "target": 15}, "seats": [{"seat": 0, "name": "ann"}, None],
+             "spectators": [],
+             "match": {"to": 2, "points": [1, 2], "game": 3, "id": 1, "winner": 1, "names": ["ann", "ben"]}}
+    model.handle({"type": "table", "table": table})
+    model.game.enter_table(1, table)
+    model.screen = "table"
+    assert plain(title_fragments(model, "host:1")).rstrip() == (
+        " Noddy · Me @ host:1 · Table 1 · noddy to 15 · match: ben won")
+    assert model.table_screen._match_words() == "ben won the match (ann 1, ben 2): r starts a new match, l leaves."
+    # ann gave the match up (she left between games): ben wins it whatever the points, and says why.
+    model.game.table = table | {"match": table["match"] | {"points": [1, 0], "game": 1, "resigned": 0}}
+    assert model.table_screen._match_words() == (
+        "ben won the match (ann 1, ben 0; ann gave it up): r starts a new match, l leaves.")
+
+
+def test_the_lobby_row_of_a_match_table_says_so_with_its_score() -> None:
+    """Seen in tmux (issue 26's acceptance): the lobby row of ``new noddy match=2 target=15``
+    said nothing of the match (only yes/no options were listed), even at any width."""
+    model = welcomed_form(table_options=advertised_options())
+    model.close_form()
+    seats = [{"seat": 0, "name": "ben", "guest": True, "rating": 1500}, None]
+    table = {"id": 1, "preset": "noddy", "players": 2, "partnerships": False, "status": "waiting",
+             "options": {"match": 2, "target": 15}, "seats": seats, "spectators": [], "rated": False,
+             "match": None}
+    assert model.table_line(table) == ("#1   noddy              2p       waiting   "
+                                       "ben (1500) (guest), ·free·  [to 15; match to 2; unrated]")
+    running = table | {"status": "playing", "match": {"to": 2, "points": [0, 1], "game": 2, "id": 1,
+                                                      "winner": None, "names": ["ben", "ann"]}}
+    assert model.table_line(running).endswith("  [to 15; match 0-1 to 2; unrated]")
+
+
+def test_the_key_line_after_a_game_of_a_match_says_what_r_starts() -> None:
+    """Seen in tmux at 80x24 (issue 26's acceptance): after each game of a match the prompt
+    said ``r for game 2`` and then ``r starts a new match``, the key line ``r play again``."""
+    from .test_newcomer import _at_table
+    model = ViewModel("Ann")
+    _at_table(model, [{"seat": 0, "name": "Ann", "kind": "human"}, {"seat": 1, "name": "ben", "kind": "human"}],
+              ["5H", "9S", "KD"])
+    model.handle({"type": "event", "table": 1, "seq": 2, "event": {
+        "kind": "game_over", "winner": 0, "scores": [15, 9], "winning_seats": [0]}})
+    assert " r play again " in plain(keys_fragments(model))  # a single game
+    running = {"to": 2, "points": [1, 0], "game": 1, "id": 1, "winner": None, "names": ["Ann", "ben"]}
+    model.game.table = (model.game.table or {}) | {"match": running}
+    assert plain(keys_fragments(model)).startswith(" r game 2  l leave ")
+    model.game.table = model.game.table | {"match": running | {"points": [2, 0], "winner": 0}}
+    assert plain(keys_fragments(model)).startswith(" r new match  l leave ")

@@ -14,7 +14,7 @@ from noddy.client.app import ClientApp
 from noddy.client.model import LOBBY
 from noddy.client.screens.records import LEADERBOARD
 from noddy.client.screens.stats import STATS
-from noddy.protocol.stats_view import chart_rows
+from noddy.protocol.stats_view import chart_rows, stats_lines
 from noddy.server import NoddyServer
 from tests.server.harness import Client
 
@@ -120,3 +120,17 @@ async def test_statistics_by_keys_from_the_lobby_and_the_leaderboard(server: Nod
         assert records.stats.stats is not None and records.stats.stats["name"] == "Me"
         keys.send_text(ESCAPE)
         await wait_for(lambda: model.screen == LEADERBOARD, "back to the leaderboard")
+
+
+def test_without_a_rated_game_the_screen_says_why_there_is_no_chart(client: ClientApp) -> None:
+    """Seen in tmux (issue 26's acceptance): a guest's screen (and text mode's ``stats``)
+    ended after the best hands, the rating chart missing without a word."""
+    model = client.model
+    model.connection_up()
+    model.handle({"type": "welcome", "name": "Me", "token": "t", "resumed": False, "presets": []})
+    client.records.open_stats()
+    asked = model.take_outbox()[-1]
+    client.records.handle({**STATS_MESSAGE, "ratings": [], "id": asked["id"]})
+    rows = screen_text(client)
+    assert rows[7] == " No rating history: none of these games was rated."
+    assert stats_lines({**STATS_MESSAGE, "ratings": []})[-1] == "No rating history: none of these games was rated."

@@ -5,12 +5,16 @@ DummyOutput, and on the model alone."""
 
 from __future__ import annotations
 
+from prompt_toolkit.input import create_pipe_input
+
+from noddy.client.app import ClientApp
 from noddy.client.model import TABLE, ViewModel
 from noddy.client.screens.people import PeopleView
 from noddy.server import NoddyServer
 
 from ..server.harness import Client
 from .test_app import ENTER, running_client, server, wait_for  # noqa: F401
+from .test_idle import SizedOutput, screen_text
 
 
 def _welcomed(name: str = "Ann") -> tuple[ViewModel, PeopleView]:
@@ -95,3 +99,23 @@ async def test_a_tell_by_key_and_an_invitation_accepted_with_one_key(server: Nod
         await wait_for(lambda: model.screen == TABLE, "the table of the invitation, without its password")
         assert [s["name"] for s in model.table["seats"]] == ["ben", "Ann"]
     await ben.close()
+
+
+def test_the_lobby_key_line_offers_accept_while_an_invitation_waits() -> None:
+    """Seen in tmux at 80x24 (issue 26's acceptance): ben invited ann, then told her
+    something; the tell took the status line, and the key line still said ``a register``
+    while ``a`` accepted the invitation (nothing on the screen said one waited)."""
+    with create_pipe_input() as keys:
+        client = ClientApp("127.0.0.1", 1, "ann", input=keys, output=SizedOutput())
+        model = client.model
+        model.connection_up()
+        model.handle({"type": "welcome", "name": "ann", "token": "t", "resumed": False, "registered": False,
+                      "presets": [{"name": "noddy"}]})
+        assert screen_text(client)[-1] == " n new  ↵ sit  w watch  o who  m my games  a register  ? help  q quit"
+        client.people.handle({"type": "challenged", "challenge": {
+            "id": 1, "from": "ben", "from_bot": False, "to": "ann", "to_bot": False, "preset": "noddy",
+            "options": {"match": 2, "target": 15}, "text": None, "expires_in": 120, "table": 1, "private": False}})
+        model.handle({"type": "tell", "from": "ben", "to": "ann", "text": "sure", "waiting": False, "echo": False})
+        rows = screen_text(client)
+        assert model.status == "ben tells you: sure (t, then /tell ben … to answer)"
+        assert rows[-1] == " a accept  d decline  n new  ↵ sit  w watch  o who  m my games  ? help  q quit"

@@ -117,7 +117,7 @@ async def test_a_match_to_3_won_by_a_skunk_the_loser_dealing_first_across_a_rest
         over = await _game(ann, ben, rules, lambda score: score < 31, seed=1)
         assert (over["winner"], over["skunk"]) == (0, "none") and 31 <= over["scores"][1] < 61
         table = await ann.recv_until(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
-        assert table["table"]["match"] == {"to": 3, "points": [1, 0], "game": 1, "id": 1, "winner": None}
+        assert table["table"]["match"] == {"to": 3, "points": [1, 0], "game": 1, "id": 1, "winner": None, "names": ["ann", "ben"]}
         assert [e["kind"] for e in _openings(ann, 1)][:2] == ["game_started", "cut_for_deal"]
         # Game 2 begins: ben lost, so ben deals first, without a cut.
         await _ready_both(ann, ben)
@@ -125,7 +125,7 @@ async def test_a_match_to_3_won_by_a_skunk_the_loser_dealing_first_across_a_rest
         assert [e["kind"] for e in opening][:2] == ["game_started", "deal_started"]
         assert opening[1]["dealer"] == 1
         snapshot = await ann.request({"type": "snapshot"})
-        assert snapshot["table"]["match"] == {"to": 3, "points": [1, 0], "game": 2, "id": 1, "winner": None}
+        assert snapshot["table"]["match"] == {"to": 3, "points": [1, 0], "game": 2, "id": 1, "winner": None, "names": ["ann", "ben"]}
         assert snapshot["game"]["dealer"] == 1
         ann_token, ben_token = ann.token, ben.token
         await ann.close()
@@ -136,7 +136,7 @@ async def test_a_match_to_3_won_by_a_skunk_the_loser_dealing_first_across_a_rest
         assert (await ann.hello("ann", resume=ann_token))["table"] == 1
         assert (await ben.hello("ben", resume=ben_token))["table"] == 1
         snapshot = await ann.request({"type": "snapshot"})
-        assert snapshot["table"]["match"] == {"to": 3, "points": [1, 0], "game": 2, "id": 1, "winner": None}
+        assert snapshot["table"]["match"] == {"to": 3, "points": [1, 0], "game": 2, "id": 1, "winner": None, "names": ["ann", "ben"]}
         assert snapshot["game"]["dealer"] == 1
         # Watching by text: look shows the running match.
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
@@ -162,7 +162,7 @@ async def test_a_match_to_3_won_by_a_skunk_the_loser_dealing_first_across_a_rest
         over = await _game(ann, ben, rules, lambda score: False, seed=2)
         assert (over["winner"], over["skunk"]) == (0, "skunk") and over["scores"][1] < 31
         table = await ann.recv_until(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
-        assert table["table"]["match"] == {"to": 3, "points": [3, 0], "game": 2, "id": 1, "winner": 0}
+        assert table["table"]["match"] == {"to": 3, "points": [3, 0], "game": 2, "id": 1, "winner": 0, "names": ["ann", "ben"]}
         # The watcher by text was told the skunk and the match's end.
         skunk_line = f"ann wins the game, {over['scores'][0]} to {over['scores'][1]}, a skunk!"
         await text(None, lambda line: line == skunk_line)
@@ -194,7 +194,7 @@ async def test_a_match_to_3_won_by_a_skunk_the_loser_dealing_first_across_a_rest
         # The next ready starts a new match, cut for again.
         await _ready_both(ann, ben)
         snapshot = await ann.request({"type": "snapshot"})
-        assert snapshot["table"]["match"] == {"to": 3, "points": [0, 0], "game": 1, "id": 3, "winner": None}
+        assert snapshot["table"]["match"] == {"to": 3, "points": [0, 0], "game": 1, "id": 3, "winner": None, "names": ["ann", "ben"]}
         assert [e["kind"] for e in _openings(ann, 0)][1] == "cut_for_deal"
         writer.close()
         await ann.close()
@@ -290,7 +290,7 @@ async def test_leaving_between_games_gives_up_the_match_and_a_lost_connection_do
         ann = await Client.connect(server.port)
         assert (await ann.hello("ann", resume=token))["table"] == 1
         snapshot = await ben.request({"type": "snapshot"})
-        assert snapshot["table"]["match"] == {"to": 3, "points": points, "game": 1, "id": 1, "winner": None}
+        assert snapshot["table"]["match"] == {"to": 3, "points": points, "game": 1, "id": 1, "winner": None, "names": ["ann", "ben"]}
         # ben leaves: he gives the match up, and ann wins it as it stands.
         await ben.request({"type": "leave"})
         listed = (await ben.request({"type": "list_games"}))["games"]
@@ -310,7 +310,45 @@ async def test_leaving_mid_game_resigns_the_game_for_1_and_gives_up_the_match() 
         over = (await ann.recv_until(lambda m: m["type"] == "event" and m["event"]["kind"] == "game_over"))["event"]
         assert (over["winner"], over["ending"], over["skunk"]) == (0, "resignation", "none")
         table = await ann.recv_until(lambda m: m["type"] == "table" and m["table"]["match"]["winner"] is not None)
-        assert table["table"]["match"] == {"to": 5, "points": [1, 0], "game": 1, "id": 1, "winner": 0}
+        assert table["table"]["match"] == {"to": 5, "points": [1, 0], "game": 1, "id": 1, "winner": 0, "names": ["ann", "ben"],
+                                           "resigned": 1}
         listed = (await ann.request({"type": "list_games"}))["games"]
         assert listed[0]["match"] == {"id": 1, "game": 1, "to": 5, "first_dealer": listed[0]["match"]["first_dealer"],
                                       "points": [1, 0], "winner": 0, "resigned": 1}
+
+
+async def test_a_match_line_names_who_played_it_after_a_player_left() -> None:
+    """Seen in tmux (issue 26's acceptance): ann left a won match and ben's nc read
+    ``Match to 2, game 3: ben 2, seat 2 1, ben wins the match.`` -- the empty seat stood in
+    for her name.  The match names who played it, whoever sits now, and who gave it up."""
+    async with running_server() as server:
+        ann, ben = await Client.connect(server.port), await Client.connect(server.port)
+        await ann.hello("ann")
+        await ben.hello("ben")
+        await ann.request({"type": "create_table", "preset": "noddy", "options": {"target": 15, "match": 2}})
+        await ben.request({"type": "sit", "table": 1})
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+
+        async def text(command: str | None, until: Callable[[str], bool]) -> str:
+            if command is not None:
+                writer.write(command.encode() + b"\n")
+            while True:
+                line = (await asyncio.wait_for(reader.readline(), 10)).decode().rstrip("\n")
+                if until(line):
+                    return line
+        await reader.readline()  # the greeting
+        await text("name cy", lambda line: line.startswith("Type tables"))
+        await text("watch 1", lambda line: line.startswith("Table 1 noddy"))
+        await _ready_both(ann, ben)
+        over = await _game(ann, ben, configure("noddy", 2, options={"target": 15}), lambda _: True, seed=5)
+        points = [0, 0]
+        points[over["winner"]] = 1
+        await text(None, lambda line: line == f"Match to 2, game 1: ann {points[0]}, ben {points[1]}.")
+        await ann.request({"type": "leave"})  # between games: ann gives the match up
+        said = await text(None, lambda line: line.startswith("Match to 2"))
+        # ... and why ben wins it whatever the score (ann 1, ben 0 read as a wrong result).
+        assert said == f"Match to 2, game 1: ann {points[0]}, ben {points[1]}, ben wins the match (ann gave it up)."
+        assert (await ben.request({"type": "snapshot"}))["table"]["match"]["resigned"] == 0
+        writer.close()
+        await ann.close()
+        await ben.close()

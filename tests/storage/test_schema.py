@@ -69,6 +69,20 @@ def test_migrations_run_in_order_from_the_stored_version(tmp_path: Path) -> None
         Storage(path)
 
 
+def test_a_new_database_is_one_log_line_and_an_old_one_a_line_per_migration(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Seen in tmux at 80x24 (issue 26's acceptance): the host's first screen on a new file
+    opened with eight "migrating the database ... to schema version N" lines (16 rows at 80
+    columns) above the lines friends type to join; nothing was migrated."""
+    path = tmp_path / "new.sqlite3"
+    with caplog.at_level("INFO", logger="noddy.server.storage"):
+        Storage(path).close()
+        assert caplog.messages == [f"creating the database {path} (schema version {SCHEMA_VERSION})"]
+        caplog.clear()
+        Storage(path, migrations=MIGRATIONS + ("CREATE TABLE notes (id INTEGER PRIMARY KEY);",)).close()
+    assert caplog.messages == [f"migrating the database {path} to schema version {SCHEMA_VERSION + 1}"]
+
+
 def test_a_failed_migration_leaves_the_old_version(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite3"
     Storage(path).close()
