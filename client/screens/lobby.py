@@ -193,7 +193,10 @@ class Lobby:
             else:
                 mark = (" (bot)" if seat.get("bot") else "") + ("" if seat.get("connected", True) else " (away)")
                 mark += " (guest)" if seat.get("guest") else ""
-                rating = f" ({seat['rating']})" if isinstance(seat.get("rating"), int) else ""
+                # A guest's games are not rated: a "(1500)" beside them said otherwise (and
+                # pushed the row's target and match past 80 columns).
+                rated = isinstance(seat.get("rating"), int) and not seat.get("guest")
+                rating = f" ({seat['rating']})" if rated else ""
                 seats.append(f"{seat['name']}{rating}{mark}")
         who = f"{summary['players']}p" + (" pairs" if summary.get("partnerships") else "")
         extra = []

@@ -96,7 +96,7 @@ def test_the_lobby_row_of_a_match_table_says_so_with_its_score() -> None:
              "options": {"match": 2, "target": 15}, "seats": seats, "spectators": [], "rated": False,
              "match": None}
     assert model.table_line(table) == ("#1   noddy              2p       waiting   "
-                                       "ben (1500) (guest), ·free·  [to 15; match to 2; unrated]")
+                                       "ben (guest), ·free·  [to 15; match to 2; unrated]")
     running = table | {"status": "playing", "match": {"to": 2, "points": [0, 1], "game": 2, "id": 1,
                                                       "winner": None, "names": ["ben", "ann"]}}
     assert model.table_line(running).endswith("  [to 15; match 0-1 to 2; unrated]")
