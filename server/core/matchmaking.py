@@ -165,28 +165,12 @@ class Matchmaking:
     def challenge(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         me = session_of(conn)
         self._check_in_lobby(me)
-        target = self._find(f["name"])
-        if target is me:
-            raise ProtocolError("bad_field", "you cannot challenge yourself", field="name")
-        if not self._in_lobby(target):
-            where = "away" if target.conn is None else f"at table {target.table.id}" if target.table else "busy"
-            raise ProtocolError("player_busy", f"{target.name} is {where}, not in the lobby", field="name")
+        target = self._invitee(me, f["name"], "challenge")
         options = dict(f["options"] or {})
         table_rules(f["preset"], 2, False, options)  # unknown_preset, invalid_option...
-        mine = [c for c in self._challenges.values() if c.challenger is me]
-        if len(mine) >= MAX_OPEN_CHALLENGES:
-            raise ProtocolError("too_many_challenges", f"you have {len(mine)} challenges open, the most "
-                                "allowed; wait for an answer or withdraw one (decline ID)")
         now = self._clock()
-        self._charge(conn, now)
-        for old in mine:  # a new challenge to the same player replaces the old one
-            if old.challenged is target:
-                self._end(old, "withdrawn", f"{me.name} withdrew challenge {old.id}", tell_challenger=False)
-        text = None if f["text"] is None else clean_text(f["text"])
-        challenge = Challenge(self._next_challenge, me, target, f["preset"], options, f["ready"], text,
-                              now + self._config.challenge_timeout)
-        self._next_challenge += 1
-        self._challenges[challenge.id] = challenge
+        challenge = self._open(conn, now, me, target, "challenges", f["preset"], options, f["ready"],
+                               f["text"])
         log.info("%s challenges %s (%d: %s)", me.name, target.name, challenge.id, challenge.preset)
         self._offer(conn, rid, challenge, now)
 
@@ -194,28 +178,43 @@ class Matchmaking:
         """Invite a player in the lobby to the table one is at (see the module docstring)."""
         me = session_of(conn)
         table = my_table(me)
-        target = self._find(f["name"])
+        target = self._invitee(me, f["name"], "invite")
+        now = self._clock()
+        invitation = self._open(conn, now, me, target, "challenges and invitations", table.preset,
+                                dict(table.options), False, f["text"], table)
+        log.info("%s invites %s to table %d (%d)", me.name, target.name, table.id, invitation.id)
+        self._offer(conn, rid, invitation, now)
+
+    def _invitee(self, me: Session, name: str, verb: str) -> Session:
+        """The player in the lobby that ``me`` may ``verb`` (challenge or invite)."""
+        target = self._find(name)
         if target is me:
-            raise ProtocolError("bad_field", "you cannot invite yourself", field="name")
+            raise ProtocolError("bad_field", f"you cannot {verb} yourself", field="name")
         if not self._in_lobby(target):
             where = "away" if target.conn is None else f"at table {target.table.id}" if target.table else "busy"
             raise ProtocolError("player_busy", f"{target.name} is {where}, not in the lobby", field="name")
+        return target
+
+    def _open(self, conn: Connection, now: float, me: Session, target: Session, kinds: str, preset: str,
+              options: dict[str, Any], ready: bool, text: str | None,
+              table: Table | None = None) -> Challenge:
+        """What a challenge and an invitation share: the limit of open ones, the chat limit's
+        charge, replacing an older one to the same player, and the cleaned note."""
         mine = [c for c in self._challenges.values() if c.challenger is me]
         if len(mine) >= MAX_OPEN_CHALLENGES:
-            raise ProtocolError("too_many_challenges", f"you have {len(mine)} challenges and invitations "
-                                "open, the most allowed; wait for an answer or withdraw one (decline ID)")
-        now = self._clock()
+            raise ProtocolError("too_many_challenges", f"you have {len(mine)} {kinds} open, the most "
+                                "allowed; wait for an answer or withdraw one (decline ID)")
         self._charge(conn, now)
-        for old in mine:  # a new invitation to the same player replaces the old one
+        noun = "invitation" if table is not None else "challenge"
+        for old in mine:  # a new one to the same player replaces the old one
             if old.challenged is target:
-                self._end(old, "withdrawn", f"{me.name} withdrew invitation {old.id}", tell_challenger=False)
-        text = None if f["text"] is None else clean_text(f["text"])
-        invitation = Challenge(self._next_challenge, me, target, table.preset, dict(table.options), False,
-                               text, now + self._config.challenge_timeout, table)
+                self._end(old, "withdrawn", f"{me.name} withdrew {noun} {old.id}", tell_challenger=False)
+        challenge = Challenge(self._next_challenge, me, target, preset, options, ready,
+                              None if text is None else clean_text(text),
+                              now + self._config.challenge_timeout, table)
         self._next_challenge += 1
-        self._challenges[invitation.id] = invitation
-        log.info("%s invites %s to table %d (%d)", me.name, target.name, table.id, invitation.id)
-        self._offer(conn, rid, invitation, now)
+        self._challenges[challenge.id] = challenge
+        return challenge
 
     def _offer(self, conn: Connection, rid: Any, challenge: Challenge, now: float) -> None:
         """Reply with the challenge (or invitation) and push it to the other player, unless
