@@ -152,3 +152,22 @@ async def two_player_table(port: int, preset: str = "noddy", names: tuple[str, s
     await first.request({"type": "ready"})
     await second.request({"type": "ready"})
     return first, second, table_id
+
+
+async def text_connection(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection that talks as a person on nc does: the greeting read, nothing said yet."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    assert json.loads(await asyncio.wait_for(reader.readline(), 5))["type"] == "greeting"
+    return reader, writer
+
+
+async def text_line(reader: asyncio.StreamReader) -> str:
+    """The next line a text connection is sent (within 5 s)."""
+    return (await asyncio.wait_for(reader.readline(), 5)).decode()
+
+
+async def text_until(reader: asyncio.StreamReader, start: str) -> str:
+    """The first line from now on that begins with ``start`` (those before it are passed)."""
+    while not (line := await text_line(reader)).startswith(start):
+        pass
+    return line

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 import random
 from pathlib import Path
 from typing import Any
 
 from noddy.server.cli import main as server_main
 
-from .harness import Client, play_out, running_server
+from .harness import Client, play_out, running_server, text_connection, text_line
 
 SECRET = "correct horse"
 
@@ -195,16 +194,6 @@ async def test_the_host_resets_a_forgotten_password_with_the_server_stopped(tmp_
         await ann.close()
 
 
-async def _text(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    assert json.loads(await asyncio.wait_for(reader.readline(), 5))["type"] == "greeting"
-    return reader, writer
-
-
-async def _line(reader: asyncio.StreamReader) -> str:
-    return (await asyncio.wait_for(reader.readline(), 5)).decode()
-
-
 async def test_over_nc_a_refused_name_keeps_asking_instead_of_making_a_guest() -> None:
     """Issue 24: `name fay` got name_taken while fay's seat was held, and her next command,
     `new noddy`, created a table as "guest-1"."""
@@ -212,49 +201,49 @@ async def test_over_nc_a_refused_name_keeps_asking_instead_of_making_a_guest() -
         fay = await _hello(server.port, "fay")
         await fay.request({"type": "create_table"})
         await fay.close()  # her seat is held: the name is in use
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
         writer.write(b"name fay\n")
-        assert (await _line(reader)).startswith("Error (name_taken): the name 'fay' ")
+        assert (await text_line(reader)).startswith("Error (name_taken): the name 'fay' ")
         writer.write(b"new noddy\n")
-        assert await _line(reader) == ("Error (name_required): the name 'fay' was refused, so you have no "
+        assert await text_line(reader) == ("Error (name_required): the name 'fay' was refused, so you have no "
                                        "name yet: type name NAME with another name (or login fay PASSWORD "
                                        "if it is your registered name) first\n")
         assert len(server.core.tables) == 1  # no table made by a guest
         writer.write(b"name fay2\n")
-        assert (await _line(reader)).startswith("Welcome, fay2! ")
+        assert (await text_line(reader)).startswith("Welcome, fay2! ")
         writer.close()
 
 
 async def test_over_nc_a_person_registers_and_logs_in() -> None:
     async with running_server() as server:
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
         writer.write(b"name Cy\n")
-        assert (await _line(reader)).startswith("Welcome, Cy! ")
-        assert (await _line(reader)).endswith("You are a guest (unrated): register PASSWORD keeps your name.\n")
+        assert (await text_line(reader)).startswith("Welcome, Cy! ")
+        assert (await text_line(reader)).endswith("You are a guest (unrated): register PASSWORD keeps your name.\n")
         writer.write(b"register my secret\n")  # a password typed here is one word, as login takes it
-        assert (await _line(reader)).startswith("Error (bad_command): write register PASSWORD")
+        assert (await text_line(reader)).startswith("Error (bad_command): write register PASSWORD")
         writer.write(b"register sesame1\n")
-        assert await _line(reader) == ("Cy is registered: the name is yours, and your games with other "
+        assert await text_line(reader) == ("Cy is registered: the name is yours, and your games with other "
                                        "registered people are rated. Next time: login Cy PASSWORD.\n")
         writer.write(b"quit\n")
-        assert await _line(reader) == "Goodbye.\n"
-        reader, writer = await _text(server.port)
+        assert await text_line(reader) == "Goodbye.\n"
+        reader, writer = await text_connection(server.port)
         writer.write(b"name Cy\n")
-        assert (await _line(reader)).startswith("Error (password_required): 'Cy' is a registered name")
+        assert (await text_line(reader)).startswith("Error (password_required): 'Cy' is a registered name")
         writer.write(b"login Cy wrong\n")
-        assert (await _line(reader)).startswith("Error (bad_password): ")
+        assert (await text_line(reader)).startswith("Error (bad_password): ")
         writer.write(b"login Cy ses ame1\n")  # "Cy ses" has no account: no guest of that name either
-        assert (await _line(reader)).startswith("Error (not_registered): no account is registered as 'Cy ses'")
+        assert (await text_line(reader)).startswith("Error (not_registered): no account is registered as 'Cy ses'")
         writer.write(b"look\n")  # no guest-1 in between
-        assert (await _line(reader)).startswith("Error (name_required): the name 'Cy ses' was refused")
+        assert (await text_line(reader)).startswith("Error (name_required): the name 'Cy ses' was refused")
         writer.write(b"login cy sesame1\n")
-        assert (await _line(reader)).startswith("Welcome, Cy! Your resume token is ")
-        assert await _line(reader) == ("Type tables to see the tables, new noddy to start one, "
+        assert (await text_line(reader)).startswith("Welcome, Cy! Your resume token is ")
+        assert await text_line(reader) == ("Type tables to see the tables, new noddy to start one, "
                                        "help for all commands.\n")
         writer.write(b"password sesame1 sesame2\n")
-        assert await _line(reader) == "The password of Cy is changed.\n"
+        assert await text_line(reader) == "The password of Cy is changed.\n"
         writer.write(b"unregister sesame2\n")
-        assert await _line(reader) == "Cy is no longer registered: you are a guest, and its ratings are gone.\n"
+        assert await text_line(reader) == "Cy is no longer registered: you are a guest, and its ratings are gone.\n"
         writer.close()
 
 
@@ -267,13 +256,13 @@ async def test_over_nc_a_watcher_renames_to_a_registered_name_with_its_password(
         await cy.request({"type": "bye"})
         host = await _hello(server.port, "host")
         table_id = (await host.request({"type": "create_table"}))["table"]["id"]
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
 
         async def reply(command: str) -> str:
             """The first line after ``command`` that is not the table's news."""
             writer.write(command.encode() + b"\n")
             while True:
-                line = await _line(reader)
+                line = await text_line(reader)
                 if not line.startswith(("Table ", "Seat 2 is free", "Type tables")):
                     return line
 
@@ -296,18 +285,18 @@ async def test_a_registered_guest_number_is_never_given_to_a_later_guest(tmp_pat
     again, and the next guest must not be handed a registered name (and refused)."""
     db = str(tmp_path / "noddy.sqlite3")
     async with running_server(db=db) as server:
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
         writer.write(b"tables\n")
-        assert (await _line(reader)).startswith("Welcome, guest-1! ")
-        await _line(reader)
-        await _line(reader)  # no tables yet
+        assert (await text_line(reader)).startswith("Welcome, guest-1! ")
+        await text_line(reader)
+        await text_line(reader)  # no tables yet
         writer.write(b"register sesame1\n")
-        assert (await _line(reader)).startswith("guest-1 is registered")
+        assert (await text_line(reader)).startswith("guest-1 is registered")
         writer.close()
     async with running_server(db=db) as server:
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
         writer.write(b"tables\n")
-        assert (await _line(reader)).startswith("Welcome, guest-2! ")
+        assert (await text_line(reader)).startswith("Welcome, guest-2! ")
         writer.close()
 
 

@@ -5,10 +5,9 @@ bots wherever names are shown (issue 24)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 
-from .harness import Client, play_out, running_server
+from .harness import Client, play_out, running_server, text_connection, text_until
 
 
 async def _online(port: int, name: str, bot: bool = False) -> Client:
@@ -211,39 +210,27 @@ async def test_a_bot_is_marked_in_the_lobby_and_on_the_leaderboard() -> None:
             await client.close()
 
 
-async def _text(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    json.loads(await asyncio.wait_for(reader.readline(), 5))  # the greeting
-    return reader, writer
-
-
-async def _until(reader: asyncio.StreamReader, start: str) -> str:
-    while not (line := (await asyncio.wait_for(reader.readline(), 5)).decode()).startswith(start):
-        pass
-    return line
-
-
 async def test_who_challenge_and_accept_by_text() -> None:
     async with running_server() as server:
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
         writer.write(b"name Ada\n")
-        await _until(reader, "Type tables")
+        await text_until(reader, "Type tables")
         bot = await _online(server.port, "pybot", bot=True)
         writer.write(b"who\n")
-        assert await _until(reader, "Online") == "Online (2):\n"
-        assert await _until(reader, "  ") == "  Ada in the lobby\n"
-        assert await _until(reader, "  ") == "  pybot (bot) in the lobby\n"
+        assert await text_until(reader, "Online") == "Online (2):\n"
+        assert await text_until(reader, "  ") == "  Ada in the lobby\n"
+        assert await text_until(reader, "  ") == "  pybot (bot) in the lobby\n"
         await bot.request({"type": "challenge", "name": "ada", "preset": "noddy",
                            "options": {"target": 61}, "ready": True})
-        assert await _until(reader, "pybot") == (
+        assert await text_until(reader, "pybot") == (
             "pybot (bot) challenges you to noddy target=61. Type accept 1 or decline 1 (within 120 s).\n")
         writer.write(b"accept 1\n")
-        assert await _until(reader, "Table") == ("Table 1 noddy 2p (target=61, unrated: pybot and Ada are guests) "
+        assert await text_until(reader, "Table") == ("Table 1 noddy 2p (target=61, unrated: pybot and Ada are guests) "
                                                  "[waiting] 1: pybot (bot, ready, guest) | 2: Ada (guest)\n")
-        assert await _until(reader, "Type ready") == (
+        assert await text_until(reader, "Type ready") == (
             "Type ready to begin; the game begins when everyone is ready.\n")
         writer.write(b"ready\n")
-        assert await _until(reader, "A game of noddy") == "A game of noddy, 2 players, first to 61.\n"
+        assert await text_until(reader, "A game of noddy") == "A game of noddy, 2 players, first to 61.\n"
         writer.write(b"leave\n")
         writer.close()
         await bot.close()
@@ -251,17 +238,17 @@ async def test_who_challenge_and_accept_by_text() -> None:
 
 async def test_seek_and_a_refused_challenge_by_text() -> None:
     async with running_server() as server:
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
         writer.write(b"name Ada\nchallenge Bob\n")
-        assert await _until(reader, "Error") == (
+        assert await text_until(reader, "Error") == (
             "Error (no_such_player): nobody called 'Bob' is online (who lists who is)\n")
         writer.write(b"seek cribbage people\n")
-        assert await _until(reader, "Seeking") == (
+        assert await text_until(reader, "Seeking") == (
             "Seeking a game of cribbage against people only; a table opens when someone seeks "
             "the same (unseek to stop).\n")
         ben = await _online(server.port, "ben")
         await ben.request({"type": "seek", "preset": "cribbage"})
-        assert (await _until(reader, "Table")).startswith(
+        assert (await text_until(reader, "Table")).startswith(
             "Table 1 cribbage 2p (unrated: Ada and ben are guests) [waiting] 1: Ada (guest) | 2: ben (guest)")
         writer.close()
         await ben.close()

@@ -5,7 +5,6 @@ chosen until one sits down, the same name limit as JSON, and a watcher who can r
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 
 import pytest
@@ -15,7 +14,7 @@ from noddy.protocol.story import sort_cards
 from noddy.server import text as text_mode
 from noddy.server.text import parse_command, render
 
-from .harness import Client, running_server
+from .harness import Client, running_server, text_connection, text_line
 
 #: What a text reader at table 1 reads under its line while seat 2 is free.
 HINT = ("Seat 2 is free. The game begins when every seat is taken and ready: type bot for a "
@@ -170,32 +169,22 @@ def test_a_player_waiting_at_a_table_with_a_free_seat_is_told_how_it_fills() -> 
     assert render(full, ("Cy", "Di")) == "Table 6 noddy 2p (rated) [waiting] 1: Cy (ready) | 2: Di\n"
 
 
-async def _text(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    json.loads(await asyncio.wait_for(reader.readline(), 5))  # the greeting
-    return reader, writer
-
-
-async def _line(reader: asyncio.StreamReader) -> str:
-    return (await asyncio.wait_for(reader.readline(), 5)).decode()
-
-
 async def test_a_cribbage_deal_by_netcat() -> None:
     async with running_server(seed=7) as server:
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
         writer.write(b"name Ada\nnew cribbage\nbot 2 random\n")
-        lines = [await _line(reader) for _ in range(5)]
+        lines = [await text_line(reader) for _ in range(5)]
         assert lines[2:] == ["Table 1 cribbage 2p (unrated: Ada is a guest) [waiting] 1: Ada (guest) | 2: empty\n", HINT,
                              "Table 1 cribbage 2p (unrated: Ada is a guest) [waiting] 1: Ada (guest) | "
                              "2: random computer 2 (computer)\n"]
         writer.write(b"ready\n")
         seen: list[str] = []
         while not seen or not seen[-1].startswith("Your discard"):
-            seen.append(await _line(reader))
+            seen.append(await text_line(reader))
         hand = re.search(r"from ((?:\d:\w\w ?)+)", seen[-1]).group(1).split()
         writer.write(b"play AS\ndiscard 1 2\n")
         while not seen[-1].startswith("Turn-up: "):  # both have laid away
-            seen.append(await _line(reader))
+            seen.append(await text_line(reader))
         assert any(line.startswith("Error (wrong_phase): ") for line in seen)
         mine = [line for line in seen if line.startswith("You lay away ")]
         assert mine == [f"You lay away {' '.join(sort_cards([hand[0][2:], hand[1][2:]]))} "
@@ -204,37 +193,37 @@ async def test_a_cribbage_deal_by_netcat() -> None:
         assert sum(line.startswith("Your discard") for line in seen) == 1
         assert not any(line.startswith(("OK", "Your turn (count 0)")) for line in seen)
         writer.write(b"say hi\n")
-        while (text := await _line(reader)) != "[table 1] Ada: hi\n":
+        while (text := await text_line(reader)) != "[table 1] Ada: hi\n":
             assert not text.startswith("OK")
         writer.close()
 
 
 async def test_a_person_may_choose_a_name_until_they_sit_down() -> None:
     async with running_server() as server:
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
         writer.write(b"tables\n")
-        assert (await _line(reader)).startswith("Welcome, guest-1! ")
-        await _line(reader)
-        assert await _line(reader) == "No tables yet. Type new noddy to start one.\n"
+        assert (await text_line(reader)).startswith("Welcome, guest-1! ")
+        await text_line(reader)
+        assert await text_line(reader) == "No tables yet. Type new noddy to start one.\n"
         writer.write(b"name Carl\n")
-        assert (await _line(reader)).startswith("Welcome, Carl! Your resume token is ")
-        await _line(reader)
+        assert (await text_line(reader)).startswith("Welcome, Carl! Your resume token is ")
+        await text_line(reader)
         other = await Client.connect(server.port)
         await other.hello("Dora")
         writer.write(b"name dora\n")
-        assert (await _line(reader)).startswith("Error (name_taken): the name 'dora' ")
+        assert (await text_line(reader)).startswith("Error (name_taken): the name 'dora' ")
         writer.write(b"new noddy\nname Carla\n")
-        assert await _line(reader) == "Table 1 noddy 2p (unrated: Carl is a guest) [waiting] 1: Carl (guest) | 2: empty\n"
-        assert await _line(reader) == HINT
-        assert await _line(reader) == ("Error (already_hello): you sit at table 1 as Carl; "
+        assert await text_line(reader) == "Table 1 noddy 2p (unrated: Carl is a guest) [waiting] 1: Carl (guest) | 2: empty\n"
+        assert await text_line(reader) == HINT
+        assert await text_line(reader) == ("Error (already_hello): you sit at table 1 as Carl; "
                                        "stand up or leave to change your name\n")
         writer.write(b"stand\nname Carla\n")
-        assert (await _line(reader)).startswith("Table 1 noddy 2p (rated) [waiting] 1: empty | 2: empty; watching: Carl")
-        assert await _line(reader) == HINT.replace("Seat 2 is", "Seats 1 and 2 are")
-        assert (await _line(reader)).startswith("Welcome, Carla! ")
-        await _line(reader)
-        assert (await _line(reader)).startswith("Table 1 noddy 2p (rated) [waiting] 1: empty | 2: empty; watching: Carla")
-        assert await _line(reader) == HINT.replace("Seat 2 is", "Seats 1 and 2 are")
+        assert (await text_line(reader)).startswith("Table 1 noddy 2p (rated) [waiting] 1: empty | 2: empty; watching: Carl")
+        assert await text_line(reader) == HINT.replace("Seat 2 is", "Seats 1 and 2 are")
+        assert (await text_line(reader)).startswith("Welcome, Carla! ")
+        await text_line(reader)
+        assert (await text_line(reader)).startswith("Table 1 noddy 2p (rated) [waiting] 1: empty | 2: empty; watching: Carla")
+        assert await text_line(reader) == HINT.replace("Seat 2 is", "Seats 1 and 2 are")
         writer.close()
         await other.close()
 
@@ -244,9 +233,9 @@ async def test_a_long_name_is_refused_as_over_json() -> None:
     async with running_server() as server:
         client = await Client.connect(server.port)
         refused = await client.request({"type": "hello", "name": name, "version": 1})
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
         writer.write(f"name {name}\n".encode())
-        assert await _line(reader) == f"Error ({refused['code']}): {refused['message']}\n"
+        assert await text_line(reader) == f"Error ({refused['code']}): {refused['message']}\n"
         assert refused["code"] != "ok"
         writer.close()
         await client.close()
@@ -257,16 +246,16 @@ async def test_a_watcher_can_resume() -> None:
         ada = await Client.connect(server.port)
         await ada.hello("Ada")
         await ada.request({"type": "create_table", "preset": "noddy"})
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
         writer.write(b"name Dora\n")
-        token = re.search(r"token is (\w+)", await _line(reader)).group(1)
-        await _line(reader)
+        token = re.search(r"token is (\w+)", await text_line(reader)).group(1)
+        await text_line(reader)
         writer.write(b"watch 1\n")
-        assert "watching: Dora" in await _line(reader)
+        assert "watching: Dora" in await text_line(reader)
         writer.close()
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
         writer.write(f"resume {token}\n".encode())
-        assert (await _line(reader)).startswith("Welcome, Dora! You are back at table 1. ")
+        assert (await text_line(reader)).startswith("Welcome, Dora! You are back at table 1. ")
         writer.close()
         # Gone for longer than the grace period, the watcher leaves the table.
         await ada.recv_until(lambda m: m["type"] == "table" and m["table"]["spectators"] == [], 3)
@@ -275,22 +264,22 @@ async def test_a_watcher_can_resume() -> None:
 
 async def test_resume_after_a_first_command_that_made_a_guest() -> None:
     async with running_server() as server:
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
         writer.write(b"name Ann\nnew noddy\n")
-        token = re.search(r"token is (\w+)", await _line(reader)).group(1)
-        await _line(reader)
-        assert (await _line(reader)).startswith("Table 1 noddy 2p (unrated: Ann is a guest) [waiting] 1: Ann (guest)")
+        token = re.search(r"token is (\w+)", await text_line(reader)).group(1)
+        await text_line(reader)
+        assert (await text_line(reader)).startswith("Table 1 noddy 2p (unrated: Ann is a guest) [waiting] 1: Ann (guest)")
         writer.close()
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
         writer.write(b"tables\n")
-        assert (await _line(reader)).startswith("Welcome, guest-")
-        await _line(reader)
-        assert "1: Ann (away, guest)" in await _line(reader)
+        assert (await text_line(reader)).startswith("Welcome, guest-")
+        await text_line(reader)
+        assert "1: Ann (away, guest)" in await text_line(reader)
         writer.write(f"resume {token}\n".encode())
-        assert (await _line(reader)).startswith("Welcome, Ann! You are back at table 1. ")
+        assert (await text_line(reader)).startswith("Welcome, Ann! You are back at table 1. ")
         writer.write(b"resume 0123\n")
-        await _line(reader)  # "Type tables ..."
-        while not (text := await _line(reader)).startswith("Error"):
+        await text_line(reader)  # "Type tables ..."
+        while not (text := await text_line(reader)).startswith("Error"):
             pass
         assert text == ("Error (already_hello): you sit at table 1 as Ann; "
                         "stand up or leave first\n")
@@ -304,11 +293,11 @@ async def test_watching_a_game_shows_the_table_once() -> None:
         await ada.request({"type": "create_table", "preset": "cribbage"})
         await ada.request({"type": "add_computer", "seat": 1})
         await ada.request({"type": "ready"})
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
         writer.write(b"name Dora\nwatch 1\n")
-        await _line(reader), await _line(reader)
-        assert (await _line(reader)).startswith("Table 1 cribbage 2p (unrated: Ada is a guest) [playing] 1: Ada (guest) | 2: ")
-        assert (await _line(reader)).startswith("Turn-up: -  Count: 0  Pile: -  Scores: Ada 0, ")
+        await text_line(reader), await text_line(reader)
+        assert (await text_line(reader)).startswith("Table 1 cribbage 2p (unrated: Ada is a guest) [playing] 1: Ada (guest) | 2: ")
+        assert (await text_line(reader)).startswith("Turn-up: -  Count: 0  Pile: -  Scores: Ada 0, ")
         writer.close()
         await ada.close()
 
@@ -317,22 +306,22 @@ async def test_help_fits_an_80_by_24_terminal_and_help_command_tells_one() -> No
     # Issue 27, item 5: help was 33 lines, 11 of them wider than 80 columns, so its top
     # scrolled away and lines broke mid-word ("noddy-mod / ern").
     async with running_server() as server:
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
         writer.write(b"help\n")
-        listing = [await _line(reader) for _ in range(len(text_mode.HELP.splitlines()))]
+        listing = [await text_line(reader) for _ in range(len(text_mode.HELP.splitlines()))]
         assert listing[0] == "Commands, one a line (help COMMAND tells more, e.g. help new):\n"
         assert len(listing) <= 23 and max(len(line.rstrip("\n")) for line in listing) <= 80
         assert listing[-1] == "  ping | help | quit          help COMMAND tells more of one, e.g. help new\n"
         writer.write(b"help discard\n")
-        assert [await _line(reader) for _ in range(4)] == [
+        assert [await text_line(reader) for _ in range(4)] == [
             "play CARD | go | discard CARD CARD\n",
             "    cards are rank+suit: A 2-9 T J Q K and C D H S, e.g. 5H TC;\n",
             "    discard also takes the numbers of the prompt: discard 1 2\n",
             "Written: discard CARD CARD, or the numbers the prompt shows: discard 1 2.\n"]
         writer.write(b"help dance\n")
-        assert await _line(reader) == "There is no command 'dance'; type help for the list.\n"
+        assert await text_line(reader) == "There is no command 'dance'; type help for the list.\n"
         writer.write(b"help new\n")
-        new = [await _line(reader) for _ in range(6)]
+        new = [await text_line(reader) for _ in range(6)]
         assert new[2].startswith("Presets: noddy noddy-ducoeur noddy-holme noddy-modern")
         assert all(len(line.rstrip("\n")) <= 80 for line in new)
         writer.close()

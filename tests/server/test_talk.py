@@ -5,11 +5,10 @@ for whoever enters it; in JSON and in text mode."""
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from typing import Any
 
-from .harness import Client, play_out, running_server
+from .harness import Client, play_out, running_server, text_connection, text_until
 
 #: Every kind of push that carries one person's words (or offer) to another.
 TALK = ("chat", "tell", "challenged", "challenge_over", "chat_history")
@@ -198,48 +197,36 @@ async def test_whoever_enters_the_lobby_is_given_its_last_twenty_chat_lines() ->
             await client.close()
 
 
-async def _text(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    json.loads(await asyncio.wait_for(reader.readline(), 5))  # the greeting
-    return reader, writer
-
-
-async def _until(reader: asyncio.StreamReader, start: str) -> str:
-    while not (line := (await asyncio.wait_for(reader.readline(), 5)).decode()).startswith(start):
-        pass
-    return line
-
-
 async def test_tell_invite_mute_whisper_and_the_lobby_history_by_text() -> None:
     async with running_server() as server:
         ben = await _online(server.port, "ben")
         await ben.request({"type": "chat", "text": "anyone for noddy?", "to": "lobby"})
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
         writer.write(b"name Ada\n")
-        await _until(reader, "Type tables")
-        assert await _until(reader, "Said") == "Said in the lobby lately:\n"
-        assert await _until(reader, "  ") == "  [lobby] ben: anyone for noddy?\n"
+        await text_until(reader, "Type tables")
+        assert await text_until(reader, "Said") == "Said in the lobby lately:\n"
+        assert await text_until(reader, "  ") == "  [lobby] ben: anyone for noddy?\n"
         await ben.request({"type": "tell", "name": "ada", "text": "a private game?"})
-        assert await _until(reader, "ben") == "ben tells you: a private game?  (tell ben ... to answer)\n"
+        assert await text_until(reader, "ben") == "ben tells you: a private game?  (tell ben ... to answer)\n"
         writer.write(b"tell ben  yes, please\n")
-        assert await _until(reader, "You") == "You tell ben: yes, please\n"
+        assert await text_until(reader, "You") == "You tell ben: yes, please\n"
         assert (await ben.recv_until(lambda m: m["type"] == "tell"))["text"] == "yes, please"
         await ben.request({"type": "create_table", "preset": "noddy", "private": True, "password": "pw"})
         await ben.request({"type": "invite", "name": "Ada"})
-        assert await _until(reader, "ben") == (
+        assert await text_until(reader, "ben") == (
             "ben invites you to table 1 (noddy, private). Type accept 1 or decline 1 (within 120 s).\n")
         writer.write(b"accept 1\n")
         # (the lobby's news of the table, with seat 2 empty, may come first)
         seated = ("Table 1 noddy 2p (private, unrated: ben and Ada are guests) [waiting] "
                   "1: ben (guest) | 2: Ada (guest)")
-        assert await _until(reader, seated) == seated + "\n"
+        assert await text_until(reader, seated) == seated + "\n"
         writer.write(b"whisper hi\n")
-        assert await _until(reader, "Error") == (
+        assert await text_until(reader, "Error") == (
             "Error (not_watching): you sit at table 1: the watchers' chat is for those who watch\n")
         writer.write(b"mute ben\n")
-        assert await _until(reader, "You have") == "You have muted: ben.\n"
+        assert await text_until(reader, "You have") == "You have muted: ben.\n"
         writer.write(b"unmute ben\nmuted\n")
-        assert await _until(reader, "You have") == "You have muted nobody.\n"
+        assert await text_until(reader, "You have") == "You have muted nobody.\n"
         writer.close()
         await ben.close()
 
@@ -289,15 +276,15 @@ async def test_a_tell_waiting_for_an_account_is_muted_by_it_and_read_by_text(tmp
         await ann.request({"type": "bye"})
         ben, dan = await _online(server.port, "ben"), await _online(server.port, "dan")
         assert (await dan.request({"type": "tell", "name": "ann", "text": "let me in"}))["waiting"] is True
-        reader, writer = await _text(server.port)
+        reader, writer = await text_connection(server.port)
         writer.write(b"name Cy\ntell ann see you tomorrow\n")
-        assert await _until(reader, "You tell") == (
+        assert await text_until(reader, "You tell") == (
             "You tell ann: see you tomorrow (they are away: it waits for their next login)\n")
         writer.write(b"login ann owlfeathers\n")
-        assert await _until(reader, "Cy") == (
+        assert await text_until(reader, "Cy") == (
             "Cy told you while you were away: see you tomorrow  (tell Cy ... to answer)\n")
         writer.write(b"muted\n")
-        assert await _until(reader, "You have") == "You have muted: dan.\n"  # kept for the account
+        assert await text_until(reader, "You have") == "You have muted: dan.\n"  # kept for the account
         writer.close()
         for client in (ben, dan):
             await client.close()
