@@ -42,10 +42,11 @@ SERVER_COMMAND = [sys.executable, "-P", "-m", "noddy.server.cli"]
 #: The runner's server's flags: a measurement must not meet the limits that protect a public
 #: server (said in noddy-match's output).  ``--rate``/``--burst``: no flow control;
 #: ``--grace 0``: a bot that went away (crashed) frees its seat and name at once, and its
-#: table closes; ``--allow-deal-seeds``: the runner fixes every game's deal;
+#: table closes (``--keep-away 0``: even against a computer, with nobody else at the table);
+#: ``--allow-deal-seeds``: the runner fixes every game's deal;
 #: ``--computers-inline``: the built-in levels decide on the server's loop (no thread hop).
 RATE_FLAGS = ["--rate", "100000", "--burst", "100000"]
-SERVER_FLAGS = [*RATE_FLAGS, "--grace", "0", "--allow-deal-seeds", "--computers-inline",
+SERVER_FLAGS = [*RATE_FLAGS, "--grace", "0", "--keep-away", "0", "--allow-deal-seeds", "--computers-inline",
                 "--query-rate-per-address", "0",
                 "--max-tables-per-connection", "0", "--max-tables-per-address", "0",
                 "--db", ":memory:", "--log-level", "WARNING"]

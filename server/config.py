@@ -31,6 +31,10 @@ class ServerConfig:
     seed: int | None = None
     #: Seconds a disconnected player's seat is held for a resume.
     grace_period: float = 60.0
+    #: Seconds more, after the grace period, that a table whose only people are away keeps
+    #: its game paused and their seats (resume tokens, logins) for them; nobody is there to
+    #: play on with a stand-in.  Then the table closes (0: at once, when the grace is over).
+    keep_away: float = 3600.0
     #: Seconds of silence from a JSON client after which the server sends it a ping (once;
     #: a client that wants to know the link is alive answers it, or pings itself).
     ping_interval: float = 30.0

@@ -407,8 +407,7 @@ class Seating:
             self._tables.changed(table)
 
     def tick(self, now: float) -> None:
-        """The held seats (and watchers' places) whose grace period is over are given up; not
-        while their table is paused, as its seats cannot be saved then (look again later)."""
+        """Held seats and watchers' places whose time is over are given up (not at a paused table)."""
         held = self._held_due
         is_current = self._sessions.is_current
         while held and held[0][0] <= now:
@@ -427,10 +426,12 @@ class Seating:
             heapq.heappush(self._held_due, (session.held_until, self._due_serial, session))
 
     def _expire(self, session: Session) -> None:
-        """A held seat's (or a watcher's place's) grace period is over."""
-        session.held_until = None
+        """A held seat's (or a watcher's place's) grace period (or keep-away time) is over."""
+        due, session.held_until = session.held_until, None
         table, seat = session.table, session.seat
         if table is not None and seat is not None and table.status == PLAYING:
+            if self._stand_ins.keep_waiting(table, session, due):  # nobody here: the game waits
+                return self.schedule_held(session)
             log.info("%s did not come back to table %d; a computer stands in", session.name, table.id)
             self._stand_ins.abandon(table, seat, session)  # the session stays: they may take it back
             if not table.humans():

@@ -12,6 +12,12 @@ leaves and the seat is held without a time limit), and let a computer play on ag
 (``on: true``).  A person who *resigns* (``leave`` mid-game) is a loss at once; in a game of
 two sides it ends, else a computer plays the seat on for nobody (no one can take it back).
 
+A table whose only people are away (nobody connected, seated or watching) has nobody to
+play on for: when the grace period runs out there, no computer stands in; the game stays
+paused and the seat held for ``keep_away`` seconds more (:meth:`keep_waiting`), so a person
+alone against computers keeps their game, and only then is the seat abandoned (and the
+table closes as its last person left).
+
 Each of these is an action of the game (:mod:`noddy.engine.leaving`), applied and stored
 through gameplay (:meth:`Gameplay.leave_game`), so the result counts what happened and the
 record says who played each seat when (``LiveGame.changes``).
@@ -54,6 +60,8 @@ class StandIns:
         self._outbox = outbox
         self._tables = tables
         self._gameplay = gameplay
+        #: The resume token of each person kept for ``keep_away``, and the time it was given.
+        self._kept: dict[str, float] = {}
 
     def handlers(self) -> dict[str, Callable[[Connection, dict[str, Any], Any], None]]:
         return {"stand_in": self.stand_in}
@@ -89,9 +97,22 @@ class StandIns:
                                       "name": session.name, "level": level})
         self._gameplay.leave_game(table, Abandon(seat), "abandoned")
 
+    def keep_waiting(self, table: Table, session: Session, due: float | None) -> bool:
+        """``session``'s grace period (``due``) ran out mid-game at ``table``: if nobody else
+        is there to play on, hold the seat ``keep_away`` seconds more (True) -- once: when that
+        time is over too, the seat is abandoned as usual (False)."""
+        if self._kept.pop(session.token, None) == due or self._config.keep_away <= 0 or table.members():
+            return False
+        session.held_until = self._kept[session.token] = self._clock() + self._config.keep_away
+        table.deadlines.pop(session.seat, None)  # (a turn timer: nobody is waiting for the seat)
+        log.info("table %d: nobody is there; the game waits %g s more for %s",
+                 table.id, self._config.keep_away, session.name)
+        return True
+
     def take_back(self, session: Session) -> None:
         """``session`` is back (its resume token, or its account's login) at a seat a computer stood in for, or the
         table waited for: it plays the seat again, and the seat is no longer abandoned."""
+        self._kept.pop(session.token, None)
         table, seat = session.table, session.seat
         if table is None or seat is None:
             return

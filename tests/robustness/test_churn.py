@@ -50,7 +50,7 @@ async def one_churn(port: int, rng: random.Random) -> None:
 
 async def test_thousands_of_connects_and_disconnects() -> None:
     with watch_errors() as watch:
-        async with running_server(grace_period=0.2, max_connections_per_address=0) as server:
+        async with running_server(grace_period=0.2, keep_away=0.3, max_connections_per_address=0) as server:
             port = server.port
             idle = [await asyncio.open_connection("127.0.0.1", port) for _ in range(HALF_OPEN)]
             game = asyncio.create_task(game_against_computer(port, "steady", seed=11))
@@ -60,7 +60,8 @@ async def test_thousands_of_connects_and_disconnects() -> None:
                                        for _ in range(AT_ONCE)))
             client, table, over = await game
             check_game(server, table, over)
-            # the server forgets every churned connection, and the held seats expire
+            # the server forgets every churned connection, and the held seats expire (a churned
+            # table alone against a computer first waits keep_away for its person)
             for _ in range(500):
                 if len(server.core.connections) == HALF_OPEN + 1 and len(server.core.tables) == 1:
                     break

@@ -95,7 +95,8 @@ async def test_a_match_table_deals_the_runners_seeds_reports_each_game_and_close
 
 
 async def test_the_runner_hears_when_a_match_table_closes_early() -> None:
-    async with running_server(allow_deal_seeds=True, grace_period=0.0) as server:
+    # (grace 0, keep_away 0: as noddy-match starts its server, see bots/external.py)
+    async with running_server(allow_deal_seeds=True, grace_period=0.0, keep_away=0.0) as server:
         runner, bot = await Client.connect(server.port), await Client.connect(server.port)
         await runner.hello("runner", bot=True)
         await bot.hello("pybot", bot=True)

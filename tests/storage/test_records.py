@@ -111,14 +111,20 @@ def test_list_games_and_get_game_over_the_protocol() -> None:
 
 
 def test_a_table_closed_mid_game_leaves_an_abandoned_game() -> None:
-    """ann's connection goes and she does not come back: a computer stands in, and with no
-    person left the table closes mid-game.  (Leaving mid-game is a resignation: below.)"""
+    """ann's connection goes and she does not come back: alone against a computer, the game
+    waits for her the keep-away time after the grace period (still playing, the table open),
+    then a computer stands in, and with no person left the table closes mid-game.  (Leaving
+    mid-game is a resignation: below.)"""
     storage = Storage(":memory:")
-    d = Driver(storage, grace_period=5.0)
+    d = Driver(storage, grace_period=5.0, keep_away=60.0)
     ann = d.connect("ann")
     d.versus_computer(ann, "cribbage", "random")
     d.take(d.core.disconnect(ann))
     d.now += 6.0
+    d.take(d.core.tick())
+    assert [tuple(r) for r in storage.db.execute("SELECT status FROM games")] == [("playing",)]
+    assert [tuple(r) for r in storage.db.execute("SELECT open FROM tables")] == [(1,)]
+    d.now += 61.0
     d.take(d.core.tick())
     assert [tuple(r) for r in storage.db.execute("SELECT status FROM games")] == [("abandoned",)]
     assert [tuple(r) for r in storage.db.execute("SELECT open FROM tables")] == [(0,)]
