@@ -187,8 +187,9 @@ sys.stdout.write("\n".join(out_lines) + "\n")
 '''
 
 
-def _tree(rev: str | None, where: Path) -> Path:
-    """A tree laid out as the installed package: ``where/noddy/{engine,server,...}``."""
+def package_tree(rev: str | None, where: Path) -> Path:
+    """A directory to put on PYTHONPATH holding the ``noddy`` package as installed: this
+    checkout's, or commit ``rev``'s (from ``git archive``).  bench/memory_soak.py uses it too."""
     source = ROOT
     if rev is not None:
         source = where / "src"
@@ -265,8 +266,8 @@ def main() -> None:
                              "for a stored table's)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        old = _tree(args.against, Path(scratch) / "old")
-        new = _tree(None, Path(scratch) / "new")
+        old = package_tree(args.against, Path(scratch) / "old")
+        new = package_tree(None, Path(scratch) / "new")
         total = 0
         for seed in range(1, args.seeds + 1):
             before = [_strip(line, args.ignore) for line in _run(old, seed, args.steps)]

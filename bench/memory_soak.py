@@ -37,6 +37,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from core_diff import package_tree  # a commit laid out as the installed package
+
 ROOT = Path(__file__).resolve().parent.parent
 PRESETS = ("noddy", "noddy-ducoeur", "noddy-holme", "noddy-modern", "five-card-cribbage", "cribbage")
 LEVELS = ("random", "greedy", "expert")
@@ -50,25 +52,6 @@ def rss_mb(pid: int) -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     raise RuntimeError("no VmRSS")
-
-
-def tree(rev: str | None, where: Path) -> Path:
-    """A directory to put on PYTHONPATH holding the ``noddy`` package as installed: this
-    checkout's, or commit ``rev``'s (from ``git archive``)."""
-    source = ROOT
-    if rev is not None:
-        source = where / "src"
-        source.mkdir(parents=True)
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True,
-                                 capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
-    package = where / "pkg" / "noddy"
-    package.mkdir(parents=True)
-    for name in os.listdir(source / "noddy"):
-        os.symlink(source / "noddy" / name, package / name)
-    for name in ("engine", "protocol", "server", "client", "bots"):
-        os.symlink(source / name, package / name)
-    return where / "pkg"
 
 
 class Host:
@@ -248,8 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         sides: list[tuple[str, Path | None]] = [("after" if args.against else "this", None)]
         if args.against:
-            sides.insert(0, ("before", tree(args.against, Path(scratch) / "before")))
-            sides[1] = ("after", tree(None, Path(scratch) / "after"))
+            sides.insert(0, ("before", package_tree(args.against, Path(scratch) / "before")))
+            sides[1] = ("after", package_tree(None, Path(scratch) / "after"))
         for round_ in range(args.rounds):
             for name, path in sides:
                 r = run_one(path, args)
