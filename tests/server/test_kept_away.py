@@ -26,7 +26,9 @@ async def alone_against_a_computer(port: int, password: str | None = None, **cre
     table_id = (await ann.request({"type": "create_table", "preset": "noddy", **create}))["table"]["id"]
     assert (await ann.request({"type": "add_computer", "level": "random"}))["type"] == "table"
     await ann.request({"type": "ready"})
-    await ann.recv_until(lambda m: m["type"] == "turn")
+    # ann's own turn (a turn that awaits the computer would let it move after the caller's
+    # snapshot, which the test of a still game once met)
+    await ann.recv_until(lambda m: m["type"] == "turn" and 0 in m["awaiting"])
     return ann, table_id
 
 
