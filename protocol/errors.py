@@ -49,7 +49,9 @@ ERROR_CODES: dict[str, str] = {
     "seat_taken": "someone (or a held, disconnected player) sits there",
     "table_full": "no free seat is left at the table",
     "wrong_password": "the table is private and the password is missing or wrong",
-    "too_many_attempts": "too many wrong passwords from your address lately; wait `retry_after` seconds",
+    "too_many_attempts": "too many wrong passwords from your address lately (a private table), or too many "
+                         "password checks for the name, or names tried, lately (an account); wait "
+                         "`retry_after` seconds",
     "already_at_table": "leave your table first",
     "not_at_table": "the request needs you to be at a table",
     "not_seated": "the request needs you to be seated (spectators cannot do it)",
@@ -94,6 +96,10 @@ ERROR_CODES: dict[str, str] = {
     "no_such_deal": "review of a deal that has not ended",
     # flow control
     "rate_limited": "too many requests; wait `retry_after` seconds (the request was ignored)",
+    "busy": "the server is checking as many passwords as it takes at once; try again after `retry_after` "
+            "seconds (the request was ignored)",
+    "too_many_accounts": "register: your address has made as many accounts today as allowed; wait "
+                         "`retry_after` seconds",
     "flood": "far too many requests; the connection is then closed",
     # resource limits
     "too_many_connections": "the client's address has too many connections open; this one is then closed",

@@ -98,6 +98,26 @@ class ServerConfig:
     password_attempts: int = 5
     password_window: float = 60.0
     password_lockout: float = 60.0
+    #: Account passwords (see server/model/guesses.py): checks of one account's password
+    #: from addresses its owner has not logged in from, over all addresses, within
+    #: ``login_window`` seconds (0: no limit) -- ten in a quarter of an hour lets a person
+    #: mistype on a new machine, and keeps a guesser with any number of addresses to 960 a day.
+    login_checks_per_name: int = 10
+    #: Different names one address may have passwords checked for within ``login_window``
+    #: (spraying one common password over many names), its owners' own names apart.
+    login_names_per_address: int = 10
+    login_window: float = 900.0
+    #: Password checks and hashes one address may ask for (logins, register,
+    #: change_password, unregister, over all its connections): a burst, then this many a
+    #: second (each costs the hashing worker ~50 ms of scrypt).
+    password_checks_per_second: float = 1.0
+    password_checks_burst: int = 20
+    #: Password checks and hashes waiting for (or on) the hashing worker at once; past it a
+    #: request is answered ``busy`` at once (a login from an address its account knows may
+    #: use as many again).  Eight checks are ~0.4 s of one core.
+    password_queue: int = 8
+    #: Accounts one address may create a day (0: no limit), so a script cannot fill the disk.
+    accounts_per_address_per_day: int = 5
     #: Seconds the shutdown waits for goodbyes to be written.
     shutdown_timeout: float = 2.0
     #: Seconds between tries to take back a table whose records could not be written (a

@@ -19,6 +19,8 @@ The core never touches a socket, a clock it was not given, or a thread.  The net
 * ``bot_moved(job, action)`` -> a computer player's decision, made off the event loop, comes
   back (ignored if the game moved on meanwhile);
 * ``answer(query, result)`` -> storage read what a :class:`Query` asked for;
+* ``password_done(work, result)`` -> the hashing worker checked or hashed an account
+  password (a :class:`PasswordWork` of ``Effects.passwords``), apart from storage;
 * ``shutdown()`` -> goodbye to everyone (the tables stay stored, to be restored);
 * ``restore(state)`` -> once, before any connection: the open tables, games and ratings that
   storage kept (:mod:`noddy.server.storage`), rebuilt by replaying each game's actions;
@@ -70,6 +72,7 @@ being built.  ``tick`` in :mod:`.facade` is the one entry point every part has a
 from __future__ import annotations
 
 from .facade import ServerCore
-from .instructions import BotJob, Close, Effects, Out, Query, Send
+from .instructions import BotJob, Close, Effects, Out, PasswordResult, PasswordWork, Query, Send
 
-__all__ = ["BotJob", "Close", "Effects", "Out", "Query", "Send", "ServerCore"]
+__all__ = ["BotJob", "Close", "Effects", "Out", "PasswordResult", "PasswordWork", "Query", "Send",
+           "ServerCore"]

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Iterator
 
 from ..config import ServerConfig
-from ..model.ratelimit import TokenBucket
+from ..model.ratelimit import TokenBucket, address_group
 from ..model.session import Connection
 
 log = logging.getLogger("noddy.server")
@@ -61,8 +61,10 @@ class Connections(Mapping[int, Connection]):
 
     def open(self, address: str | None, now: float) -> tuple[Connection, int]:
         """A new connection from ``address``; also how many were open from there already
-        (over the limit, the caller refuses it and it is not counted)."""
+        (over the limit, the caller refuses it and it is not counted).  Every per-address
+        limit counts the address's group: an IPv6 /64 is one host (see ``address_group``)."""
         config = self._config
+        address = address_group(address)
         conn = Connection(self._next, TokenBucket(config.rate, config.burst, now), now)
         self._next += 1
         self._open[conn.id] = conn

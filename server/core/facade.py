@@ -28,7 +28,7 @@ from .accounts import Accounts
 from .coaching import Coaching
 from .connections import Connections
 from .gameplay import Gameplay
-from .instructions import BotJob, Effects, Query, TurnTimer
+from .instructions import BotJob, Effects, PasswordResult, PasswordWork, Query, TurnTimer
 from .lobby import Lobby
 from .lobby_board import LobbyBoard
 from .matchmaking import Matchmaking
@@ -74,7 +74,7 @@ class ServerCore:
         self.stand_ins = StandIns(config, clock, outbox, self.tables, self.gameplay)
         self.seating = Seating(config, clock, outbox, self.connections, self.sessions, self.board,
                                self.tables, guard, self.paused, self.ratings, self.gameplay, self.stand_ins)
-        self.accounts = Accounts(clock, outbox, self.connections, self.tables, self.ratings, guard)
+        self.accounts = Accounts(config, clock, outbox, self.connections, self.tables, self.ratings)
         self.talk = Talk(config, clock, wall_clock, outbox, self.connections, self.sessions, self.accounts,
                          self.mutes)
         self.lobby = Lobby(config, clock, outbox, self.connections, self.sessions, self.board,
@@ -153,14 +153,20 @@ class ServerCore:
         """Reply to a :class:`Query` with what storage returned (``failed``: it could not read)."""
         if query.kind == "repair_table":
             self.recovery.repaired(query.args["table"], result, failed)
-        elif query.kind == "login":
-            self.lobby.logged_in(query, result, failed)
         elif query.kind in ACCOUNT_QUERIES:
             self.accounts.answer(query, result, failed)
         elif query.kind in TELL_QUERIES:
             self.talk.answer(query, result, failed)
         else:
             self.queries.answer(query, result, failed)
+        return self._effects()
+
+    def password_done(self, work: PasswordWork, result: PasswordResult | None) -> Effects:
+        """The hashing worker checked or hashed an account password (``None``: it failed)."""
+        if work.kind == "login":
+            self.lobby.logged_in(work, result)
+        else:
+            self.accounts.password_done(work, result)
         return self._effects()
 
     def restore(self, state: StoredState) -> Effects:
@@ -198,4 +204,4 @@ class ServerCore:
 
     def _effects(self, origin: tuple[int, Any] | None = None) -> Effects:
         out, records = self.outbox.take(self.closed, self._stored_state)
-        return Effects(out, records, self.gameplay.take_bot_jobs(), origin)
+        return Effects(out, records, self.gameplay.take_bot_jobs(), origin, self.outbox.take_passwords())

@@ -6,8 +6,10 @@ jobs and the request it handled, in one value, so the network layer has one thin
 out), :class:`Send` and
 :class:`Close` (carry out in order; a ``Send`` carries one message, or :class:`Lines`:
 several sent as one, the lobby's news of one interval), :class:`Query` (read storage, then
-give the result to ``ServerCore.answer``) and :class:`BotJob` (a computer player's decision,
-to be made off the event loop and given back to ``ServerCore.bot_moved``).  They live apart from the core's
+give the result to ``ServerCore.answer``), :class:`BotJob` (a computer player's decision,
+to be made off the event loop and given back to ``ServerCore.bot_moved``) and
+:class:`PasswordWork` (an account password to check or hash on the hashing worker, given back
+to ``ServerCore.password_done``).  They live apart from the core's
 concerns so that every concern, the network layer and the tests can import them without
 importing the core; :mod:`noddy.server.core` re-exports them under their old names.
 """
@@ -15,10 +17,12 @@ importing the core; :mod:`noddy.server.core` re-exports them under their old nam
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from noddy.bots import Player
 from noddy.engine import Action, Observation, Rules
+
+from ..model.passwords import ACCOUNT_N, hash_password, password_matches
 
 if TYPE_CHECKING:
     from ..storage.records import Record
@@ -109,6 +113,41 @@ Out = Send | Close | Query
 
 
 @dataclass(frozen=True)
+class PasswordWork:
+    """An account password to check and/or hash, off the event loop and apart from storage
+    (scrypt costs tens of milliseconds of a core): the network layer runs :meth:`run` on its
+    small hashing worker and gives the result to ``ServerCore.password_done``.
+
+    ``kind`` is the request it is for (``login``, ``register``, ``change_password``,
+    ``unregister``); ``stored`` the account's stored hash that ``password`` is checked
+    against (None: nothing to check, as for ``register``); ``new`` a password to hash."""
+
+    conn: int
+    request_id: Any
+    kind: str
+    key: str
+    password: str | None = None
+    stored: str | None = None
+    new: str | None = None
+    #: scrypt's cost for the new hash (tests may lower it; see passwords.ACCOUNT_N).
+    cost: int = ACCOUNT_N
+
+    def run(self) -> "PasswordResult":
+        right = self.stored is None or password_matches(self.stored, self.password)
+        hashed = hash_password(self.new, self.cost) if right and self.new is not None else None
+        return PasswordResult(right, hashed)
+
+
+@dataclass(frozen=True)
+class PasswordResult:
+    """What :meth:`PasswordWork.run` found: whether the password was right (always, when
+    there was nothing to check), and the new password's stored form, if one was asked for."""
+
+    right: bool
+    hashed: str | None = None
+
+
+@dataclass(frozen=True)
 class BotJob:
     """A computer player's decision to be made off the event loop."""
 
@@ -138,3 +177,6 @@ class Effects:
     records: list["Record"]
     jobs: list[BotJob]
     origin: tuple[int, Any] | None = None
+    #: Account passwords to check or hash on the hashing worker, each answered through
+    #: ``ServerCore.password_done`` (never behind storage, never on the event loop).
+    passwords: Sequence[PasswordWork] = ()

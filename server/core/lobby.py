@@ -35,7 +35,7 @@ from ..model.session import Connection
 from ..model.table import PLAYING, WATCHERS_CHAT_KEPT, Session
 from ..model.table_options import advertised_options
 from .gameplay import turn_timer
-from .instructions import Query
+from .instructions import PasswordResult, PasswordWork
 from .names import COMPUTER_SKELETONS, SERVER_NAME
 from .places import my_table, session_of as _session
 
@@ -75,9 +75,9 @@ class Lobby:
         self._mutes = mutes
         self._talk = talk
         self._guests = 0
-        #: Connections whose hello with a registered name waits for storage to check the
-        #: password: the session they had (a text-mode rename) or None, and whether a bot.
-        self._logging_in: dict[int, tuple[Session | None, bool]] = {}
+        #: Connections whose hello with a registered name waits for its password check: the
+        #: session they had (a text-mode rename) or None, whether a bot, and the name.
+        self._logging_in: dict[int, tuple[Session | None, bool, str]] = {}
         #: Chat per address over all its connections.
         self._chat_buckets = AddressBuckets(config.chat_rate_per_address, config.chat_burst_per_address)
 
@@ -151,33 +151,32 @@ class Lobby:
         self._new_session(conn, name, f["bot"], None, rid)
 
     def _log_in(self, conn: Connection, name: str, f: dict[str, Any], rid: Any, old: Session | None) -> None:
-        """A hello with the registered ``name``: storage checks the password off the event
-        loop (a Query), and :meth:`logged_in` finishes the hello."""
+        """A hello with the registered ``name``: the hashing worker checks the password off the
+        event loop (:meth:`Accounts.check_login`), and :meth:`logged_in` finishes the hello."""
         if f["password"] is None:
             raise ProtocolError("password_required", f"{name!r} is a registered name: give its password "
                                 f"(in text mode: login {name} PASSWORD), or choose another name",
                                 field="password")
-        self._accounts.check_guard(conn)
-        self._logging_in[conn.id] = (old, f["bot"])
-        self._outbox.query(Query(conn.id, rid, "login", {"key": skeleton(name), "name": name,
-                                                         "password": f["password"]}))
+        self._accounts.check_login(conn, name, f["password"], rid)
+        self._logging_in[conn.id] = (old, f["bot"], name)
 
-    def logged_in(self, query: Query, result: Any, failed: bool) -> None:
-        """Storage checked a hello's password (see :meth:`_log_in`): the hello is finished,
+    def logged_in(self, work: PasswordWork, checked: PasswordResult | None) -> None:
+        """The worker checked a hello's password (see :meth:`_log_in`): the hello is finished,
         taking back the account's held seat if it has one, or refused (``bad_password``)."""
-        old, bot = self._logging_in.pop(query.conn, (None, False))
-        conn = self._connections.get(query.conn)
+        result = self._accounts.login_result(work, checked)
+        old, bot, name = self._logging_in.pop(work.conn, (None, False, ""))
+        conn = self._connections.get(work.conn)
         if conn is None or conn.closing:
             return
-        rid = query.request_id
+        # The wait was the server's: a refused connection's time to say more starts now.
+        self._connections.heard(conn, self._clock())
+        rid = work.request_id
         try:
-            if failed:
+            if result.get("failed"):
                 raise ProtocolError("storage_unavailable", "the server could not check the password; try again")
             if result.get("account") is None:
-                if not result.get("missing"):
-                    self._accounts.wrong_password(conn)
-                raise ProtocolError("bad_password", "that is not the name's password (a wrong one counts "
-                                    "against your address, as at a private table)", field="password")
+                raise ProtocolError("bad_password", "that is not the name's password (each check counts "
+                                    "against the name and your address)", field="password")
             if old is not None:
                 if conn.session is not old or (old.seat is not None and old.table is not None):
                     raise ProtocolError("already_hello", "you sat down meanwhile; stand up or leave first",
@@ -196,7 +195,7 @@ class Lobby:
             if old is not None and conn.session is old and not self._sessions.is_current(old):
                 self.add_session(old)
             if conn.session is None and conn.text:
-                conn.refused_name = query.args["name"]
+                conn.refused_name = name
             self._outbox.error(conn, exc, rid)
             return
         if old is not None and old.table is not None:
@@ -274,7 +273,7 @@ class Lobby:
         self._sessions.forget(old)  # frees the old name for the check
         dispatch(conn, request)
         if conn.id in self._logging_in:  # a registered name: the old one stays until it is checked
-            self._logging_in[conn.id] = (old, self._logging_in[conn.id][1])
+            self._logging_in[conn.id] = (old, *self._logging_in[conn.id][1:])
             self.add_session(old)
             conn.session = old
             return

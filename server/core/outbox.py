@@ -1,6 +1,7 @@
 """The outbox: what one call of the core has to say, gathered until the call returns.
 
-Owns: the instructions of the call so far (``Send``, ``Close``, ``Query``), its storage
+Owns: the instructions of the call so far (``Send``, ``Close``, ``Query``; ``PasswordWork``
+apart, as it waits for nothing), its storage
 records, the tables it changed (stored again when the call ends) and the tables that may
 owe a computer player's move (handed to :mod:`~noddy.server.core.gameplay` when the call
 ends).  Every part of the core says what it has to say through these methods and nothing
@@ -14,12 +15,12 @@ mark what goes to a text-mode connection (which the network layer renders as lin
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from noddy.protocol import ProtocolError
 
 from ..storage.records import TableSaved
-from .instructions import Close, Out, Send, TurnTimer
+from .instructions import Close, Out, PasswordWork, Send, TurnTimer
 
 if TYPE_CHECKING:
     from ..model.session import Connection
@@ -46,6 +47,8 @@ class Outbox:
         self._dirty: dict[int, Table] = {}
         #: Tables to look at for computer players' moves (changed since last looked at).
         self._bot_check: set[int] = set()
+        #: Account passwords to check or hash on the hashing worker (see PasswordWork).
+        self._passwords: list[PasswordWork] = []
 
     # -- messages ---------------------------------------------------------------------------
     def text_of(self, conn_id: int | None) -> bool | None:
@@ -86,6 +89,17 @@ class Outbox:
     def query(self, query: Out) -> None:
         """A reply that needs stored data: the network layer reads it, then calls ``answer``."""
         self._out.append(query)
+
+    def password(self, work: PasswordWork) -> None:
+        """An account password to check or hash off the event loop, apart from storage."""
+        self._passwords.append(work)
+
+    def take_passwords(self) -> Sequence[PasswordWork]:
+        """The password work of this call (usually none: an empty tuple, no new list)."""
+        if not self._passwords:
+            return ()
+        work, self._passwords = self._passwords, []
+        return work
 
     # -- records and changed tables -----------------------------------------------------------
     def touched(self, table: Table) -> None:

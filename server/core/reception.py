@@ -245,7 +245,8 @@ class Reception:
         idle = now - conn.last_seen
         config = self._config
         if conn.session is None:
-            if idle >= config.idle_timeout:
+            # A hello waiting for its password check has spoken: never dropped as silent.
+            if idle >= config.idle_timeout and not self._lobby.logging_in(conn):
                 log.info("connection %d said nothing for %.0f s; dropping it", conn.id, idle)
                 # Its mode is not known yet: the goodbye goes as JSON, like the greeting.
                 self._outbox.send(conn.id, {"type": "bye", "reason": f"nothing said for "

@@ -4,6 +4,30 @@ and guessing table passwords)."""
 
 from __future__ import annotations
 
+import ipaddress
+
+#: The bits of an IPv6 address that name one host for the per-address limits: a home or a
+#: machine is given a whole /64, so each of its 2**64 addresses is the same host.
+IPV6_HOST_PREFIX = 64
+
+
+def address_group(address: str | None) -> str | None:
+    """The key the per-address limits count ``address`` under: an IPv4 address itself (an
+    IPv4-mapped IPv6 one as IPv4), an IPv6 address as its /64, anything else unchanged.
+
+    >>> address_group("2001:db8:1:2:aaaa::1"), address_group("::ffff:10.0.0.7"), address_group("10.0.0.7")
+    ('2001:db8:1:2::/64', '10.0.0.7', '10.0.0.7')
+    """
+    if address is None or ":" not in address:
+        return address
+    try:
+        ip = ipaddress.IPv6Address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((ip, IPV6_HOST_PREFIX), strict=False))
+
 
 class TokenBucket:
     """``rate`` tokens a second up to ``burst``; each request takes one.

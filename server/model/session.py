@@ -29,7 +29,8 @@ class Connection:
     session: Session | None = None
     pinged: bool = False
     closing: bool = False
-    #: The peer's IP address (None when unknown), for the per-address connection limit.
+    #: The peer's address group (its IP; an IPv6 address's /64; None when unknown), for the
+    #: per-address limits (connections, chat, password checks...).
     address: str | None = None
     #: Ids of the tables this connection created (the open ones count against its limit).
     tables_created: set[int] = field(default_factory=set)

@@ -38,7 +38,8 @@ from typing import Any
 from .accepting import BACKLOG, OUT_OF_RESOURCES, Accepting
 from .computer_players import ComputerPlayers
 from ..config import ServerConfig
-from ..core import Close, Effects, Out, Query, ServerCore
+from ..core import Close, Effects, Out, PasswordResult, PasswordWork, Query, ServerCore
+from .hashing import PasswordWorker
 from .link import RECEIVE_BUFFER, SEND_BUFFER, _Link
 from .sending import ESSENTIAL_TYPES, LOG_PERIOD, Sending, _essential
 from ..storage import MEMORY, StorageWorker
@@ -97,6 +98,14 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
         self._ticker: asyncio.Task[None] | None = None
         self._store: StorageWorker | None = None
         self._pending: deque[_Step] = deque()
+        #: Instructions held in ``_pending`` per connection: a call that waits for no write
+        #: sends at once to every connection with nothing held (see ``_overtake``).
+        self._held: dict[int, int] = {}
+        #: Account passwords are checked and hashed here, apart from storage and the loop.
+        self._hasher = PasswordWorker()
+        #: What the core sent a connection while its account request was with the hashing
+        #: worker: written after that request's reply, in order (see ``_password_done``).
+        self._parked: dict[int, list[Out]] = {}
         #: Records of this turn of the loop not yet handed to storage, and the future that
         #: their messages wait on (see ``_gate``).
         self._batch: list[Any] = []
@@ -149,6 +158,7 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
             link.drop()
         for task in list(self._bots):
             task.cancel()
+        self._hasher.close()
         await self._close_store()
         log.info("shut down")
 
@@ -221,6 +231,9 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
                 self._run_bots(effects.jobs)
         else:
             self._restored_jobs = effects.jobs
+        for work in effects.passwords:
+            self._parked.setdefault(work.conn, [])
+            self._hasher.submit(work, self._password_done)
         gate = None
         tables = _NO_TABLES
         if records and self._store is not None:
@@ -230,18 +243,24 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
             if out.__class__ is Query:
                 break
         else:  # no query among them: the usual call
-            if gate is None and not self._pending:
-                self._carry_out(outs)
-                return
+            if gate is None:
+                if not self._pending:
+                    self._carry_out(outs)
+                    return
+                outs = self._overtake(outs)
+                if not outs:
+                    return
             pending = self._pending
             last = pending[-1] if pending else None
             if last is not None and last.query is None and last.future is gate:
                 # The same group commit as the calls before it in this turn: one step.
+                self._hold(outs)
                 last.outs += outs
                 last.parts.append((len(last.outs), tables, origin))
                 return
             if gate is not None or outs:
                 # A copy: the calls after it in this turn are added to the step's list.
+                self._hold(outs)
                 pending.append(_Step(gate, outs[:], None, [(len(outs), tables, origin)]))
             self._drain()
             return
@@ -249,16 +268,70 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
         for out in outs:
             if isinstance(out, Query):
                 if gate is not None or plain:
+                    self._hold(plain)
                     self._pending.append(_Step(gate, plain, None, [(len(plain), tables, origin)]))
                     gate, plain, tables = None, [], frozenset()
-                self._write_batch()  # the read comes after every write before it
-                read = None if self._store is None else self._watch(self._store.read(out.kind, out.args))
-                self._pending.append(_Step(read, [], out))
+                self._read(out)
             else:
                 plain.append(out)
         if gate is not None or plain:
+            self._hold(plain)
             self._pending.append(_Step(gate, plain, None, [(len(plain), tables, origin)]))
         self._drain()
+
+    def _read(self, query: Query) -> None:
+        """Have storage read (or write) what ``query`` asks, after every write before it; its
+        answer waits its turn in ``_pending``."""
+        self._write_batch()
+        read = None if self._store is None else self._watch(self._store.read(query.kind, query.args))
+        self._held[query.conn] = self._held.get(query.conn, 0) + 1
+        self._pending.append(_Step(read, [], query))
+
+    def _hold(self, outs: list[Out]) -> None:
+        """``outs`` wait in ``_pending``: their connections have something held."""
+        held = self._held
+        for out in outs:
+            held[out.conn] = held.get(out.conn, 0) + 1
+
+    def _release(self, step: _Step) -> None:
+        """``step`` left ``_pending``: its connections hold that much less."""
+        held = self._held
+        conns = [out.conn for out in step.outs]
+        if step.query is not None:
+            conns.append(step.query.conn)
+        for conn in conns:
+            left = held.get(conn, 0) - 1
+            if left > 0:
+                held[conn] = left
+            else:
+                held.pop(conn, None)
+
+    def _overtake(self, outs: list[Out]) -> list[Out]:
+        """A call that wrote nothing, while other calls wait for storage: what it sends to a
+        connection with nothing held goes out now (a ``pong`` never waits for another
+        connection's write or read); what it sends to one with something held waits behind
+        that, so each connection still gets its messages in the order the core gave them.
+        Returns what must wait."""
+        held = self._held
+        later = [out for out in outs if out.conn in held]
+        if len(later) < len(outs):
+            self._carry_out([out for out in outs if out.conn not in held] if later else outs)
+        return later
+
+    def _password_done(self, work: PasswordWork, result: PasswordResult | None) -> None:
+        """The hashing worker is done with ``work``: the core answers it.  What the core sent
+        the connection meanwhile follows the answer (or the storage write the answer asks
+        for), as it would have had the check been instant: a text-mode person who typed
+        ``register PW`` and then ``stats`` reads the two replies in that order."""
+        assert self.core is not None
+        parked = self._parked.pop(work.conn, [])
+        if self.core.closed:
+            return
+        effects = self.core.password_done(work, result)
+        if self._text.people:
+            self._text.outgoing(effects.out)
+        effects.out += parked
+        self._apply(effects, marked=True)
 
     async def _settle(self) -> None:
         """Wait (a bounded time) until every step held back so far has been carried out.
@@ -323,6 +396,7 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
             if step.future is not None and not step.future.done():
                 return
             self._pending.popleft()
+            self._release(step)
             outs = step.outs
             failure = None
             if step.future is not None:
@@ -337,9 +411,7 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
                     # login's waiting tells): its reads go after every step held back so far
                     self._carry_out([out for out in outs if out.__class__ is not Query])
                     for query in [out for out in outs if out.__class__ is Query]:
-                        self._write_batch()
-                        read = None if self._store is None else self._watch(self._store.read(query.kind, query.args))
-                        self._pending.append(_Step(read, [], query))
+                        self._read(query)
                     continue
             elif step.future is not None and (failure is not None or step.future.result()):
                 outs = self._unwritten(step, failure)
@@ -354,6 +426,9 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
         self._leftover += effects.records
         if effects.jobs:
             self._run_bots(effects.jobs)
+        for work in effects.passwords:
+            self._parked.setdefault(work.conn, [])
+            self._hasher.submit(work, self._password_done)
         return effects.out
 
     def _unwritten(self, step: _Step, failure: BaseException | None) -> list[Out]:

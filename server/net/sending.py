@@ -76,6 +76,9 @@ class Sending:
     _links: dict[int, _Link]
     #: The core, told which turns have been written (their timers run from then).
     core: ServerCore | None
+    #: Connections whose account request is with the hashing worker, and what waits for its
+    #: reply (see NoddyServer._password_done).
+    _parked: dict[int, list[Out]]
 
     def _init_sending(self) -> None:
         """The send path's throttled logs; called once by the server's constructor."""
@@ -110,7 +113,11 @@ class Sending:
         limit = self.config.send_queue or float("inf")
         byte_limit = self.config.send_buffer_bytes
         half = byte_limit // 2
+        parked = self._parked
         for out in outs:
+            if parked and out.conn in parked:  # after its account request's reply
+                parked[out.conn].append(out)
+                continue
             link = links.get(out.conn)
             if link is None or link.closing:
                 continue

@@ -1,19 +1,17 @@
-"""Accounts as storage keeps them: registering a name, checking its password, changing it,
-giving the account up, and the host's reset of a forgotten password.
+"""Accounts as storage keeps them: registering a name, changing its password, giving the
+account up, and the host's reset of a forgotten password.
 
-Every call here hashes or checks an account password (scrypt at
-:data:`~noddy.server.model.passwords.ACCOUNT_N`, tens of milliseconds), so they are storage
-*queries* the core asks for (:class:`~noddy.server.core.Query` kinds ``login``,
-``register``, ``change_password``, ``unregister``): they run where storage work runs, on the
-database thread, never on the event loop (with ``--db :memory:`` storage runs on the loop
-itself, which is for tests and private games).  Storage is the only keeper of the hashes;
-the core knows only which names are registered (:attr:`StoredState.accounts`), which is
-enough to ask for a password.
+Storage never hashes for the server: checking or hashing a password costs ~50 ms of scrypt,
+and on the database thread it held every game's writes behind a guesser's checks.  The core
+has the hashing worker do that (:class:`~noddy.server.core.PasswordWork`) and then asks for
+the write with the hash already made: storage *queries* (:class:`~noddy.server.core.Query`
+kinds in :data:`ACCOUNT_QUERIES`), each a quick statement or two.  The core keeps what it
+needs to check a login (the names and their hashes, :attr:`StoredState.accounts`, read at
+start), so a login touches no storage at all.
 
-Each answer is a dict: ``{"account": id, "name": name}`` when the password was right (or
-the name was registered), ``{"account": None}`` when it was wrong, ``{"missing": True}``
-when there is no such account (given up meanwhile), ``{"taken": True}`` when a name to
-register is registered already.
+Each answer is a dict: ``{"account": id, "name": name}`` when the write was made,
+``{"missing": True}`` when there is no such account (given up meanwhile), ``{"taken": True}``
+when a name to register is registered already.
 """
 
 from __future__ import annotations
@@ -22,10 +20,10 @@ import sqlite3
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..model.passwords import ACCOUNT_N, hash_password, password_matches
+from ..model.passwords import ACCOUNT_N, hash_password
 
 #: The query kinds answered here (see :meth:`StorageAccounts.account`).
-ACCOUNT_QUERIES = frozenset({"login", "register", "change_password", "unregister"})
+ACCOUNT_QUERIES = frozenset({"register", "change_password", "unregister"})
 
 
 class StorageAccounts:
@@ -38,19 +36,17 @@ class StorageAccounts:
         def _transaction(self, body: Callable[[], Any]) -> Any: ...
 
     def account(self, kind: str, args: dict[str, Any]) -> dict[str, Any]:
-        """Answer one account query (see the module docstring)."""
+        """Answer one account query (see the module docstring); ``stored`` is the hash made."""
         if kind == "register":
-            return self._register(args["key"], args["name"], args["password"], args.get("cost", ACCOUNT_N))
-        row = self.db.execute("SELECT id, name, password FROM accounts WHERE key = ?", (args["key"],)).fetchone()
-        if row is None or (args.get("account") is not None and row["id"] != args["account"]):
+            return self._register(args["key"], args["name"], args["stored"])
+        row = self.db.execute("SELECT id, name FROM accounts WHERE id = ?", (args["account"],)).fetchone()
+        if row is None:
             return {"missing": True}
-        if not password_matches(row["password"], args["password"]):
-            return {"account": None}
         found = {"account": row["id"], "name": row["name"]}
         if kind == "change_password":
-            stored = hash_password(args["new"], args.get("cost", ACCOUNT_N))
             self._transaction(lambda: self.db.execute(
-                "UPDATE accounts SET password = ?, changed_at = ? WHERE id = ?", (stored, time.time(), row["id"])))
+                "UPDATE accounts SET password = ?, changed_at = ? WHERE id = ?",
+                (args["stored"], time.time(), row["id"])))
         elif kind == "unregister":
             def give_up() -> None:
                 self.db.execute("DELETE FROM accounts WHERE id = ?", (row["id"],))
@@ -60,12 +56,11 @@ class StorageAccounts:
                     self.db.execute("UPDATE game_stats SET rating = NULL WHERE kind = 'human' AND name = ?",
                                     (row["name"],))
             self._transaction(give_up)
-        elif kind != "login":
+        else:
             raise ValueError(f"unknown account query {kind!r}")
         return found
 
-    def _register(self, key: str, name: str, password: str, cost: int) -> dict[str, Any]:
-        stored = hash_password(password, cost)
+    def _register(self, key: str, name: str, stored: str) -> dict[str, Any]:
         now = time.time()
 
         def insert() -> dict[str, Any]:

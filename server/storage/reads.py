@@ -33,8 +33,9 @@ class StoredState:
     ratings: list[tuple[str, str, str, float, int, int]] = field(default_factory=list)
     next_table: int = 1
     next_game: int = 1
-    #: Every account as (id, key, name): which names are registered (never their hashes).
-    accounts: list[tuple[int, str, str]] = field(default_factory=list)
+    #: Every account as (id, key, name, stored hash): which names are registered, and what the
+    #: core checks a login against (on its hashing worker, not here).
+    accounts: list[tuple[int, str, str, str]] = field(default_factory=list)
 
 
 class StorageReads:
@@ -62,8 +63,8 @@ class StorageReads:
             record = self.game_record(game["id"], complete=False) if game else None
             state.tables.append((table, record))
         state.ratings = self._ratings()
-        state.accounts = [(row[0], row[1], row[2]) for row in db.execute(
-            "SELECT id, key, name FROM accounts ORDER BY id")]
+        state.accounts = [(row[0], row[1], row[2], row[3]) for row in db.execute(
+            "SELECT id, key, name, password FROM accounts ORDER BY id")]
         return state
 
     def _ratings(self) -> list[tuple[str, str, str, float, int, int]]:

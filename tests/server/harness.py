@@ -9,7 +9,7 @@ import json
 import random
 from typing import Any, AsyncIterator, Callable
 
-from noddy.server import NoddyServer, ServerConfig
+from noddy.server import NoddyServer, ServerConfig, ServerCore
 
 TIMEOUT = 10.0
 
@@ -25,8 +25,10 @@ def test_config(**changes: Any) -> ServerConfig:
 
 
 @contextlib.asynccontextmanager
-async def running_server(**changes: Any) -> AsyncIterator[NoddyServer]:
-    server = NoddyServer(test_config(**changes))
+async def running_server(core: ServerCore | None = None, **changes: Any) -> AsyncIterator[NoddyServer]:
+    """A server on a free loopback port, configured by ``changes`` (or running ``core``: one
+    the test built, e.g. on a fake clock, with its own config)."""
+    server = NoddyServer(test_config(**changes) if core is None else core.config, core=core)
     await server.start()
     try:
         yield server
@@ -46,8 +48,11 @@ class Client:
         self.token: str | None = None
 
     @classmethod
-    async def connect(cls, port: int) -> "Client":
-        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
+    async def connect(cls, port: int, source: str | None = None) -> "Client":
+        """A connection to the server on ``port``, from the loopback address ``source`` (any
+        of 127.0.0.0/8: a test's stand-in for another host) or 127.0.0.1."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20,
+                                                       local_addr=(source, 0) if source else None)
         client = cls(reader, writer)
         greeting = await client.recv()
         assert greeting["type"] == "greeting"

@@ -53,27 +53,24 @@ async def test_a_registered_name_needs_its_password() -> None:
         await other.close()
 
 
-async def test_wrong_passwords_lock_the_address_out_even_of_the_right_one() -> None:
+async def test_wrong_account_passwords_do_not_lock_the_address_out_of_private_tables() -> None:
+    """Account guesses are counted per name and per address over names (see
+    test_password_limits.py), apart from a private table's wrong passwords: neither locks the
+    other out."""
     async with running_server(password_attempts=2, password_window=60.0, password_lockout=60.0) as server:
         ann = await _hello(server.port, "ann")
         await _register(ann)
         await ann.request({"type": "bye"})
-        guesser = await Client.connect(server.port)
+        guesser = await Client.connect(server.port, "127.0.0.2")
         hello = {"type": "hello", "name": "ann", "version": 1}
-        for guess in ("one", "two"):
+        for guess in ("one", "two", "three"):
             assert (await guesser.request({**hello, "password": guess}))["code"] == "bad_password"
-        locked = await guesser.request({**hello, "password": SECRET})
-        assert (locked["code"], locked["field"]) == ("too_many_attempts", "password")
-        assert 59 < locked["retry_after"] <= 60
-        # The lock-out is the address's, over its connections, and a private table's too.
-        again = await Client.connect(server.port)
-        assert (await again.request({**hello, "password": SECRET}))["code"] == "too_many_attempts"
         bob = await _hello(server.port, "bob")
         table = await bob.request({"type": "create_table", "private": True, "password": "owl"})
-        await again.hello("eve")
-        sit = await again.request({"type": "sit", "table": table["table"]["id"], "password": "owl"})
-        assert sit["code"] == "too_many_attempts"
-        for client in (guesser, again, bob):
+        await guesser.hello("eve")
+        sit = await guesser.request({"type": "sit", "table": table["table"]["id"], "password": "owl"})
+        assert sit["type"] == "table"
+        for client in (guesser, bob):
             await client.close()
 
 
@@ -298,26 +295,3 @@ async def test_a_registered_guest_number_is_never_given_to_a_later_guest(tmp_pat
         writer.write(b"tables\n")
         assert (await text_line(reader)).startswith("Welcome, guest-2! ")
         writer.close()
-
-
-async def test_password_checks_are_limited_per_address(monkeypatch: Any) -> None:
-    """Each check is ~50 ms of scrypt on the database thread: even right passwords, given
-    over and over, are limited per address (a burst, then one a second)."""
-    from noddy.server.core import accounts
-
-    monkeypatch.setattr(accounts, "CHECKS_BURST", 3)
-    async with running_server() as server:
-        ann = await _hello(server.port, "ann")
-        await _register(ann)  # the first check
-        await ann.request({"type": "bye"})
-        hello = {"type": "hello", "name": "ann", "version": 1, "password": SECRET}
-        again = await Client.connect(server.port)
-        assert (await again.request(hello))["type"] == "welcome"  # the second
-        await again.request({"type": "bye"})
-        again = await Client.connect(server.port)
-        assert (await again.request(hello))["type"] == "welcome"  # the third
-        changed = await again.request({"type": "change_password", "old": SECRET, "new": "a new one"})
-        assert (changed["code"], changed["message"].split(";")[0]) == (
-            "rate_limited", "too many password checks from your address")
-        assert 0 < changed["retry_after"] <= 1
-        await again.close()

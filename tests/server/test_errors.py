@@ -289,6 +289,39 @@ async def test_too_many_wrong_passwords() -> None:
         await ben.close()
 
 
+async def test_account_limits(monkeypatch: Any) -> None:
+    """``too_many_accounts`` (one a day from this address, here), and ``busy`` while the
+    hashing worker is stuck on a check and the queue (one, here) is full."""
+    import threading
+
+    from noddy.server.core.instructions import PasswordResult, PasswordWork
+
+    async with running_server(accounts_per_address_per_day=1, password_queue=1) as server:
+        ann, ben = [await Client.connect(server.port) for _ in range(2)]
+        await ann.hello("ann")
+        await ben.hello("ben")
+        assert (await ann.request({"type": "register", "password": "a secret"}))["type"] == "registered"
+        reply = await refused(ben, {"type": "register", "password": "a secret"}, "too_many_accounts",
+                              state=TABLES)
+        assert reply["retry_after"] > 86_000
+        release = threading.Event()
+        real_run = PasswordWork.run
+
+        def stuck(work: PasswordWork) -> PasswordResult:
+            release.wait(10.0)
+            return real_run(work)
+        monkeypatch.setattr(PasswordWork, "run", stuck)
+        waiting = asyncio.ensure_future(ann.request({"type": "change_password", "old": "a secret",
+                                                     "new": "another"}))
+        other = await Client.connect(server.port, "127.0.0.2")  # not ann's own address
+        reply = await refused(other, {"type": "hello", "name": "ann", "version": 1, "password": "x"}, "busy")
+        assert reply["retry_after"] == 0.05
+        release.set()
+        assert (await waiting)["type"] == "password_changed"
+        for client in (ann, ben, other):
+            await client.close()
+
+
 async def test_counting_by_hand_and_the_coach() -> None:
     """The codes of a show counted by hand and of the coach, at a table that has both."""
     async with running_server() as server:

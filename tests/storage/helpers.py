@@ -61,6 +61,8 @@ class Driver:
                 pass
         if timers:  # written now: the turns' timers run from now (as the network layer reports)
             self.core.turns_sent(timers)
+        for work in effects.passwords:  # the hashing worker, here at once
+            self.take(self.core.password_done(work, work.run()), run_bots=False)
         if run_bots:
             jobs, self._jobs = self._jobs, []
             for job in jobs:
