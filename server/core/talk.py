@@ -9,11 +9,18 @@ as if it had been delivered.  Its text is cleaned like chat's, and tells share c
 per address (each reaches a person).
 
 A tell to a registered name whose owner is not connected (gone, or away with their seat
-held) waits for their next login: storage keeps it (:mod:`noddy.server.storage.tells`, at
-most :data:`WAITING_PER_ACCOUNT` an account), the sender's echo says ``"waiting": true``,
-and whoever logs in to the account (or takes its session back) is pushed the waiting tells,
-oldest first, with ``sent_at``.  A guest keeps nothing, so a tell to an absent guest is
-refused (``no_such_player``).
+held) waits for their next login: storage keeps it (:mod:`noddy.server.storage.tells`), the
+sender's echo says ``"waiting": true``, and whoever logs in to the account (or takes its
+session back) is pushed the waiting tells, oldest first, with ``sent_at``.  A guest keeps
+nothing, so a tell to an absent guest is refused (``no_such_player``).
+
+What waits for one person is bounded without letting strangers shut out their friends
+(issue 31): a tell from a name they muted is never kept (its sender's echo is as if it
+were); only an account may leave one (``not_registered`` for a guest, who can take any free
+name, so neither a bound per sender nor a mute would hold them); one account may leave at
+most :data:`TELLS_PER_SENDER` for one person (``too_many_waiting``); and when
+:data:`WAITING_PER_ACCOUNT` wait in all, the newest still finds room: the oldest tell of
+whoever has the most waiting gives way (:func:`noddy.server.storage.tells._make_room`).
 
 Owns: the tells' limit per address.  The muted names themselves are :mod:`.mutes`' (which
 chat, challenges and invitations read too); this part only changes them on request.
@@ -49,8 +56,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("noddy.server")
 
-#: Tells that may wait for one account's login at once (then ``too_many_waiting``).
+#: Tells that may wait for one account's login at once, from everyone: a bound on what
+#: strangers can make the server keep for one person.  When it is reached a new tell still
+#: finds room (an older one gives way, see the module docstring), so nobody is shut out.
 WAITING_PER_ACCOUNT = 20
+#: Tells one account may leave waiting for one person (then ``too_many_waiting``): enough to
+#: say what one has to say and to correct it; more is a conversation, which waits until they
+#: are online.  It also makes a flood cost a stranger many accounts, not one.
+TELLS_PER_SENDER = 3
 
 
 class Talk:
@@ -98,6 +111,10 @@ class Talk:
                                 "for a registered name (who lists who is online)", field="name")
         if account[0] == me.account:
             raise ProtocolError("bad_field", "you cannot tell yourself", field="name")
+        if me.account is None:  # a guest: any free name is theirs, so no bound would hold them
+            raise ProtocolError("not_registered", f"{account[1]} is not online, and only a registered "
+                                "name may leave a tell to wait for their login: register yours first",
+                                field="name")
         self._charge(conn)
         text = clean_text(f["text"])
         echo = {"type": "tell", "from": me.name, "to": account[1], "text": text, "waiting": True, "echo": True}
@@ -105,8 +122,9 @@ class Talk:
             self._outbox.reply(conn, rid, echo)
             return
         self._outbox.query(Query(conn.id, rid, "leave_tell", {
-            "account": account[0], "from": me.name, "text": text, "sent_at": self._wall_clock(),
-            "limit": WAITING_PER_ACCOUNT, "echo": echo}))
+            "account": account[0], "from": me.name, "sender": me.account, "text": text,
+            "sent_at": self._wall_clock(), "per_sender": TELLS_PER_SENDER, "limit": WAITING_PER_ACCOUNT,
+            "echo": echo}))
 
     def deliver(self, session: Session) -> None:
         """``session`` logged in to its account (or took it back): hand it what waits."""
@@ -131,9 +149,9 @@ class Talk:
                                                    "tell; try again later"), query.request_id)
         elif result.get("full"):
             echo = query.args["echo"]
-            self._outbox.error(conn, ProtocolError("too_many_waiting", f"{echo['to']} has "
-                                                   f"{WAITING_PER_ACCOUNT} tells waiting already; try again "
-                                                   "after they log in", field="name"), query.request_id)
+            self._outbox.error(conn, ProtocolError("too_many_waiting", f"you have {TELLS_PER_SENDER} tells "
+                                                   f"waiting for {echo['to']} already; tell them more once "
+                                                   "they are online", field="name"), query.request_id)
         else:
             self._outbox.reply(conn, query.request_id, query.args["echo"])
 

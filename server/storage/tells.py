@@ -1,15 +1,19 @@
-"""Tells waiting for an account's next login, as storage keeps them (issue 26).
+"""Tells waiting for an account's next login, as storage keeps them (issues 26 and 31).
 
 A ``tell`` to a registered name whose owner is not connected is kept here until they log
 in (FIBS keeps such messages the same way).  Two storage *queries* of the core
 (:class:`~noddy.server.core.Query` kinds in :data:`TELL_QUERIES`), run where storage work
 runs:
 
-* ``leave_tell`` -- keep one, unless the account has ``limit`` waiting already: answers
-  ``{"kept": True}`` or ``{"full": True}`` (the bound per recipient, so nobody can fill the
-  disk with tells to an absent player);
+* ``leave_tell`` -- keep one from the account ``sender``, unless that sender has
+  ``per_sender`` tells waiting for this person already (answers ``{"full": True}``: nothing
+  kept); when the person has ``limit`` tells waiting in all, one of them gives way (see
+  :func:`_make_room`), so a newcomer always finds room and the whole stays bounded.
+  Answers ``{"kept": True}``;
 * ``take_tells`` -- the account's waiting tells, oldest first, deleted as they are handed
   over: ``[{"from": name, "text": text, "sent_at": seconds since the epoch}, ...]``.
+
+And :func:`forget_account`, what giving an account up (``unregister``) deletes of its tells.
 """
 
 from __future__ import annotations
@@ -34,11 +38,14 @@ class StorageTells:
         account = args["account"]
         if kind == "leave_tell":
             def keep() -> dict[str, Any]:
-                waiting = self.db.execute("SELECT COUNT(*) FROM tells WHERE account = ?", (account,)).fetchone()[0]
-                if waiting >= args["limit"]:
+                mine = self.db.execute("SELECT COUNT(*) FROM tells WHERE account = ? AND sender_account IS ?",
+                                       (account, args["sender"])).fetchone()[0]
+                if mine >= args["per_sender"]:
                     return {"full": True}
-                self.db.execute("INSERT INTO tells (account, sender, text, sent_at) VALUES (?, ?, ?, ?)",
-                                (account, args["from"], args["text"], args["sent_at"]))
+                _make_room(self.db, account, args["limit"] - 1)
+                self.db.execute("INSERT INTO tells (account, sender, text, sent_at, sender_account) "
+                                "VALUES (?, ?, ?, ?, ?)",
+                                (account, args["from"], args["text"], args["sent_at"], args["sender"]))
                 return {"kept": True}
             return self._transaction(keep)
         if kind == "take_tells":
@@ -50,3 +57,30 @@ class StorageTells:
                 return [{"from": row[1], "text": row[2], "sent_at": row[3]} for row in rows]
             return self._transaction(take)
         raise ValueError(f"unknown tells query {kind!r}")
+
+
+def _make_room(db: sqlite3.Connection, account: int, keep: int) -> None:
+    """Leave at most ``keep`` tells waiting for ``account``: while there are more, the oldest
+    tell of the sender with the most waiting gives way (of several such senders, the one
+    whose oldest tell is the oldest).
+
+    Why this rule: a person's inbox must always have room for whoever they have not muted,
+    and yet stay bounded.  Refusing the newcomer (as a full inbox did) lets a few strangers
+    shut out a friend; dropping the oldest tell of all lets a flood push out a friend's one
+    tell.  Taking from the sender with the most waiting costs the flooders first: one who
+    sent a single tell loses it only once every sender is down to one tell each."""
+    while True:
+        count = db.execute("SELECT COUNT(*) FROM tells WHERE account = ?", (account,)).fetchone()[0]
+        if count <= keep:
+            return
+        oldest = db.execute(
+            "SELECT min(id) FROM tells WHERE account = ? GROUP BY sender_account "
+            "ORDER BY count(*) DESC, min(id) LIMIT 1", (account,)).fetchone()[0]
+        db.execute("DELETE FROM tells WHERE id = ?", (oldest,))
+
+
+def forget_account(db: sqlite3.Connection, account: int) -> None:
+    """An account is given up (``unregister``; called inside its transaction): the tells
+    waiting for it, which nobody can log in to read any more, and the tells it left for
+    others, which would reach them under a name that may soon be someone else's (issue 31)."""
+    db.execute("DELETE FROM tells WHERE account = ? OR sender_account = ?", (account, account))
