@@ -122,7 +122,8 @@ class Talk:
             self._outbox.reply(conn, rid, echo)
             return
         self._outbox.query(Query(conn.id, rid, "leave_tell", {
-            "account": account[0], "from": me.name, "sender": me.account, "text": text,
+            "account": account[0], "from": me.name, "sender": me.account, "sender_key": skeleton(me.name),
+            "text": text,
             "sent_at": self._wall_clock(), "per_sender": TELLS_PER_SENDER, "limit": WAITING_PER_ACCOUNT,
             "echo": echo}))
 
@@ -132,13 +133,20 @@ class Talk:
             self._outbox.query(Query(session.conn, None, "take_tells", {"account": session.account}))
 
     def answer(self, query: Query, result: Any, failed: bool = False) -> None:
-        """Storage kept a tell (``leave_tell``), or handed over an account's (``take_tells``)."""
+        """Storage kept a tell (``leave_tell``), or handed over an account's with its mutes
+        (``take_tells``), or kept a change of mutes (``keep_mute``, ``drop_mute``)."""
+        if query.kind in ("keep_mute", "drop_mute"):
+            if failed:  # known here still; lost only if the server restarts before it is kept
+                log.warning("account %s: a change of mutes was not stored", query.args["account"])
+            return
         conn = self._connections.get(query.conn)
         if conn is None or conn.session is None:
             return
         if query.kind == "take_tells":
             session = conn.session
-            for told in [] if failed or not result else result:
+            if not failed and isinstance(result, dict) and session.account == query.args["account"]:
+                self._mutes.remember(session.account, result["muted"])
+            for told in result["tells"] if not failed and isinstance(result, dict) else []:
                 if self._mutes.hears(session, told["from"]):
                     self._outbox.send(conn.id, {"type": "tell", "from": told["from"], "to": session.name,
                                                 "text": told["text"], "waiting": True, "echo": False,
@@ -152,7 +160,7 @@ class Talk:
             self._outbox.error(conn, ProtocolError("too_many_waiting", f"you have {TELLS_PER_SENDER} tells "
                                                    f"waiting for {echo['to']} already; tell them more once "
                                                    "they are online", field="name"), query.request_id)
-        else:
+        else:  # kept; or muted by the stored mutes (dropped, and the sender is not told)
             self._outbox.reply(conn, query.request_id, query.args["echo"])
 
     def mute(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
@@ -164,13 +172,21 @@ class Talk:
             raise ProtocolError("too_many_muted", f"you have muted {MAX_MUTED} names, the most allowed; "
                                 "unmute one first", field="name")
         log.info("%s mutes %s", me.name, name)
+        self._keep(conn, me, "keep_mute", name)
         self.muted(conn, f, rid)
 
     def unmute(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         me = session_of(conn)
         if not self._mutes.unmute(me, f["name"]):
             raise ProtocolError("not_muted", f"you have not muted {clean_text(f['name'])!r}", field="name")
+        self._keep(conn, me, "drop_mute", f["name"])
         self.muted(conn, f, rid)
+
+    def _keep(self, conn: Connection, me: Session, kind: str, name: str) -> None:
+        """An account's mute changed: storage keeps it (a guest's last only as their session)."""
+        if me.account is not None:
+            self._outbox.query(Query(conn.id, None, kind, {"account": me.account, "key": skeleton(name),
+                                                           "name": name}))
 
     def muted(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         self._outbox.reply(conn, rid, {"type": "muted", "names": self._mutes.muted(session_of(conn))})

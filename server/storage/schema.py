@@ -197,7 +197,9 @@ _V8 = "ALTER TABLE games ADD COLUMN match TEXT;"
 #: indexes lead with (kind, name, account), and ``stats_totals`` is made again with the account
 #: in its key, summed afresh from ``game_stats``.  Each waiting tell names its sender's account
 #: (``tells.sender_account``; NULL: left before this version), which bounds the tells one
-#: sender may leave for one person (:mod:`noddy.server.storage.tells`).
+#: sender may leave for one person (:mod:`noddy.server.storage.tells`).  And an account's
+#: mutes are kept (``mutes``: the muted name's skeleton as ``key``, the name as written, in
+#: the order muted), so a tell from a name it muted is never stored, even after a restart.
 _V9 = """
 ALTER TABLE game_stats ADD COLUMN account INTEGER NOT NULL DEFAULT 0;
 UPDATE game_stats SET account = coalesce((
@@ -239,6 +241,13 @@ DROP TABLE stats_totals;
 ALTER TABLE stats_totals_v9 RENAME TO stats_totals;
 ALTER TABLE tells ADD COLUMN sender_account INTEGER;
 CREATE INDEX tells_by_sender ON tells (sender_account);
+CREATE TABLE mutes (
+    id      INTEGER PRIMARY KEY,
+    account INTEGER NOT NULL,
+    key     TEXT    NOT NULL,
+    name    TEXT    NOT NULL,
+    UNIQUE (account, key)
+);
 """
 # -- end of version 9 ------------------------------------------------------------------------
 

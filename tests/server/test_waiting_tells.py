@@ -1,7 +1,8 @@
 """What strangers may leave waiting for someone's login, over real sockets (issue 31): a muted
-name leaves nothing, one account leaves at most three tells for one person, a guest leaves
-none, and however full an inbox is, a friend's tell still finds room (the oldest tell of
-whoever has the most waiting gives way)."""
+name leaves nothing (even after a restart: an account's mutes are stored), one account
+leaves at most three tells for one person, a guest leaves none, and however full an inbox
+is, a friend's tell still finds room (the oldest tell of whoever has the most waiting gives
+way)."""
 
 from __future__ import annotations
 
@@ -65,6 +66,31 @@ async def test_a_muted_name_leaves_nothing_and_an_account_at_most_three_tells_fo
         assert await _waiting_at_login(server.port, "ann", ben) == [
             ("eve", "eve 0"), ("eve", "eve 1"), ("eve", "eve 2"), ("ben", "fancy a game?")]
         for client in (spam, eve, ben):
+            await client.close()
+
+
+async def test_an_accounts_mutes_are_kept_over_a_restart_and_keep_muted_tells_out(tmp_path: Any) -> None:
+    db = str(tmp_path / "noddy.db")
+    async with running_server(db=db, **CHATTY) as server:
+        ann = await _account(server.port, "ann")
+        for name in ("spam", "dan", "eve"):
+            await ann.request({"type": "mute", "name": name})
+        assert (await ann.request({"type": "unmute", "name": "DAN"}))["names"] == ["spam", "eve"]
+        await ann.request({"type": "bye"})
+        for name in ("spam", "ben"):
+            await _away(server.port, name)
+    async with running_server(db=db, **CHATTY) as server:  # a restart: nothing is in memory
+        spam, ben = await Client.connect(server.port), await Client.connect(server.port)
+        for client, name in ((spam, "spam"), (ben, "ben")):
+            await client.hello(name, password=SECRET)
+        for number in range(5):  # none kept: not even the per-sender bound is reached
+            assert (await _tell(spam, "ann", f"buy {number}"))["waiting"] is True
+        assert (await _tell(ben, "ann", "fancy a game?"))["waiting"] is True
+        assert await _waiting_at_login(server.port, "ann", ben) == [("ben", "fancy a game?")]
+        again = await Client.connect(server.port)
+        await again.hello("ann", password=SECRET)
+        assert (await again.request({"type": "muted"}))["names"] == ["spam", "eve"]
+        for client in (spam, ben, again):
             await client.close()
 
 

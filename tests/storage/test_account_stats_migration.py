@@ -19,7 +19,7 @@ from .helpers import Driver
 def _as_version_8(path: Path) -> None:
     """Make the file what a server of schema version 8 left: ``game_stats`` without its
     account, the version-6 indexes, ``stats_totals`` summed by name, tells without their
-    sender's account."""
+    sender's account, no mutes kept."""
     db = sqlite3.connect(path)
     db.executescript("""
         DROP INDEX game_stats_best;
@@ -28,6 +28,7 @@ def _as_version_8(path: Path) -> None:
         DROP TABLE stats_totals;
         DROP INDEX tells_by_sender;
         ALTER TABLE tells DROP COLUMN sender_account;
+        DROP TABLE mutes;
     """)
     db.executescript(MIGRATIONS[5])  # the version-6 indexes and an empty stats_totals of then
     db.executescript("""
@@ -93,6 +94,7 @@ def test_a_version_8_database_gives_each_statistics_row_its_account(tmp_path: Pa
     assert _figures(d.storage, "ann", new_id) == second_figures
     assert sum(p["games"] for p in second_figures["presets"]) == 1
     assert _rows(d.storage, "SELECT sender, sender_account FROM tells") == [("ben", None)]
+    assert _rows(d.storage, "SELECT * FROM mutes") == []
     d.restart()
     again = d.connect()
     d.send(again, {"type": "hello", "name": "ann", "version": 1, "password": "a secret"})
