@@ -7,8 +7,9 @@ their session's resume token: their mutes last as long as the session (a resumed
 keeps them).  A registered person is known by their account: their mutes are kept across
 logins, and stored (:mod:`noddy.server.storage.tells` keeps them, :mod:`.talk` asks it to
 as they change, and hands them back here at each login: :meth:`Mutes.remember`), so a tell
-from a name they muted is never stored for their login, even after a restart.  Chat (lobby, table, watchers'), tells, invitations and challenges
-from a muted name are dropped silently: the sender is not told, as FIBS does, so muting
+from a name they muted is never stored for their login, even after a restart.  Chat
+(lobby, table, watchers'), tells, invitations and challenges from a muted name are dropped
+silently: the sender is not told, as FIBS does, so muting
 someone gives them nothing to push against.  ``mute``, ``unmute`` and ``muted`` are handled
 by :mod:`.talk`; only this class changes the sets.
 """

@@ -16,7 +16,8 @@ nothing, so a tell to an absent guest is refused (``no_such_player``).
 
 What waits for one person is bounded without letting strangers shut out their friends
 (issue 31): a tell from a name they muted is never kept (its sender's echo is as if it
-were); only an account may leave one (``not_registered`` for a guest, who can take any free
+were; an account's mutes are stored, so storage checks them too, even after a restart, and
+hands them back with the waiting tells at login); only an account may leave one (``not_registered`` for a guest, who can take any free
 name, so neither a bound per sender nor a mute would hold them); one account may leave at
 most :data:`TELLS_PER_SENDER` for one person (``too_many_waiting``); and when
 :data:`WAITING_PER_ACCOUNT` wait in all, the newest still finds room: the oldest tell of
@@ -123,9 +124,8 @@ class Talk:
             return
         self._outbox.query(Query(conn.id, rid, "leave_tell", {
             "account": account[0], "from": me.name, "sender": me.account, "sender_key": skeleton(me.name),
-            "text": text,
-            "sent_at": self._wall_clock(), "per_sender": TELLS_PER_SENDER, "limit": WAITING_PER_ACCOUNT,
-            "echo": echo}))
+            "text": text, "sent_at": self._wall_clock(), "per_sender": TELLS_PER_SENDER,
+            "limit": WAITING_PER_ACCOUNT, "echo": echo}))
 
     def deliver(self, session: Session) -> None:
         """``session`` logged in to its account (or took it back): hand it what waits."""
