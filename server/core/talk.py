@@ -186,7 +186,7 @@ class Talk:
         """An account's mute changed: storage keeps it (a guest's last only as their session)."""
         if me.account is not None:
             self._outbox.query(Query(conn.id, None, kind, {"account": me.account, "key": skeleton(name),
-                                                           "name": name}))
+                                                           "name": name, "limit": MAX_MUTED}))
 
     def muted(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         self._outbox.reply(conn, rid, {"type": "muted", "names": self._mutes.muted(session_of(conn))})

@@ -16,7 +16,7 @@ runs:
   over, and the names it muted, in the order muted: ``{"tells": [{"from": name, "text":
   text, "sent_at": seconds since the epoch}, ...], "muted": [name, ...]}``;
 * ``keep_mute`` / ``drop_mute`` -- the account muted the name ``name`` (its skeleton
-  ``key``) / heard it again; answers None.  The server keeps an account's mutes in memory
+  ``key``; at most ``limit`` kept) / heard it again; answers None.  The server keeps an account's mutes in memory
   too (:mod:`noddy.server.core.mutes`); these rows are what it knows of them after a
   restart, so that a muted stranger's tells are not stored while the person is away.
 
@@ -69,10 +69,16 @@ class StorageTells:
                         "muted": [row[0] for row in muted.fetchall()]}
             return self._transaction(take)
         if kind == "keep_mute":
-            self._transaction(lambda: self.db.execute(
-                "INSERT INTO mutes (account, key, name) VALUES (?, ?, ?) "
-                "ON CONFLICT (account, key) DO UPDATE SET name = excluded.name",
-                (account, args["key"], args["name"])))
+            def mute() -> None:
+                muted = self.db.execute("SELECT COUNT(*) FROM mutes WHERE account = ?", (account,)).fetchone()[0]
+                if muted < args["limit"]:  # (memory holds as many: a muted name beyond is not kept)
+                    self.db.execute("INSERT INTO mutes (account, key, name) VALUES (?, ?, ?) "
+                                    "ON CONFLICT (account, key) DO UPDATE SET name = excluded.name",
+                                    (account, args["key"], args["name"]))
+                else:
+                    self.db.execute("UPDATE mutes SET name = ? WHERE account = ? AND key = ?",
+                                    (args["name"], account, args["key"]))
+            self._transaction(mute)
             return None
         if kind == "drop_mute":
             self._transaction(lambda: self.db.execute(
