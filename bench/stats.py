@@ -60,7 +60,7 @@ def fill(path: Path, games: int, others: int, seed: int) -> None:
             rows.append((game, seat, "human", name, preset, family, 0, 1.7e9 + game, int(won), deals,
                          deals // 2, rng.randint(0, 40), rng.randint(0, 80), rng.randint(0, 40),
                          rng.randint(0, 29), cards, rng.choice(("none", "skunk", "double")) if won else "none",
-                         "none", rating[family] if name == "ada" else 1500.0))
+                         "none", rating[family] if name == "ada" else 1500.0, 0))  # 0: no account
     assert len(rows[0]) == len(COLUMNS)
     storage.db.execute("BEGIN")
     # Each game's row too (the statistics' rows refer to it), without its actions.

@@ -37,8 +37,8 @@ ERROR_CODES: dict[str, str] = {
     "bad_password": "the account's password is wrong (hello, change_password, unregister); wrong ones are "
                     "counted per address like a table's",
     "already_registered": "register of a name that is registered already (yours, or someone's)",
-    "not_registered": "change_password or unregister by a guest (no account), or hello with a password "
-                      "for a name no account has",
+    "not_registered": "change_password or unregister by a guest (no account), hello with a password "
+                      "for a name no account has, or a guest's tell to an account that is not online",
     "name_required": "text mode only: a command that needs a name after the name you chose was refused: "
                      "choose one (name NAME, or login NAME PASSWORD)",
     "bad_name": "the name holds a character a name may not (a control, an invisible or bidirectional "
@@ -70,7 +70,8 @@ ERROR_CODES: dict[str, str] = {
     "not_watching": "chat to the watchers from a seat: the watchers' chat is for those who watch",
     "too_many_muted": "mute: you have muted as many names as allowed; unmute one",
     "not_muted": "unmute: you have not muted that name",
-    "too_many_waiting": "tell: the absent account has as many tells waiting for its login as allowed",
+    "too_many_waiting": "tell: you have as many tells waiting for the absent account's login as one sender "
+                        "may leave",
     # records
     "no_such_game": "no finished game has this id",
     "storage_unavailable": "the server could not read its records, or could not save what the request did "

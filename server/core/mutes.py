@@ -5,9 +5,11 @@ Owns: for each listener, the names they muted (by the name's skeleton, so a look
 muted name is muted too; see :func:`~noddy.protocol.names.skeleton`).  A guest is known by
 their session's resume token: their mutes last as long as the session (a resumed session
 keeps them).  A registered person is known by their account: their mutes are kept across
-logins for as long as the server runs (not stored), and a tell waiting for their login is
-muted by them too.  Chat (lobby, table, watchers'), tells, invitations and challenges
-from a muted name are dropped silently: the sender is not told, as FIBS does, so muting
+logins, and stored (:mod:`noddy.server.storage.tells` keeps them, :mod:`.talk` asks it to
+as they change, and hands them back here at each login: :meth:`Mutes.remember`), so a tell
+from a name they muted is never stored for their login, even after a restart.  Chat
+(lobby, table, watchers'), tells, invitations and challenges from a muted name are dropped
+silently: the sender is not told, as FIBS does, so muting
 someone gives them nothing to push against.  ``mute``, ``unmute`` and ``muted`` are handled
 by :mod:`.talk`; only this class changes the sets.
 """
@@ -54,6 +56,14 @@ class Mutes:
     def muted(self, listener: Session) -> list[str]:
         """The names ``listener`` muted, in the order they muted them."""
         return list(self._by_listener.get(_listener(listener), {}).values())
+
+    def remember(self, account: int, names: list[str]) -> None:
+        """The names ``account`` muted as storage kept them (at its login): added to those
+        known here (after a restart, none are), up to :data:`MAX_MUTED`."""
+        muted = self._by_listener.setdefault(account, {})
+        for name in names:
+            if skeleton(name) not in muted and len(muted) < MAX_MUTED:
+                muted[skeleton(name)] = name
 
     def forget(self, listener: Session) -> None:
         """``listener``'s session is over: a guest's mutes go with it (an account keeps its)."""

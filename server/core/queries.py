@@ -103,10 +103,18 @@ class Queries:
         self.charge(conn)
         session = session_of(conn)
         name = f["name"] if f["name"] is not None else session.name
-        # A private table's games are its accounts' (StoredGame.visible_to): one's own figures
-        # include them only for the registered account of that name, never for a guest.
-        own = name == session.name and session.account is not None
-        self._outbox.query(Query(conn.id, rid, "stats", {"name": name, "preset": preset, "private": own}))
+        # Statistics are the account's, not the name's (issue 31): a registered name's are
+        # those of the account that holds it now (one given up and registered again starts
+        # empty); an unregistered name's, those of the games played under it without an
+        # account (0).  A private table's games are its accounts' (StoredGame.visible_to): one's
+        # own figures include them only for one's own account, never for a guest.
+        holder = self._accounts.registered_as(name)
+        account, own = 0, False
+        if holder is not None:
+            account, name = holder
+            own = account == session.account
+        self._outbox.query(Query(conn.id, rid, "stats", {"name": name, "account": account, "preset": preset,
+                                                          "private": own}))
 
     def get_game(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         # Who asks and the password given: ``answer`` checks them against the stored game

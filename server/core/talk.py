@@ -9,11 +9,19 @@ as if it had been delivered.  Its text is cleaned like chat's, and tells share c
 per address (each reaches a person).
 
 A tell to a registered name whose owner is not connected (gone, or away with their seat
-held) waits for their next login: storage keeps it (:mod:`noddy.server.storage.tells`, at
-most :data:`WAITING_PER_ACCOUNT` an account), the sender's echo says ``"waiting": true``,
-and whoever logs in to the account (or takes its session back) is pushed the waiting tells,
-oldest first, with ``sent_at``.  A guest keeps nothing, so a tell to an absent guest is
-refused (``no_such_player``).
+held) waits for their next login: storage keeps it (:mod:`noddy.server.storage.tells`), the
+sender's echo says ``"waiting": true``, and whoever logs in to the account (or takes its
+session back) is pushed the waiting tells, oldest first, with ``sent_at``.  A guest keeps
+nothing, so a tell to an absent guest is refused (``no_such_player``).
+
+What waits for one person is bounded without letting strangers shut out their friends
+(issue 31): a tell from a name they muted is never kept (its sender's echo is as if it
+were; an account's mutes are stored, so storage checks them too, even after a restart, and
+hands them back with the waiting tells at login); only an account may leave one (``not_registered`` for a guest, who can take any free
+name, so neither a bound per sender nor a mute would hold them); one account may leave at
+most :data:`TELLS_PER_SENDER` for one person (``too_many_waiting``); and when
+:data:`WAITING_PER_ACCOUNT` wait in all, the newest still finds room: the oldest tell of
+whoever has the most waiting gives way (:func:`noddy.server.storage.tells._make_room`).
 
 Owns: the tells' limit per address.  The muted names themselves are :mod:`.mutes`' (which
 chat, challenges and invitations read too); this part only changes them on request.
@@ -49,8 +57,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("noddy.server")
 
-#: Tells that may wait for one account's login at once (then ``too_many_waiting``).
+#: Tells that may wait for one account's login at once, from everyone: a bound on what
+#: strangers can make the server keep for one person.  When it is reached a new tell still
+#: finds room (an older one gives way, see the module docstring), so nobody is shut out.
 WAITING_PER_ACCOUNT = 20
+#: Tells one account may leave waiting for one person (then ``too_many_waiting``): enough to
+#: say what one has to say and to correct it; more is a conversation, which waits until they
+#: are online.  It also makes a flood cost a stranger many accounts, not one.
+TELLS_PER_SENDER = 3
 
 
 class Talk:
@@ -98,6 +112,10 @@ class Talk:
                                 "for a registered name (who lists who is online)", field="name")
         if account[0] == me.account:
             raise ProtocolError("bad_field", "you cannot tell yourself", field="name")
+        if me.account is None:  # a guest: any free name is theirs, so no bound would hold them
+            raise ProtocolError("not_registered", f"{account[1]} is not online, and only a registered "
+                                "name may leave a tell to wait for their login: register yours first",
+                                field="name")
         self._charge(conn)
         text = clean_text(f["text"])
         echo = {"type": "tell", "from": me.name, "to": account[1], "text": text, "waiting": True, "echo": True}
@@ -105,7 +123,8 @@ class Talk:
             self._outbox.reply(conn, rid, echo)
             return
         self._outbox.query(Query(conn.id, rid, "leave_tell", {
-            "account": account[0], "from": me.name, "text": text, "sent_at": self._wall_clock(),
+            "account": account[0], "from": me.name, "sender": me.account, "sender_key": skeleton(me.name),
+            "text": text, "sent_at": self._wall_clock(), "per_sender": TELLS_PER_SENDER,
             "limit": WAITING_PER_ACCOUNT, "echo": echo}))
 
     def deliver(self, session: Session) -> None:
@@ -114,13 +133,20 @@ class Talk:
             self._outbox.query(Query(session.conn, None, "take_tells", {"account": session.account}))
 
     def answer(self, query: Query, result: Any, failed: bool = False) -> None:
-        """Storage kept a tell (``leave_tell``), or handed over an account's (``take_tells``)."""
+        """Storage kept a tell (``leave_tell``), or handed over an account's with its mutes
+        (``take_tells``), or kept a change of mutes (``keep_mute``, ``drop_mute``)."""
+        if query.kind in ("keep_mute", "drop_mute"):
+            if failed:  # known here still; lost only if the server restarts before it is kept
+                log.warning("account %s: a change of mutes was not stored", query.args["account"])
+            return
         conn = self._connections.get(query.conn)
         if conn is None or conn.session is None:
             return
         if query.kind == "take_tells":
             session = conn.session
-            for told in [] if failed or not result else result:
+            if not failed and isinstance(result, dict) and session.account == query.args["account"]:
+                self._mutes.remember(session.account, result["muted"])
+            for told in result["tells"] if not failed and isinstance(result, dict) else []:
                 if self._mutes.hears(session, told["from"]):
                     self._outbox.send(conn.id, {"type": "tell", "from": told["from"], "to": session.name,
                                                 "text": told["text"], "waiting": True, "echo": False,
@@ -131,10 +157,10 @@ class Talk:
                                                    "tell; try again later"), query.request_id)
         elif result.get("full"):
             echo = query.args["echo"]
-            self._outbox.error(conn, ProtocolError("too_many_waiting", f"{echo['to']} has "
-                                                   f"{WAITING_PER_ACCOUNT} tells waiting already; try again "
-                                                   "after they log in", field="name"), query.request_id)
-        else:
+            self._outbox.error(conn, ProtocolError("too_many_waiting", f"you have {TELLS_PER_SENDER} tells "
+                                                   f"waiting for {echo['to']} already; tell them more once "
+                                                   "they are online", field="name"), query.request_id)
+        else:  # kept; or muted by the stored mutes (dropped, and the sender is not told)
             self._outbox.reply(conn, query.request_id, query.args["echo"])
 
     def mute(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
@@ -146,13 +172,21 @@ class Talk:
             raise ProtocolError("too_many_muted", f"you have muted {MAX_MUTED} names, the most allowed; "
                                 "unmute one first", field="name")
         log.info("%s mutes %s", me.name, name)
+        self._keep(conn, me, "keep_mute", name)
         self.muted(conn, f, rid)
 
     def unmute(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         me = session_of(conn)
         if not self._mutes.unmute(me, f["name"]):
             raise ProtocolError("not_muted", f"you have not muted {clean_text(f['name'])!r}", field="name")
+        self._keep(conn, me, "drop_mute", f["name"])
         self.muted(conn, f, rid)
+
+    def _keep(self, conn: Connection, me: Session, kind: str, name: str) -> None:
+        """An account's mute changed: storage keeps it (a guest's last only as their session)."""
+        if me.account is not None:
+            self._outbox.query(Query(conn.id, None, kind, {"account": me.account, "key": skeleton(name),
+                                                           "name": name, "limit": MAX_MUTED}))
 
     def muted(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         self._outbox.reply(conn, rid, {"type": "muted", "names": self._mutes.muted(session_of(conn))})

@@ -36,12 +36,14 @@ What is kept (schema version 8):
 * ``game_players`` -- who sat where in each game, indexed by name for ``list_games``.
 * ``ratings`` -- one row per (family, kind, name).
 * ``game_stats`` -- one summary row per seat of each finished game, for ``stats``
-  (:mod:`~noddy.server.storage.game_stats`), written with the game's result; and
-  ``stats_totals``, each person's running sums of those rows per preset.
+  (:mod:`~noddy.server.storage.game_stats`), written with the game's result, naming the
+  seat's account (version 9); and ``stats_totals``, each person's running sums of those rows
+  per preset, by name and account.
 * ``accounts`` -- registered names: the name's skeleton, the name, the password's salted
   scrypt hash, an id never reused (:mod:`~noddy.server.storage.accounts`).
 * ``tells`` -- tells waiting for an account's next login, deleted as they are delivered
-  (:mod:`~noddy.server.storage.tells`).
+  (:mod:`~noddy.server.storage.tells`), with the sender's account (version 9); and ``mutes``,
+  each account's muted names (version 9), which keep a muted name's tells out.
 
 Where it lives: the schema and its migrations in :mod:`~noddy.server.storage.schema`; opening
 a file (checks, the lock file, exclusive locking, the probe write) in

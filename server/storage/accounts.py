@@ -21,6 +21,7 @@ import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..model.passwords import ACCOUNT_N, hash_password
+from .tells import forget_account
 
 #: The query kinds answered here (see :meth:`StorageAccounts.account`).
 ACCOUNT_QUERIES = frozenset({"register", "change_password", "unregister"})
@@ -50,6 +51,7 @@ class StorageAccounts:
         elif kind == "unregister":
             def give_up() -> None:
                 self.db.execute("DELETE FROM accounts WHERE id = ?", (row["id"],))
+                forget_account(self.db, row["id"])  # its tells (issue 31: see storage.tells)
                 # The name's ratings were the account's: whoever registers it later starts afresh.
                 self.db.execute("DELETE FROM ratings WHERE kind IN ('human', 'bot') AND name = ?", (row["name"],))
                 if self.keeps_stats:  # and so was its rating history in the statistics

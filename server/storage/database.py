@@ -76,7 +76,7 @@ class Storage(StorageAccounts, StorageTells, StorageWrites):
         if kind == "get_game":
             return self.stored_game(args["game"])
         if kind == "stats":
-            return read_stats(self.db, args["name"], args["preset"], args["private"])
+            return read_stats(self.db, args["name"], args.get("account", 0), args["preset"], args["private"])
         if kind == "repair_table":
             return self.repair(args["table"], args["write"])
         if kind in ACCOUNT_QUERIES:

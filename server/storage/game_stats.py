@@ -32,6 +32,12 @@ How each figure is counted (docs/PROTOCOL.md, ``stats``, says the same to a stra
 
 A seat is credited to the person dealt into it for the whole game: a record does not say
 when a person left and a computer took the seat over (see ``stats`` in PROTOCOL.md).
+
+A person is their account, not their name (issue 31): each row names the account dealt into
+its seat (``account``; 0: none -- a guest, a computer, a game from before accounts), and
+``stats`` of a registered name reads that account's rows only, so whoever registers a name
+given up starts with nothing of the first owner's (see :func:`read_stats`).  The rows are
+kept, not deleted, at ``unregister``: they are the games' facts, which the records keep too.
 """
 
 from __future__ import annotations
@@ -51,7 +57,7 @@ log = logging.getLogger("noddy.server.storage")
 #: The columns of a ``game_stats`` row, in the order :func:`seat_summaries` gives them.
 COLUMNS = ("game_id", "seat", "kind", "name", "preset", "family", "private", "finished_at", "won",
            "deals", "cribs", "pegging", "hand", "crib", "best_points", "best_cards", "skunk_given",
-           "skunk_taken", "rating")
+           "skunk_taken", "rating", "account")
 
 #: How many points of a family's rating history ``stats`` gives (the newest).
 HISTORY_LIMIT = 200
@@ -61,10 +67,10 @@ _INSERT = (f"INSERT INTO game_stats ({', '.join(COLUMNS)}) "
 
 #: A game's row added to its person's sums for its preset (public and private apart).
 _ADD_TO_TOTALS = (
-    "INSERT INTO stats_totals (kind, name, preset, private, family, games, wins, deals, cribs, pegging, "
-    "hand, crib, skunks_given, doubles_given, skunks_taken, doubles_taken) "
-    "VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-    "ON CONFLICT (kind, name, preset, private) DO UPDATE SET games = games + 1, "
+    "INSERT INTO stats_totals (kind, name, account, preset, private, family, games, wins, deals, cribs, "
+    "pegging, hand, crib, skunks_given, doubles_given, skunks_taken, doubles_taken) "
+    "VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (kind, name, account, preset, private) DO UPDATE SET games = games + 1, "
     "wins = wins + excluded.wins, deals = deals + excluded.deals, cribs = cribs + excluded.cribs, "
     "pegging = pegging + excluded.pegging, hand = hand + excluded.hand, crib = crib + excluded.crib, "
     "skunks_given = skunks_given + excluded.skunks_given, "
@@ -133,8 +139,16 @@ def seat_summaries(record: Mapping[str, Any], ratings: Mapping[tuple[str, str], 
                      cribs[seat], pegging[seat], hand[seat], crib[seat],
                      None if top is None else top[0], None if top is None else compact_json(top[1]),
                      given if won else "none", taken,
-                     None if ratings is None else ratings.get(("bot" if who.get("bot") else who["kind"], name))))
+                     None if ratings is None else ratings.get(("bot" if who.get("bot") else who["kind"], name)),
+                     _account_of(who)))
     return rows
+
+
+def _account_of(seat: Mapping[str, Any]) -> int:
+    """The account that sat in a stored seat: its id, or 0 for none (a guest, a computer, or
+    a game stored before accounts), which no account has (their ids start at 1)."""
+    account = seat.get("account") if seat.get("kind") == "human" else None
+    return int(account) if isinstance(account, int) else 0
 
 
 def _better(best: list[tuple[int, list[str]] | None], seat: int, points: int, cards: list[str],
@@ -152,8 +166,8 @@ def write_summaries(db: sqlite3.Connection, rows: Iterable[tuple[Any, ...]]) -> 
         if db.execute(_INSERT, row).rowcount != 1:
             continue
         (_, _, kind, name, preset, family, private, _, won, deals, cribs, pegging, hand, crib,
-         _, _, given, taken, _) = row
-        db.execute(_ADD_TO_TOTALS, (kind, name, preset, private, family, won, deals, cribs, pegging,
+         _, _, given, taken, _, account) = row
+        db.execute(_ADD_TO_TOTALS, (kind, name, account, preset, private, family, won, deals, cribs, pegging,
                                     hand, crib, int(given != "none"), int(given == "double"),
                                     int(taken != "none"), int(taken == "double")))
 
@@ -186,12 +200,19 @@ def backfill(db: sqlite3.Connection, record_of: Any) -> int:
     return done
 
 
-def read_stats(db: sqlite3.Connection, name: str, preset: str | None, private: bool) -> dict[str, Any]:
-    """The ``stats`` answer's figures for the person ``name``: one entry per preset played
+def read_stats(db: sqlite3.Connection, name: str, account: int, preset: str | None,
+               private: bool) -> dict[str, Any]:
+    """The ``stats`` answer's figures for the person ``name`` as the account ``account`` (0:
+    the games played under that name without an account): one entry per preset played
     (``preset``: only that preset, or that family's), and the rating history per family.
-    Without ``private``, games at private tables are left out (someone else is asking)."""
-    where = "kind = 'human' AND name = ?"
-    args: list[Any] = [name]
+    Without ``private``, games at private tables are left out (someone else is asking).
+
+    Why the account and not the name alone: a name given up (``unregister``) may be registered
+    again by someone else, who must start with none of the first owner's figures -- least of
+    all the private ones (issue 31).  An account keeps one name for its life, so (name,
+    account) is the account's rows, and a prefix of every index."""
+    where = "kind = 'human' AND name = ? AND account = ?"
+    args: list[Any] = [name, account]
     if preset is not None:
         where += " AND (preset = ? OR family = ?)"
         args += [preset, preset]

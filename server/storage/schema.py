@@ -188,8 +188,73 @@ CREATE INDEX tells_by_account ON tells (account, id);
 #: single game).
 _V8 = "ALTER TABLE games ADD COLUMN match TEXT;"
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
+# -- Version 9 (issue 31): statistics and tells belong to the account, not the name ---------
+#: Version 9: a name given up (``unregister``) and registered again is someone else, so each
+#: statistics row names the account that sat in its seat (``game_stats.account``: the id,
+#: never used again; 0: no account -- a guest, a computer, or a game from before accounts),
+#: taken from the game's stored seats; ``stats`` reads a registered name's rows by its account
+#: and a guest's name's rows by ``account = 0`` (:mod:`noddy.server.storage.game_stats`).  The
+#: indexes lead with (kind, name, account), and ``stats_totals`` is made again with the account
+#: in its key, summed afresh from ``game_stats``.  Each waiting tell names its sender's account
+#: (``tells.sender_account``; NULL: left before this version), which bounds the tells one
+#: sender may leave for one person (:mod:`noddy.server.storage.tells`).  And an account's
+#: mutes are kept (``mutes``: the muted name's skeleton as ``key``, the name as written, in
+#: the order muted), so a tell from a name it muted is never stored, even after a restart.
+_V9 = """
+ALTER TABLE game_stats ADD COLUMN account INTEGER NOT NULL DEFAULT 0;
+UPDATE game_stats SET account = coalesce((
+    SELECT json_extract(s.value, '$.account') FROM games AS g, json_each(g.seats) AS s
+    WHERE g.id = game_stats.game_id AND json_extract(s.value, '$.seat') = game_stats.seat), 0)
+    WHERE kind = 'human';
+DROP INDEX game_stats_best;
+DROP INDEX game_stats_ratings;
+CREATE INDEX game_stats_best ON game_stats (kind, name, account, preset, best_points DESC, game_id, best_cards)
+    WHERE best_points IS NOT NULL;
+CREATE INDEX game_stats_ratings ON game_stats (kind, name, account, family, game_id, finished_at, rating)
+    WHERE rating IS NOT NULL;
+CREATE TABLE stats_totals_v9 (
+    kind          TEXT    NOT NULL,
+    name          TEXT    NOT NULL,
+    account       INTEGER NOT NULL,
+    preset        TEXT    NOT NULL,
+    private       INTEGER NOT NULL,
+    family        TEXT    NOT NULL,
+    games         INTEGER NOT NULL,
+    wins          INTEGER NOT NULL,
+    deals         INTEGER NOT NULL,
+    cribs         INTEGER NOT NULL,
+    pegging       INTEGER NOT NULL,
+    hand          INTEGER NOT NULL,
+    crib          INTEGER NOT NULL,
+    skunks_given  INTEGER NOT NULL,
+    doubles_given INTEGER NOT NULL,
+    skunks_taken  INTEGER NOT NULL,
+    doubles_taken INTEGER NOT NULL,
+    PRIMARY KEY (kind, name, account, preset, private)
+) WITHOUT ROWID;
+INSERT INTO stats_totals_v9
+    SELECT kind, name, account, preset, private, min(family), count(*), sum(won), sum(deals), sum(cribs),
+           sum(pegging), sum(hand), sum(crib), sum(skunk_given != 'none'), sum(skunk_given = 'double'),
+           sum(skunk_taken != 'none'), sum(skunk_taken = 'double')
+    FROM game_stats GROUP BY kind, name, account, preset, private;
+DROP TABLE stats_totals;
+ALTER TABLE stats_totals_v9 RENAME TO stats_totals;
+ALTER TABLE tells ADD COLUMN sender_account INTEGER;
+CREATE INDEX tells_by_sender ON tells (sender_account);
+CREATE TABLE mutes (
+    id      INTEGER PRIMARY KEY,
+    account INTEGER NOT NULL,
+    key     TEXT    NOT NULL,
+    name    TEXT    NOT NULL,
+    UNIQUE (account, key)
+);
+"""
+# -- end of version 9 ------------------------------------------------------------------------
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
 SCHEMA_VERSION = len(MIGRATIONS)
-#: The schema version that has the ``game_stats`` table (a test may open a file at an older
-#: version, as an older server left it: then no statistics are written).
-STATS_VERSION = 6
+#: The schema version whose ``game_stats`` this server writes: the table came with version 6,
+#: each row's account with version 9 (a test may open a file at an older version, as an older
+#: server left it: then no statistics are written, and the games are summed up once the file is
+#: opened at this version: :func:`~noddy.server.storage.game_stats.backfill`).
+STATS_VERSION = 9

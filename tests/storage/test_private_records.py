@@ -69,6 +69,9 @@ def test_an_older_database_with_passwords_in_the_clear_keeps_working(tmp_path: P
         db.execute("ALTER TABLE games DROP COLUMN password")
         db.execute("DROP TABLE accounts")  # and no accounts: ann was a name, as everyone then
         db.execute("DROP TABLE tells")  # nor tells waiting for an account (version 7)
+        db.execute("DROP TABLE game_stats")  # nor statistics (version 6: summed up again at open)
+        db.execute("DROP TABLE stats_totals")
+        db.execute("DROP TABLE mutes")  # nor an account's mutes (version 9)
         for game_id, seats in db.execute("SELECT id, seats FROM games").fetchall():
             db.execute("UPDATE games SET seats = ? WHERE id = ?",
                        (json.dumps([{k: v for k, v in seat.items() if k != "account"}

@@ -22,7 +22,7 @@ from noddy.server.storage import (
 
 EXPECTED_TABLES = {"tables", "games", "game_players", "actions", "ratings", "accounts", "tells",
                    "sqlite_sequence",  # (SQLite's own: accounts' ids are never used again)
-                   "game_stats", "stats_totals"}
+                   "game_stats", "stats_totals", "mutes"}
 
 
 def _tables(path: Path) -> set[str]:
