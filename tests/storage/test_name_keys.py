@@ -1,0 +1,79 @@
+"""Accounts of an older server keep working when the skeleton changes (issue 31): opening
+its database works each account's ``key`` out again with today's skeleton (schema version 9),
+and two accounts that now look alike are kept apart (the older one keeps the name)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from noddy.protocol.names import apart_key, skeleton
+from noddy.server.model.passwords import hash_password
+from noddy.server.storage import MIGRATIONS, SCHEMA_VERSION, Storage
+
+from .helpers import Driver
+
+#: Accounts as a server of schema version 8 left them: id, name, key (the skeleton of that
+#: time: case, accents and a few Cyrillic and Greek letters folded), password.
+OLD_ACCOUNTS = [
+    (1, "Bill", "bill", "bill's secret"),    # now blll: i and l are one letter
+    (2, "Al", "al", "al's secret"),          # registered first ...
+    (3, "AI", "ai", "ai's secret"),          # ... so this one, now a lookalike of Al, is set apart
+    (4, "Zoë", "zoe", "zoë's secret"),       # unchanged
+    (5, "νal", "nal", "val's secret"),       # Greek nu: now val
+]
+
+
+def _old_database(path: Path) -> None:
+    old = Storage(path, migrations=MIGRATIONS[:8])
+    for account, name, key, password in OLD_ACCOUNTS:
+        old.db.execute("INSERT INTO accounts (id, key, name, password, created_at, changed_at) "
+                       "VALUES (?, ?, ?, ?, 1.0, 1.0)", (account, key, name, hash_password(password)))
+    old.close()
+
+
+def _keys(storage: Storage) -> dict[str, str]:
+    return {row["name"]: row["key"] for row in storage.db.execute("SELECT name, key FROM accounts")}
+
+
+def test_opening_an_old_database_works_each_key_out_again(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    _old_database(path)
+    storage = Storage(path)
+    assert storage.schema_version == SCHEMA_VERSION == 9
+    assert _keys(storage) == {"Bill": "blll", "Al": "al", "AI": " AI", "Zoë": "zoe", "νal": "val"}
+    assert [_keys(storage)[name] for name in ("Bill", "Al", "Zoë", "νal")] == [
+        skeleton(name) for name in ("Bill", "Al", "Zoë", "νal")]
+    storage.close()
+    again = Storage(path)  # opening it again changes nothing
+    assert _keys(again) == {"Bill": "blll", "Al": "al", "AI": " AI", "Zoë": "zoe", "νal": "val"}
+    again.close()
+
+
+def test_an_account_whose_key_changed_still_logs_in_and_its_lookalikes_need_its_password(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    _old_database(path)
+    d = Driver(Storage(path))
+    bill = d.connect()
+    welcome = d.send(bill, {"type": "hello", "name": "bill", "version": 1, "password": "bill's secret"})
+    assert (welcome["type"], welcome["name"], welcome["registered"]) == ("welcome", "Bill", True)
+    d.send(bill, {"type": "bye"})
+    # bi11 is Bill's name now, and so needs Bill's password (the old key, bill, let it pass).
+    fake = d.connect()
+    refused = d.send(fake, {"type": "hello", "name": "bi11", "version": 1})
+    assert (refused["type"], refused["code"]) == ("error", "password_required")
+    assert refused["message"].startswith("'Bill' is a registered name")
+    val = d.send(fake, {"type": "hello", "name": "\u03bdal", "version": 1, "password": "val's secret"})
+    assert (val["type"], val["name"], val["registered"]) == ("welcome", "νal", True)
+    d.storage.close()
+
+
+def test_a_set_apart_account_is_found_by_its_exact_name_only(tmp_path: Path) -> None:
+    """``AI`` (registered after ``Al``) keeps its account and password under a key no
+    skeleton can be: storage finds it by that key, while the skeleton finds ``Al``."""
+    path = tmp_path / "old.sqlite3"
+    _old_database(path)
+    storage = Storage(path)
+    assert storage.read("login", {"key": apart_key("AI"), "password": "ai's secret"}) == {"account": 3, "name": "AI"}
+    assert storage.read("login", {"key": skeleton("AI"), "password": "al's secret"}) == {"account": 2, "name": "Al"}
+    assert storage.read("login", {"key": skeleton("AI"), "password": "ai's secret"}) == {"account": None}
+    storage.close()
