@@ -127,13 +127,19 @@ def bare(text: str) -> str:
                            or char.isspace()))
 
 
-@functools.cache
-def lookalikes() -> dict[int, str]:
-    """The look-alike table, as :meth:`str.translate` takes it: code point -> the ASCII it
-    looks like (lower case).  Read from :data:`DATA_PATH` at the first call (a few
-    milliseconds), then kept: the skeleton is worked out for every hello, tell and mute."""
+#: How many names' skeletons are kept once worked out: the names in play (every session's,
+#: every muted one) are compared again and again -- a tell or a challenge compares its target
+#: with every session's name -- while a name's skeleton never changes.  A few thousand short
+#: strings; beyond them the least recently used are forgotten, so a stream of made-up names
+#: costs memory no more than this.
+SKELETON_CACHE = 4096
+
+
+def read_lookalikes(path: str) -> dict[int, str]:
+    """A look-alike table as :mod:`noddy.protocol.make_confusables` writes it (``#`` comment
+    lines, then ``XXXX target`` lines), as :meth:`str.translate` takes it."""
     table: dict[int, str] = {}
-    with open(DATA_PATH, encoding="utf-8") as data:
+    with open(path, encoding="utf-8") as data:
         for line in data:
             if line.startswith("#") or not line.strip():
                 continue
@@ -142,6 +148,14 @@ def lookalikes() -> dict[int, str]:
     return table
 
 
+@functools.cache
+def lookalikes() -> dict[int, str]:
+    """The look-alike table: code point -> the ASCII it looks like (lower case).  Read from
+    :data:`DATA_PATH` at the first call (under a millisecond), then kept."""
+    return read_lookalikes(DATA_PATH)
+
+
+@functools.lru_cache(maxsize=SKELETON_CACHE)
 def skeleton(name: str) -> str:
     """What ``name`` looks like, for comparing: two names with the same skeleton are one.
 
