@@ -4,6 +4,7 @@ and two accounts that now look alike are kept apart (the older one keeps the nam
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from noddy.protocol.names import apart_key, skeleton
@@ -67,13 +68,21 @@ def test_an_account_whose_key_changed_still_logs_in_and_its_lookalikes_need_its_
     d.storage.close()
 
 
-def test_a_set_apart_account_is_found_by_its_exact_name_only(tmp_path: Path) -> None:
-    """``AI`` (registered after ``Al``) keeps its account and password under a key no
-    skeleton can be: storage finds it by that key, while the skeleton finds ``Al``."""
+def test_a_set_apart_account_keeps_its_password_and_its_lookalikes_are_the_older_ones(tmp_path: Path) -> None:
+    """``AI`` (registered after ``Al``) keeps its row and password under a key no skeleton can
+    be (so nobody can register it, and the lead's lookup by exact name finds it), while the
+    skeleton, shared by both names now, is ``Al``'s: a hello as ``AI`` needs ``Al``'s password."""
     path = tmp_path / "old.sqlite3"
     _old_database(path)
-    storage = Storage(path)
-    assert storage.read("login", {"key": apart_key("AI"), "password": "ai's secret"}) == {"account": 3, "name": "AI"}
-    assert storage.read("login", {"key": skeleton("AI"), "password": "al's secret"}) == {"account": 2, "name": "Al"}
-    assert storage.read("login", {"key": skeleton("AI"), "password": "ai's secret"}) == {"account": None}
-    storage.close()
+    with sqlite3.connect(path) as before:
+        hashes = dict(before.execute("SELECT name, password FROM accounts"))
+    before.close()
+    d = Driver(Storage(path))
+    rows = d.storage.db.execute("SELECT id, key, name, password FROM accounts WHERE name IN ('Al', 'AI') ORDER BY id")
+    assert [tuple(row) for row in rows] == [(2, skeleton("AI"), "Al", hashes["Al"]), (3, apart_key("AI"), "AI", hashes["AI"])]
+    assert apart_key("AI") != skeleton(apart_key("AI"))
+    conn = d.connect()
+    refused = d.send(conn, {"type": "hello", "name": "AI", "version": 1})
+    assert (refused["type"], refused["code"]) == ("error", "password_required")
+    assert refused["message"].startswith("'Al' is a registered name")
+    d.storage.close()
