@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO
 
 from noddy.protocol import ProtocolError
-from noddy.protocol.names import normal_name, skeleton
+from noddy.protocol.names import apart_key, normal_name, skeleton
 from noddy.protocol.requests import MAX_PASSWORD, MIN_ACCOUNT_PASSWORD
 
 from .storage import MEMORY, Storage, StorageError, default_db_path
@@ -69,7 +69,11 @@ def reset_password(argv: list[str], stdin: IO[str] = sys.stdin) -> int:
         log.error("%s", exc)
         return 2
     try:
-        if storage.db.execute("SELECT 1 FROM accounts WHERE key = ?", (skeleton(name),)).fetchone() is None:
+        # The account set apart under its exact spelling (schema version 10) first, else the
+        # one whose skeleton the name has.
+        key = next((k for k in (apart_key(name), skeleton(name))
+                    if storage.db.execute("SELECT 1 FROM accounts WHERE key = ?", (k,)).fetchone()), None)
+        if key is None:
             log.error("no account is registered as %r in %s", name, args.db)
             return 1
         try:
@@ -77,7 +81,7 @@ def reset_password(argv: list[str], stdin: IO[str] = sys.stdin) -> int:
         except (ValueError, EOFError) as exc:
             log.error("the password was not changed: %s", exc or "no password given")
             return 1
-        registered = storage.reset_password(skeleton(name), password)
+        registered = storage.reset_password(key, password)
     finally:
         storage.close()
     print(f"The password of {registered} is reset.")

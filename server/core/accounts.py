@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from noddy.protocol import ProtocolError
-from noddy.protocol.names import skeleton
+from noddy.protocol.names import apart_key, skeleton
 from noddy.protocol.requests import MIN_ACCOUNT_PASSWORD
 
 from ..config import ServerConfig
@@ -112,16 +112,26 @@ class Accounts:
         """The accounts storage keeps, as (id, key, name, stored hash), at start."""
         self._by_key = {key: Registered(account, name, stored) for account, key, name, stored in rows}
 
+    def _find(self, name: str) -> tuple[str, Registered] | None:
+        """The key and account that ``name`` is: one set apart under its exact spelling (two
+        accounts an older skeleton kept apart: see storage's schema version 10), else the
+        one whose skeleton it has."""
+        for key in (apart_key(name), skeleton(name)):
+            found = self._by_key.get(key)
+            if found is not None:
+                return key, found
+        return None
+
     def registered_as(self, name: str) -> tuple[int, str] | None:
         """The account (id, registered name) that ``name`` is, or looks the same as; None:
         a guest's name."""
-        found = self._by_key.get(skeleton(name))
-        return None if found is None else (found.account, found.name)
+        found = self._find(name)
+        return None if found is None else (found[1].account, found[1].name)
 
     def account_of(self, name: str) -> int | None:
         """The id of the account registered under exactly ``name`` (None: none is)."""
-        found = self._by_key.get(skeleton(name))
-        return found.account if found is not None and found.name == name else None
+        found = self._find(name)
+        return found[1].account if found is not None and found[1].name == name else None
 
     @property
     def checks_in_progress(self) -> int:
@@ -133,8 +143,9 @@ class Accounts:
         """Have ``password`` checked for the registered ``name`` (raises what refuses it: the
         limits of the module docstring); the lobby is given the result through
         :meth:`login_result`."""
-        key = skeleton(name)
-        found = self._by_key[key]
+        found_key = self._find(name)
+        assert found_key is not None, "the lobby asks only for a registered name"
+        key, found = found_key
         now = self._clock()
         known = self._limits.known(conn.address, key)
         self._admit(conn, now, known)
@@ -172,7 +183,7 @@ class Accounts:
     def register(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = self._idle(conn)
         key = skeleton(session.name)
-        if session.account is not None or key in self._by_key or key in self._reserved:
+        if session.account is not None or self._find(session.name) is not None or key in self._reserved:
             raise ProtocolError("already_registered", f"the name {session.name!r} is registered already"
                                 + (" (it is yours)" if session.account is not None else ""))
         _long_enough(f["password"], "password")
@@ -188,19 +199,18 @@ class Accounts:
         self._start(PasswordWork(conn.id, rid, "register", key, new=f["password"], cost=self.cost))
 
     def change_password(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        session, found = self._registered(conn)
+        session, key, found = self._registered(conn)
         _long_enough(f["new"], "new")
         self._admit(conn, self._clock(), known=True)
         self._working[conn.id] = session
-        self._start(PasswordWork(conn.id, rid, "change_password", skeleton(session.name), password=f["old"],
+        self._start(PasswordWork(conn.id, rid, "change_password", key, password=f["old"],
                                  stored=found.stored, new=f["new"], cost=self.cost))
 
     def unregister(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        session, found = self._registered(conn)
+        session, key, found = self._registered(conn)
         self._admit(conn, self._clock(), known=True)
         self._working[conn.id] = session
-        self._start(PasswordWork(conn.id, rid, "unregister", skeleton(session.name), password=f["password"],
-                                 stored=found.stored))
+        self._start(PasswordWork(conn.id, rid, "unregister", key, password=f["password"], stored=found.stored))
 
     def _idle(self, conn: Connection) -> Session:
         session = session_of(conn)
@@ -209,13 +219,13 @@ class Accounts:
                                 "wait for its reply", retry_after=0.1)
         return session
 
-    def _registered(self, conn: Connection) -> tuple[Session, Registered]:
+    def _registered(self, conn: Connection) -> tuple[Session, str, Registered]:
         session = self._idle(conn)
-        found = self._by_key.get(skeleton(session.name))
-        if session.account is None or found is None or found.account != session.account:
+        found = self._find(session.name)
+        if session.account is None or found is None or found[1].account != session.account:
             raise ProtocolError("not_registered", f"{session.name!r} is a guest's name (no account): "
                                 "register it first")
-        return session, found
+        return session, found[0], found[1]
 
     def _admit(self, conn: Connection, now: float, known: bool) -> None:
         """Refuse a password check that the worker's queue (``busy``) or the address's

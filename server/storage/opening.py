@@ -17,7 +17,7 @@ import sqlite3
 from pathlib import Path
 from typing import IO, Sequence
 
-from .schema import APPLICATION_ID
+from .schema import APPLICATION_ID, SQL_FUNCTIONS
 
 log = logging.getLogger("noddy.server.storage")
 
@@ -116,6 +116,8 @@ def open_database(path: str, migrations: Sequence[str]) -> sqlite3.Connection:
                 os.chmod(path, 0o600)  # it holds resume tokens
         db.execute("PRAGMA synchronous = FULL")
         db.execute("PRAGMA foreign_keys = ON")
+        for name, function in SQL_FUNCTIONS.items():  # what a migration works out in Python
+            db.create_function(name, 1, function, deterministic=True)
         if version == 0 and len(migrations):  # a new file: one line, nothing was migrated
             log.info("creating the database %s (schema version %d)", path, len(migrations))
         for step in range(version, len(migrations)):

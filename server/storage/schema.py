@@ -8,6 +8,10 @@ database walks the same path (:mod:`noddy.server.storage` describes the tables).
 
 from __future__ import annotations
 
+from typing import Callable
+
+from noddy.protocol.names import apart_key, skeleton
+
 #: ``PRAGMA application_id`` of a noddy-server database: "Nody" in ASCII.
 APPLICATION_ID = 0x4E6F6479
 
@@ -251,7 +255,34 @@ CREATE TABLE mutes (
 """
 # -- end of version 9 ------------------------------------------------------------------------
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
+# -- Version 10 (issue 31): names nobody can fake ----------------------------------------------
+#: Version 10: the skeleton of a name grew stronger (issue 31: Unicode's confusables, every mark
+#: and invisible character dropped, ``i``/``l``/``1`` one letter), so each account's ``key`` is
+#: worked out again with today's :func:`~noddy.protocol.names.skeleton` (the SQL function
+#: ``name_skeleton``, see :data:`SQL_FUNCTIONS`).  Two accounts that were apart and now have
+#: one skeleton (``Al`` and ``AI``, ``bill`` and ``bi11``): the older one (lower id, registered
+#: first) takes the key, so the name and its lookalikes are its own from now on; each newer one
+#: is set apart under :func:`~noddy.protocol.names.apart_key` (a space and its exact name,
+#: which no skeleton can be: skeletons hold no spaces), so its owner can still log in by
+#: typing the name exactly as registered, and nobody else can take it.  First every key is
+#: made a placeholder (two spaces and the id: never a skeleton nor a set-apart key) so that no
+#: row meets another's old key on the way (the column is UNIQUE).  Whenever the skeleton
+#: changes again, this same step is appended again.  The mutes an account keeps (version 9)
+#: are keyed by skeleton too: worked out again likewise (two that now look the same are one).
+_V10 = """
+UPDATE accounts SET key = '  ' || id;
+UPDATE accounts SET key = name_skeleton(name)
+    WHERE id IN (SELECT min(id) FROM accounts GROUP BY name_skeleton(name));
+UPDATE accounts SET key = name_apart_key(name) WHERE key LIKE '  %';
+DELETE FROM mutes WHERE id NOT IN (SELECT min(id) FROM mutes GROUP BY account, name_skeleton(name));
+UPDATE mutes SET key = name_skeleton(name);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10)
+
+#: The SQL functions the migrations may call, registered on the connection before they run
+#: (each takes one argument and is deterministic): SQL cannot work out a skeleton.
+SQL_FUNCTIONS: dict[str, Callable[[str], str]] = {"name_skeleton": skeleton, "name_apart_key": apart_key}
 SCHEMA_VERSION = len(MIGRATIONS)
 #: The schema version whose ``game_stats`` this server writes: the table came with version 6,
 #: each row's account with version 9 (a test may open a file at an older version, as an older

@@ -83,7 +83,7 @@ def test_a_version_8_database_gives_each_statistics_row_its_account(tmp_path: Pa
 
     _as_version_8(path)
     d.storage = Storage(path)
-    assert d.storage.schema_version == SCHEMA_VERSION == 9
+    assert d.storage.schema_version == SCHEMA_VERSION == 10
     assert _rows(d.storage, "SELECT name, account, count(*) FROM game_stats GROUP BY name, account "
                             "ORDER BY account, name") == seats
     assert _rows(d.storage, "SELECT kind, name, account, private, games FROM stats_totals "
