@@ -37,6 +37,7 @@ in the percentiles at its wait so far (a lower bound).
     python bench/password_flood.py --seconds 20 --quiet-seconds 5
     python bench/password_flood.py --quick             # a smoke run of a few seconds
     python bench/password_flood.py --server-args="--rate 40"
+    python bench/password_flood.py --server-rev 0f2e65f  # the server of another commit
 
 Run it with the interpreter of the server to measure (a venv with another checkout measures
 that one): the server is ``python -m noddy.server.cli`` of the same interpreter.
@@ -47,6 +48,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import math
 import os
 import random
 import shlex
@@ -54,8 +56,10 @@ import subprocess
 import sys
 import tempfile
 import threading
+from pathlib import Path
 from typing import Any
 
+from core_diff import package_tree  # a commit laid out as the installed package
 from hostile import Client
 from human import _raise_fd_limit, _stop
 from load_common import BUCKET, cpu_seconds, generator_results, percentile
@@ -290,7 +294,8 @@ def _report(args: argparse.Namespace, run: Run, flood: dict[str, Any], log_lines
     connections = args.addresses * args.per_address
     print(f"password flood: {args.addresses} addresses x {args.per_address} connections ({connections - connections // 2} "
           f"guessing at {VICTIM!r}, {connections // 2} registering names and changing passwords) "
-          f"for {flood['seconds']:.1f} s, {args.quiet_seconds:g} s before and after; server with --db, "
+          f"for {flood['seconds']:.1f} s, {args.quiet_seconds:g} s before and after; server "
+          f"{'of commit ' + args.server_rev if args.server_rev else 'of this checkout'} with --db, "
           f"default limits {args.server_args}".rstrip())
     rows = (("action -> reply", run.actions), ("ping -> pong", run.pings), ("list_games -> games", run.lists))
     for what, timings in rows:
@@ -326,12 +331,17 @@ def _report(args: argparse.Namespace, run: Run, flood: dict[str, Any], log_lines
     print(f"aim: action -> reply p99 during the flood under {P99_FACTOR:g}x its quiet value "
           f"({P99_FACTOR:g} x {quiet * 1000:.1f} ms = {P99_FACTOR * quiet * 1000:.1f} ms): "
           f"{during * 1000:.1f} ms, {met}")
-    if checked > GUESSES_AIM:
+    # A run of S seconds overlaps at most ceil(S / 15 min) windows of 15 minutes: more checked
+    # guesses than they allow break the aim; a run shorter than the window whose guesses came
+    # in a burst cannot show it kept (extrapolated, a burst looks like a rate).
+    allowed = GUESSES_AIM * max(1, math.ceil(flood["seconds"] / AIM_WINDOW))
+    if checked > allowed:
         verdict = "NOT MET (more within this run alone)"
-    elif per_window <= GUESSES_AIM:
+    elif per_window <= GUESSES_AIM or flood["seconds"] >= AIM_WINDOW:
         verdict = "met"
     else:
-        verdict = "unsure: within the aim in this run, above it at this rate for 15 minutes"
+        verdict = (f"unsure: within the aim in this run, above it at this rate for 15 minutes "
+                   f"(--seconds {AIM_WINDOW:.0f} or more settles it)")
     print(f"aim: at most {GUESSES_AIM} guesses at one name checked per 15 minutes from any number of "
           f"addresses: {checked} in {flood['seconds']:.1f} s, {per_window:.0f} per 15 minutes, {verdict}")
 
@@ -352,6 +362,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{key.replace('_', '-')} {value:g}" for key, value in QUICK.items()) + " unless given")
     parser.add_argument("--think", type=float, default=0.25, help="seconds a player takes to act (default 0.25)")
     parser.add_argument("--server-args", default="", help="more noddy-server flags, as one string")
+    parser.add_argument("--server-rev", metavar="REV",
+                        help="run commit REV's server (from git archive) instead of this checkout's")
     args = parser.parse_args(argv)
     for key, value in (QUICK if args.quick else FULL).items():
         if getattr(args, key) is None:
@@ -362,6 +374,9 @@ def main(argv: list[str] | None = None) -> int:
     budget = SETUP_TIMEOUT + 2 * args.quiet_seconds + args.seconds + 2 * WIND_DOWN
     with tempfile.TemporaryDirectory() as folder:
         log_path = os.path.join(folder, "server.log")
+        env = dict(os.environ)
+        if args.server_rev:
+            env["PYTHONPATH"] = str(package_tree(args.server_rev, Path(folder) / "tree"))
         with open(log_path, "w") as log:
             # Not from this folder: ``-m`` puts the working folder first on the path, where the
             # tree's own ``noddy`` folder would shadow the installed package.
@@ -369,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
                 [sys.executable, "-m", "noddy.server.cli", "--host", HOST, "--port", "0",
                  "--db", os.path.join(folder, "flood.sqlite3"), "--log-level", "WARNING",
                  *shlex.split(args.server_args)], budget + WIND_DOWN, "noddy-server listening on ",
-                stderr=log, cwd=folder)
+                stderr=log, cwd=folder, env=env)
         port = int(line.rsplit(":", 1)[1])
         try:
             child, _, child_watch = _watched(

@@ -44,6 +44,7 @@ def test_the_quick_run_prints_every_figure_and_both_aims() -> None:
     lines = result.stdout.splitlines()
     assert lines[0].startswith("password flood: 2 addresses x 2 connections (2 guessing at 'victim', "
                                "2 registering names and changing passwords) for ")
+    assert " s before and after; server of this checkout with --db, default limits" in lines[0]
     timed = [f"{what:<20} {phase:<6}  " for what in ("action -> reply", "ping -> pong", "list_games -> games")
              for phase in ("before", "during", "after")]
     assert [line[:len(start)] for line, start in zip(lines[1:10], timed)] == timed
