@@ -274,7 +274,10 @@ class Accepting:
                 if not connected:
                     self._let_go(host)  # the link is never connected, so never lost
 
-            await Handshake(conn, tls, link, self.config.tls_handshake_timeout, over).run()
+            try:
+                await Handshake(conn, tls, link, self.config.tls_handshake_timeout, over).run()
+            except Exception as exc:  # the peer left as asyncio set up its transport: closed, let go
+                log.debug("a TLS connection could not be set up: %r", exc)
             return
         try:
             await asyncio.get_running_loop().connect_accepted_socket(lambda: link, conn)
