@@ -15,8 +15,9 @@ per-address limits can be compared with a flood from many addresses.  Printed, f
 variant: the server's RSS (``/proc/PID/status`` VmRSS) and open descriptors (``/proc/PID/fd``)
 before, at the peak of the flood, and after the handshakes have timed out; how many flood
 connections the server had closed by the end of the flood; how long plain-port newcomers
-waited for their greeting during the flood; whether a TLS newcomer got its greeting; and the
-plain clients' ping round trip p50/p99 quiet and during the flood.
+waited for their greeting during the flood; whether TLS newcomers (from 127.0.0.1 and from
+127.0.0.254) got their greeting at the end of the flood; the server's CPU time during it; and
+the plain clients' ping round trip p50/p90/p99/max quiet and during the flood.
 
     python bench/tls_flood.py                        # both variants, 3000 connections
     python bench/tls_flood.py -n 1024 --nofile 1024  # the server under ulimit -n 1024
@@ -305,7 +306,7 @@ async def run_variant(variant: str, args: argparse.Namespace, cert: Path, key: P
         print(f"  plain newcomer greeting: quiet {1000 * (quiet_greeting or float('nan')):.1f} ms; during the "
               f"flood {len(got)}/{len(waits)} greeted, median {1000 * statistics.median(got) if got else float('nan'):.1f}"
               f" ms, worst {1000 * max(got) if got else float('nan'):.1f} ms")
-        print("  TLS newcomer while the flood is held: " + "; ".join(
+        print(f"  TLS newcomer {args.hold:g} s after the flood began: " + "; ".join(
             f"from {source} " + ("greeted in %.1f ms" % (1000 * wait) if wait is not None else "no greeting")
             for source, wait in tls_newcomers.items()))
         print(f"  server CPU during the flood: {flood_cpu:.2f} s in {args.hold:g} s")

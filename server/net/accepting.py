@@ -40,7 +40,7 @@ except ImportError:  # not on Windows: there only max_tls_handshakes caps the ha
 
 
 from ..config import ServerConfig
-from .handshake import Handshake
+from .handshake import Handshake, Turns
 from .link import _Link
 from .throttled_log import ThrottledLog
 
@@ -52,9 +52,10 @@ log = logging.getLogger("noddy.server.net.network")
 BACKLOG = 1024
 #: Connections taken from one listening socket per turn of the event loop (the rest wait for
 #: the next turn, as the socket stays readable): an accept and the close of one refused before
-#: its handshake cost ~10-20 µs, and a flood's backlog taken at once (1,024) held every
-#: player's lines for ~20 ms; 64 keep a turn under ~1 ms.
-ACCEPT_BATCH = 64
+#: its handshake cost the server ~80 µs here (the kernel's share included), and a flood's
+#: backlog taken at once (1,024) held every player's lines for ~20 ms or more; 16 keep a turn
+#: near a millisecond, and a crowd of 2,000 connecting at once is still taken in ~125 turns.
+ACCEPT_BATCH = 16
 #: TLS handshakes in progress are never more than the process's descriptor limit divided by
 #: this (a quarter: 256 of ``ulimit -n`` 1024), however many ``max_tls_handshakes`` allows, so
 #: that three quarters stay for the plain port and the connections that are made.
@@ -105,6 +106,8 @@ class Accepting:
         self._handshakes_from: dict[str, int] = {}
         self._handshakes = 0
         self._refusals = ThrottledLog(log, logging.WARNING, REFUSAL_LOG_PERIOD)
+        #: Handshakes waiting for their turn to begin (see ``handshake.HANDSHAKES_PER_TURN``).
+        self._turns = Turns()
 
     @property
     def port(self) -> int:
@@ -275,7 +278,7 @@ class Accepting:
                     self._let_go(host)  # the link is never connected, so never lost
 
             try:
-                await Handshake(conn, tls, link, self.config.tls_handshake_timeout, over).run()
+                await Handshake(conn, tls, link, self.config.tls_handshake_timeout, over, self._turns).run()
             except Exception as exc:  # the peer left as asyncio set up its transport: closed, let go
                 log.debug("a TLS connection could not be set up: %r", exc)
             return

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from noddy.server.net.handshake import LEAN_TLS, TLS_READ_BUFFER
+from noddy.server.net.handshake import HANDSHAKES_PER_TURN, LEAN_TLS, TLS_READ_BUFFER, Turns
 
 from ..server.harness import Client, running_server
 from ..server.test_tls import _self_signed
@@ -217,3 +217,16 @@ async def test_a_flood_of_handshakes_leaves_descriptors_for_the_plain_port(certi
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+async def test_handshakes_begin_a_few_per_turn_of_the_event_loop() -> None:
+    """A flood's handshakes, all ready at once, begin ``HANDSHAKES_PER_TURN`` at a time, so
+    the players' lines are read between them; one given up meanwhile is skipped."""
+    assert HANDSHAKES_PER_TURN == 2
+    turns = Turns()
+    waiting = [turns.wait() for _ in range(5)]
+    await asyncio.sleep(0)
+    assert [turn.done() for turn in waiting] == [True, True, False, False, False]
+    waiting[2].set_result(False)  # its handshake ran out of time while waiting
+    await asyncio.sleep(0)
+    assert [turn.result() for turn in waiting] == [True, True, False, True, True]
