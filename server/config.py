@@ -139,7 +139,9 @@ class ServerConfig:
     #: over a slow mobile link, and each waiting one holds one of the places below.
     tls_handshake_timeout: float = 5.0
     #: TLS handshakes in progress at once, from all addresses (0: no limit but the one
-    #: below): ~50 kB each at most, and a descriptor.  Never more than a quarter of the
+    #: below): each holds a descriptor, and ~85 kB once its peer has spoken (OpenSSL's state,
+    #: a 32 KiB read buffer; a few kB before, see net/handshake.py), and begins with ~0.6 ms
+    #: of the event loop's time for the server's key share and signature.  Never more than a quarter of the
     #: process's descriptor limit either (``ulimit -n``; see ``accepting.py``), so a flood
     #: on the TLS port leaves the rest for the plain port and established connections.
     max_tls_handshakes: int = 64
