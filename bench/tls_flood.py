@@ -303,9 +303,10 @@ async def run_variant(variant: str, args: argparse.Namespace, cert: Path, key: P
         print(f"  server RSS MB  before {before_rss:7.1f}  peak {peak_rss:7.1f} (+{peak_rss - before_rss:.1f})"
               f"  after {after_rss:7.1f} (+{after_rss - before_rss:.1f})")
         print(f"  server fds     before {before_fds:7d}  peak {peak_fds:7d}  after {after_fds:7d}")
-        print(f"  plain newcomer greeting: quiet {1000 * (quiet_greeting or float('nan')):.1f} ms; during the "
-              f"flood {len(got)}/{len(waits)} greeted, median {1000 * statistics.median(got) if got else float('nan'):.1f}"
-              f" ms, worst {1000 * max(got) if got else float('nan'):.1f} ms")
+        nan = float("nan")
+        print(f"  plain newcomer greeting: quiet {1000 * (quiet_greeting or nan):.1f} ms; during the flood "
+              f"{len(got)}/{len(waits)} greeted, median {1000 * statistics.median(got) if got else nan:.1f} ms, "
+              f"worst {1000 * max(got) if got else nan:.1f} ms")
         print(f"  TLS newcomer {args.hold:g} s after the flood began: " + "; ".join(
             f"from {source} " + ("greeted in %.1f ms" % (1000 * wait) if wait is not None else "no greeting")
             for source, wait in tls_newcomers.items()))

@@ -141,9 +141,10 @@ class ServerConfig:
     #: TLS handshakes in progress at once, from all addresses (0: no limit but the one
     #: below): each holds a descriptor, and ~85 kB once its peer has spoken (OpenSSL's state,
     #: a 32 KiB read buffer; a few kB before, see net/handshake.py), and begins with ~0.6 ms
-    #: of the event loop's time for the server's key share and signature.  Never more than a quarter of the
-    #: process's descriptor limit either (``ulimit -n``; see ``accepting.py``), so a flood
-    #: on the TLS port leaves the rest for the plain port and established connections.
+    #: of the event loop's time for the server's key share and signature.  Never more than
+    #: a quarter of the process's descriptor limit either (``ulimit -n``; see
+    #: ``accepting.py``), so a flood on the TLS port leaves the rest for the plain port and
+    #: established connections.
     max_tls_handshakes: int = 64
     #: TLS handshakes in progress at once from one address (0: no limit): one host can
     #: hold only this share of the places above; a person's client needs one.

@@ -84,7 +84,8 @@ def tls(cert: Path, key: Path, **changes: object) -> dict[str, object]:
 
 async def test_one_address_may_have_only_so_many_handshakes_in_progress(certificate: tuple[Path, Path]) -> None:
     cert, key = certificate
-    async with running_server(**tls(cert, key, max_tls_handshakes_per_address=2, tls_handshake_timeout=60.0)) as server:
+    limits = tls(cert, key, max_tls_handshakes_per_address=2, tls_handshake_timeout=60.0)
+    async with running_server(**limits) as server:
         assert server.tls_port is not None
         first = [await raw(server.tls_port) for _ in range(2)]
         extra_reader, extra_writer = await raw(server.tls_port)
