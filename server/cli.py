@@ -153,6 +153,18 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the certificate's private key (if not in the --tls-cert file)")
     parser.add_argument("--tls-port", type=_port, default=3132, metavar="PORT",
                         help="the TLS port (default 3132; 0 picks a free port and prints it)")
+    parser.add_argument("--tls-handshake-timeout", type=_POSITIVE, default=defaults.tls_handshake_timeout,
+                        metavar="SECONDS",
+                        help=f"close a TLS connection whose handshake is not done this long after it "
+                             f"connected (default {defaults.tls_handshake_timeout:g})")
+    parser.add_argument("--max-tls-handshakes", type=_COUNT, default=defaults.max_tls_handshakes, metavar="N",
+                        help=f"TLS handshakes in progress at once from all addresses; more are closed at "
+                             f"once (default {defaults.max_tls_handshakes}; 0: no limit; never more than a "
+                             f"quarter of ulimit -n)")
+    parser.add_argument("--max-tls-handshakes-per-address", type=_COUNT,
+                        default=defaults.max_tls_handshakes_per_address, metavar="N",
+                        help=f"TLS handshakes in progress at once from one address; more are closed at "
+                             f"once (default {defaults.max_tls_handshakes_per_address}; 0: no limit)")
     parser.add_argument("--allow-deal-seeds", action="store_true",
                         help="let create_table fix its games' deals with deal_seeds (unrated "
                              "tables; what noddy-match uses on its own servers: whoever chooses "
@@ -187,7 +199,10 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
                         lobby_push_interval=args.lobby_push_interval, db=args.db,
                         allow_deal_seeds=args.allow_deal_seeds,
                         computers_inline=args.computers_inline,
-                        tls_cert=args.tls_cert, tls_key=args.tls_key, tls_port=args.tls_port)
+                        tls_cert=args.tls_cert, tls_key=args.tls_key, tls_port=args.tls_port,
+                        tls_handshake_timeout=args.tls_handshake_timeout,
+                        max_tls_handshakes=args.max_tls_handshakes,
+                        max_tls_handshakes_per_address=args.max_tls_handshakes_per_address)
 
 
 def export_game(path: str, game_id: int) -> int:

@@ -149,6 +149,26 @@ class ServerConfig:
     tls_cert: str | None = None
     tls_key: str | None = None
     tls_port: int = 3132
+    #: Admission on the TLS port, before the handshake (issue 31).  A handshake in progress
+    #: holds a descriptor and memory (OpenSSL's state, asyncio's buffers) for someone the
+    #: server knows nothing about yet, and ``max_connections_per_address`` is the core's,
+    #: counted once a connection is made; so the network layer counts TLS sockets from
+    #: accept on, and closes at once, unanswered, one over these limits.
+    #: Seconds a peer on the TLS port has from being accepted to the end of its handshake
+    #: (saying nothing counts): a handshake is two round trips, well under a second even
+    #: over a slow mobile link, and each waiting one holds one of the places below.
+    tls_handshake_timeout: float = 5.0
+    #: TLS handshakes in progress at once, from all addresses (0: no limit but the one
+    #: below): each holds a descriptor, and ~85 kB once its peer has spoken (OpenSSL's state,
+    #: a 32 KiB read buffer; a few kB before, see net/handshake.py), and begins with ~0.6 ms
+    #: of the event loop's time for the server's key share and signature.  Never more than
+    #: a quarter of the process's descriptor limit either (``ulimit -n``; see
+    #: ``accepting.py``), so a flood on the TLS port leaves the rest for the plain port and
+    #: established connections.
+    max_tls_handshakes: int = 64
+    #: TLS handshakes in progress at once from one address (0: no limit): one host can
+    #: hold only this share of the places above; a person's client needs one.
+    max_tls_handshakes_per_address: int = 8
 
     @property
     def computer_level(self) -> str:

@@ -5,8 +5,20 @@ running out of file descriptors pauses accepting for ``accept_retry_delay`` with
 where asyncio's own accept loop logged thousands of tracebacks a second.  Each accepted
 socket becomes a :class:`~noddy.server.net.link._Link`; from then on the link and the server
 deal with it.  With ``tls_cert`` and ``tls_key`` the server listens on ``tls_port`` too, and
-wraps what it accepts there in TLS (the standard library's ``ssl``); the plain port stays
-as it is, for ``nc``.
+wraps what it accepts there in TLS (the standard library's ``ssl``, see
+:mod:`~noddy.server.net.handshake`); the plain port stays as it is, for ``nc``.
+
+Admission before the handshake (issue 31).  The core limits the connections of an address
+(``max_connections_per_address``) once a connection is made, which for TLS is after the
+handshake: too late, as a handshake in progress already holds a descriptor and memory.  So
+the accepting counts every socket it holds per address from accept on, and a socket on the
+TLS port is closed at once, unanswered (nothing can be said before the handshake), when its
+address already holds ``max_connections_per_address`` sockets (handshakes in progress and
+connections), or ``max_tls_handshakes_per_address`` handshakes, or when the server has
+``max_tls_handshakes`` in progress -- never more than a quarter of the process's descriptor
+limit (``DESCRIPTOR_SHARE``), so that a flood on the TLS port leaves the descriptors the
+plain port and the established connections need.  The plain port is left to the core, which
+refuses the connection over the limit politely (``too_many_connections``).
 
 :class:`Accepting` is a mixin of :class:`~noddy.server.net.network.NoddyServer`, not an object
 of its own: the server starts and stops it, and its log lines keep the network layer's logger.
@@ -21,8 +33,16 @@ import socket
 import ssl
 import time
 
+try:
+    import resource
+except ImportError:  # not on Windows: there only max_tls_handshakes caps the handshakes
+    resource = None  # type: ignore[assignment]
+
+
 from ..config import ServerConfig
+from .handshake import Handshake, Turns
 from .link import _Link
+from .throttled_log import ThrottledLog
 
 #: The network layer's one logger (operators and tests filter on its name).
 log = logging.getLogger("noddy.server.net.network")
@@ -30,8 +50,19 @@ log = logging.getLogger("noddy.server.net.network")
 #: Connections the kernel may hold for the server before it accepts them (also while it has
 #: stopped accepting for want of file descriptors).
 BACKLOG = 1024
-#: Seconds a peer on the TLS port has to complete its handshake.
-TLS_HANDSHAKE_TIMEOUT = 10.0
+#: Connections taken from one listening socket per turn of the event loop (the rest wait for
+#: the next turn, as the socket stays readable): an accept and the close of one refused before
+#: its handshake cost the server ~80 µs here (the kernel's share included), and a flood's
+#: backlog taken at once (1,024) held every player's lines for ~20 ms or more; 16 keep a turn
+#: near a millisecond, and a crowd of 2,000 connecting at once is still taken in ~125 turns.
+ACCEPT_BATCH = 16
+#: TLS handshakes in progress are never more than the process's descriptor limit divided by
+#: this (a quarter: 256 of ``ulimit -n`` 1024), however many ``max_tls_handshakes`` allows, so
+#: that three quarters stay for the plain port and the connections that are made.
+DESCRIPTOR_SHARE = 4
+#: Seconds between two log lines about TLS connections refused before their handshake (a
+#: flood refuses thousands a second; the line says how many were not logged).
+REFUSAL_LOG_PERIOD = 10.0
 #: What ``accept()`` fails with when the process or system has no descriptor (or memory) for
 #: one more connection: it will until some are freed, so the server stops trying for a while.
 OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
@@ -69,6 +100,14 @@ class Accepting:
         #: many times it has tried again since; logged once when it accepts again.
         self._starved_since: float | None = None
         self._starved_tries = 0
+        #: Sockets held per address, from accept until closed, on both ports (handshakes in
+        #: progress and connections); TLS handshakes in progress per address, and in all.
+        self._held_from: dict[str, int] = {}
+        self._handshakes_from: dict[str, int] = {}
+        self._handshakes = 0
+        self._refusals = ThrottledLog(log, logging.WARNING, REFUSAL_LOG_PERIOD)
+        #: Handshakes waiting for their turn to begin (see ``handshake.HANDSHAKES_PER_TURN``).
+        self._turns = Turns()
 
     @property
     def port(self) -> int:
@@ -155,14 +194,14 @@ class Accepting:
             task.cancel()
 
     def _accept(self, listener: socket.socket) -> None:
-        """A listening socket is readable: accept what is waiting (at most a backlog's worth,
+        """A listening socket is readable: accept what is waiting (at most ``ACCEPT_BATCH``,
         so a crowd connecting at once cannot hold up the loop)."""
         loop = asyncio.get_running_loop()
         if listener not in self._listeners:  # closed by the shutdown since the loop saw it ready
             return
-        for _ in range(BACKLOG):
+        for _ in range(ACCEPT_BATCH):
             try:
-                conn, _address = listener.accept()
+                conn, address = listener.accept()
             except (BlockingIOError, InterruptedError, ConnectionAbortedError):
                 return
             except OSError as exc:
@@ -173,22 +212,82 @@ class Accepting:
                          "%d connections open", time.monotonic() - self._starved_since,
                          self._starved_tries, len(self._links))
                 self._starved_since = None
-            task = loop.create_task(self._adopt(conn, self._tls_context if listener in self._tls_listeners
-                                                    else None))
+            host = address[0] if isinstance(address, tuple) and address else None
+            tls = self._tls_context if listener in self._tls_listeners else None
+            if tls is not None:
+                refusal = self._over_tls_limits(host)
+                if refusal:
+                    conn.close()
+                    self._refusals("TLS connection from %s closed before its handshake: %s", host, refusal)
+                    continue
+                self._handshakes += 1
+                if host is not None:
+                    self._handshakes_from[host] = self._handshakes_from.get(host, 0) + 1
+            if host is not None:
+                self._held_from[host] = self._held_from.get(host, 0) + 1
+            task = loop.create_task(self._adopt(conn, host, tls))
             self._adopting.add(task)
             task.add_done_callback(self._adopting.discard)
 
-    async def _adopt(self, conn: socket.socket, tls: ssl.SSLContext | None = None) -> None:
-        """Make an accepted socket a connection (:class:`_Link`), encrypted with ``tls``: a
-        peer that does not complete the handshake in ``TLS_HANDSHAKE_TIMEOUT`` is let go."""
+    def _over_tls_limits(self, host: str | None) -> str:
+        """Why a TLS connection from ``host`` may not start its handshake ('' if it may)."""
+        config = self.config
+        if host is not None:
+            held, limit = self._held_from.get(host, 0), config.max_connections_per_address
+            if limit and held >= limit:
+                return f"the address holds {held} connections and handshakes (the limit)"
+            shaking, limit = self._handshakes_from.get(host, 0), config.max_tls_handshakes_per_address
+            if limit and shaking >= limit:
+                return f"the address has {shaking} handshakes in progress (the limit)"
+        cap = tls_handshake_cap(config.max_tls_handshakes)
+        if self._handshakes >= cap:
+            return f"{self._handshakes} handshakes in progress from all addresses (the limit)"
+        return ""
+
+    def _let_go(self, host: str | None) -> None:
+        """A socket from ``host`` counted by ``_accept`` is closed (or about to be)."""
+        if host is None:
+            return
+        held = self._held_from.get(host, 0) - 1
+        if held > 0:
+            self._held_from[host] = held
+        else:
+            self._held_from.pop(host, None)
+
+    def _handshake_over(self, host: str | None) -> None:
+        """A TLS handshake from ``host`` counted by ``_accept`` is done, or given up."""
+        self._handshakes -= 1
+        if host is None:
+            return
+        shaking = self._handshakes_from.get(host, 0) - 1
+        if shaking > 0:
+            self._handshakes_from[host] = shaking
+        else:
+            self._handshakes_from.pop(host, None)
+
+    async def _adopt(self, conn: socket.socket, host: str | None, tls: ssl.SSLContext | None = None) -> None:
+        """Make an accepted socket from ``host`` a connection (:class:`_Link`), encrypted with
+        ``tls``: a peer that does not complete the handshake in ``tls_handshake_timeout`` is
+        let go.  The socket's places counted by ``_accept`` are given back when it closes."""
+        link = _Link(self)
+        link.lost.add_done_callback(lambda _: self._let_go(host))
+        if tls is not None:
+            def over(connected: bool) -> None:
+                self._handshake_over(host)
+                if not connected:
+                    self._let_go(host)  # the link is never connected, so never lost
+
+            try:
+                await Handshake(conn, tls, link, self.config.tls_handshake_timeout, over, self._turns).run()
+            except Exception as exc:  # the peer left as asyncio set up its transport: closed, let go
+                log.debug("a TLS connection could not be set up: %r", exc)
+            return
         try:
-            if tls is None:
-                await asyncio.get_running_loop().connect_accepted_socket(lambda: _Link(self), conn)
-            else:
-                await asyncio.get_running_loop().connect_accepted_socket(
-                    lambda: _Link(self), conn, ssl=tls, ssl_handshake_timeout=TLS_HANDSHAKE_TIMEOUT)
+            await asyncio.get_running_loop().connect_accepted_socket(lambda: link, conn)
         except Exception as exc:  # the peer may be gone already; nothing else is affected
             log.debug("an accepted connection could not be set up: %r", exc)
+            if not link.lost.done():
+                link.lost.cancel()  # its places are given back (the callback above)
             conn.close()
 
     def _pause_accepting(self, exc: OSError) -> None:
@@ -210,3 +309,16 @@ class Accepting:
         else:
             self._starved_tries += 1
         self._accept_timer = loop.call_later(delay, self._start_accepting)
+
+
+def tls_handshake_cap(configured: int) -> int:
+    """TLS handshakes in progress allowed at once: ``configured`` (0: no limit), and never more
+    than ``1 / DESCRIPTOR_SHARE`` of the descriptors this process may open, read each time as
+    the limit may change (``ulimit -n``; see the module's docstring)."""
+    if resource is None:
+        return configured or 1 << 30
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft == resource.RLIM_INFINITY:
+        return configured or 1 << 30
+    share = max(1, soft // DESCRIPTOR_SHARE)
+    return min(configured, share) if configured else share

@@ -148,14 +148,16 @@ class _Link(asyncio.BufferedProtocol):
 
     def eof_received(self) -> bool:
         """The peer has finished sending: its last unterminated line counts, then the
-        connection ends once what it is owed has been written (so keep the socket open)."""
+        connection ends once what it is owed has been written (so keep the socket open).
+        Over TLS the transport closes after the end of the stream whatever this says, and
+        asyncio warns for each connection that keeping it open "has no effect": so say False."""
         if not self.closing:
             if self.partial:
                 line, self.partial = self.partial, b""
                 self.server._receive(self, line)
             if not self.closing:
                 self.server._hang_up(self)
-        return True
+        return self.transport is None or self.transport.get_extra_info("sslcontext") is None
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closing = True

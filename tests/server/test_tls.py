@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import shutil
 import ssl
 import subprocess
@@ -137,3 +138,23 @@ def test_the_client_takes_a_tls_address_and_a_ca_only_with_one(tmp_path: Path,
     with pytest.raises(SystemExit) as exited:
         cli.main(["127.0.0.1:4000", "--tls-ca", str(cert)])
     assert exited.value.code == 2 and "--tls-ca is for a tls://HOST:PORT address" in capsys.readouterr().err
+
+
+async def test_a_tls_client_that_leaves_is_not_a_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """asyncio warned "returning true from eof_received() has no effect when using ssl" for
+    every TLS connection whose peer closed it: one warning a player, for nothing."""
+    cert, key = _self_signed(tmp_path)
+    server = NoddyServer(config_for_tests(tls_cert=str(cert), tls_key=str(key), tls_port=0))
+    await server.start()
+    try:
+        assert server.tls_port is not None
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.tls_port,
+                                                       ssl=ssl.create_default_context(cafile=str(cert)))
+        assert json.loads(await reader.readline())["type"] == "greeting"
+        link = next(iter(server._links.values()))
+        with caplog.at_level(logging.WARNING, logger="asyncio"):
+            writer.close()  # TLS's close_notify: the server reads the end of the stream
+            await asyncio.wait_for(link.lost, 10)
+        assert [record.getMessage() for record in caplog.records if record.name == "asyncio"] == []
+    finally:
+        await server.shutdown()
