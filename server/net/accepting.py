@@ -40,6 +40,7 @@ except ImportError:  # not on Windows: there only max_tls_handshakes caps the ha
 
 
 from ..config import ServerConfig
+from ..model.ratelimit import address_group
 from .handshake import Handshake, Turns
 from .link import _Link
 from .throttled_log import ThrottledLog
@@ -212,7 +213,8 @@ class Accepting:
                          "%d connections open", time.monotonic() - self._starved_since,
                          self._starved_tries, len(self._links))
                 self._starved_since = None
-            host = address[0] if isinstance(address, tuple) and address else None
+            # Counted as the core counts it: an IPv6 /64 is one host (see address_group).
+            host = address_group(address[0]) if isinstance(address, tuple) and address else None
             tls = self._tls_context if listener in self._tls_listeners else None
             if tls is not None:
                 refusal = self._over_tls_limits(host)
