@@ -57,7 +57,8 @@ them, so every seam is in a constructor:
   seats, watchers, computers, readiness, settings, held seats, closing), :mod:`.stand_ins`
   (a person leaving mid-game: resigning, a computer standing in, the seat taken back;
   ``stand_in``),
-  :mod:`.gameplay` (``action``, ``snapshot``, dealing, timers, computer players' jobs),
+  :mod:`.gameplay` (``action``, ``snapshot``, dealing, playing for a timed-out seat, computer
+  players' jobs), with :mod:`.turn_timers` (when each seat's turn timer runs out),
   :mod:`.queries` (``list_games``, ``get_game``, ``leaderboard``), :mod:`.coaching`
   (``hint``, ``review``), :mod:`.accounts` (registered names; ``register``,
   ``change_password``, ``unregister``), and :mod:`.recovery` (restore, paused tables' repair).

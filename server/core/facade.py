@@ -44,6 +44,7 @@ from .stand_ins import StandIns
 from .table_state import stored_state
 from .tables import Tables
 from .talk import Talk
+from .turn_timers import TurnTimers
 
 
 class ServerCore:
@@ -69,8 +70,9 @@ class ServerCore:
         self.board = LobbyBoard(config.lobby_push_interval, outbox, self.sessions, self.mutes)
         self.tables = Tables(outbox, self.board)
         # The parts that handle requests, each given what it works with.
-        self.gameplay = Gameplay(config, clock, wall_clock, outbox, self.tables, self.ratings, self.paused,
-                                 self.sessions)
+        self.turn_timers = TurnTimers(outbox, self.tables)
+        self.gameplay = Gameplay(config, clock, wall_clock, outbox, self.turn_timers, self.tables, self.ratings,
+                                 self.paused, self.sessions)
         self.stand_ins = StandIns(config, clock, outbox, self.tables, self.gameplay)
         self.seating = Seating(config, clock, outbox, self.connections, self.sessions, self.board,
                                self.tables, guard, self.paused, self.ratings, self.gameplay, self.stand_ins)
@@ -142,7 +144,7 @@ class ServerCore:
         """The network layer has written the Sends that carried ``timers`` (see
         :class:`~noddy.server.core.instructions.TurnTimer`): those seats' turn timers run from
         now.  It only moves deadlines, so it has nothing to send or store, and returns nothing."""
-        self.gameplay.turns_sent(timers, self.clock())
+        self.turn_timers.turns_sent(timers, self.clock())
 
     def bot_moved(self, job: BotJob, action: Action | None) -> Effects:
         """A computer player decided (``None``: it failed).  Stale decisions are dropped."""
