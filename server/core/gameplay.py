@@ -15,7 +15,8 @@ action is what the network layer can carry out cheaply.
 A finished game's result is the engine's one :class:`~noddy.engine.Outcome` value: the
 ``game_over`` event, the stored result and the rating all read it.
 
-Collaborators (passed in): the turn timers, the open tables (a change is announced there), the rating book
+Collaborators (passed in): the turn timers, the seats' silence (told of each turn
+published: :mod:`.silence`), the open tables (a change is announced there), the rating book
 (a finished game is rated by its ``rate_game``), the paused tables (which take no action:
 their computers and timers wait), and the sessions (a person a computer stood in for is
 let go when the game ends: their seat is freed).
@@ -38,7 +39,7 @@ from noddy.protocol import ProtocolError
 from ..config import ServerConfig
 from ..model.ratings import Rated, RatingBook, family_of
 from ..model.session import Connection
-from ..model.table import FINISHED, PLAYING, LiveGame, Table
+from ..model.table import FINISHED, PLAYING, LiveGame, Seat, Table
 from ..storage.records import ActionApplied, GameBegun, GameFinished
 from .instructions import BotJob, Lines, Send
 from .places import my_seat, my_table, session_of
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
     from .outages import PausedTables
     from .outbox import Outbox
     from .sessions import Sessions
+    from .silence import Silence
     from .tables import Tables
     from .turn_timers import TurnTimers
 
@@ -58,14 +60,15 @@ class Gameplay:
     """Games at the tables, their timers and computer players; see the module docstring."""
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], wall_clock: Callable[[], float],
-                 outbox: Outbox, timers: TurnTimers, tables: Tables, ratings: RatingBook,
-                 paused: PausedTables, sessions: Sessions) -> None:
+                 outbox: Outbox, timers: TurnTimers, silence: Silence, tables: Tables,
+                 ratings: RatingBook, paused: PausedTables, sessions: Sessions) -> None:
         self._config = config
         self._sessions = sessions
         self._clock = clock
         self._wall_clock = wall_clock
         self._outbox = outbox
         self._timers = timers
+        self._silence = silence
         self._tables = tables
         self._ratings = ratings
         self._paused = paused
@@ -208,11 +211,16 @@ class Gameplay:
         """The game is over: a computer that stood in for someone leaves the seat, and so
         does a person the table was waiting for; who it stood in for is let go (their
         resume token no longer holds a seat).  A waiting bot's table thus never plays on
-        by itself with a stand-in counted as ready."""
+        by itself with a stand-in counted as ready.  A person still here (a stand-in played
+        for their silence: :mod:`.silence`) has their seat back, and where the game ended."""
         for index, occupant in enumerate(table.seats):
             if occupant is None:
                 continue
             person = occupant.stand_in_for if occupant.stand_in else occupant.session
+            if occupant.stand_in and person is not None and person.conn is not None and person.table is table:
+                table.seats[index] = Seat(person.name, session=person)
+                self._outbox.send(person.conn, table.snapshot(index, self._clock()))
+                continue
             if occupant.stand_in or (person is not None and person.conn is None and person.held_until is None):
                 table.seats[index] = None
                 if person is not None and person.table is table:
@@ -285,6 +293,7 @@ class Gameplay:
                     table.turns_in_flight.pop(seat, None)
         else:
             table.turns_in_flight.clear()  # every awaiting seat is sent its turn again below
+        self._silence.published(table, game, now)
         if game.is_over:
             table.status = FINISHED
             table.deadlines.clear()

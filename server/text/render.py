@@ -356,8 +356,13 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         name, seat = message["name"], message["seat"] + 1
         text = (f"The table waits for {name} (seat {seat}); type standin {seat} to let a computer "
                 "play meanwhile." if message["level"] is None else
-                f"{name} (seat {seat}) has not come back: {message['level']} computer {seat} stands "
+                f"{name} (seat {seat}) {'has said nothing' if message.get('silent') else 'has not come back'}: "
+                f"{message['level']} computer {seat} stands "
                 f"in until {name} does (type wait {seat} to wait for {name} instead).")
+    elif kind == "seat_silent":
+        seat = message["seat"] + 1
+        text = (f"{message['name']} (seat {seat}) has said nothing for {message['silent']:g} s on their turn; "
+                f"type standin {seat} to let a computer play for them until they say something.")
     elif kind == "timed_out":
         text = (f"{_who(message['seat'], names)} ran out of time; "
                 f"the server plays {_action_text(message['action'])}.")
