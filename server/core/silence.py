@@ -91,10 +91,12 @@ class Silence:
                 self._told.discard(key)
 
     def heard(self, table: Table, seat: int) -> None:
-        """The person in ``seat`` made a request: if it is their turn, their silence starts
-        again from now."""
+        """The person in ``seat`` made a request (or came back): if it is their turn, their
+        silence starts again from now -- watched from now if it was not (a game restored
+        after a restart has published no turn yet)."""
         key = (table.id, seat)
-        if key in self._since:
+        game = table.game
+        if key in self._since or (game is not None and seat in game.awaiting and self.limit(table) is not None):
             self._since[key] = self._clock()
             self._told.discard(key)
 
