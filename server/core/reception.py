@@ -11,8 +11,9 @@ Every other request a person makes is reported (``heard``) before it is handled:
 their silence at a table (:mod:`.silence`); a ``ping`` or ``pong`` is the connection's.
 
 Collaborators (passed in): the connections, the sessions' lobby (guests' names, a text-mode
-person's second hello), seating (a lost connection's place is held) and recovery (requests
-that would change a paused table are refused).
+person's second hello), seating (a lost connection's place is held), recovery (requests
+that would change a paused table are refused) and ``heard`` (the stand-ins' part: a request
+ends its person's silence, and gives back a seat a computer played for that silence).
 """
 
 from __future__ import annotations
