@@ -99,7 +99,12 @@ class StandIns:
     def abandon(self, table: Table, seat: int, session: Session, silent: float | None = None) -> None:
         """``session`` did not come back to ``seat`` within the grace period, mid-game (or,
         ``silent``, said nothing on their turn for that many seconds, and the table asked):
-        the seat is abandoned (a loss, unless they take it back), and a computer stands in."""
+        the seat is abandoned (a loss, unless they take it back), and a computer stands in.
+        A seat a computer plays for them already (their silence, then their connection lost)
+        stays as it is: it is abandoned once."""
+        occupant = table.seats[seat]
+        if occupant is not None and occupant.stand_in and occupant.stand_in_for is session:
+            return
         level = self._config.computer_level
         table.seats[seat] = stand_in = self.computer(table, seat, level)
         stand_in.stand_in, stand_in.stand_in_for = True, session

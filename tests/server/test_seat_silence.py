@@ -227,3 +227,18 @@ async def test_over_sockets_a_person_on_nc_is_told_and_types_standin() -> None:
     finally:
         await server.shutdown()
 
+
+
+def test_a_silent_person_stood_in_for_who_then_loses_the_connection_is_not_abandoned_twice() -> None:
+    h, ann, ben = _dealt(grace_period=10.0)
+    h.tick(300.0)
+    h.send(ann, {"type": "stand_in", "seat": 1, "on": True})
+    token = _ben(h).token
+    h.take(h.core.disconnect(ben))
+    h.tick(11.0)  # the grace period runs out: the seat is abandoned already, a computer plays it
+    table = h.core.tables[1]
+    assert table.seats[1].stand_in_for is _ben(h) and list(table.game.gone) == [1]
+    back, outs = h.core.connect()
+    h.take(outs)
+    assert h.send(back, {"type": "hello", "name": "ben", "version": 1, "resume": token})["resumed"] is True
+    assert table.seats[1].session is _ben(h) and table.game.gone == {}
