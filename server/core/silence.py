@@ -18,8 +18,8 @@ computer is never silent (its seat is not watched).  A person who is away (disco
 is the grace period's business, not this part's.
 
 Owns: when each watched seat's silence began.  Gameplay reports each published turn
-(:meth:`published`), the stand-ins part each request a seated person makes
-(:meth:`heard`), and the facade's ``tick`` lets :meth:`tick` tell the tables whose silence
+(:meth:`published`), the stand-ins part each request a seated person makes and each
+seat given back (:meth:`start_again`), and the facade's ``tick`` lets :meth:`tick` tell the tables whose silence
 is due, at most once a :data:`SWEEP_INTERVAL`.
 Collaborators (passed in): the config (the default), the clock, the outbox (the push) and
 the open tables.
@@ -90,10 +90,10 @@ class Silence:
                 del self._since[key]
                 self._told.discard(key)
 
-    def heard(self, table: Table, seat: int) -> None:
-        """The person in ``seat`` made a request (or came back): if it is their turn, their
-        silence starts again from now -- watched from now if it was not (a game restored
-        after a restart has published no turn yet)."""
+    def start_again(self, table: Table, seat: int) -> None:
+        """The person in ``seat`` made a request, came back, or was given the seat back: if
+        it is their turn, their silence starts again from now -- watched from now if it was
+        not (a game restored after a restart has published no turn yet)."""
         key = (table.id, seat)
         game = table.game
         if key in self._since or (game is not None and seat in game.awaiting and self.limit(table) is not None):

@@ -135,7 +135,7 @@ class StandIns:
         table, seat = session.table, session.seat
         if table is None or seat is None:
             return
-        self._silence.heard(table, seat)  # back: not silent
+        self._silence.start_again(table, seat)  # back: not silent
         occupant = table.seats[seat]
         if occupant is not None and occupant.stand_in and occupant.stand_in_for is session:
             table.seats[seat] = Seat(session.name, session=session)
@@ -155,7 +155,7 @@ class StandIns:
         table, seat = session.table, session.seat
         if table is None or seat is None or table.status != PLAYING or session.conn is None:
             return
-        self._silence.heard(table, seat)
+        self._silence.start_again(table, seat)
         occupant, game = table.seats[seat], table.game
         if occupant is None or game is None or not (occupant.stand_in_for is session or (
                 occupant.session is session and seat in game.gone)):
@@ -214,6 +214,7 @@ class StandIns:
         self._outbox.reply(conn, rid, {"type": "ok"})
         self._outbox.to_table(table, message)
         if person.conn is not None and not f["on"]:  # here (silent): their seat again, and the game
+            self._silence.start_again(table, seat)
             self._outbox.send(person.conn, table.snapshot(seat, self._clock()))
         self._outbox.may_move(table.id)
         self._tables.changed(table)

@@ -242,3 +242,41 @@ def test_a_silent_person_stood_in_for_who_then_loses_the_connection_is_not_aband
     h.take(outs)
     assert h.send(back, {"type": "hello", "name": "ben", "version": 1, "resume": token})["resumed"] is True
     assert table.seats[1].session is _ben(h) and table.game.gone == {}
+
+
+class SlowComputers(Harness):
+    """A harness whose computer players think until the test lets them (``thinking``)."""
+
+    def __init__(self, **config: Any) -> None:
+        super().__init__(**config)
+        self.thinking = False
+
+    def take(self, effects: Any) -> None:
+        if self.thinking:
+            effects.jobs = []
+        super().take(effects)
+
+
+def test_waiting_instead_gives_the_silent_person_their_seat_and_their_silence_counts_again() -> None:
+    h = SlowComputers()
+    ann, ben = h.connect("ann"), h.connect("ben")
+    h.send(ann, {"type": "create_table", "preset": "noddy"})
+    h.send(ben, {"type": "sit", "table": 1})
+    h.send(ann, {"type": "ready"})
+    h.send(ben, {"type": "ready"})
+    table = h.core.tables[1]
+    assert table.game.awaiting == (1,)
+    h.tick(300.0)
+    h.thinking = True  # the computer called in for ben has not moved yet
+    h.send(ann, {"type": "stand_in", "seat": 1, "on": True})
+    assert table.game.awaiting == (1,) and table.seats[1].is_computer
+    before = len(h.inbox[ben])
+    assert h.send(ann, {"type": "stand_in", "seat": 1, "on": False}) == {"type": "ok"}
+    assert table.seats[1].session is _ben(h) and list(table.game.gone) == [1]  # abandoned until he speaks
+    assert [m["type"] for m in h.inbox[ben][before:]] == ["stand_in", "snapshot", "table"]
+    h.tick(299.0)
+    assert len(_told(h, ann)) == 1
+    h.tick(2.0)  # ben stays silent on his turn: the table is told again
+    assert len(_told(h, ann)) == 2
+    h.send(ben, {"type": "chat", "text": "back"})
+    assert table.game.gone == {} and [c["why"] for c in table.live.changes] == ["abandoned", "waiting", "back"]
