@@ -426,6 +426,9 @@ class ViewModel:
     def _on_stand_in(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.game.on_stand_in(m)
 
+    def _on_seat_silent(self, m: dict[str, Any], request: Any, now: float) -> None:
+        self.game.on_seat_silent(m)
+
     def _on_timed_out(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.game.on_timed_out(m)
 

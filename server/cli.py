@@ -96,6 +96,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--keep-away", type=_NOT_NEGATIVE, default=defaults.keep_away, metavar="SECONDS",
                         help=f"how much longer, after the grace period, a game whose people are all "
                              f"away waits for them (default {defaults.keep_away:g}; 0: it does not)")
+    parser.add_argument("--seat-silence", type=_NOT_NEGATIVE, default=defaults.seat_silence, metavar="SECONDS",
+                        help=f"how long a connected person whose turn it is may say nothing before the "
+                             f"others may call in a computer for them (default {defaults.seat_silence:g}; "
+                             f"0: never; a table's option seat_silence overrides it)")
     parser.add_argument("--ping-interval", type=_POSITIVE, default=defaults.ping_interval, metavar="SECONDS",
                         help=f"ping a silent JSON client after this long (default {defaults.ping_interval:g})")
     parser.add_argument("--idle-timeout", type=_POSITIVE, default=defaults.idle_timeout, metavar="SECONDS",
@@ -185,7 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(host=args.host, port=args.port, seed=args.seed, grace_period=args.grace,
-                        keep_away=args.keep_away,
+                        keep_away=args.keep_away, seat_silence=args.seat_silence,
                         ping_interval=args.ping_interval, idle_timeout=args.idle_timeout,
                         keepalive_idle=args.keepalive_idle, keepalive_interval=args.keepalive_interval,
                         keepalive_count=args.keepalive_count,

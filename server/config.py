@@ -35,6 +35,12 @@ class ServerConfig:
     #: its game paused and their seats (resume tokens, logins) for them; nobody is there to
     #: play on with a stand-in.  Then the table closes (0: at once, when the grace is over).
     keep_away: float = 3600.0
+    #: Seconds a connected person whose turn it is may say nothing before the others at the
+    #: table are told and may call in a stand-in for them (a table may choose its own with the
+    #: option ``seat_silence``).  Five minutes: far longer than a hard discard takes, short
+    #: enough that a table is not held hostage by someone who walked away.  Nothing happens
+    #: to the silent seat unless another person at the table asks.  0: never.
+    seat_silence: float = 300.0
     #: Seconds of silence from a JSON client after which the server sends it a ping (once;
     #: a client that wants to know the link is alive answers it, or pings itself).
     ping_interval: float = 30.0

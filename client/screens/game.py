@@ -60,6 +60,9 @@ class Game:
         self.sending_action = False
         #: Seats whose away person the table has chosen to wait for (``stand_in`` off), by seat.
         self.waiting_for: dict[int, str] = {}
+        #: Seats whose person is here but has said nothing on their turn for the table's
+        #: ``seat_silence`` (``seat_silent``), by seat: ``w`` may call in a computer for them.
+        self.silent: dict[int, str] = {}
         #: The table's ``rated`` and ``unrated_why`` as the game ended: a seat left after it
         #: (a resignation) changes the table's, judged on the seats taken now, not that game's.
         self.game_rating: dict[str, Any] | None = None
@@ -141,6 +144,7 @@ class Game:
         self.log_line(line("info", f"{m.get('name', 'A player')} lost the connection{wait}."))
 
     def on_player_back(self, m: dict[str, Any]) -> None:
+        self.silent.pop(m.get("seat"), None)  # type: ignore[arg-type]
         self.log_line(line("info", f"{m.get('name', 'A player')} is back."))
 
     def on_player_replaced(self, m: dict[str, Any]) -> None:
@@ -160,10 +164,22 @@ class Game:
             self.waiting_for[seat] = str(name)
         elif isinstance(seat, int):
             self.waiting_for.pop(seat, None)
+        self.silent.pop(seat, None)  # type: ignore[arg-type]
+        gone = "has said nothing" if m.get("silent") else "has not come back"
         self.log_line(line("info", f"The table waits for {name} (w: a computer plays meanwhile)."
                            if m.get("level") is None else
-                           f"{name} has not come back; a {m.get('level')} computer stands in until "
+                           f"{name} {gone}; a {m.get('level')} computer stands in until "
                            f"{name} returns (w: wait for {name} instead)."))
+
+    def on_seat_silent(self, m: dict[str, Any]) -> None:
+        """The person to move in ``seat`` is here but has said nothing for the table's limit:
+        ``w`` may call in a computer for them (until they say something)."""
+        name, seat, silent = m.get("name", "A player"), m.get("seat"), m.get("silent")
+        if isinstance(seat, int):
+            self.silent[seat] = str(name)
+        said = f" for {silent:g} s" if isinstance(silent, (int, float)) else ""
+        self.log_line(line("info", f"{name} has said nothing{said} on their turn (w: a computer "
+                                   f"plays for {name} until they say something)."))
 
     def on_timed_out(self, m: dict[str, Any]) -> None:
         who = self.seat_name(m.get("seat"))

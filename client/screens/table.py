@@ -161,7 +161,8 @@ class TableScreen:
     def away_choice(self) -> tuple[int, str, bool] | None:
         """What ``w`` does in a game where someone is away: ``(seat, name, on)``: wait for the
         person a computer stands in for (``on`` false), or let a computer play for the person
-        the table waits for (true).  None: nobody is away like that, or we do not play."""
+        the table waits for, or who is here but silent on their turn (true).  None: nobody is
+        away or silent like that, or we do not play."""
         game = self.game
         table = game.table
         if table is None or game.seat is None or table.get("status") != "playing":
@@ -174,13 +175,17 @@ class TableScreen:
             seat = seats[index] if index < len(seats) else None
             if seat and seat.get("kind") == "human" and not seat.get("connected"):
                 return index, name, True
+        for index, name in sorted(game.silent.items()):  # here, but silent on their turn
+            seat = seats[index] if index < len(seats) else None
+            if seat and seat.get("kind") == "human" and index != game.seat:
+                return index, name, True
         return None
 
     def toggle_stand_in(self) -> None:
         """``w`` in a game: wait for an away person, or let a computer play for them."""
         choice = self.away_choice()
         if choice is None:
-            self.session.set_status("Nobody is away: w waits for a player a computer stands in for.")
+            self.session.set_status("Nobody is away or silent: w waits for a player a computer stands in for.")
             return
         seat, _name, on = choice
         self.session.send("stand_in", seat=seat, on=on)

@@ -12,8 +12,9 @@ The core never touches a socket, a clock it was not given, or a thread.  The net
   request)`` -> a line a person typed, already read by the text adapter at the edge
   (:mod:`noddy.server.text`), which also renders what the core sends such a connection;
 * ``line_too_long(conn)`` / ``disconnect(conn)`` -> the connection broke its limit / went away;
-* ``tick()`` -> time passed: grace periods, turn timers and keepalive (pings to JSON
-  clients; a connection silent before its first line) are checked;
+* ``tick()`` -> time passed: grace periods, turn timers, seats silent on their turn (the
+  others are told) and keepalive (pings to JSON clients; a connection silent before its
+  first line) are checked;
 * ``turns_sent(timers)`` -> the network layer has written Sends that carried a seat's turn
   (their ``TurnTimer``): a turn timer runs from when its turn was written, not computed;
 * ``bot_moved(job, action)`` -> a computer player's decision, made off the event loop, comes
@@ -58,8 +59,9 @@ them, so every seam is in a constructor:
   :mod:`.lobby` (``hello``, ``list_tables``, ``chat``, ``bye``), :mod:`.seating` (tables,
   seats, watchers, computers, readiness, settings, held seats, closing), :mod:`.stand_ins`
   (a person leaving mid-game: resigning, a computer standing in, the seat taken back;
-  ``stand_in``),
-  :mod:`.gameplay` (``action``, ``snapshot``, dealing, timers, computer players' jobs),
+  ``stand_in``), with :mod:`.silence` (how long the person to move has said nothing),
+  :mod:`.gameplay` (``action``, ``snapshot``, dealing, playing for a timed-out seat, computer
+  players' jobs), with :mod:`.turn_timers` (when each seat's turn timer runs out),
   :mod:`.queries` (``list_games``, ``get_game``, ``leaderboard``), :mod:`.coaching`
   (``hint``, ``review``), :mod:`.accounts` (registered names; ``register``,
   ``change_password``, ``unregister``), and :mod:`.recovery` (restore, paused tables' repair).

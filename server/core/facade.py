@@ -40,10 +40,12 @@ from .reception import Reception
 from .recovery import Recovery
 from .seating import Seating
 from .sessions import Sessions
+from .silence import Silence
 from .stand_ins import StandIns
 from .table_state import stored_state
 from .tables import Tables
 from .talk import Talk
+from .turn_timers import TurnTimers
 
 
 class ServerCore:
@@ -69,9 +71,11 @@ class ServerCore:
         self.board = LobbyBoard(config.lobby_push_interval, outbox, self.sessions, self.mutes)
         self.tables = Tables(outbox, self.board)
         # The parts that handle requests, each given what it works with.
-        self.gameplay = Gameplay(config, clock, wall_clock, outbox, self.tables, self.ratings, self.paused,
-                                 self.sessions)
-        self.stand_ins = StandIns(config, clock, outbox, self.tables, self.gameplay)
+        self.turn_timers = TurnTimers(outbox, self.tables)
+        self.silence = Silence(config, clock, outbox, self.tables)
+        self.gameplay = Gameplay(config, clock, wall_clock, outbox, self.turn_timers, self.silence, self.tables,
+                                 self.ratings, self.paused, self.sessions)
+        self.stand_ins = StandIns(config, clock, outbox, self.tables, self.gameplay, self.silence)
         self.seating = Seating(config, clock, outbox, self.connections, self.sessions, self.board,
                                self.tables, guard, self.paused, self.ratings, self.gameplay, self.stand_ins)
         self.accounts = Accounts(config, clock, outbox, self.connections, self.tables, self.ratings)
@@ -92,7 +96,8 @@ class ServerCore:
                      self.coaching, self.matchmaking, self.accounts, self.talk):
             handlers.update(part.handlers())
         self.reception = Reception(config, clock, outbox, self.connections, self.lobby, self.seating,
-                                   self.recovery, self.paused, handlers)
+                                   self.recovery, self.paused, handlers,
+                                   heard=self.stand_ins.heard)  # a request ends its person's silence
 
     @property
     def record_cache(self) -> RecordCache:
@@ -132,6 +137,7 @@ class ServerCore:
         now = self.clock()
         self.seating.tick(now)  # grace periods over
         self.gameplay.tick(now)  # turn timers, and the computer players' sweep
+        self.silence.tick(now)  # the people to move silent long enough: the others are told
         self.recovery.tick(now)  # paused tables due a look
         self.reception.tick(now)  # ping or drop the silent
         self.matchmaking.tick(now)  # challenges run out, or their players left the lobby
@@ -142,7 +148,7 @@ class ServerCore:
         """The network layer has written the Sends that carried ``timers`` (see
         :class:`~noddy.server.core.instructions.TurnTimer`): those seats' turn timers run from
         now.  It only moves deadlines, so it has nothing to send or store, and returns nothing."""
-        self.gameplay.turns_sent(timers, self.clock())
+        self.turn_timers.turns_sent(timers, self.clock())
 
     def bot_moved(self, job: BotJob, action: Action | None) -> Effects:
         """A computer player decided (``None``: it failed).  Stale decisions are dropped."""

@@ -1,8 +1,9 @@
-"""The game: dealing, applying actions, publishing them, turn timers and computer players.
+"""The game: dealing, applying actions, publishing them, playing for a seat whose turn timer
+ran out, and computer players.
 
-Owns: the next game id, the turn timers' heap and the computer players' safety-net sweep,
-and handles ``action`` and ``snapshot``, with the entry points' ``take_bot_jobs`` and
-``bot_moved`` and the turn-timer part of ``tick``.  This is the hot path: an action is
+Owns: the next game id and the computer players' safety-net sweep, and handles ``action``
+and ``snapshot``, with the entry points' ``take_bot_jobs`` and ``bot_moved`` and the
+turn-timer part of ``tick`` (the timers themselves are :mod:`.turn_timers`').  This is the hot path: an action is
 applied by the engine, queued for storage (``ActionApplied``; ``GameBegun``/``GameFinished``
 at either end, with the rating of a finished game), and published to every member, redacted
 for its seat (:meth:`Table.event_messages`), followed by whose turn it is.  :meth:`publish`
@@ -14,7 +15,8 @@ action is what the network layer can carry out cheaply.
 A finished game's result is the engine's one :class:`~noddy.engine.Outcome` value: the
 ``game_over`` event, the stored result and the rating all read it.
 
-Collaborators (passed in): the open tables (a change is announced there), the rating book
+Collaborators (passed in): the turn timers, the seats' silence (told of each turn
+published: :mod:`.silence`), the open tables (a change is announced there), the rating book
 (a finished game is rated by its ``rate_game``), the paused tables (which take no action:
 their computers and timers wait), and the sessions (a person a computer stood in for is
 let go when the game ends: their seat is freed).
@@ -27,7 +29,6 @@ and stored with the finished game's seats.
 
 from __future__ import annotations
 
-import heapq
 import logging
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -38,16 +39,19 @@ from noddy.protocol import ProtocolError
 from ..config import ServerConfig
 from ..model.ratings import Rated, RatingBook, family_of
 from ..model.session import Connection
-from ..model.table import FINISHED, PLAYING, LiveGame, Table
+from ..model.table import FINISHED, PLAYING, LiveGame, Seat, Table
 from ..storage.records import ActionApplied, GameBegun, GameFinished
-from .instructions import BotJob, Lines, Send, TurnTimer
+from .instructions import BotJob, Lines, Send
 from .places import my_seat, my_table, session_of
+from .turn_timers import turn_timer
 
 if TYPE_CHECKING:
     from .outages import PausedTables
     from .outbox import Outbox
     from .sessions import Sessions
+    from .silence import Silence
     from .tables import Tables
+    from .turn_timers import TurnTimers
 
 log = logging.getLogger("noddy.server")
 
@@ -56,19 +60,19 @@ class Gameplay:
     """Games at the tables, their timers and computer players; see the module docstring."""
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], wall_clock: Callable[[], float],
-                 outbox: Outbox, tables: Tables, ratings: RatingBook, paused: PausedTables,
-                 sessions: Sessions) -> None:
+                 outbox: Outbox, timers: TurnTimers, silence: Silence, tables: Tables,
+                 ratings: RatingBook, paused: PausedTables, sessions: Sessions) -> None:
         self._config = config
         self._sessions = sessions
         self._clock = clock
         self._wall_clock = wall_clock
         self._outbox = outbox
+        self._timers = timers
+        self._silence = silence
         self._tables = tables
         self._ratings = ratings
         self._paused = paused
         self._next_game = 1
-        #: Min-heap of (when, table id) of turn timers' ends.
-        self._timer_due: list[tuple[float, int]] = []
         #: When tick() next re-checks every playing table for computer moves (a safety net).
         self._next_sweep = 0.0
 
@@ -207,11 +211,16 @@ class Gameplay:
         """The game is over: a computer that stood in for someone leaves the seat, and so
         does a person the table was waiting for; who it stood in for is let go (their
         resume token no longer holds a seat).  A waiting bot's table thus never plays on
-        by itself with a stand-in counted as ready."""
+        by itself with a stand-in counted as ready.  A person still here (a stand-in played
+        for their silence: :mod:`.silence`) has their seat back, and where the game ended."""
         for index, occupant in enumerate(table.seats):
             if occupant is None:
                 continue
             person = occupant.stand_in_for if occupant.stand_in else occupant.session
+            if occupant.stand_in and person is not None and person.conn is not None and person.table is table:
+                table.seats[index] = Seat(person.name, session=person)
+                self._outbox.send(person.conn, table.snapshot(index, self._clock()))
+                continue
             if occupant.stand_in or (person is not None and person.conn is None and person.held_until is None):
                 table.seats[index] = None
                 if person is not None and person.table is table:
@@ -284,6 +293,7 @@ class Gameplay:
                     table.turns_in_flight.pop(seat, None)
         else:
             table.turns_in_flight.clear()  # every awaiting seat is sent its turn again below
+        self._silence.published(table, game, now)
         if game.is_over:
             table.status = FINISHED
             table.deadlines.clear()
@@ -304,16 +314,7 @@ class Gameplay:
         if table.match is not None:
             for seat in game.awaiting:
                 table.match.turn_sent_to(seat, now, len(game.legal_actions(seat)))
-        if table.turn_timer is not None:
-            awaiting = set(game.awaiting)
-            for seat in list(table.deadlines):
-                if seat not in awaiting:
-                    del table.deadlines[seat]
-            for seat in awaiting:
-                occupant = table.seats[seat]
-                if occupant is not None and not occupant.is_computer and seat not in table.deadlines:
-                    table.deadlines[seat] = now + table.turn_timer
-                    self.schedule_timer(table, table.deadlines[seat])
+        self._timers.turns_published(table, game, now)
         self._send_batches(table, recipients, messages, table.turn_messages(seats, now), reply)
 
     def _send_batches(self, table: Table, recipients: list[tuple[int, int | None, bool]],
@@ -355,39 +356,8 @@ class Gameplay:
         self._outbox.send(plan.runner.conn, report)
 
     def schedule_timer(self, table: Table, deadline: float) -> None:
-        heapq.heappush(self._timer_due, (deadline, table.id))
-
-    def turns_sent(self, timers: list[TurnTimer], now: float) -> None:
-        """The network layer has written turns that carried these timers (see
-        :class:`TurnTimer`): each seat's deadline is now at least the time its turn announced
-        from ``now``.  Each report counts (the seat was told that much when that turn reached
-        it), but only the report of the last turn sent to the seat lets its timer run out."""
-        for timer in timers:
-            table = self._tables.get(timer.table_id)
-            if table is None:
-                continue
-            deadline = table.deadlines.get(timer.seat)
-            if deadline is not None and now + timer.seconds > deadline:
-                table.deadlines[timer.seat] = now + timer.seconds
-                self.schedule_timer(table, now + timer.seconds)
-            in_flight = table.turns_in_flight.get(timer.seat)
-            if in_flight is not None and in_flight[1] == timer.seq:
-                del table.turns_in_flight[timer.seat]
-
-    def _in_flight(self, table: Table, seat: int) -> bool:
-        """Whether ``seat``'s turn is still on its way to its connection: sent by the core,
-        not yet reported written by the network layer.  A turn sent to a connection that has
-        closed, or that the seat's person has left for another, never will be: the seat's
-        deadline then stands as it is."""
-        in_flight = table.turns_in_flight.get(seat)
-        if in_flight is None:
-            return False
-        occupant = table.seats[seat]
-        session = occupant.session if occupant is not None else None
-        if session is not None and session.conn == in_flight[0] and self._outbox.text_of(in_flight[0]) is not None:
-            return True
-        del table.turns_in_flight[seat]
-        return False
+        """A seat's turn timer runs out at ``deadline`` (a restored game's: see :mod:`.turn_timers`)."""
+        self._timers.schedule(table, deadline)
 
     def _check_turn_timer(self, table: Table, now: float) -> None:
         game = table.game
@@ -398,7 +368,7 @@ class Gameplay:
             deadline = table.deadlines.get(seat)
             if deadline is None or deadline > now or seat not in game.awaiting or game.is_over:
                 continue
-            if self._in_flight(table, seat):  # its turn has not reached it yet
+            if self._timers.in_flight(table, seat):  # its turn has not reached it yet
                 continue
             del table.deadlines[seat]
             # Counting by hand, the rules say what silence means (claim 0, or pass);
@@ -414,18 +384,10 @@ class Gameplay:
     def tick(self, now: float) -> None:
         """Play for the seats whose turn timers ran out (not at a paused table), and now and
         then mark every playing table for :meth:`take_bot_jobs`."""
-        timers = self._timer_due
-        due_tables: set[int] = set()
-        while timers and timers[0][0] <= now:
-            due_tables.add(heapq.heappop(timers)[1])
-        for table_id in sorted(due_tables):
-            table = self._tables.get(table_id)
-            if table is not None:
-                if table_id not in self._paused:
-                    self._check_turn_timer(table, now)
-                for deadline in table.deadlines.values():  # due but not acted on: look again
-                    if deadline <= now:
-                        self.schedule_timer(table, deadline)
+        for table in self._timers.due(now):
+            if table.id not in self._paused:
+                self._check_turn_timer(table, now)
+            self._timers.look_again(table, now)  # due but not acted on: look again
         if now >= self._next_sweep:
             # Every change already marks its table for take_bot_jobs; this sweep is only a
             # safety net, so once a second is plenty.
@@ -476,20 +438,6 @@ class Gameplay:
                       occupant.level, table.id, job.seat, action, legal[0])
             action = legal[0]
         self._stream(table, *self.apply_action(table, game, action))
-
-
-def turn_timer(table: Table, seat: int | None, conn_id: int, turn: dict[str, Any] | None,
-               ) -> TurnTimer | None:
-    """The timer of ``turn`` (a turn message, or None) sent to ``seat``'s connection
-    ``conn_id``, if the seat awaits with time left on its turn timer; the table then holds the
-    seat's timer until the network layer reports the turn written (see :class:`TurnTimer`).
-    A turn that announces no time left (the seat's time ran out while another seat's timeout
-    was played) promises nothing, so nothing waits for it."""
-    if (turn is None or seat is None or seat not in table.deadlines or seat not in turn["awaiting"]
-            or not turn["time_left"]):
-        return None
-    table.turns_in_flight[seat] = (conn_id, turn["seq"])
-    return TurnTimer(table.id, seat, turn["seq"], turn["time_left"])
 
 
 def _identity_of(seat: dict[str, Any]) -> Rated:

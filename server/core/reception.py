@@ -7,10 +7,13 @@ Owns: what the last request handled was (``origin``: the network layer gives it 
 being built at all), and handles ``connect``, ``receive``, ``receive_request`` (a request a
 person typed, already read by the text adapter at the edge), ``line_too_long``,
 ``disconnect`` and the keepalive part of ``tick``, with the requests ``ping`` and ``pong``.
+Every other request a person makes is reported (``heard``) before it is handled: it ends
+their silence at a table (:mod:`.silence`); a ``ping`` or ``pong`` is the connection's.
 
 Collaborators (passed in): the connections, the sessions' lobby (guests' names, a text-mode
-person's second hello), seating (a lost connection's place is held) and recovery (requests
-that would change a paused table are refused).
+person's second hello), seating (a lost connection's place is held), recovery (requests
+that would change a paused table are refused) and ``heard`` (the stand-ins' part: a request
+ends its person's silence, and gives back a seat a computer played for that silence).
 """
 
 from __future__ import annotations
@@ -47,7 +50,8 @@ class Reception:
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
                  connections: Connections, lobby: Lobby, seating: Seating, recovery: Recovery,
-                 paused: PausedTables, handlers: dict[str, Handler]) -> None:
+                 paused: PausedTables, handlers: dict[str, Handler],
+                 heard: Callable[[Connection], None] | None = None) -> None:
         handlers = {**handlers, "ping": self.ping, "pong": self.pong}
         missing = sorted(REQUESTS.keys() - handlers.keys())
         unknown = sorted(handlers.keys() - REQUESTS.keys())
@@ -63,6 +67,7 @@ class Reception:
         self._recovery = recovery
         self._paused = paused
         self._handlers = handlers
+        self._heard = heard
         self.origin: tuple[int, Any] | None = None
 
     def handled(self) -> dict[str, Handler]:
@@ -198,6 +203,8 @@ class Reception:
                 raise ProtocolError("hello_required", f"say hello before {kind}")
             if self._paused and kind in CHANGES_SEATS_OR_GAME:
                 self._recovery.refuse_if_paused(conn, kind, fields)
+            if self._heard is not None and conn.session is not None and kind not in ("ping", "pong"):
+                self._heard(conn)
             self._handlers[kind](conn, fields, request_id)
         except ProtocolError as exc:
             self._outbox.error(conn, exc, request_id)

@@ -18,13 +18,20 @@ paused and the seat held for ``keep_away`` seconds more (:meth:`keep_waiting`), 
 alone against computers keeps their game, and only then is the seat abandoned (and the
 table closes as its last person left).
 
+A person who stays connected but says nothing on their turn for the table's
+``seat_silence`` (:mod:`.silence`) may be treated the same way when another person at the
+table asks: ``stand_in`` with ``on: true`` against their seat abandons it and a computer
+stands in; the silent person takes it back with their next request of any kind
+(:meth:`heard`, which reception calls before handling any request), and is sent a
+snapshot, having missed the game meanwhile.
+
 Each of these is an action of the game (:mod:`noddy.engine.leaving`), applied and stored
 through gameplay (:meth:`Gameplay.leave_game`), so the result counts what happened and the
 record says who played each seat when (``LiveGame.changes``).
 
 Owns: nothing but the rules above (the seats are the table's); handles ``stand_in``.
 Collaborators (passed in): the config (the stand-ins' level and seeds), the clock, the
-outbox, the open tables (a change is announced there) and gameplay.
+outbox, the open tables (a change is announced there), gameplay and the seats' silence.
 """
 
 from __future__ import annotations
@@ -41,10 +48,12 @@ from ..model.session import Connection
 from ..model.table import PLAYING, Seat, Session, Table
 from .names import computer_name
 from .places import my_seat, session_of
+from .turn_timers import turn_timer
 
 if TYPE_CHECKING:
     from .gameplay import Gameplay
     from .outbox import Outbox
+    from .silence import Silence
     from .tables import Tables
 
 log = logging.getLogger("noddy.server")
@@ -54,12 +63,13 @@ class StandIns:
     """Computers standing in for people who left; see the module docstring."""
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
-                 tables: Tables, gameplay: Gameplay) -> None:
+                 tables: Tables, gameplay: Gameplay, silence: Silence) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
         self._tables = tables
         self._gameplay = gameplay
+        self._silence = silence
         #: The resume token of each person kept for ``keep_away``, and the time it was given.
         self._kept: dict[str, float] = {}
 
@@ -86,15 +96,24 @@ class StandIns:
             self._outbox.to_table(table, {"type": "player_replaced", "table": table.id, "seat": seat,
                                           "name": name, "level": level, "resigned": True})
 
-    def abandon(self, table: Table, seat: int, session: Session) -> None:
-        """``session`` did not come back to ``seat`` within the grace period, mid-game: the
-        seat is abandoned (a loss, unless they take it back), and a computer stands in."""
+    def abandon(self, table: Table, seat: int, session: Session, silent: float | None = None) -> None:
+        """``session`` did not come back to ``seat`` within the grace period, mid-game (or,
+        ``silent``, said nothing on their turn for that many seconds, and the table asked):
+        the seat is abandoned (a loss, unless they take it back), and a computer stands in.
+        A seat a computer plays for them already (their silence, then their connection lost)
+        stays as it is: it is abandoned once."""
+        occupant = table.seats[seat]
+        if occupant is not None and occupant.stand_in and occupant.stand_in_for is session:
+            return
         level = self._config.computer_level
         table.seats[seat] = stand_in = self.computer(table, seat, level)
         stand_in.stand_in, stand_in.stand_in_for = True, session
         table.deadlines.pop(seat, None)
-        self._outbox.to_table(table, {"type": "stand_in", "table": table.id, "seat": seat,
-                                      "name": session.name, "level": level})
+        message = {"type": "stand_in", "table": table.id, "seat": seat, "name": session.name, "level": level}
+        if silent is not None:  # they are here, though no longer the seat's: they are told too
+            message["silent"] = silent
+            self._outbox.send(session.conn, message)
+        self._outbox.to_table(table, message)
         self._gameplay.leave_game(table, Abandon(seat), "abandoned")
 
     def keep_waiting(self, table: Table, session: Session, due: float | None) -> bool:
@@ -116,6 +135,7 @@ class StandIns:
         table, seat = session.table, session.seat
         if table is None or seat is None:
             return
+        self._silence.start_again(table, seat)  # back: not silent
         occupant = table.seats[seat]
         if occupant is not None and occupant.stand_in and occupant.stand_in_for is session:
             table.seats[seat] = Seat(session.name, session=session)
@@ -126,10 +146,32 @@ class StandIns:
             log.info("%s took seat %d at table %d back", session.name, seat, table.id)
             self._gameplay.leave_game(table, TakeBack(seat), "back")
 
+    def heard(self, conn: Connection) -> None:
+        """``conn``'s person said something (any request but ``ping``/``pong``, before it is
+        handled): at their seat in a game, their silence starts again, and a seat a computer
+        played for their silence is theirs again at once, with a snapshot of the game they
+        missed (the table gets ``player_back``)."""
+        session = session_of(conn)
+        table, seat = session.table, session.seat
+        if table is None or seat is None or table.status != PLAYING or session.conn is None:
+            return
+        self._silence.start_again(table, seat)
+        occupant, game = table.seats[seat], table.game
+        if occupant is None or game is None or not (occupant.stand_in_for is session or (
+                occupant.session is session and seat in game.gone)):
+            return
+        self.take_back(session)
+        self._outbox.to_table(table, {"type": "player_back", "table": table.id, "seat": seat,
+                                      "name": session.name}, exclude=session)
+        self._tables.changed(table)
+        snapshot = table.snapshot(seat, self._clock())
+        self._outbox.send(session.conn, snapshot, turn_timer(table, seat, session.conn, snapshot.get("turn")))
+
     def stand_in(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         """A seated person chooses for a seat whose person is away: a computer plays it
         meanwhile (``on``), or the table waits for them (the stand-in leaves; the seat is
-        held, with no time limit, until they come back or the game ends)."""
+        held, with no time limit, until they come back or the game ends).  A person here
+        but silent on their turn long enough (:mod:`.silence`) counts as away for ``on``."""
         session = session_of(conn)
         table, _mine = my_seat(session)
         seat = f["seat"]
@@ -138,7 +180,16 @@ class StandIns:
         person = None
         if table.status == PLAYING and occupant is not None:
             person = occupant.stand_in_for if occupant.stand_in else occupant.session
-        if person is None or person.conn is not None:
+        if f["on"] and person is not None and person is not session and person.conn is not None \
+                and not occupant.stand_in:
+            silent = self._check_silent(table, seat, person)
+            self._outbox.reply(conn, rid, {"type": "ok"})
+            log.info("%s calls in a computer for %s (seat %d at table %d), silent %.0f s",
+                     session.name, person.name, seat, table.id, silent)
+            self.abandon(table, seat, person, silent=self._silence.limit(table))
+            self._tables.changed(table)
+            return
+        if person is None or (person.conn is not None and not occupant.stand_in):
             raise ProtocolError("not_away", f"seat {seat} at table {table.id} is not waiting for "
                                 "anyone in a game", field="seat")
         if f["on"]:
@@ -162,8 +213,29 @@ class StandIns:
             message = {"type": "stand_in", "table": table.id, "seat": seat, "name": person.name, "level": None}
         self._outbox.reply(conn, rid, {"type": "ok"})
         self._outbox.to_table(table, message)
+        if person.conn is not None and not f["on"]:  # here (silent): their seat again, and the game
+            self._silence.start_again(table, seat)
+            self._outbox.send(person.conn, table.snapshot(seat, self._clock()))
         self._outbox.may_move(table.id)
         self._tables.changed(table)
+
+    def _check_silent(self, table: Table, seat: int, person: Session) -> float:
+        """How long ``person`` (connected, in ``seat``) has said nothing on their turn, if
+        long enough for a computer to stand in; else ``not_away``, saying when it may."""
+        limit, silent = self._silence.limit(table), self._silence.silent_for(table, seat)
+        name = person.name
+        if limit is None:
+            raise ProtocolError("not_away", f"{name} is here (connected): a computer may stand in "
+                                "only for a person who is away", field="seat")
+        if silent is None:
+            raise ProtocolError("not_away", f"{name} is here, and it is not {name}'s turn: a computer "
+                                f"may stand in once {name} has said nothing for {limit:g} s on their turn",
+                                field="seat")
+        if silent < limit:
+            raise ProtocolError("not_away", f"{name} has said nothing for {silent:.0f} s on their turn: "
+                                f"a computer may stand in after {limit:g} s ({limit - silent:.0f} s more)",
+                                field="seat")
+        return silent
 
 
 def _check_seat_number(table: Table, seat: int) -> None:

@@ -4,7 +4,9 @@ A table is created with one ``options`` object (``create_table`` / ``configure_t
 text mode ``name=value`` words).  Most of it is the engine's business (:func:`configure`
 checks it against the preset); ``hints`` is the server's: ``true`` lets the seats ask the
 coach (``hint``, ``review``), and makes the table's games unrated; so is ``match`` (a match
-to N match points: :mod:`noddy.server.model.match`).  This module splits the
+to N match points: :mod:`noddy.server.model.match`), and ``seat_silence`` (how long the
+person to move may say nothing before the others may call in a stand-in:
+:mod:`noddy.server.core.silence`).  This module splits the
 two, so every place that configures a table's rules (creating and configuring it, restoring
 it, replaying a stored game) sees the same rules, and the stored options keep ``hints``.
 
@@ -31,6 +33,15 @@ TURN_TIMER = OptionSpec("turn_timer", "number", None,
                         minimum=TURN_TIMER_MIN, maximum=TURN_TIMER_MAX)
 MATCH = OptionSpec("match", "int", None, "a match: the table plays game after game until a side has "
                    "this many match points (a win 1, a skunk 2, a double skunk 4)", minimum=2, maximum=15)
+#: The bounds of ``seat_silence``: under 30 s an impatient table could take the seat of someone
+#: thinking over a hard discard; over a day is the same as never (``noddy-server
+#: --seat-silence 0`` turns it off for the whole server).
+SEAT_SILENCE_MIN = 30
+SEAT_SILENCE_MAX = 86400
+SEAT_SILENCE = OptionSpec("seat_silence", "number", None,
+                          "seconds the person to move may say nothing before the others may call in a "
+                          "computer to stand in for them (null: the server's default)",
+                          minimum=SEAT_SILENCE_MIN, maximum=SEAT_SILENCE_MAX)
 PASSWORD = OptionSpec("password", "str", None, "a private table's password: only those who give it "
                       "may sit or watch", max_length=_PASSWORD_FIELD.max_length)
 
@@ -38,7 +49,7 @@ PASSWORD = OptionSpec("password", "str", None, "a private table's password: only
 #: ``options`` object, or a field of the request itself.
 SERVER_OPTIONS: dict[str, tuple[OptionSpec, str]] = {
     HINTS.name: (HINTS, "options"), MATCH.name: (MATCH, "options"), TURN_TIMER.name: (TURN_TIMER, "request"),
-    PASSWORD.name: (PASSWORD, "request"),
+    PASSWORD.name: (PASSWORD, "request"), SEAT_SILENCE.name: (SEAT_SILENCE, "options"),
 }
 
 
@@ -49,6 +60,8 @@ def rules_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     HINTS.check(options.pop(HINTS.name, HINTS.default))
     match_to(options)
     options.pop(MATCH.name, None)
+    seat_silence(options)
+    options.pop(SEAT_SILENCE.name, None)
     return options
 
 
@@ -68,6 +81,13 @@ def match_to(options: Mapping[str, Any] | None) -> int | None:
     (``invalid_option`` for anything but a whole number from 2 to 15)."""
     value = (options or {}).get(MATCH.name)
     return None if value is None else MATCH.check(value)
+
+
+def seat_silence(options: Mapping[str, Any] | None) -> float | None:
+    """The seconds of silence a table with these options chose (None: the server's default),
+    checked (``invalid_option`` for anything but a number from 30 to 86400)."""
+    value = (options or {}).get(SEAT_SILENCE.name)
+    return None if value is None else SEAT_SILENCE.check(value)
 
 
 def advertised_options() -> dict[str, dict[str, Any]]:

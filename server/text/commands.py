@@ -186,7 +186,8 @@ COMMANDS: tuple[Command, ...] = (
         "type": "stand_in", "seat": _seat(args[0]), "on": False} if len(args) == 1 else None,
         usage="wait SEAT", help=("wait SEAT | standin SEAT",
                                  ("a seat's person is away: the table waits for them (the computer",
-                                  "standing in leaves) | a computer plays for them meanwhile"))),
+                                  "standing in leaves) | a computer plays for them meanwhile (also",
+                                  "for a person here who has said nothing for long on their turn)"))),
     Command(("standin",), "stand_in", lambda verb, args, rest: {
         "type": "stand_in", "seat": _seat(args[0]), "on": True} if len(args) == 1 else None,
         usage="standin SEAT"),

@@ -20,6 +20,7 @@ from noddy.protocol.story import narrate, score_line, seat_name
 
 from .commands import numbered_hand
 from .meeting import chat_line, lobby_text, talk_text
+from .seat_news import SEAT_NEWS, seat_news_text
 
 def _seat_word(seat: int | None, names: Sequence[str] = ()) -> str:
     """Who sits in ``seat``, by name where the table has one ("seat 2", counted from 1,
@@ -341,23 +342,8 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
             if "turn" in message:
                 lines.append(_turn_text(message["turn"], names, again=True))
         text = "\n".join(lines)
-    elif kind == "player_away":
-        text = (f"{message['name']} (seat {message['seat'] + 1}) lost the connection; "
-                f"the seat is held for {message['grace']:g} s.")
-    elif kind == "player_back":
-        text = f"{message['name']} (seat {message['seat'] + 1}) is back."
-    elif kind == "player_replaced" and message.get("resigned"):
-        seat = message["seat"] + 1
-        text = (f"{message['name']} (seat {seat}) resigned: a loss for {message['name']}; "
-                f"{message['level']} computer {seat} plays the seat on.")
-    elif kind == "player_replaced":
-        text = f"A {message['level']} computer player takes seat {message['seat'] + 1} from {message['name']}."
-    elif kind == "stand_in":
-        name, seat = message["name"], message["seat"] + 1
-        text = (f"The table waits for {name} (seat {seat}); type standin {seat} to let a computer "
-                "play meanwhile." if message["level"] is None else
-                f"{name} (seat {seat}) has not come back: {message['level']} computer {seat} stands "
-                f"in until {name} does (type wait {seat} to wait for {name} instead).")
+    elif kind in SEAT_NEWS:
+        text = seat_news_text(message)
     elif kind == "timed_out":
         text = (f"{_who(message['seat'], names)} ran out of time; "
                 f"the server plays {_action_text(message['action'])}.")

@@ -565,3 +565,24 @@ def test_w_waits_for_an_away_player_or_lets_a_computer_play_for_them() -> None:
     assert model.away_choice() == (1, "Anna", True)
     model.toggle_stand_in()
     assert [m["on"] for m in model.take_outbox()] == [True]
+
+
+def test_w_calls_in_a_computer_for_a_player_silent_on_their_turn() -> None:
+    """Issue 31: Anna is here but says nothing on her turn; once the table is told so
+    (``seat_silent``), w asks for a computer to play for her."""
+    model = seated_ben()
+    model.handle({"type": "table", "table": summary("playing")})
+    assert model.away_choice() is None  # Anna is connected: nothing to do yet
+    model.handle({"type": "seat_silent", "table": 1, "seat": 1, "name": "Anna", "silent": 300.0,
+                  "request": {"type": "stand_in", "seat": 1, "on": True}})
+    assert model.log[-1].text == ("Anna has said nothing for 300 s on their turn (w: a computer plays for "
+                                  "Anna until they say something).")
+    assert model.away_choice() == (1, "Anna", True)
+    model.take_outbox()
+    model.toggle_stand_in()
+    assert [m | {"id": 0} for m in model.take_outbox()] == [{"type": "stand_in", "seat": 1, "on": True, "id": 0}]
+    model.handle({"type": "stand_in", "table": 1, "seat": 1, "name": "Anna", "level": "greedy", "silent": 300.0})
+    assert model.log[-1].text == ("Anna has said nothing; a greedy computer stands in until Anna returns "
+                                  "(w: wait for Anna instead).")
+    model.handle({"type": "player_back", "table": 1, "seat": 1, "name": "Anna"})
+    assert model.away_choice() is None
