@@ -34,7 +34,7 @@ from ..model.ratings import FAMILIES, Rated, RatingBook
 from ..model.session import Connection
 from ..model.table import PLAYING, WATCHERS_CHAT_KEPT, Session
 from ..model.table_options import advertised_options
-from .gameplay import turn_timer
+from .turn_timers import turn_timer
 from .instructions import PasswordResult, PasswordWork
 from .names import COMPUTER_SKELETONS, SERVER_NAME
 from .places import my_table, session_of as _session
@@ -112,7 +112,7 @@ class Lobby:
                         for family in FAMILIES},
             "limits": {"max_line": config.max_line, "grace_period": config.grace_period,
                        "ping_interval": config.ping_interval, "idle_timeout": config.idle_timeout,
-                       "rate": config.rate, "burst": config.burst},
+                       "rate": config.rate, "burst": config.burst, "seat_silence": config.seat_silence},
         }
 
     def hello(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:

@@ -70,7 +70,7 @@ FOLDERS = {
     "storage": {"model"},
     "core": {"model", "storage", ""},
     "text": {"core"},
-    "net": {"core", "storage", "text", ""},
+    "net": {"core", "model", "storage", "text", ""},  # model: pure values (address_group)
     "": {"core", "net", "storage", "model", ""},
 }
 
