@@ -104,7 +104,9 @@ async def test_both_ready_at_once_start_the_game_on_accept() -> None:
 
 
 async def test_a_declined_or_withdrawn_challenge_tells_the_other_and_refusals_are_clear() -> None:
-    async with running_server(challenge_timeout=0.3) as server:
+    # The challenges last the default 120 s: with 0.3 s, one declined a moment late on a busy
+    # machine had run out first (no_such_challenge).  Running out is the next test's.
+    async with running_server() as server:
         ann = await _online(server.port, "ann")
         ben = await _online(server.port, "ben")
         refusals = [
@@ -137,13 +139,20 @@ async def test_a_declined_or_withdrawn_challenge_tells_the_other_and_refusals_ar
         busy = await ben.request({"type": "challenge", "name": "ann"})
         assert (busy["code"], busy["message"]) == ("player_busy", "ann is at table 1, not in the lobby")
         assert (await ann.request({"type": "challenge", "name": "ben"}))["code"] == "already_at_table"
-        # Unanswered, it runs out.
-        await ann.request({"type": "leave"})
+        for client in (ann, ben):
+            await client.close()
+
+
+async def test_an_unanswered_challenge_runs_out_and_both_are_told() -> None:
+    """The server's ticks end it (when to the second is pinned on the core's clock above)."""
+    async with running_server(challenge_timeout=0.3) as server:
+        ann = await _online(server.port, "ann")
+        ben = await _online(server.port, "ben")
         await ann.request({"type": "challenge", "name": "ben"})
-        over = await ben.recv_until(lambda m: m["type"] == "challenge_over")
-        assert (over["challenge"], over["reason"]) == (4, "expired")
-        over = await ann.recv_until(lambda m: m["type"] == "challenge_over")
-        assert (over["challenge"], over["reason"]) == (4, "expired")
+        expired = {"type": "challenge_over", "challenge": 1, "reason": "expired",
+                   "message": "challenge 1 to ben ran out unanswered"}
+        assert await ben.recv_until(lambda m: m["type"] == "challenge_over") == expired
+        assert await ann.recv_until(lambda m: m["type"] == "challenge_over") == expired
         for client in (ann, ben):
             await client.close()
 
