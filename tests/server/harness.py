@@ -9,7 +9,7 @@ import json
 import random
 from typing import Any, AsyncIterator, Callable
 
-from noddy.server import NoddyServer, ServerConfig
+from noddy.server import NoddyServer, ServerConfig, ServerCore
 
 TIMEOUT = 10.0
 
@@ -25,8 +25,11 @@ def test_config(**changes: Any) -> ServerConfig:
 
 
 @contextlib.asynccontextmanager
-async def running_server(**changes: Any) -> AsyncIterator[NoddyServer]:
-    server = NoddyServer(test_config(**changes))
+async def running_server(clock: Callable[[], float] | None = None, **changes: Any) -> AsyncIterator[NoddyServer]:
+    """A server with ``test_config(**changes)``; ``clock`` stands in for its core's clock, so a
+    rate limit or a period is tested on time the test controls, never on the machine's pace."""
+    config = test_config(**changes)
+    server = NoddyServer(config, core=None if clock is None else ServerCore(config, clock=clock))
     await server.start()
     try:
         yield server
