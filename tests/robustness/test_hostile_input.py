@@ -20,8 +20,10 @@ from typing import Any
 import pytest
 
 from noddy.protocol import REQUESTS
+from noddy.server import ServerCore
 
 from ..server.harness import Client, running_server
+from ..server.harness import test_config as config_for_tests
 from .helpers import BIG, connect, watch_errors
 
 
@@ -161,7 +163,8 @@ async def test_chat_is_cleaned_of_terminal_controls_for_json_and_text_readers() 
 async def test_chat_is_limited_per_address_over_all_its_connections() -> None:
     # The clock stands still: on the machine's clock, chat sent 2 s apart on a busy machine
     # would have earned a token back.
-    async with running_server(clock=lambda: 0.0, chat_rate_per_address=0.5, chat_burst_per_address=4) as server:
+    core = ServerCore(config_for_tests(chat_rate_per_address=0.5, chat_burst_per_address=4), clock=lambda: 0.0)
+    async with running_server(core=core) as server:
         listener = await connect(server.port)
         await listener.hello("listener")
         spammers = [await connect(server.port) for _ in range(3)]

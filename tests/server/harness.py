@@ -25,11 +25,10 @@ def test_config(**changes: Any) -> ServerConfig:
 
 
 @contextlib.asynccontextmanager
-async def running_server(clock: Callable[[], float] | None = None, **changes: Any) -> AsyncIterator[NoddyServer]:
-    """A server with ``test_config(**changes)``; ``clock`` stands in for its core's clock, so a
-    rate limit or a period is tested on time the test controls, never on the machine's pace."""
-    config = test_config(**changes)
-    server = NoddyServer(config, core=None if clock is None else ServerCore(config, clock=clock))
+async def running_server(core: ServerCore | None = None, **changes: Any) -> AsyncIterator[NoddyServer]:
+    """A server on a free loopback port, configured by ``changes`` (or running ``core``: one
+    the test built, e.g. on a fake clock, with its own config)."""
+    server = NoddyServer(test_config(**changes) if core is None else core.config, core=core)
     await server.start()
     try:
         yield server
@@ -49,8 +48,11 @@ class Client:
         self.token: str | None = None
 
     @classmethod
-    async def connect(cls, port: int) -> "Client":
-        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
+    async def connect(cls, port: int, source: str | None = None) -> "Client":
+        """A connection to the server on ``port``, from the loopback address ``source`` (any
+        of 127.0.0.0/8: a test's stand-in for another host) or 127.0.0.1."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20,
+                                                       local_addr=(source, 0) if source else None)
         client = cls(reader, writer)
         greeting = await client.recv()
         assert greeting["type"] == "greeting"

@@ -8,8 +8,10 @@ from typing import Any
 
 from noddy.engine import Card, IllegalActionError
 from noddy.protocol import ERROR_CODES
+from noddy.server import ServerCore
 
 from .harness import Client, running_server
+from .harness import test_config as config_for_tests
 
 PROVOKED: set[str] = set()
 
@@ -209,7 +211,8 @@ async def test_every_error_code() -> None:
 
 async def test_rate_limit_then_flood() -> None:
     # The clock stands still, so no token comes back however slowly the lines are read.
-    async with running_server(clock=lambda: 0.0, rate=0.5, burst=2, flood_strikes=3) as server:
+    core = ServerCore(config_for_tests(rate=0.5, burst=2, flood_strikes=3), clock=lambda: 0.0)
+    async with running_server(core=core) as server:
         client = await Client.connect(server.port)
         await client.send_raw(b"".join(b'{"type":"ping","id":%d}\n' % i for i in range(1, 7)))
         replies = [await client.recv() for _ in range(6)]

@@ -11,10 +11,12 @@ import pytest
 
 from noddy.protocol import ProtocolError
 from noddy.protocol.story import sort_cards
+from noddy.server import ServerCore
 from noddy.server import text as text_mode
 from noddy.server.text import parse_command, render
 
 from .harness import Client, running_server, text_connection, text_line
+from .harness import test_config as config_for_tests
 
 #: What a text reader at table 1 reads under its line while seat 2 is free.
 HINT = ("Seat 2 is free. The game begins when every seat is taken and ready: type bot for a "
@@ -245,7 +247,7 @@ async def test_a_watcher_can_resume() -> None:
     # The server's clock moves only when the test says: on the machine's clock, a resume a
     # moment late on a busy machine came after the 0.3 s grace period.
     now = [0.0]
-    async with running_server(clock=lambda: now[0], grace_period=0.3) as server:
+    async with running_server(core=ServerCore(config_for_tests(grace_period=0.3), clock=lambda: now[0])) as server:
         ada = await Client.connect(server.port)
         await ada.hello("Ada")
         await ada.request({"type": "create_table", "preset": "noddy"})
