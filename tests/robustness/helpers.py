@@ -24,8 +24,9 @@ BIG = 1 << 20
 #: Seconds any one wait here (a reply, a whole game) may take before the server is taken
 #: for hung: a guard against a hang, never a measure.  The abuse shares the event loop with
 #: the replies awaited, so on a loaded machine a reply waits behind thousands of bad lines:
-#: the fuzz test's games waited 3.4 s for a reply with two CPU burners beside it and 7.6 s
-#: with six (the harness's 10 s guard, once met on a loaded machine), its whole run 88 s.
+#: the fuzz test's games waited up to 3.4 s for a reply with two CPU burners beside it and
+#: 7.6 s with six, its whole run taking 88 s: near the harness's 10 s guard, the likely end
+#: of the run reported failing on a loaded machine.
 PATIENCE = 300.0
 
 
