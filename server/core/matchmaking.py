@@ -76,15 +76,24 @@ class Challenge:
     options: dict[str, Any]
     ready: bool
     text: str | None
-    expires: float
+    #: When it was made (the core's clock) and the seconds it lasts: the time left is
+    #: ``lasts - (now - opened)``, which is exactly ``lasts`` when made.  "Expiry minus
+    #: now" was not: ``(now + 120.0) - now`` is 120.00000000000001 at some clock readings,
+    #: and a challenge said "within 121 s".
+    opened: float
+    lasts: float
     #: An invitation's table (the inviter's); None for a challenge to a new table.
     table: Table | None = None
+
+    def time_left(self, now: float) -> float:
+        return self.lasts - (now - self.opened)
 
     def to_dict(self, now: float) -> dict[str, Any]:
         return {"id": self.id, "from": self.challenger.name, "from_bot": self.challenger.bot,
                 "to": self.challenged.name, "to_bot": self.challenged.bot, "preset": self.preset,
                 "options": dict(self.options), "text": self.text,
-                "expires_in": max(0, math.ceil(self.expires - now)),
+                # Whole seconds rounded down: never more time than the player has.
+                "expires_in": max(0, math.floor(self.time_left(now))),
                 "table": None if self.table is None else self.table.id,
                 "private": self.table is not None and self.table.private}
 
@@ -211,7 +220,7 @@ class Matchmaking:
                 self._end(old, "withdrawn", f"{me.name} withdrew {noun} {old.id}", tell_challenger=False)
         challenge = Challenge(self._next_challenge, me, target, preset, options, ready,
                               None if text is None else clean_text(text),
-                              now + self._config.challenge_timeout, table)
+                              now, self._config.challenge_timeout, table)
         self._next_challenge += 1
         self._challenges[challenge.id] = challenge
         return challenge
@@ -290,7 +299,7 @@ class Matchmaking:
             elif not self._in_lobby(other):
                 self._end(challenge, "gone", f"{other.name} {self._gone(other)}; challenge "
                           f"{challenge.id} is over", tell_challenged=False)
-            elif challenge.expires <= now:
+            elif challenge.time_left(now) <= 0:
                 self._end(challenge, "expired", f"{_kind(challenge)} {challenge.id} to {other.name} ran out "
                           "unanswered")
         if self._seeks:

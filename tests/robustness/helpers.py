@@ -12,7 +12,7 @@ import contextlib
 import logging
 import random
 import socket
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from noddy.engine import Discard, Discarded, Game, Go, Played, Play, SaidGo
 from noddy.server import NoddyServer
@@ -21,6 +21,13 @@ from ..server.harness import Client, play_out
 
 #: A reader limit far above the server's line limit: replies echo ids of thousands of digits.
 BIG = 1 << 20
+#: Seconds any one wait here (a reply, a whole game) may take before the server is taken
+#: for hung: a guard against a hang, never a measure.  The abuse shares the event loop with
+#: the replies awaited, so on a loaded machine a reply waits behind thousands of bad lines:
+#: the fuzz test's games waited up to 3.4 s for a reply with two CPU burners beside it and
+#: 7.6 s with six, its whole run taking 88 s: near the harness's 10 s guard, the likely end
+#: of the run reported failing on a loaded machine.
+PATIENCE = 300.0
 
 
 class ErrorWatch(logging.Handler):
@@ -61,10 +68,22 @@ def watch_errors() -> Iterator[ErrorWatch]:
             logger.removeHandler(watch)
 
 
+class PatientClient(Client):
+    """A harness client whose waits for a reply are guarded by PATIENCE, not the harness's
+    10 s: the server it talks to is being abused on purpose."""
+
+    async def recv(self, timeout: float = PATIENCE) -> dict[str, Any]:
+        return await super().recv(timeout)
+
+    async def recv_until(self, predicate: Callable[[dict[str, Any]], bool],
+                         timeout: float = PATIENCE) -> dict[str, Any]:
+        return await super().recv_until(predicate, timeout)
+
+
 async def connect(port: int) -> Client:
-    """A harness client that can read the long replies the fuzzer provokes."""
+    """A patient harness client that can read the long replies the fuzzer provokes."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=BIG)
-    client = Client(reader, writer)
+    client = PatientClient(reader, writer)
     greeting = await client.recv()
     assert greeting["type"] == "greeting", greeting
     return client
@@ -89,7 +108,7 @@ async def game_against_computer(port: int, name: str, seed: int) -> tuple[Client
     table = created["table"]["id"]
     await client.request({"type": "ready"})
     await client.request({"type": "add_computer", "level": "random"})
-    over = await play_out(client, random.Random(seed), timeout=120)
+    over = await play_out(client, random.Random(seed), timeout=PATIENCE)
     return client, table, over
 
 
@@ -102,8 +121,8 @@ async def game_between_people(port: int, names: tuple[str, str], seed: int) -> t
     await ben.request({"type": "sit", "table": table})
     await ann.request({"type": "ready"})
     await ben.request({"type": "ready"})
-    overs = await asyncio.gather(play_out(ann, random.Random(seed), timeout=120),
-                                 play_out(ben, random.Random(seed + 1), timeout=120))
+    overs = await asyncio.gather(play_out(ann, random.Random(seed), timeout=PATIENCE),
+                                 play_out(ben, random.Random(seed + 1), timeout=PATIENCE))
     return [ann, ben], table, list(overs)
 
 

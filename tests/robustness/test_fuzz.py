@@ -25,7 +25,8 @@ from noddy.server import NoddyServer
 
 from ..server.harness import running_server
 from .fuzz import Expected, Fuzzer, over_long_line
-from .helpers import BIG, check_game, connect, game_against_computer, game_between_people, watch_errors
+from .helpers import (BIG, PATIENCE, check_game, connect, game_against_computer, game_between_people,
+                      watch_errors)
 
 SEED = 7_2024
 CONNECTIONS = 40
@@ -56,7 +57,7 @@ async def fuzz_connection(port: int, index: int, counts: collections.Counter[str
     writer = asyncio.create_task(write())
     for category, line, (kind, code, rid, field) in expected:
         while True:
-            raw = await asyncio.wait_for(client.reader.readline(), 30)
+            raw = await asyncio.wait_for(client.reader.readline(), PATIENCE)
             assert raw, f"connection {index} closed early, waiting for the reply to {line[:60]!r}"
             reply: dict[str, Any] = json.loads(raw)
             if reply["type"] == "chat":  # another fuzz connection's lobby chat, cleaned
@@ -84,10 +85,10 @@ async def over_long(port: int, index: int, counts: collections.Counter[str]) -> 
     assert json.loads(await reader.readline())["type"] == "greeting"
     writer.write(b'{"type":"ping"}\n' + over_long_line(rng))
     assert json.loads(await reader.readline())["type"] == "pong"
-    reply = json.loads(await asyncio.wait_for(reader.readline(), 30))
+    reply = json.loads(await asyncio.wait_for(reader.readline(), PATIENCE))
     assert (reply["type"], reply["code"], reply["id"]) == ("error", "line_too_long", None), reply
     try:
-        assert await asyncio.wait_for(reader.read(), 30) == b""
+        assert await asyncio.wait_for(reader.read(), PATIENCE) == b""
     except ConnectionResetError:
         pass  # the server closed with unread bytes of the long line in its buffer
     writer.close()

@@ -8,8 +8,10 @@ import asyncio
 import json
 
 from noddy.protocol import MAX_LINE_BYTES
+from noddy.server import ServerCore
 
 from ..server.harness import running_server
+from ..server.harness import test_config as config_for_tests
 from .helpers import connect, watch_errors
 
 
@@ -35,13 +37,15 @@ async def test_line_length_limit_is_exact_in_json_and_text_mode() -> None:
 
 
 async def test_rate_and_burst_then_flood() -> None:
-    async with running_server(rate=1.0, burst=5, flood_strikes=10) as server:
+    # The clock stands still, so no token comes back however slowly the lines are read.
+    core = ServerCore(config_for_tests(rate=1.0, burst=5, flood_strikes=10), clock=lambda: 0.0)
+    async with running_server(core=core) as server:
         client = await connect(server.port)
         await client.send_raw(b"".join(b'{"type":"ping","id":%d}\n' % i for i in range(1, 20)))
         replies = [await client.recv() for _ in range(16)]
         assert [r["type"] for r in replies[:5]] == ["pong"] * 5
         assert {r["code"] for r in replies[5:15]} == {"rate_limited"}
-        assert all(r["retry_after"] > 0 for r in replies[5:15])
+        assert [r["retry_after"] for r in replies[5:15]] == [1.0] * 10  # a token a second
         assert (replies[15]["code"], replies[15]["id"]) == ("flood", 16)
         assert await client.closed()
 

@@ -232,7 +232,10 @@ async def test_a_push_is_encoded_once_and_written_once_per_lobby_connection(
         lobby_conns = [*range(1, json_clients + text_clients + 1), json_clients + text_clients + 3]
         assert len(writes) == min(4, len(lobby_conns))  # the first 4 now, the others later...
         server._carry_out([Send(lobby_conns[-1], {"type": "pong"})])  # ...in order with what follows
-        await asyncio.sleep(0.05)
+        # The later writes go WRITES_PER_TURN a turn of the event loop: wait for the turns, not
+        # for a time (a sleep of 0.05 s could end first on a busy machine).
+        for _ in range(len(lobby_conns)):
+            await asyncio.sleep(0)
         # one write to each lobby connection (cy's is numbered after ann's and ben's), none
         # to the players at table 1; cy's push, if it waited, went in one write with the pong
         deferred = len(lobby_conns) > 4

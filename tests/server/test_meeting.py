@@ -1,13 +1,18 @@
 """Meeting in the lobby (issue 25) over real sockets: ``who``, a challenge accepted or
 declined, seeks that pair (with the people-only and bots-only filters), and bots marked as
-bots wherever names are shown (issue 24)."""
+bots wherever names are shown (issue 24).  How long a challenge lasts is driven on the
+core's injected clock (``test_core.Harness``), never on the wall clock."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
+
+import pytest
 
 from .harness import Client, play_out, running_server, text_connection, text_until
+from .test_core import Harness
 
 
 async def _online(port: int, name: str, bot: bool = False) -> Client:
@@ -99,7 +104,9 @@ async def test_both_ready_at_once_start_the_game_on_accept() -> None:
 
 
 async def test_a_declined_or_withdrawn_challenge_tells_the_other_and_refusals_are_clear() -> None:
-    async with running_server(challenge_timeout=0.3) as server:
+    # The challenges last the default 120 s: with 0.3 s, one declined a moment late on a busy
+    # machine had run out first (no_such_challenge).  Running out is the next test's.
+    async with running_server() as server:
         ann = await _online(server.port, "ann")
         ben = await _online(server.port, "ben")
         refusals = [
@@ -132,15 +139,48 @@ async def test_a_declined_or_withdrawn_challenge_tells_the_other_and_refusals_ar
         busy = await ben.request({"type": "challenge", "name": "ann"})
         assert (busy["code"], busy["message"]) == ("player_busy", "ann is at table 1, not in the lobby")
         assert (await ann.request({"type": "challenge", "name": "ben"}))["code"] == "already_at_table"
-        # Unanswered, it runs out.
-        await ann.request({"type": "leave"})
-        await ann.request({"type": "challenge", "name": "ben"})
-        over = await ben.recv_until(lambda m: m["type"] == "challenge_over")
-        assert (over["challenge"], over["reason"]) == (4, "expired")
-        over = await ann.recv_until(lambda m: m["type"] == "challenge_over")
-        assert (over["challenge"], over["reason"]) == (4, "expired")
         for client in (ann, ben):
             await client.close()
+
+
+async def test_an_unanswered_challenge_runs_out_and_both_are_told() -> None:
+    """The server's ticks end it (when to the second is pinned on the core's clock above)."""
+    async with running_server(challenge_timeout=0.3) as server:
+        ann = await _online(server.port, "ann")
+        ben = await _online(server.port, "ben")
+        await ann.request({"type": "challenge", "name": "ben"})
+        expired = {"type": "challenge_over", "challenge": 1, "reason": "expired",
+                   "message": "challenge 1 to ben ran out unanswered"}
+        assert await ben.recv_until(lambda m: m["type"] == "challenge_over") == expired
+        assert await ann.recv_until(lambda m: m["type"] == "challenge_over") == expired
+        for client in (ann, ben):
+            await client.close()
+
+
+#: Clock readings at which ``(now + 120.0) - now`` is not 120.0 in floating point: above it
+#: (120.00000000000001) and below it (119.99999999999989).  A challenge's time left, worked
+#: out as "expiry minus now", was announced as 121 s at the first.
+CLOCK_READINGS = [0.0, 100.3, 1000.1]
+
+
+@pytest.mark.parametrize("opened_at", CLOCK_READINGS)
+def test_a_challenge_announces_the_time_it_has_and_runs_out_after_it(opened_at: float) -> None:
+    """A 120 s challenge says ``expires_in`` 120 (never "within 121 s": more time than one
+    has), whatever the clock reads, and runs out when its 120 s are over, not before."""
+    h = Harness()
+    h.now = opened_at
+    ann, ben = h.connect("ann"), h.connect("ben")
+    sent = h.send(ann, {"type": "challenge", "name": "ben", "preset": "noddy", "id": 1})
+    assert (sent["type"], sent["challenge"]["expires_in"]) == ("challenge", 120)
+    assert h.inbox[ben][-1] == {"type": "challenged", "challenge": sent["challenge"]}
+
+    def over(conn: int) -> list[dict[str, Any]]:
+        return [m for m in h.inbox[conn] if m["type"] == "challenge_over"]
+    h.tick(119.9)
+    assert over(ann) == over(ben) == []
+    h.tick(0.2)  # (ticks of exactly 120 s in all would be a float's hair short at some readings)
+    assert over(ann) == over(ben) == [{"type": "challenge_over", "challenge": 1, "reason": "expired",
+                                       "message": "challenge 1 to ben ran out unanswered"}]
 
 
 async def test_seeks_pair_two_seekers_of_the_same_game_and_respect_who_they_take() -> None:
