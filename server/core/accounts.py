@@ -148,7 +148,9 @@ class Accounts:
         key, found = found_key
         now = self._clock()
         known = self._limits.known(conn.address, key)
-        self._admit(conn, now, known)
+        # The guessing limits first: their waits are long, so a guesser told to wait stops
+        # asking (and its refusals cost the least); a check they count but the queue or the
+        # address's rate refuses is given back.
         wait, limit = self._limits.admit(conn.address, key, now)
         if limit == "name":
             raise ProtocolError("too_many_attempts", f"too many password checks for {found.name!r} lately "
@@ -159,6 +161,11 @@ class Accounts:
             raise ProtocolError("too_many_attempts", "your address has had the passwords of too many names "
                                 f"checked lately ({self._config.login_names_per_address}); wait "
                                 f"{_seconds(wait)} s", field="password", retry_after=_retry(wait))
+        try:
+            self._admit(conn, now, known)
+        except ProtocolError:
+            self._limits.refund(conn.address, key)
+            raise
         self._start(PasswordWork(conn.id, rid, "login", key, password=password, stored=found.stored))
 
     def login_result(self, work: PasswordWork, result: PasswordResult | None) -> dict[str, Any]:
@@ -228,20 +235,20 @@ class Accounts:
         return session, found[0], found[1]
 
     def _admit(self, conn: Connection, now: float, known: bool) -> None:
-        """Refuse a password check that the worker's queue (``busy``) or the address's
-        checks (``rate_limited``) have no room for; else it is counted.  An address the
+        """Refuse a password check that the address's checks (``rate_limited``) or the
+        worker's queue (``busy``) have no room for; else it is counted.  An address the
         account knows may use as much of the queue again: a guesser filling it cannot keep
         the owner out."""
-        limit = self._config.password_queue
-        if limit and self._in_flight >= (2 * limit if known else limit):
-            wait = self._in_flight * CHECK_SECONDS
-            raise ProtocolError("busy", f"the server is busy checking other passwords; try again in "
-                                f"{_seconds(wait)} s", retry_after=_retry(wait))
         if conn.address is not None:
             wait = self._checks.take(conn.address, now)
             if wait > 0:
                 raise ProtocolError("rate_limited", "too many password checks from your address; wait "
                                     f"{_seconds(wait)} s", retry_after=_retry(wait))
+        limit = self._config.password_queue
+        if limit and self._in_flight >= (2 * limit if known else limit):
+            wait = self._in_flight * CHECK_SECONDS
+            raise ProtocolError("busy", f"the server is busy checking other passwords; try again in "
+                                f"{_seconds(wait)} s", retry_after=_retry(wait))
 
     def _start(self, work: PasswordWork) -> None:
         self._in_flight += 1

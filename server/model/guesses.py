@@ -94,18 +94,21 @@ class LoginLimits:
         _trim(self._by_address)
         return 0.0, ""
 
-    def settled(self, address: str | None, key: str, right: bool, now: float) -> None:
-        """The check counted by :meth:`admit` came back: a right password was no guess, so its
-        check is given back (and the address is now one the owner uses)."""
-        if not right:
-            return
+    def refund(self, address: str | None, key: str) -> None:
+        """The check :meth:`admit` counted last for ``key`` from ``address`` was not made."""
         times = self._by_name.get(key)
         if times:
             times.pop()
         names = self._by_address.get(address) if address is not None else None
         if names is not None:
             names.pop(key, None)
-        self.logged_in(address, key, now)
+
+    def settled(self, address: str | None, key: str, right: bool, now: float) -> None:
+        """The check counted by :meth:`admit` came back: a right password was no guess, so its
+        check is given back (and the address is now one the owner uses)."""
+        if right:
+            self.refund(address, key)
+            self.logged_in(address, key, now)
 
     def logged_in(self, address: str | None, key: str, now: float) -> None:
         """The account ``key`` was logged in to (or registered) from ``address``."""

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
@@ -23,13 +25,27 @@ log = logging.getLogger("noddy.server.net.network")
 #: Threads that hash.  One: a second would take the core the event loop and storage share on
 #: a two-core host, and the queue's bound, not the threads, is what keeps a flood harmless.
 THREADS = 1
+#: How much nicer than the rest of the server the hashing thread runs (Linux gives each thread
+#: its own nice value): under a flood of password checks it has a core's worth of work, and
+#: the scheduler should always prefer the event loop and storage, which serve every game.
+NICENESS = 10
+
+
+def _lower_priority() -> None:
+    """Run the calling thread (the hashing worker) at :data:`NICENESS` where the system lets
+    a thread have its own priority; elsewhere leave it as it is."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
+    except (AttributeError, OSError):  # not Linux, or not allowed: hashing still works
+        log.debug("the hashing thread runs at the server's own priority")
 
 
 class PasswordWorker:
     """Runs :class:`PasswordWork` off the event loop and hands each result back on it."""
 
     def __init__(self) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="noddy-hash")
+        self._executor = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="noddy-hash",
+                                            initializer=_lower_priority)
 
     def submit(self, work: PasswordWork, done: Callable[[PasswordWork, PasswordResult | None], None]) -> None:
         """Run ``work``; then call ``done(work, result)`` on the event loop (result None if it

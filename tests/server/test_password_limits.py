@@ -317,3 +317,18 @@ def test_the_limiters_stay_bounded_under_a_crowd_of_addresses() -> None:
         limits.settled(f"10.{i // 65536}.{i // 256 % 256}.{i % 256}", "ann", True, float(i))
     assert limits.sizes() == (guesses.MAX_TRACKED, guesses.MAX_TRACKED, 1)
     assert len(limits._known["ann"]) == guesses.KNOWN_ADDRESSES
+
+
+def test_a_check_refused_as_busy_is_given_back_to_the_names_count() -> None:
+    h = _Core(password_queue=1, login_checks_per_name=2)
+    hello = {"type": "hello", "name": "ann", "version": 1, "password": "a guess", "id": 1}
+    first, second, third, fourth = (h.connect(f"10.0.2.{i}") for i in range(4))
+    h.send(first, hello)
+    h.send(second, hello)
+    assert h.last(second)["code"] == "busy"
+    h.finish(h.work[0])
+    h.send(third, hello)
+    h.finish(h.work[0])
+    assert [h.last(conn)["code"] for conn in (first, third)] == ["bad_password", "bad_password"]
+    h.send(fourth, hello)
+    assert h.last(fourth)["code"] == "too_many_attempts"
