@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import random
+import threading
 from typing import Any, AsyncIterator, Callable
 
 from noddy.server import NoddyServer, ServerConfig, ServerCore
@@ -176,3 +177,18 @@ async def text_until(reader: asyncio.StreamReader, start: str) -> str:
     while not (line := await text_line(reader)).startswith(start):
         pass
     return line
+
+
+def stuck_hashing(monkeypatch: Any) -> threading.Event:
+    """The server's hashing worker stuck on every password check until the returned event is
+    set (at most 10 s): a test sees what goes on meanwhile."""
+    from noddy.server.core.instructions import PasswordResult, PasswordWork
+
+    release = threading.Event()
+    real_run = PasswordWork.run
+
+    def stuck(work: PasswordWork) -> PasswordResult:
+        release.wait(10.0)
+        return real_run(work)
+    monkeypatch.setattr(PasswordWork, "run", stuck)
+    return release

@@ -10,7 +10,7 @@ from noddy.engine import Card, IllegalActionError
 from noddy.protocol import ERROR_CODES
 from noddy.server import ServerCore
 
-from .harness import Client, running_server
+from .harness import Client, running_server, stuck_hashing
 from .harness import test_config as config_for_tests
 
 PROVOKED: set[str] = set()
@@ -296,10 +296,6 @@ async def test_too_many_wrong_passwords() -> None:
 async def test_account_limits(monkeypatch: Any) -> None:
     """``too_many_accounts`` (one a day from this address, here), and ``busy`` while the
     hashing worker is stuck on a check and the queue (one, here) is full."""
-    import threading
-
-    from noddy.server.core.instructions import PasswordResult, PasswordWork
-
     async with running_server(accounts_per_address_per_day=1, password_queue=1) as server:
         ann, ben = [await Client.connect(server.port) for _ in range(2)]
         await ann.hello("ann")
@@ -308,13 +304,7 @@ async def test_account_limits(monkeypatch: Any) -> None:
         reply = await refused(ben, {"type": "register", "password": "a secret"}, "too_many_accounts",
                               state=TABLES)
         assert reply["retry_after"] > 86_000
-        release = threading.Event()
-        real_run = PasswordWork.run
-
-        def stuck(work: PasswordWork) -> PasswordResult:
-            release.wait(10.0)
-            return real_run(work)
-        monkeypatch.setattr(PasswordWork, "run", stuck)
+        release = stuck_hashing(monkeypatch)
         waiting = asyncio.ensure_future(ann.request({"type": "change_password", "old": "a secret",
                                                      "new": "another"}))
         other = await Client.connect(server.port, "127.0.0.2")  # not ann's own address

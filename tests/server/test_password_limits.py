@@ -17,12 +17,11 @@ from typing import Any
 import pytest
 
 from noddy.server import ServerConfig, ServerCore
-from noddy.server.core.instructions import Effects, PasswordResult, PasswordWork, Send
+from noddy.server.core.instructions import Effects, PasswordWork, Send
 from noddy.server.model.passwords import hash_password
-from noddy.server.net import network
 from noddy.server.storage import database
 
-from .harness import Client, running_server, test_config as config_for_tests
+from .harness import Client, running_server, stuck_hashing, test_config as config_for_tests
 
 SECRET = "correct horse"
 
@@ -239,13 +238,7 @@ def test_a_refused_login_has_its_full_idle_time_from_the_refusal() -> None:
 async def test_a_game_goes_on_while_a_password_is_being_checked(monkeypatch: Any) -> None:
     """The hashing worker is stuck on a check: the table's requests, which write to storage,
     and a ping are answered meanwhile."""
-    release = threading.Event()
-    real_run = PasswordWork.run
-
-    def stuck(work: PasswordWork) -> PasswordResult:
-        release.wait(10.0)
-        return real_run(work)
-    monkeypatch.setattr(PasswordWork, "run", stuck)
+    release = stuck_hashing(monkeypatch)
     async with running_server() as server:
         ann = await Client.connect(server.port)
         await ann.hello("ann")
