@@ -11,7 +11,7 @@ Every other request a person makes is reported (``heard``) before it is handled:
 their silence at a table (:mod:`.silence`); a ``ping`` or ``pong`` is the connection's.
 
 Collaborators (passed in): the connections, the sessions' lobby (guests' names, a text-mode
-person's second hello), seating (a lost connection's place is held), recovery (requests
+person's second hello), the held seats (a lost connection's place is held), recovery (requests
 that would change a paused table are refused) and ``heard`` (the stand-ins' part: a request
 ends its person's silence, and gives back a seat a computer played for that silence).
 """
@@ -34,11 +34,11 @@ from .recovery import CHANGES_SEATS_OR_GAME
 
 if TYPE_CHECKING:
     from .connections import Connections
+    from .held_seats import HeldSeats
     from .lobby import Lobby
     from .outages import PausedTables
     from .outbox import Outbox
     from .recovery import Recovery
-    from .seating import Seating
 
 log = logging.getLogger("noddy.server")
 
@@ -49,7 +49,7 @@ class Reception:
     """Lines and requests in, handlers called; see the module docstring."""
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
-                 connections: Connections, lobby: Lobby, seating: Seating, recovery: Recovery,
+                 connections: Connections, lobby: Lobby, held: HeldSeats, recovery: Recovery,
                  paused: PausedTables, handlers: dict[str, Handler],
                  heard: Callable[[Connection], None] | None = None) -> None:
         handlers = {**handlers, "ping": self.ping, "pong": self.pong}
@@ -63,7 +63,7 @@ class Reception:
         self._outbox = outbox
         self._connections = connections
         self._lobby = lobby
-        self._seating = seating
+        self._held = held
         self._recovery = recovery
         self._paused = paused
         self._handlers = handlers
@@ -228,7 +228,7 @@ class Reception:
         session = conn.session
         if session is None or session.conn != conn_id:
             return
-        self._seating.connection_lost(session)
+        self._held.connection_lost(session)
 
     def tick(self, now: float) -> None:
         """Look at each connection whose keepalive is due: ping it, or drop it if it never
