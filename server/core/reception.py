@@ -12,7 +12,7 @@ their silence at a table (:mod:`.silence`); a ``ping`` or ``pong`` is the connec
 
 Collaborators (passed in): the connections, the sessions' lobby (guests' names, a text-mode
 person's second hello), the held seats (a lost connection's place is held), recovery (requests
-that would change a paused table are refused) and ``heard`` (the stand-ins' part: a request
+declared ``changes_table`` are refused at a paused table) and ``heard`` (the stand-ins' part: a request
 ends its person's silence, and gives back a seat a computer played for that silence).
 """
 
@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any, Callable
 from noddy.engine import NoddyError
 from noddy.protocol import PROTOCOL_VERSION, REQUESTS, ProtocolError, decode_line
 from noddy.protocol.errors import ERROR_CODES
+from noddy.protocol.request_table import BEFORE_HELLO, CHANGES_TABLE, NOT_HEARD
 from noddy.protocol.requests import read_request, request_id_of
 
 from ..config import ServerConfig
 from ..model.session import Connection
 from .names import SERVER_NAME
-from .recovery import CHANGES_SEATS_OR_GAME
 
 if TYPE_CHECKING:
     from .connections import Connections
@@ -199,11 +199,12 @@ class Reception:
             return
         self.origin = (conn.id, request_id)
         try:
-            if conn.session is None and kind not in ("hello", "ping", "pong"):
+            # The gates are each request's declaration's (noddy.protocol.request_table).
+            if conn.session is None and kind not in BEFORE_HELLO:
                 raise ProtocolError("hello_required", f"say hello before {kind}")
-            if self._paused and kind in CHANGES_SEATS_OR_GAME:
+            if self._paused and kind in CHANGES_TABLE:
                 self._recovery.refuse_if_paused(conn, kind, fields)
-            if self._heard is not None and conn.session is not None and kind not in ("ping", "pong"):
+            if self._heard is not None and conn.session is not None and kind not in NOT_HEARD:
                 self._heard(conn)
             self._handlers[kind](conn, fields, request_id)
         except ProtocolError as exc:

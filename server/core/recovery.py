@@ -4,7 +4,7 @@ Owns nothing of its own but the decisions: it is the one part that changes the p
 tables and the tables lost at a restart (:mod:`.outages`), and handles the entry points
 ``restore`` and ``unstored``, the ``repair_table`` answer and the repair part of ``tick``.
 A paused table takes no action (:meth:`refuse_if_paused` refuses the requests in
-:data:`CHANGES_SEATS_OR_GAME`; computers and turn timers wait) until storage takes its
+:data:`~noddy.protocol.request_table.CHANGES_TABLE`, the requests declared ``changes_table``; computers and turn timers wait) until storage takes its
 records again; meanwhile it is rolled back to what is stored.
 
 Collaborators (passed in): the open tables, sessions and connections, the rating book
@@ -308,7 +308,3 @@ class Recovery:
         self._tables.opened(table)
         return table
 
-
-#: Requests that change a table's seats or game: refused at a paused table.
-CHANGES_SEATS_OR_GAME = frozenset({"action", "ready", "sit", "stand", "leave", "add_computer",
-                                   "remove_computer", "configure_table"})

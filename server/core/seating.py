@@ -1,6 +1,6 @@
 """Seating: making tables, sitting, watching, standing, leaving, computers and readiness.
 
-Handles ``create_table``, ``sit``, ``spectate``, ``stand``, ``leave``, ``add_computer``,
+Handles ``create_table``, ``sit``, ``spectate``, ``stand``, ``leave``, ``resign_match``, ``add_computer``,
 ``remove_computer``, ``ready`` and ``configure_table``.  Also how a person goes for good
 (:meth:`leave` mid-game is a resignation, :mod:`.stand_ins`; a match going on is given up).
 The one place a person takes a seat is :meth:`take_seat` and the one place they become a
@@ -69,7 +69,8 @@ class Seating:
 
     def handlers(self) -> dict[str, Callable[[Connection, dict[str, Any], Any], None]]:
         return {"create_table": self.create_table, "sit": self.sit, "spectate": self.spectate,
-                "stand": self.stand, "leave": self.leave_request, "add_computer": self.add_computer,
+                "stand": self.stand, "leave": self.leave_request, "resign_match": self.resign_match,
+                "add_computer": self.add_computer,
                 "remove_computer": self.remove_computer, "ready": self.ready,
                 "configure_table": self.configure_table}
 
@@ -169,6 +170,21 @@ class Seating:
         self._outbox.reply(conn, rid, {"type": "ok"})
         self.leave(table, session)
         self._board.greet(session)  # back in the lobby: what it has been saying
+
+    def resign_match(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        """A seated person gives up the match going on at their table, between its games,
+        and stays seated: the other side wins it, as when they leave (:meth:`give_up_match`),
+        and the next ``ready`` starts a new match.  Mid-game it is refused: the game is not
+        given up by this (``leave`` resigns the game and the match)."""
+        session = session_of(conn)
+        table, seat = my_seat(session)
+        if table.status == PLAYING:
+            raise ProtocolError("game_in_progress", f"a game is being played at table {table.id}: "
+                                "finish it first (leave gives up the game and the match)")
+        if not self.give_up_match(table, seat):
+            raise ProtocolError("no_match", f"no match is going on at table {table.id}")
+        self._outbox.reply(conn, rid, {"type": "table", "table": table.summary()})
+        self._tables.changed(table, exclude=session)
 
     def add_computer(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = session_of(conn)
@@ -355,13 +371,14 @@ class Seating:
         else:
             self._tables.changed(table)
 
-    def give_up_match(self, table: Table, seat: int) -> None:
-        """``seat``'s person left while the table's match was on: the match is given up, and
-        its last game's record says so."""
+    def give_up_match(self, table: Table, seat: int) -> bool:
+        """``seat``'s person left, or gave the match up, while the table's match was on: the
+        match is given up, and its last game's record says so.  False: no match was on."""
         resigned = table.resign_match(seat)
         if resigned is not None and table.live is not None:
             self._outbox.record(MatchResigned(table.live.game_id, resigned, table.id))
             log.info("table %d: seat %d gives up the match", table.id, seat)
+        return resigned is not None
 
     def remove_spectator(self, table: Table, session: Session) -> None:
         table.spectators.remove(session)

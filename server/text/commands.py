@@ -19,6 +19,7 @@ from typing import Any, Callable, Sequence
 
 from noddy.engine import PRESETS
 from noddy.protocol import PROTOCOL_VERSION, ProtocolError
+from noddy.protocol.request_table import SPECS
 
 def _value(text: str) -> Any:
     lowered = text.lower()
@@ -179,9 +180,12 @@ COMMANDS: tuple[Command, ...] = (
         "type": "remove_computer", "seat": _seat(args[0])} if len(args) == 1 else None,
         usage="unbot SEAT", help=("unbot SEAT", ("the computer player leaves the seat",))),
     Command(("stand",), "stand", _bare({"type": "stand"}),
-            help=("stand | leave", ("stand up (stay watching) | go back to the lobby",)),
-            brief=('stand | leave', 'stand up and watch | go back to the lobby')),
+            help=("stand | leave | giveup", ("stand up (stay watching) | go back to the lobby (mid-game:",
+                                              "resign) | give up the match going on, between its games,",
+                                              "and stay seated (the other side wins it)")),
+            brief=('stand | leave | giveup', 'watch | to the lobby | give up the match')),
     Command(("leave",), "leave", _bare({"type": "leave"})),
+    Command(("giveup",), "resign_match", _bare({"type": "resign_match"})),
     Command(("wait",), "stand_in", lambda verb, args, rest: {
         "type": "stand_in", "seat": _seat(args[0]), "on": False} if len(args) == 1 else None,
         usage="wait SEAT", help=("wait SEAT | standin SEAT",
@@ -329,11 +333,8 @@ COMMANDS: tuple[Command, ...] = (
     Command(("quit", "exit", "bye"), "bye", _bare({"type": "bye"})),
 )
 
-#: The request types a person has no text command for, and why.
-JSON_ONLY = {
-    "pong": "the answer to the server's ping: any line a person types answers it",
-    "configure_table": "a table's settings are chosen with new; a program may change them between games",
-}
+#: The request types a person has no text command for, and why (from their declarations).
+JSON_ONLY = {spec.type: spec.no_text for spec in SPECS if spec.no_text is not None}
 
 #: Each command by each of its words.
 _BY_VERB = {verb: command for command in COMMANDS for verb in command.verbs}

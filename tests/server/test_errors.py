@@ -94,6 +94,7 @@ async def test_every_error_code() -> None:
                       state=TABLES)
         await refused(ann, {"type": "remove_computer", "seat": 1}, "not_a_computer", state=TABLES)
         await refused(ann, {"type": "action", "action": "go"}, "no_game", state=TABLES)
+        await refused(ann, {"type": "resign_match"}, "no_match", state=TABLES)
         assert (await ben.request({"type": "spectate", "table": table_id, "password": "pw"}))["type"] == "table"
         await refused(ben, {"type": "ready"}, "not_seated", state=TABLES)
         await refused(ben, {"type": "create_table"}, "already_at_table", state=TABLES)
