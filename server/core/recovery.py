@@ -168,7 +168,7 @@ class Recovery:
         seated = {id(s.session) for s in table.seats if s is not None and s.session is not None}
         for session in old.spectators:
             if id(session) not in seated:
-                self._seating.watch(table, session)
+                self._seating.watch(table, session, restoring=True)
         for session in old.humans():
             if session.table is old:  # sat down after the last save: back to the lobby
                 session.table, session.seat = None, None
@@ -282,7 +282,7 @@ class Recovery:
                 session.held_until = now + self._config.grace_period
                 self._lobby.add_session(session)
                 self._held.schedule_held(session)
-                self._seating.watch(table, session)
+                self._seating.watch(table, session, restoring=True)
                 if watcher["token"] == saved.get("creator"):
                     table.creator = session
         table.status = saved["status"]

@@ -30,7 +30,7 @@ from ..model.ratelimit import PasswordGuard
 from ..model.ratings import Rated, RatingBook, family_of
 from ..model.session import Connection
 from ..model.table import PLAYING, Seat, Session, Table
-from ..model.table_options import table_rules
+from ..model.table_options import max_spectators, table_rules
 from ..storage.records import MatchResigned
 from .places import my_seat, my_table, session_of
 
@@ -110,6 +110,8 @@ class Seating:
         table = Table(tables.next_id(), rules, rules.name, f["players"], f["partnerships"], options,
                       password=hash_password(f["password"]) if f["private"] else None,
                       turn_timer=f["turn_timer"])
+        if seat is None:  # refused before the table is opened, not after
+            self.check_watch_room(table, session)
         table.creator = session
         if f["deal_seeds"] is not None:
             table.match = MatchPlan(tuple(f["deal_seeds"]), session)
@@ -270,13 +272,27 @@ class Seating:
         table.seats[seat] = Seat(session.name, session=session, ready=ready)
         session.table, session.seat = table, seat
 
-    def watch(self, table: Table, session: Session) -> None:
-        """``session`` watches ``table``: from the lobby, or standing up from its seat."""
+    def watch(self, table: Table, session: Session, restoring: bool = False) -> None:
+        """``session`` watches ``table``: from the lobby, or standing up from its seat, within
+        the table's ``max_spectators`` (:meth:`check_watch_room`); a watcher's place brought
+        back from storage (``restoring``) was had already and is never refused."""
+        if not restoring:
+            self.check_watch_room(table, session)
         if session.table is table and session.seat is not None:
             table.seats[session.seat] = None
         if session not in table.spectators:
             table.spectators.append(session)
         session.table, session.seat = table, None
+
+    def check_watch_room(self, table: Table, session: Session) -> None:
+        """``too_many_watchers`` if ``session`` (not watching ``table`` yet) would be one
+        watcher more than the table's ``max_spectators`` allows.  :meth:`watch` asks it, and
+        whoever must refuse before changing anything else (an invitation accepted)."""
+        limit = max_spectators(table.options)
+        if limit is not None and session not in table.spectators and len(table.spectators) >= limit:
+            raise ProtocolError("too_many_watchers", f"table {table.id} allows {limit} watcher"
+                                f"{'' if limit == 1 else 's'} at once (max_spectators), and has "
+                                f"{len(table.spectators)}")
 
     def rename_watcher(self, table: Table, old: Session, new: Session) -> None:
         """A watcher chose another name (a new session): it keeps its place."""

@@ -440,6 +440,17 @@ async def test_a_tell_too_many_for_an_absent_account(tmp_path: Any) -> None:
         await ben.close()
 
 
+async def test_a_watcher_past_max_spectators() -> None:
+    async with running_server() as server:
+        ann, ben = await Client.connect(server.port), await Client.connect(server.port)
+        await ann.hello("ann")
+        await ben.hello("ben")
+        await ann.request({"type": "create_table", "options": {"max_spectators": 0}})
+        await refused(ben, {"type": "spectate", "table": 1}, "too_many_watchers", state=TABLES)
+        await ann.close()
+        await ben.close()
+
+
 def test_every_code_was_provoked() -> None:
     """Runs after the tests above (pytest keeps file order)."""
     assert PROVOKED == set(ERROR_CODES)

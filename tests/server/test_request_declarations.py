@@ -12,6 +12,7 @@ it before any test runs, rather than a request that passes every test and fails 
 from __future__ import annotations
 
 import inspect
+import re
 from pathlib import Path
 from typing import Any
 
@@ -134,3 +135,10 @@ def test_every_request_is_reachable_from_the_client_or_says_why_not() -> None:
     stale = [s.type for s in SPECS if s.type in sent and s.no_client is not None]
     unknown = sorted(sent.keys() - REQUESTS.keys())
     assert (unreached, stale, unknown) == ([], [], [])
+
+
+def test_the_document_names_the_requests_a_paused_table_refuses() -> None:
+    """docs/PROTOCOL.md ("When the disk fails") lists them; the list is the declarations'."""
+    said = re.search(r"While\s+the table is paused, (.*?) at it\s+are refused", PROTOCOL_MD, re.S)
+    assert said is not None
+    assert set(re.findall(r"`(\w+)`", said.group(1))) == CHANGES_TABLE
