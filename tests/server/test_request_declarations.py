@@ -21,7 +21,8 @@ import pytest
 from noddy.protocol import REQUESTS, validate_request
 from noddy.protocol.request_table import BEFORE_HELLO, CHANGES_TABLE, NOT_HEARD, SPECS
 from noddy.server.core import ServerCore
-from noddy.server.text.commands import COMMANDS, HELP, JSON_ONLY, parse_command
+from noddy.server.text.commands import COMMANDS, JSON_ONLY, parse_command
+from noddy.server.text.help import HELP
 
 PROTOCOL_MD = (Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md").read_text()
 
@@ -142,3 +143,12 @@ def test_the_document_names_the_requests_a_paused_table_refuses() -> None:
     said = re.search(r"While\s+the table is paused, (.*?) at it\s+are refused", PROTOCOL_MD, re.S)
     assert said is not None
     assert set(re.findall(r"`(\w+)`", said.group(1))) == CHANGES_TABLE
+
+
+def test_the_help_fits_a_terminal() -> None:
+    """The list and every ``help VERB`` fit 80 columns, the list 23 lines (issue 32: a new
+    request's line overflowed the help screen and nothing noticed)."""
+    from noddy.server.text.help import HELP_LINES, HELP_WIDTH, help_for
+    assert len(HELP.splitlines()) <= HELP_LINES
+    for text in [HELP] + [help_for(verb) for command in COMMANDS for verb in command.verbs]:
+        assert max(map(len, text.splitlines())) <= HELP_WIDTH, text
