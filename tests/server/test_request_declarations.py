@@ -1,12 +1,16 @@
 """Every request type is declared completely, or this module fails at collection.
 
-A request type lives in four declarations, each in the room that owns it: its fields in
-:data:`noddy.protocol.REQUESTS`, its handler in the ``handlers()`` of the part of the core
-that handles it, its text command (with how it is written and its line of the help) in
-:data:`noddy.server.text.commands.COMMANDS` (or a reason in ``JSON_ONLY``), and its row in
-the request table of docs/PROTOCOL.md.  :func:`declarations` joins them; a piece missing
-anywhere raises while this module is imported, so pytest reports a collection error naming
-it before any test runs, rather than a request that passes every test and fails for a user.
+A request type's declaration (:data:`noddy.protocol.request_table.SPECS`) carries its fields,
+its gates (``changes_table``: refused at a paused table; ``before_hello``; ``heard``) and why
+it has no text command or client key, where it has none.  The rest lives in the room that
+owns it: its handler in the ``handlers()`` of the part of the core that handles it, its text
+command (with how it is written and its line of the help) in
+:data:`noddy.server.text.commands.COMMANDS`, its client key in ``noddy.client.keys``, and its
+row in the request table of docs/PROTOCOL.md.  :func:`declarations` joins them; a piece
+missing anywhere raises while this module is imported, so pytest reports a collection error
+naming it before any test runs, rather than a request that passes every test and fails for a
+user.  The gates are then tried: every request declared ``changes_table`` is refused at a
+paused table, whichever it is.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ def declarations() -> dict[str, dict[str, Any]]:
         if entry["handler"] is None:
             problems.append(f"{kind}: no handler")
         if not entry["commands"] and kind not in JSON_ONLY:
-            problems.append(f"{kind}: no text command (nor a reason in JSON_ONLY)")
+            problems.append(f"{kind}: no text command (nor a no_text reason in its declaration)")
         if not entry["doc"]:
             problems.append(f"{kind}: no row in PROTOCOL.md's request table")
         table[kind] = entry
