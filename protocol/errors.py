@@ -48,6 +48,7 @@ ERROR_CODES: dict[str, str] = {
     "no_such_seat": "the seat number is outside the table",
     "seat_taken": "someone (or a held, disconnected player) sits there",
     "table_full": "no free seat is left at the table",
+    "too_many_watchers": "the table has as many watchers as its max_spectators option allows",
     "wrong_password": "the table is private and the password is missing or wrong",
     "too_many_attempts": "too many wrong passwords from your address lately (a private table), or too many "
                          "password checks for the name, or names tried, lately (an account); wait "
@@ -57,6 +58,7 @@ ERROR_CODES: dict[str, str] = {
     "not_seated": "the request needs you to be seated (spectators cannot do it)",
     "game_in_progress": "seats cannot change while a game is being played",
     "no_game": "there is no game being played at your table",
+    "no_match": "resign_match at a table where no match is going on (none, or already won)",
     "not_a_computer": "remove_computer on a seat that no computer player holds",
     "unknown_level": "no computer player of that level",
     "not_creator": "only the table's creator may change its settings or remove a computer player",

@@ -28,6 +28,7 @@ from .accounts import Accounts
 from .coaching import Coaching
 from .connections import Connections
 from .gameplay import Gameplay
+from .held_seats import HeldSeats
 from .instructions import BotJob, Effects, PasswordResult, PasswordWork, Query, TurnTimer
 from .lobby import Lobby
 from .lobby_board import LobbyBoard
@@ -42,6 +43,7 @@ from .seating import Seating
 from .sessions import Sessions
 from .silence import Silence
 from .stand_ins import StandIns
+from .table_closing import TableClosing
 from .table_state import stored_state
 from .tables import Tables
 from .talk import Talk
@@ -76,8 +78,11 @@ class ServerCore:
         self.gameplay = Gameplay(config, clock, wall_clock, outbox, self.turn_timers, self.silence, self.tables,
                                  self.ratings, self.paused, self.sessions)
         self.stand_ins = StandIns(config, clock, outbox, self.tables, self.gameplay, self.silence)
+        self.closing = TableClosing(outbox, self.sessions, self.board, self.tables)
         self.seating = Seating(config, clock, outbox, self.connections, self.sessions, self.board,
-                               self.tables, guard, self.paused, self.ratings, self.gameplay, self.stand_ins)
+                               self.tables, guard, self.ratings, self.gameplay, self.stand_ins, self.closing)
+        self.held_seats = HeldSeats(config, clock, outbox, self.sessions, self.board, self.tables,
+                                    self.paused, self.stand_ins, self.seating, self.closing)
         self.accounts = Accounts(config, clock, outbox, self.connections, self.tables, self.ratings)
         self.talk = Talk(config, clock, wall_clock, outbox, self.connections, self.sessions, self.accounts,
                          self.mutes)
@@ -90,12 +95,12 @@ class ServerCore:
                                        self.tables, self.seating, self.gameplay, self.mutes)
         self.recovery = Recovery(config, clock, outbox, self.connections, self.sessions, self.board,
                                  self.tables, self.ratings, self.paused, self.lost, self.lobby,
-                                 self.seating, self.gameplay)
+                                 self.seating, self.held_seats, self.closing, self.gameplay)
         handlers: dict[str, Any] = {}
         for part in (self.lobby, self.seating, self.stand_ins, self.gameplay, self.queries,
                      self.coaching, self.matchmaking, self.accounts, self.talk):
             handlers.update(part.handlers())
-        self.reception = Reception(config, clock, outbox, self.connections, self.lobby, self.seating,
+        self.reception = Reception(config, clock, outbox, self.connections, self.lobby, self.held_seats,
                                    self.recovery, self.paused, handlers,
                                    heard=self.stand_ins.heard)  # a request ends its person's silence
 
@@ -135,7 +140,7 @@ class ServerCore:
         due is looked at: held seats, turn timers and connections each wait in a heap ordered
         by when they are due (a stale entry is checked and skipped)."""
         now = self.clock()
-        self.seating.tick(now)  # grace periods over
+        self.held_seats.tick(now)  # grace periods over
         self.gameplay.tick(now)  # turn timers, and the computer players' sweep
         self.silence.tick(now)  # the people to move silent long enough: the others are told
         self.recovery.tick(now)  # paused tables due a look
@@ -195,7 +200,7 @@ class ServerCore:
         next start, exactly as after a crash.
         """
         self.closed = True
-        self.seating.close_down()
+        self.closing.close_down()
         for conn in self.connections.all():
             if not conn.closing:
                 self.outbox.send(conn.id, {"type": "shutdown", "message": "the server is shutting down"})

@@ -241,6 +241,9 @@ class Matchmaking:
         if challenge.id not in self._challenges:
             raise ProtocolError("no_such_challenge", f"challenge {challenge.id} is over: "
                                 f"{challenge.challenger.name} is no longer in the lobby", field="challenge")
+        table = challenge.table
+        if table is not None and not (table.free_seats() and table.status != PLAYING):
+            self._seating.check_watch_room(table, me)  # to watch: refused before it is used up
         self._end(challenge, "accepted", f"{me.name} accepted {_kind(challenge)} {challenge.id}",
                   tell_challenged=False)
         if challenge.table is not None:

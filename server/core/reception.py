@@ -11,8 +11,8 @@ Every other request a person makes is reported (``heard``) before it is handled:
 their silence at a table (:mod:`.silence`); a ``ping`` or ``pong`` is the connection's.
 
 Collaborators (passed in): the connections, the sessions' lobby (guests' names, a text-mode
-person's second hello), seating (a lost connection's place is held), recovery (requests
-that would change a paused table are refused) and ``heard`` (the stand-ins' part: a request
+person's second hello), the held seats (a lost connection's place is held), recovery (requests
+declared ``changes_table`` are refused at a paused table) and ``heard`` (the stand-ins' part: a request
 ends its person's silence, and gives back a seat a computer played for that silence).
 """
 
@@ -25,20 +25,20 @@ from typing import TYPE_CHECKING, Any, Callable
 from noddy.engine import NoddyError
 from noddy.protocol import PROTOCOL_VERSION, REQUESTS, ProtocolError, decode_line
 from noddy.protocol.errors import ERROR_CODES
+from noddy.protocol.request_table import BEFORE_HELLO, CHANGES_TABLE, NOT_HEARD
 from noddy.protocol.requests import read_request, request_id_of
 
 from ..config import ServerConfig
 from ..model.session import Connection
 from .names import SERVER_NAME
-from .recovery import CHANGES_SEATS_OR_GAME
 
 if TYPE_CHECKING:
     from .connections import Connections
+    from .held_seats import HeldSeats
     from .lobby import Lobby
     from .outages import PausedTables
     from .outbox import Outbox
     from .recovery import Recovery
-    from .seating import Seating
 
 log = logging.getLogger("noddy.server")
 
@@ -49,7 +49,7 @@ class Reception:
     """Lines and requests in, handlers called; see the module docstring."""
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
-                 connections: Connections, lobby: Lobby, seating: Seating, recovery: Recovery,
+                 connections: Connections, lobby: Lobby, held: HeldSeats, recovery: Recovery,
                  paused: PausedTables, handlers: dict[str, Handler],
                  heard: Callable[[Connection], None] | None = None) -> None:
         handlers = {**handlers, "ping": self.ping, "pong": self.pong}
@@ -63,7 +63,7 @@ class Reception:
         self._outbox = outbox
         self._connections = connections
         self._lobby = lobby
-        self._seating = seating
+        self._held = held
         self._recovery = recovery
         self._paused = paused
         self._handlers = handlers
@@ -199,11 +199,12 @@ class Reception:
             return
         self.origin = (conn.id, request_id)
         try:
-            if conn.session is None and kind not in ("hello", "ping", "pong"):
+            # The gates are each request's declaration's (noddy.protocol.request_table).
+            if conn.session is None and kind not in BEFORE_HELLO:
                 raise ProtocolError("hello_required", f"say hello before {kind}")
-            if self._paused and kind in CHANGES_SEATS_OR_GAME:
+            if self._paused and kind in CHANGES_TABLE:
                 self._recovery.refuse_if_paused(conn, kind, fields)
-            if self._heard is not None and conn.session is not None and kind not in ("ping", "pong"):
+            if self._heard is not None and conn.session is not None and kind not in NOT_HEARD:
                 self._heard(conn)
             self._handlers[kind](conn, fields, request_id)
         except ProtocolError as exc:
@@ -228,7 +229,7 @@ class Reception:
         session = conn.session
         if session is None or session.conn != conn_id:
             return
-        self._seating.connection_lost(session)
+        self._held.connection_lost(session)
 
     def tick(self, now: float) -> None:
         """Look at each connection whose keepalive is due: ping it, or drop it if it never

@@ -4,12 +4,12 @@ Owns nothing of its own but the decisions: it is the one part that changes the p
 tables and the tables lost at a restart (:mod:`.outages`), and handles the entry points
 ``restore`` and ``unstored``, the ``repair_table`` answer and the repair part of ``tick``.
 A paused table takes no action (:meth:`refuse_if_paused` refuses the requests in
-:data:`CHANGES_SEATS_OR_GAME`; computers and turn timers wait) until storage takes its
+:data:`~noddy.protocol.request_table.CHANGES_TABLE`, the requests declared ``changes_table``; computers and turn timers wait) until storage takes its
 records again; meanwhile it is rolled back to what is stored.
 
 Collaborators (passed in): the open tables, sessions and connections, the rating book
-(rebuilt from what storage kept), the lobby's board, seating (computer players, closing a
-table, seating and watching) and gameplay (finishing a game, turn timers, game ids).  A game
+(rebuilt from what storage kept), the lobby's board, seating (computer players, seating
+and watching), the held seats (a restored person's place is held), table closing and gameplay (finishing a game, turn timers, game ids).  A game
 is dealt again from its seed and its stored actions replayed.
 """
 
@@ -35,12 +35,14 @@ from .instructions import Query
 if TYPE_CHECKING:
     from .connections import Connections
     from .gameplay import Gameplay
+    from .held_seats import HeldSeats
     from .lobby import Lobby
     from .lobby_board import LobbyBoard
     from .outages import LostTables, PausedTables
     from .outbox import Outbox
     from .seating import Seating
     from .sessions import Sessions
+    from .table_closing import TableClosing
     from .tables import Tables
 
 log = logging.getLogger("noddy.server")
@@ -53,7 +55,7 @@ class Recovery:
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
                  connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
                  ratings: RatingBook, paused: PausedTables, lost: LostTables, lobby: Lobby,
-                 seating: Seating, gameplay: Gameplay) -> None:
+                 seating: Seating, held: HeldSeats, closing: TableClosing, gameplay: Gameplay) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
@@ -66,6 +68,8 @@ class Recovery:
         self._lost = lost
         self._lobby = lobby
         self._seating = seating
+        self._held = held
+        self._closing = closing
         self._gameplay = gameplay
 
     def refuse_if_paused(self, conn: Connection, kind: str, fields: dict[str, Any]) -> None:
@@ -150,7 +154,7 @@ class Recovery:
                 self._outbox.record(TableClosed(table_id))
             return
         if saved is None:
-            self._seating.close_table(old, "not_saved")
+            self._closing.close_table(old, "not_saved")
             return
         live = {session.token: session for session in old.humans() + old.away()}
         try:
@@ -159,12 +163,12 @@ class Recovery:
             log.error("table %d cannot be rebuilt from the database (%s); closing it", table_id, exc)
             self._tables.opened(old)
             self._paused.resume(table_id)
-            self._seating.close_table(old, "not_saved")
+            self._closing.close_table(old, "not_saved")
             return
         seated = {id(s.session) for s in table.seats if s is not None and s.session is not None}
         for session in old.spectators:
             if id(session) not in seated:
-                self._seating.watch(table, session)
+                self._seating.watch(table, session, restoring=True)
         for session in old.humans():
             if session.table is old:  # sat down after the last save: back to the lobby
                 session.table, session.seat = None, None
@@ -200,7 +204,7 @@ class Recovery:
                 # Won at the deal by an older server, which never recorded such a game's end.
                 self._gameplay.finish_game(table, table.game)
             if not any(s is not None and s.session is not None for s in table.seats):
-                self._seating.close_table(table, "nobody_back")
+                self._closing.close_table(table, "nobody_back")
             else:
                 log.info("table %d restored (%s, %s)", table.id, table.preset, table.status)
         self._outbox.forget_changes()
@@ -221,7 +225,7 @@ class Recovery:
                 session = Session(seat["name"], bool(seat.get("bot")), None, token=seat["token"])
                 session.held_until = now + self._config.grace_period
                 self._lobby.add_session(session)
-                self._seating.schedule_held(session)
+                self._held.schedule_held(session)
             session.table, session.seat = None, None
             self._board.arrived(session)
             self._lost.add(session.token, message)
@@ -265,7 +269,7 @@ class Recovery:
                 session = Session(seat["name"], seat["bot"], None, token=seat["token"])
                 session.held_until = now + self._config.grace_period
                 self._lobby.add_session(session)
-                self._seating.schedule_held(session)
+                self._held.schedule_held(session)
             self._seating.take_seat(table, session, index, ready=seat["ready"])
             if seat["token"] == saved.get("creator"):
                 table.creator = session
@@ -277,8 +281,8 @@ class Recovery:
                 session = Session(watcher["name"], bool(watcher.get("bot")), None, token=watcher["token"])
                 session.held_until = now + self._config.grace_period
                 self._lobby.add_session(session)
-                self._seating.schedule_held(session)
-                self._seating.watch(table, session)
+                self._held.schedule_held(session)
+                self._seating.watch(table, session, restoring=True)
                 if watcher["token"] == saved.get("creator"):
                     table.creator = session
         table.status = saved["status"]
@@ -304,7 +308,3 @@ class Recovery:
         self._tables.opened(table)
         return table
 
-
-#: Requests that change a table's seats or game: refused at a paused table.
-CHANGES_SEATS_OR_GAME = frozenset({"action", "ready", "sit", "stand", "leave", "add_computer",
-                                   "remove_computer", "configure_table"})

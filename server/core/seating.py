@@ -1,31 +1,27 @@
 """Seating: making tables, sitting, watching, standing, leaving, computers and readiness.
 
-Owns: when held seats and watchers' places run out (the held heap: the held part of
-``tick``), and handles ``create_table``, ``sit``, ``spectate``, ``stand``, ``leave``,
-``add_computer``, ``remove_computer``, ``ready`` and ``configure_table``.  Also
-how a person goes (:meth:`leave` mid-game is a resignation; a grace period running out
-mid-game abandons the seat, and a computer *stands in* until its person takes it back,
-or the table chooses to wait: :mod:`.stand_ins`) and how a table closes.  The one place a person takes a seat is :meth:`take_seat`
-and the one place they become a watcher is :meth:`watch`, so a limit on either is checked
-once.
+Handles ``create_table``, ``sit``, ``spectate``, ``stand``, ``leave``, ``resign_match``, ``add_computer``,
+``remove_computer``, ``ready`` and ``configure_table``.  Also how a person goes for good
+(:meth:`leave` mid-game is a resignation, :mod:`.stand_ins`; a match going on is given up).
+The one place a person takes a seat is :meth:`take_seat` and the one place they become a
+watcher is :meth:`watch`, so a limit on either is checked once.  A place held for a lost
+connection is :mod:`.held_seats`' and closing a table is :mod:`.table_closing`'s.
 
 Collaborators (passed in): the open tables, sessions and connections, the lobby's board (a
 person back in the lobby), the password guard (wrong table passwords per address, shared
-with ``get_game``), the paused tables (a held seat is not given up while its table is
-paused), the rating book (the summaries' ratings), gameplay (a full, ready table deals)
-and the stand-ins (a person leaving mid-game; computer players are made there).
+with ``get_game``), the rating book (the summaries' ratings), gameplay (a full, ready table
+deals), the stand-ins (a person leaving mid-game; computer players are made there) and
+table closing (a table whose last person left).
 """
 
 from __future__ import annotations
 
-import heapq
 import logging
 import math
 from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.bots import LEVELS
 from noddy.protocol import ProtocolError
-from noddy.protocol.closing import closed_message
 
 from ..config import ServerConfig
 from ..model.match_plan import MatchPlan
@@ -33,31 +29,31 @@ from ..model.passwords import hash_password, password_matches
 from ..model.ratelimit import PasswordGuard
 from ..model.ratings import Rated, RatingBook, family_of
 from ..model.session import Connection
-from ..model.table import FINISHED, PLAYING, Seat, Session, Table
-from ..model.table_options import table_rules
-from ..storage.records import MatchResigned, TableClosed
+from ..model.table import PLAYING, Seat, Session, Table
+from ..model.table_options import max_spectators, table_rules
+from ..storage.records import MatchResigned
 from .places import my_seat, my_table, session_of
 
 if TYPE_CHECKING:
     from .connections import Connections
     from .gameplay import Gameplay
     from .lobby_board import LobbyBoard
-    from .outages import PausedTables
     from .outbox import Outbox
     from .sessions import Sessions
     from .stand_ins import StandIns
+    from .table_closing import TableClosing
     from .tables import Tables
 
 log = logging.getLogger("noddy.server")
 
 
 class Seating:
-    """Seat requests, computer players, held seats and closing tables; see the module docstring."""
+    """Seat requests, computer players and leaving; see the module docstring."""
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
                  connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
-                 guard: PasswordGuard, paused: PausedTables, ratings: RatingBook,
-                 gameplay: Gameplay, stand_ins: StandIns) -> None:
+                 guard: PasswordGuard, ratings: RatingBook,
+                 gameplay: Gameplay, stand_ins: StandIns, closing: TableClosing) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
@@ -66,19 +62,15 @@ class Seating:
         self._board = board
         self._tables = tables
         self._guard = guard
-        self._paused = paused
         self._ratings = ratings
         self._gameplay = gameplay
         self._stand_ins = stand_ins
-        #: Min-heap of (when, serial, session) of held seats' (and watchers' places') ends.
-        self._held_due: list[tuple[float, int, Session]] = []
-        self._due_serial = 0
-        #: Set at shutdown: a table closed then stays stored, to be restored.
-        self._closing_down = False
+        self._closing = closing
 
     def handlers(self) -> dict[str, Callable[[Connection, dict[str, Any], Any], None]]:
         return {"create_table": self.create_table, "sit": self.sit, "spectate": self.spectate,
-                "stand": self.stand, "leave": self.leave_request, "add_computer": self.add_computer,
+                "stand": self.stand, "leave": self.leave_request, "resign_match": self.resign_match,
+                "add_computer": self.add_computer,
                 "remove_computer": self.remove_computer, "ready": self.ready,
                 "configure_table": self.configure_table}
 
@@ -118,6 +110,8 @@ class Seating:
         table = Table(tables.next_id(), rules, rules.name, f["players"], f["partnerships"], options,
                       password=hash_password(f["password"]) if f["private"] else None,
                       turn_timer=f["turn_timer"])
+        if seat is None:  # refused before the table is opened, not after
+            self.check_watch_room(table, session)
         table.creator = session
         if f["deal_seeds"] is not None:
             table.match = MatchPlan(tuple(f["deal_seeds"]), session)
@@ -179,6 +173,21 @@ class Seating:
         self.leave(table, session)
         self._board.greet(session)  # back in the lobby: what it has been saying
 
+    def resign_match(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        """A seated person gives up the match going on at their table, between its games,
+        and stays seated: the other side wins it, as when they leave (:meth:`give_up_match`),
+        and the next ``ready`` starts a new match.  Mid-game it is refused: the game is not
+        given up by this (``leave`` resigns the game and the match)."""
+        session = session_of(conn)
+        table, seat = my_seat(session)
+        if table.status == PLAYING:
+            raise ProtocolError("game_in_progress", f"a game is being played at table {table.id}: "
+                                "finish it first (leave gives up the game and the match)")
+        if not self.give_up_match(table, seat):
+            raise ProtocolError("no_match", f"no match is going on at table {table.id}")
+        self._outbox.reply(conn, rid, {"type": "table", "table": table.summary()})
+        self._tables.changed(table, exclude=session)
+
     def add_computer(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = session_of(conn)
         table = my_table(session)
@@ -220,7 +229,7 @@ class Seating:
         whose planned games are all played closes instead (after the reply)."""
         if table.match is not None and table.match.done(table.games_played) and table.can_start():
             self._outbox.reply(conn, rid, {"type": "table", "table": table.summary()})
-            self.close_table(table, "match_played")
+            self._closing.close_table(table, "match_played")
             return
         started = self._gameplay.start_game(table) if table.can_start() else None
         summary = table.summary()  # one summary for the reply and the others
@@ -263,13 +272,27 @@ class Seating:
         table.seats[seat] = Seat(session.name, session=session, ready=ready)
         session.table, session.seat = table, seat
 
-    def watch(self, table: Table, session: Session) -> None:
-        """``session`` watches ``table``: from the lobby, or standing up from its seat."""
+    def watch(self, table: Table, session: Session, restoring: bool = False) -> None:
+        """``session`` watches ``table``: from the lobby, or standing up from its seat, within
+        the table's ``max_spectators`` (:meth:`check_watch_room`); a watcher's place brought
+        back from storage (``restoring``) was had already and is never refused."""
+        if not restoring:
+            self.check_watch_room(table, session)
         if session.table is table and session.seat is not None:
             table.seats[session.seat] = None
         if session not in table.spectators:
             table.spectators.append(session)
         session.table, session.seat = table, None
+
+    def check_watch_room(self, table: Table, session: Session) -> None:
+        """``too_many_watchers`` if ``session`` (not watching ``table`` yet) would be one
+        watcher more than the table's ``max_spectators`` allows.  :meth:`watch` asks it, and
+        whoever must refuse before changing anything else (an invitation accepted)."""
+        limit = max_spectators(table.options)
+        if limit is not None and session not in table.spectators and len(table.spectators) >= limit:
+            raise ProtocolError("too_many_watchers", f"table {table.id} allows {limit} watcher"
+                                f"{'' if limit == 1 else 's'} at once (max_spectators), and has "
+                                f"{len(table.spectators)}")
 
     def rename_watcher(self, table: Table, old: Session, new: Session) -> None:
         """A watcher chose another name (a new session): it keeps its place."""
@@ -344,31 +367,7 @@ class Seating:
         ratings = self._ratings
         return lambda seat: round(ratings.rating(family, _identity(seat)))
 
-    # -- going, for a while or for good -----------------------------------------------------------
-    def connection_lost(self, session: Session) -> None:
-        """``session``'s connection is gone: forget it in the lobby; at a table, hold its
-        place (a seat, or a watcher's place) for the grace period -- but not a seat at a
-        finished table, which it leaves at once."""
-        session.conn = None
-        table = session.table
-        if table is None:
-            self._sessions.forget(session)
-            return
-        if session.seat is not None and table.status == FINISHED and (
-                table.running_match is None or table.running_match.over):
-            # Nothing is at stake at a finished table (but a match going on): a bot that closes
-            # after its game must not leave its name held for the grace period (issue 25).
-            self._sessions.forget(session)
-            self.leave(table, session)
-            return
-        session.held_until = self._clock() + self._config.grace_period
-        self.schedule_held(session)
-        if session.seat is not None:
-            log.info("seat %d at table %d held for %s", session.seat, table.id, session.name)
-            self._outbox.to_table(table, {"type": "player_away", "table": table.id, "seat": session.seat,
-                                          "name": session.name, "grace": self._config.grace_period})
-            self._tables.changed(table)
-
+    # -- going for good ----------------------------------------------------------------------
     def leave(self, table: Table, session: Session) -> None:
         """``session`` goes back to the lobby.  Mid-game that is a resignation: a loss for its
         side at once; in a game of two sides the game ends, else a computer plays the seat on."""
@@ -382,19 +381,20 @@ class Seating:
         elif seat is not None:
             table.seats[seat] = None
         if seat is not None:
-            self._give_up_match(table, seat)
+            self.give_up_match(table, seat)
         if not table.humans():
-            self.close_table(table, "empty")
+            self._closing.close_table(table, "empty")
         else:
             self._tables.changed(table)
 
-    def _give_up_match(self, table: Table, seat: int) -> None:
-        """``seat``'s person left while the table's match was on: the match is given up, and
-        its last game's record says so."""
+    def give_up_match(self, table: Table, seat: int) -> bool:
+        """``seat``'s person left, or gave the match up, while the table's match was on: the
+        match is given up, and its last game's record says so.  False: no match was on."""
         resigned = table.resign_match(seat)
         if resigned is not None and table.live is not None:
             self._outbox.record(MatchResigned(table.live.game_id, resigned, table.id))
             log.info("table %d: seat %d gives up the match", table.id, seat)
+        return resigned is not None
 
     def remove_spectator(self, table: Table, session: Session) -> None:
         table.spectators.remove(session)
@@ -402,89 +402,9 @@ class Seating:
         self._board.arrived(session)
         self._sessions.forget(session)
         if not table.humans():
-            self.close_table(table, "empty")
+            self._closing.close_table(table, "empty")
         else:
             self._tables.changed(table)
-
-    def tick(self, now: float) -> None:
-        """Held seats and watchers' places whose time is over are given up (not at a paused table)."""
-        held = self._held_due
-        is_current = self._sessions.is_current
-        while held and held[0][0] <= now:
-            session = heapq.heappop(held)[2]
-            if session.held_until is not None and session.held_until <= now and is_current(session):
-                if session.table is not None and session.table.id in self._paused:
-                    # Not while the table is paused: its seats cannot be saved.
-                    self._due_serial += 1
-                    heapq.heappush(held, (now + self._config.storage_retry, self._due_serial, session))
-                    continue
-                self._expire(session)
-
-    def schedule_held(self, session: Session) -> None:
-        if session.held_until is not None:
-            self._due_serial += 1
-            heapq.heappush(self._held_due, (session.held_until, self._due_serial, session))
-
-    def _expire(self, session: Session) -> None:
-        """A held seat's (or a watcher's place's) grace period (or keep-away time) is over."""
-        due, session.held_until = session.held_until, None
-        table, seat = session.table, session.seat
-        if table is not None and seat is not None and table.status == PLAYING:
-            if self._stand_ins.keep_waiting(table, session, due):  # nobody here: the game waits
-                return self.schedule_held(session)
-            log.info("%s did not come back to table %d; a computer stands in", session.name, table.id)
-            self._stand_ins.abandon(table, seat, session)  # the session stays: they may take it back
-            if not table.humans():
-                self.close_table(table, "empty")
-            else:
-                self._tables.changed(table)
-            return
-        self._sessions.forget(session)
-        if table is not None and seat is None:
-            self.remove_spectator(table, session)
-            return
-        session.table, session.seat = None, None
-        self._board.arrived(session)
-        if table is None or seat is None:
-            return
-        log.info("%s did not come back to table %d", session.name, table.id)
-        table.seats[seat] = None
-        self._give_up_match(table, seat)  # between games of a match: given up
-        if not table.humans():
-            self.close_table(table, "empty")
-        else:
-            self._tables.changed(table)
-
-    def close_down(self) -> None:
-        """The server is shutting down: every table closes, staying stored to be restored."""
-        self._closing_down = True
-        for table in list(self._tables.values()):
-            self.close_table(table, "shutdown", tell_lobby=False)
-
-    def close_table(self, table: Table, reason: str, tell_lobby: bool = True) -> None:
-        """Close ``table`` for ``reason`` (a code of :data:`~noddy.protocol.closing.CLOSE_REASONS`):
-        its members are told, and back in the lobby.  At shutdown it stays stored, to come
-        back at the next start, and the log says so rather than "closed"."""
-        message = closed_message(table.id, reason)
-        if reason == "shutdown":
-            log.info("table %d kept for the next start (the server is shutting down)", table.id)
-        else:
-            log.info("table %d closed: %s", table.id, message["message"])
-        self._tables.removed(table.id)
-        if not self._closing_down:  # at shutdown the table stays stored, to be restored
-            self._outbox.record(TableClosed(table.id))
-        self._outbox.to_table(table, message)
-        runner = None if table.match is None else table.match.runner
-        if runner is not None and runner.table is not table:  # the runner hears it anywhere
-            self._outbox.send(runner.conn, {**message, "games_played": table.games_played})
-        for session in table.humans() + table.away():
-            session.table, session.seat = None, None
-            self._board.arrived(session)
-            if session.conn is None:
-                self._sessions.forget(session)
-        table.status = FINISHED if table.status == PLAYING else table.status
-        if tell_lobby:  # with the lobby's next table news (see lobby_push)
-            self._board.table_closed(message)
 
 
 def _identity(seat: Seat) -> Rated:

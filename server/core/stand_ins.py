@@ -2,7 +2,7 @@
 ends or the person takes the seat back.
 
 Seats wait for their person (issue 24).  A person who loses the connection is held for the
-grace period (:mod:`.seating`); if they are not back by then, mid-game, the seat is
+grace period (:mod:`.held_seats`); if they are not back by then, mid-game, the seat is
 *abandoned* and a computer stands in (``stand_in`` push), so the others can play on.  The
 person takes the seat back the moment they return with their resume token, or by logging
 in to their account (:meth:`take_back`: ``player_back``), until the game ends; then the

@@ -6,7 +6,8 @@ checks it against the preset); ``hints`` is the server's: ``true`` lets the seat
 coach (``hint``, ``review``), and makes the table's games unrated; so is ``match`` (a match
 to N match points: :mod:`noddy.server.model.match`), and ``seat_silence`` (how long the
 person to move may say nothing before the others may call in a stand-in:
-:mod:`noddy.server.core.silence`).  This module splits the
+:mod:`noddy.server.core.silence`), and ``max_spectators`` (the most watchers at once:
+``too_many_watchers`` past it, :mod:`noddy.server.core.seating`).  This module splits the
 two, so every place that configures a table's rules (creating and configuring it, restoring
 it, replaying a stored game) sees the same rules, and the stored options keep ``hints``.
 
@@ -44,24 +45,33 @@ SEAT_SILENCE = OptionSpec("seat_silence", "number", None,
                           minimum=SEAT_SILENCE_MIN, maximum=SEAT_SILENCE_MAX)
 PASSWORD = OptionSpec("password", "str", None, "a private table's password: only those who give it "
                       "may sit or watch", max_length=_PASSWORD_FIELD.max_length)
+#: The most watchers a table may limit itself to: every event of its game goes to each of
+#: them, so past a thousand a table's watchers cost more than its game, and no table needs it.
+MAX_SPECTATORS_MAX = 1000
+MAX_SPECTATORS = OptionSpec("max_spectators", "int", None,
+                            "the most people who may watch the table at once (null: no limit; 0: "
+                            "nobody may watch)", minimum=0, maximum=MAX_SPECTATORS_MAX)
 
 #: The server's own table options, and where each goes in ``create_table``: inside its
 #: ``options`` object, or a field of the request itself.
 SERVER_OPTIONS: dict[str, tuple[OptionSpec, str]] = {
     HINTS.name: (HINTS, "options"), MATCH.name: (MATCH, "options"), TURN_TIMER.name: (TURN_TIMER, "request"),
     PASSWORD.name: (PASSWORD, "request"), SEAT_SILENCE.name: (SEAT_SILENCE, "options"),
+    MAX_SPECTATORS.name: (MAX_SPECTATORS, "options"),
 }
 
 
 def rules_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """``options`` without the server's own, checked (a bad ``hints`` is refused like any
-    bad option, with ``invalid_option``)."""
+    """``options`` without the server's own (those of :data:`SERVER_OPTIONS` that go in
+    ``options``), each checked by its declaration: a bad value is refused like any bad
+    option, with ``invalid_option``.  Null is a value only of an option whose default is
+    null (the server's default, or none); ``hints`` null is refused."""
     options = dict(options or {})
-    HINTS.check(options.pop(HINTS.name, HINTS.default))
-    match_to(options)
-    options.pop(MATCH.name, None)
-    seat_silence(options)
-    options.pop(SEAT_SILENCE.name, None)
+    for name, (spec, where) in SERVER_OPTIONS.items():
+        if where == "options":
+            value = options.pop(name, spec.default)
+            if value is not None or spec.default is not None:
+                spec.check(value)
     return options
 
 
@@ -88,6 +98,13 @@ def seat_silence(options: Mapping[str, Any] | None) -> float | None:
     checked (``invalid_option`` for anything but a number from 30 to 86400)."""
     value = (options or {}).get(SEAT_SILENCE.name)
     return None if value is None else SEAT_SILENCE.check(value)
+
+
+def max_spectators(options: Mapping[str, Any] | None) -> int | None:
+    """The most watchers a table with these options allows (None: no limit of its own),
+    checked (``invalid_option`` for anything but a whole number from 0 to 1000)."""
+    value = (options or {}).get(MAX_SPECTATORS.name)
+    return None if value is None else MAX_SPECTATORS.check(value)
 
 
 def advertised_options() -> dict[str, dict[str, Any]]:

@@ -9,7 +9,8 @@ names and their legal moves).  The core itself never reads or writes text.
 """
 
 from .adapter import TextAdapter
-from .commands import HELP, cards_by_number, numbered_hand, parse_command
+from .commands import cards_by_number, numbered_hand, parse_command
+from .help import HELP
 from .render import person_error, render
 
 __all__ = ["HELP", "TextAdapter", "cards_by_number", "numbered_hand", "parse_command", "person_error",

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any, Mapping
 from noddy.protocol import ProtocolError
 
 from ..core.instructions import Effects, Lines, Send
-from .commands import cards_by_number, help_reply, parse_command
+from .commands import cards_by_number, parse_command
+from .help import help_reply
 from .render import person_error
 
 if TYPE_CHECKING:

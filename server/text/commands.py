@@ -3,7 +3,7 @@ client would send.
 
 People count seats from 1, so text mode does too: ``sit 1`` is the JSON seat 0.  A known
 command written wrong says how it is written (``bad_command``); anything else is
-``unknown_command``.  :data:`HELP` lists them all.
+``unknown_command``.  :mod:`.help` lists them all, from the same declarations.
 
 >>> parse_command("play 5h")
 {'type': 'action', 'action': 'play', 'card': '5h'}
@@ -13,12 +13,11 @@ command written wrong says how it is written (``bad_command``); anything else is
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from noddy.engine import PRESETS
 from noddy.protocol import PROTOCOL_VERSION, ProtocolError
+from noddy.protocol.request_table import SPECS
 
 def _value(text: str) -> Any:
     lowered = text.lower()
@@ -51,12 +50,12 @@ def _seat(word: str) -> int:
 @dataclass(frozen=True)
 class Command:
     """One text command, declared once: the words that call it, the request it sends, how it
-    is written and its line of :data:`HELP`.
+    is written and its line of :data:`~.help.HELP`.
 
     ``read(verb, args, rest)`` gives the request for the words after the verb (``rest``: the
     line after the verb, as typed), or None when they do not fit, and the person is told how
     the command is written (``usage``, with ``{verb}`` the word they typed; a command that
-    takes nothing after it needs none).  ``brief`` is its line of :data:`HELP`, the list that
+    takes nothing after it needs none).  ``brief`` is its line of :data:`~.help.HELP`, the list that
     fits an 80x24 terminal (left column, text); ``help`` what ``help VERB`` tells of it (a
     heading, then lines).  Either is None where another command's entry names it."""
 
@@ -146,7 +145,7 @@ def _sit(verb: str, args: list[str], rest: str) -> dict[str, Any] | None:
     return None
 
 
-#: Every text command, in the order :data:`HELP` lists them.
+#: Every text command, in the order :data:`~.help.HELP` lists them.
 COMMANDS: tuple[Command, ...] = (
     Command(("tables", "list", "ls"), "list_tables", lambda verb, args, rest: {
         "type": "list_tables", **({"people_only": True} if args else {})} if args in ([], ["people"]) else None,
@@ -179,9 +178,12 @@ COMMANDS: tuple[Command, ...] = (
         "type": "remove_computer", "seat": _seat(args[0])} if len(args) == 1 else None,
         usage="unbot SEAT", help=("unbot SEAT", ("the computer player leaves the seat",))),
     Command(("stand",), "stand", _bare({"type": "stand"}),
-            help=("stand | leave", ("stand up (stay watching) | go back to the lobby",)),
-            brief=('stand | leave', 'stand up and watch | go back to the lobby')),
+            help=("stand | leave | giveup", ("stand up (stay watching) | go back to the lobby (mid-game:",
+                                              "resign) | give up the match going on, between its games,",
+                                              "and stay seated (the other side wins it)")),
+            brief=('stand | leave | giveup', 'watch | to the lobby | give up the match')),
     Command(("leave",), "leave", _bare({"type": "leave"})),
+    Command(("giveup",), "resign_match", _bare({"type": "resign_match"})),
     Command(("wait",), "stand_in", lambda verb, args, rest: {
         "type": "stand_in", "seat": _seat(args[0]), "on": False} if len(args) == 1 else None,
         usage="wait SEAT", help=("wait SEAT | standin SEAT",
@@ -329,72 +331,11 @@ COMMANDS: tuple[Command, ...] = (
     Command(("quit", "exit", "bye"), "bye", _bare({"type": "bye"})),
 )
 
-#: The request types a person has no text command for, and why.
-JSON_ONLY = {
-    "pong": "the answer to the server's ping: any line a person types answers it",
-    "configure_table": "a table's settings are chosen with new; a program may change them between games",
-}
+#: The request types a person has no text command for, and why (from their declarations).
+JSON_ONLY = {spec.type: spec.no_text for spec in SPECS if spec.no_text is not None}
 
 #: Each command by each of its words.
-_BY_VERB = {verb: command for command in COMMANDS for verb in command.verbs}
-
-
-#: The widest a line of help may be, and the most lines the list may have: an 80x24
-#: terminal, with a line to spare for what the person types next.
-HELP_WIDTH, HELP_LINES = 80, 23
-
-
-def _help_text() -> str:
-    """:data:`HELP`: one line a command (or a group), from each command's ``brief``."""
-    lines = ["Commands, one a line (help COMMAND tells more, e.g. help new):"]
-    for command in COMMANDS:
-        if command.brief is not None:
-            left, right = command.brief
-            lines.append(f"  {left:<27} {right}")
-    return "\n".join(lines)
-
-
-def help_reply(line: str) -> str:
-    """The text a ``help`` line is answered with: the list, or (``help VERB``) one command."""
-    words = line.split()[1:]
-    return help_for(words[0]) if words else HELP
-
-
-def help_for(verb: str) -> str:
-    """What ``help VERB`` says: the command's help entry (its group's), how it is written,
-    and for ``new`` the presets; a word that is no command says so."""
-    command = _BY_VERB.get(verb.lower())
-    if command is None:
-        return f"There is no command {verb!r}; type help for the list."
-    entry = None
-    for other in COMMANDS:  # the entry of the command's group: the last one at or before it
-        if other.help is not None:
-            entry = other.help
-        if other is command:
-            break
-    lines: list[str] = []
-    if entry is not None:
-        left, right = entry
-        lines.append(left)
-        lines += ["    " + more for more in right]
-    if command.usage:
-        lines.append("Written: " + command.usage.format(verb=command.verbs[0]) + ".")
-    if len(command.verbs) > 1:
-        lines.append("Also: " + ", ".join(command.verbs[1:]) + ".")
-    if command.verbs[0] == "new":
-        lines += textwrap.wrap("Presets: " + " ".join(PRESETS) + "; e.g. new cribbage 4 pairs target=61. "
-                               "Options as name=value: target=61 counting=manual hints=true "
-                               "knave_noddy=false; match=3 plays a match to 3 match points; "
-                               "password=PW makes it private; timer=SECONDS a turn timer.", width=HELP_WIDTH - 2, break_on_hyphens=False)
-    wrapped = []
-    for line in lines:
-        indent = " " * (len(line) - len(line.lstrip()))
-        wrapped += textwrap.wrap(line, width=HELP_WIDTH - 2, subsequent_indent=indent + "  ",
-                                 break_on_hyphens=False) or [""]
-    return "\n".join(wrapped)
-
-
-HELP = _help_text()
+BY_VERB = {verb: command for command in COMMANDS for verb in command.verbs}
 
 
 def parse_command(line: str) -> dict[str, Any] | None:
@@ -403,7 +344,7 @@ def parse_command(line: str) -> dict[str, Any] | None:
     words = line.split()
     verb, args = words[0].lower(), words[1:]
     rest = line.strip()[len(words[0]):].strip()
-    command = _BY_VERB.get(verb)
+    command = BY_VERB.get(verb)
     if command is None:
         raise ProtocolError("unknown_command", f"not a command: {line.strip()!r}; type help for the list")
     request = command.read(verb, args, rest)

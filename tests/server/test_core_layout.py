@@ -184,7 +184,7 @@ def test_every_request_type_has_a_handler_and_a_missing_one_stops_the_core() -> 
     assert sorted(core.reception.handled()) == sorted(REQUESTS)
     from noddy.server.core.reception import Reception
     with pytest.raises(TypeError, match=r"request types without a handler: \['bye'\]"):
-        Reception(core.config, core.clock, core.outbox, core.connections, core.lobby, core.seating,
+        Reception(core.config, core.clock, core.outbox, core.connections, core.lobby, core.held_seats,
                   core.recovery, core.paused, {k: v for k, v in core.reception.handled().items()
                                                if k not in ("bye", "ping", "pong")})
 

@@ -94,6 +94,7 @@ async def test_every_error_code() -> None:
                       state=TABLES)
         await refused(ann, {"type": "remove_computer", "seat": 1}, "not_a_computer", state=TABLES)
         await refused(ann, {"type": "action", "action": "go"}, "no_game", state=TABLES)
+        await refused(ann, {"type": "resign_match"}, "no_match", state=TABLES)
         assert (await ben.request({"type": "spectate", "table": table_id, "password": "pw"}))["type"] == "table"
         await refused(ben, {"type": "ready"}, "not_seated", state=TABLES)
         await refused(ben, {"type": "create_table"}, "already_at_table", state=TABLES)
@@ -426,6 +427,17 @@ async def test_a_tell_too_many_for_an_absent_account(tmp_path: Any) -> None:
         for number in range(3):  # one sender leaves at most 3 for one person
             assert (await ben.request({"type": "tell", "name": "ann", "text": f"{number}"}))["waiting"] is True
         await refused(ben, {"type": "tell", "name": "ann", "text": "one more"}, "too_many_waiting", field="name")
+        await ben.close()
+
+
+async def test_a_watcher_past_max_spectators() -> None:
+    async with running_server() as server:
+        ann, ben = await Client.connect(server.port), await Client.connect(server.port)
+        await ann.hello("ann")
+        await ben.hello("ben")
+        await ann.request({"type": "create_table", "options": {"max_spectators": 0}})
+        await refused(ben, {"type": "spectate", "table": 1}, "too_many_watchers", state=TABLES)
+        await ann.close()
         await ben.close()
 
 

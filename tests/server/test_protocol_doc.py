@@ -10,6 +10,7 @@ alone; this is what it could not have known otherwise.
 from __future__ import annotations
 
 import ast
+import json
 import pathlib
 import re
 
@@ -107,3 +108,15 @@ def test_every_server_flag_is_named() -> None:
     assert "--max-tables-per-address" in flags
     missing = sorted(flag for flag in flags if not re.search(rf"(?<![\w-]){flag}(?![\w-])", DOC))
     assert missing == []
+
+
+def test_every_welcome_shown_advertises_the_table_options_the_server_does() -> None:
+    """A welcome in the document (the handshake, the transcript) shows ``table_options`` as
+    the server advertises them, in the same order: a new table option went in once and left
+    every transcript stale, and nothing noticed (issue 32)."""
+    from noddy.server.model.table_options import advertised_options
+    decoder = json.JSONDecoder()
+    shown = [decoder.raw_decode(DOC, match.end())[0] for match in re.finditer(r'"table_options":', DOC)]
+    assert len(shown) >= 2
+    for options in shown:
+        assert list(options.items()) == list(advertised_options().items())
