@@ -93,7 +93,7 @@ class Bindings:
         free = ~chatting & ~helping & ~confirming & ~asking & ~naming & ~counting & ~coached
         lobby = free & Condition(lambda: model.screen in LOBBY_SCREENS and model.form is None)
         form = free & Condition(lambda: model.screen in LOBBY_SCREENS and model.form is not None)
-        typing = form & Condition(lambda: model.form is not None and model.form.on_password)
+        typing = form & Condition(lambda: model.form is not None and model.form.on_text)
         table = free & Condition(lambda: model.screen == TABLE)
         picking = table & Condition(lambda: model.picking is not None)
         records.bind_keys(kb, self.records, lobby, free, lambda event: self._flush())

@@ -54,7 +54,7 @@ from noddy.protocol.story import TableView
 from .lines import LOG_LIMIT, CountRow, DealCount, LogLine, Peg, line, number_words
 from .screens.coach import Coach, Panel
 from .screens.counting import HandCount
-from .screens.form import FALLBACK_PRESETS, TIMER_CHOICES, CreateForm, NewTable
+from .screens.form import FALLBACK_PRESETS, CreateForm, NewTable
 from .screens.game import COUNT_SECONDS, Game
 from .screens.lobby import PASSWORD_LIMIT, Lobby, PasswordPrompt, free_seats
 from .screens.table import TableScreen
@@ -464,5 +464,5 @@ class ViewModel:
 
 __all__ = ["ViewModel", "Part", "Panel", "LogLine", "Peg", "CreateForm", "PasswordPrompt", "DealCount",
            "CountRow", "number_words", "COUNT_SECONDS", "free_seats", "request_field", "line",
-           "LOBBY", "TABLE", "CONNECTING", "NOT_CONNECTED", "TIMER_CHOICES", "LOG_LIMIT",
+           "LOBBY", "TABLE", "CONNECTING", "NOT_CONNECTED", "LOG_LIMIT",
            "FALLBACK_PRESETS", "PASSWORD_LIMIT", "CHAT_LIMIT", "NAME_LIMIT"]

@@ -114,7 +114,7 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False,
     elif model.deal_count is not None and model.screen != LOBBY:
         keys = (scroll or [("any key", "closes the count")]) + [("Ctrl-Q", "quit")]
     elif model.screen == LOBBY and model.form is not None:
-        if model.form.on_password:
+        if model.form.on_text:
             keys = [("↑↓", "line"), ("type", "password"), ("⌫", "delete"), ("↵", "create"),
                     ("Esc", "back")]
         else:

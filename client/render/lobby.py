@@ -42,15 +42,17 @@ def form_fragments(model: ViewModel) -> Fragments:
     form = model.form
     if form is None:
         return []
-    if form.on_password:
+    if form.on_text:
         hint = "↑↓ line  type a password (none: public)  ⌫ delete  Enter create"
     else:
         hint = "↑↓ line  ←→ change  PgUp/PgDn ±10  Enter create  Esc back"
     out: Fragments = [("class:label", " New table  "), ("class:dim", hint + "\n\n")]
+    texts = form.text_rows()
     for i, (label, value) in enumerate(form.rows()):
         current = i == form.row
-        if i == form.password_row:
-            shown = form.password + ("▏" if current else "") if form.password or current else value
+        if i in texts:
+            typed = str(form.current().value) if current else ""   # type: ignore[union-attr]
+            shown = typed + "▏" if current else value
             text = f"  {label:<22} {shown}"
         else:
             text = f"  {label:<22} {'‹ ' + value + ' ›' if label else value}"

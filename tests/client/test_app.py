@@ -261,13 +261,13 @@ async def open_form_for(app: ClientApp, keys: PipeInput, *, preset_steps: int = 
     keys.send_text("\x1b[C" * preset_steps + "\x1b[B" + "\x1b[C" * players_steps)
     await wait_for(lambda: form.preset_index == preset_steps and form.row == 1
                    and form.players_index == players_steps, "the preset and players")
-    while form._row_key() != "computers":
+    while form.current() != "computers":
         keys.send_text("\t")
         row = form.row
         await wait_for(lambda: form.row != row, "the next row")
     keys.send_text("\x1b[D" * 3)
     await wait_for(lambda: form.computers == 0, "no computer players")
-    while not form.on_password:
+    while not form.on_text:
         keys.send_text("\t")
         row = form.row
         await wait_for(lambda: form.row != row, "the next row")

@@ -403,7 +403,9 @@ def test_the_form_draws_the_same_with_table_options_as_without() -> None:
     assert drawn[0] == drawn[1]
 
 
-def test_the_form_offers_what_table_options_declare_and_it_can_edit() -> None:
+def test_the_form_offers_every_option_the_welcome_declares_and_sends_it() -> None:
+    """Issue 32: the form is built from the declarations alone, so an option the client
+    has never heard of (``max_spectators``, a ``motto``) gets a row by its kind and is sent."""
     declared = {
         # an option the form has no label of its own for, that goes in the request
         "spectator_chat": {"type": "bool", "default": True, "in": "request",
@@ -411,32 +413,49 @@ def test_the_form_offers_what_table_options_declare_and_it_can_edit() -> None:
         "hints": TABLE_OPTIONS["hints"],
         # a narrower timer: only the choices within its range
         "turn_timer": TABLE_OPTIONS["turn_timer"] | {"min": 20, "max": 90},
-        # kinds the form cannot edit: no row, nothing sent
-        "max_spectators": {"type": "int", "min": 0, "max": 50, "default": 10, "in": "request"},
-        "motto": {"type": "str", "max_length": 30, "default": None, "in": "request"},
+        # a whole number the client knows nothing of, and a text
+        "max_spectators": {"type": "int", "min": 0, "max": 50, "default": 10, "in": "request",
+                           "description": "how many may watch the table"},
+        "motto": {"type": "str", "max_length": 5, "default": None, "in": "options"},
     }                                 # and no password: this server takes none
     model = welcomed_form(table_options=declared)
     form = model.form
     assert form is not None and form.rows() == [
         ("Preset", "noddy — Noddy"), ("Players", "2"), ("Target", "31"),
         ("Turned-up Jack scores", "yes"), ("31 also pegs per card", "no"),
-        ("Spectator chat", "yes"), ("Coach (h: hints)", "no"), ("Turn timer", "off"),
-        ("Computer players", "1"), ("", "[ Create table ]")]
-    assert form.password_row is None
-    form.move(5)
+        ("Spectator chat", "yes"), ("Coach (h: hints)", "no"), ("Max spectators", "10"),
+        ("Turn timer", "off"), ("Computer players", "1"), ("Motto", "none"),
+        ("", "[ Create table ]")]
+    assert form.text_rows() == [10]
+    labels = [label for label, _ in form.rows()]
+    form.move(labels.index("Spectator chat"))
     form.change(1)                    # spectator chat: off
     form.move(2)
+    form.change(1)
+    form.change(1, big=True)          # max spectators: 10 -> 11 -> 21
+    form.change(-1)
+    form.move(1)
     form.change(-1)                   # turn timer: off -> 60 (15 and 120 are out of range)
-    assert form.rows()[5:8] == [("Spectator chat", "no"), ("Coach (h: hints)", "no"),
-                                ("Turn timer", "60 s")]
+    assert form.rows()[5:9] == [("Spectator chat", "no"), ("Coach (h: hints)", "no"),
+                                ("Max spectators", "20"), ("Turn timer", "60 s")]
     form.change(1)
     form.change(1)
     assert dict(form.rows())["Turn timer"] == "30 s"
+    form.move(2)
+    form.type_text("up the noddies")  # (at most max_length)
+    assert dict(form.rows())["Motto"] == "up th"
+    form.move(labels.index("Max spectators") - form.row)
+    form.change(1, big=True)          # no further than the declared max
+    form.change(1, big=True)
+    form.change(1, big=True)
+    form.change(1, big=True)
+    assert dict(form.rows())["Max spectators"] == "50"
     model.submit_form()
     create = [m for m in model.take_outbox() if m["type"] == "create_table"][0]
     assert create | {"id": 0} == {
         "type": "create_table", "preset": "noddy", "players": 2, "partnerships": False,
-        "options": {}, "seat": 0, "spectator_chat": False, "turn_timer": 30, "id": 0}
+        "options": {"motto": "up th"}, "seat": 0, "spectator_chat": False, "turn_timer": 30,
+        "max_spectators": 50, "id": 0}
 
 
 def test_number_words() -> None:

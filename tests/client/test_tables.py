@@ -88,20 +88,20 @@ def test_the_form_creates_a_private_table_from_a_typed_password() -> None:
         "Coach (h: hints)", "Turn timer", "Computer players", "Computer level", "Password", ""]
     assert dict(form.rows())["Password"] == "none: a public table"
     form.type_text("x")                    # not on the password row: ignored
-    assert form.password == ""
+    assert form.option("password").value == ""
     form.move(9)
-    assert form.on_password
+    assert form.on_text
     form.type_text("o")
     form.type_text("w")
     form.type_text("\x1b")                 # an unprintable key types nothing
     form.type_text("lx")
     form.backspace()
-    assert form.password == "owl"
+    assert form.option("password").value == "owl"
     assert form.rows()[-1] == ("", "[ Create private table ]")
     assert "  Password               owl▏" in plain(form_fragments(model)).splitlines()
     form.type_text("y" * 100)
-    assert len(form.password) == 64        # the protocol's longest password
-    form.password = "owl"
+    assert len(form.option("password").value) == 64        # the protocol's longest password
+    form.option("password").value = "owl"
     model.submit_form()
     assert sent(model) == [{"type": "create_table", "preset": "noddy", "players": 2,
                             "partnerships": False, "options": {}, "seat": 0,
