@@ -278,7 +278,7 @@ async def test_a_private_table_by_keys_and_a_wrong_password_asks_again(server: N
         await wait_for(lambda: host.model.screen == "lobby" and host.model.presets, "the lobby")
         await open_form_for(host, hkeys)
         hkeys.send_text("owq" + BACKSPACE + "l q")    # q and space type into the field
-        await wait_for(lambda: host.model.form is not None and host.model.form.password == "owl q",
+        await wait_for(lambda: host.model.form is not None and host.model.form.option("password").value == "owl q",
                        "the typed password")
         hkeys.send_text(BACKSPACE + BACKSPACE + ENTER)
         await wait_for(lambda: host.model.screen == "table", "the private table")
