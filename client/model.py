@@ -187,6 +187,8 @@ class ViewModel:
             return
         if request["type"] == "leave":
             self.game.leave_table("You left the table.")
+        elif request["type"] == "resign_match":
+            self.session.set_status("You gave up the match; the other side wins it.")
         elif request["type"] == "action":
             self.game.sending_action = False
             if request.get("action") in ("claim", "muggins", "pass"):

@@ -160,7 +160,8 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False,
         keys += [("v", "review")] if model.coach.notes is not None else []
         away = model.table_screen.away_choice()
         keys += [("w", f"{'computer for' if away[2] else 'wait for'} {away[1]}")] if away else []
-        keys += [("l", "resign"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+        keys += [("l", "resign")] + ([("m", "give up match")] if model.table_screen.in_match() else [])
+        keys += [("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
     return key_hints(fit_keys(keys, width))
 
 
