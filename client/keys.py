@@ -35,6 +35,8 @@ SCREENS: tuple[type[Screen], ...] = (Lobby, NewTable, PeopleView, RecordsView, R
 HELP_TITLE = " Keys · any key closes this help"
 #: The widest the help is (the box's frame takes two columns more).
 HELP_WIDTH = 76
+#: The least room for two columns side by side (each must hold a key and a few words).
+TWO_COLUMNS = 70
 #: Columns a key's label takes before its help line.
 LABEL_WIDTH = 9
 
@@ -90,11 +92,11 @@ def _section_lines(title: str, entries: list[tuple[str, str]], width: int) -> li
 
 
 def help_text(width: int = 80, screens: Sequence[Screen] | None = None) -> str:
-    """The help for a screen ``width`` wide: two columns from 80 up, else one column with
+    """The help for a screen ``width`` wide: two columns when there is room, else one column with
     long lines wrapped, so that nothing is cut off at the frame (a help taller than its box
     scrolls: :class:`noddy.client.scrolling.Scrolled`)."""
     room = max(20, min(HELP_WIDTH, width - 2))
-    two = width >= 80
+    two = room >= TWO_COLUMNS
     column = room // 2 if two else room
     lines = [line for title, entries in sections(screens)
              for line in _section_lines(title, entries, column - 1 if two else column)]

@@ -47,7 +47,6 @@ from __future__ import annotations
 from typing import Any
 
 from noddy.protocol.closing import closed_words
-from noddy.protocol.story import TableView
 
 from .lines import LOG_LIMIT, CountRow, DealCount, LogLine, Peg, line, number_words
 from .screens.coach import Coach, Panel

@@ -50,7 +50,7 @@ OPTION_WORDS: dict[str, OptionWords] = {
                                                  "manual": "by hand, with muggins"}),
     "hints": OptionWords("Coach (h: hints)", on="yes (unrated)"),
     "turn_timer": OptionWords("Turn timer", value="{value:g} s"),
-    "seat_silence": OptionWords("Silence before a stand-in", none="the server's",
+    "seat_silence": OptionWords("Stand-in after silence", none="the server's",
                                 value="{value:g} s"),
     "match": OptionWords("Match", none="single games", value="first to {value} match points"),
     "password": OptionWords("Password", none="none: a public table", also={"private": True},

@@ -12,7 +12,7 @@ comes in is said on the status line with its one-key answer,
 message that carries our seat takes us to the table (:meth:`ViewModel._on_table`).
 
 The rest of this module draws the screen and binds its keys; :mod:`noddy.client.app` adds
-them with :func:`build_layout` and :func:`bind_keys`.
+them with :func:`build_layout`; its keys are declared with it (:mod:`noddy.client.keymap`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from prompt_toolkit.data_structures import Point
-from prompt_toolkit.filters import Condition, Filter
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import ConditionalContainer, HSplit, Window
 from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import FormattedTextControl

@@ -8,7 +8,7 @@ replies the application hands it (``games``, ``game_record``, ``leaderboard``), 
 ``model.session.screen``.  In a replay, ``v`` asks the coach to review the stored game
 (:meth:`noddy.client.screens.coach.Coach.review_game`; the notes open in the coach's box).
 The rest of this module draws the screens and binds their keys; :mod:`noddy.client.app` adds
-them with :func:`build_layout` and :func:`bind_keys`.
+them with :func:`build_layout`; its keys are declared with it (:mod:`noddy.client.keymap`).
 """
 
 from __future__ import annotations
