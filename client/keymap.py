@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, ClassVar, Protocol
 
 from prompt_toolkit.filters import Condition, Filter
@@ -120,7 +121,8 @@ def bind(kb: KeyBindings, screen: Screen, free: Filter, after: Callable[[], None
 
         def handler(event: KeyPressEvent, method: Callable[[str], None] = method,
                     flush: bool = declared.flush) -> None:
-            method(str(event.key_sequence[0].key))
+            pressed = event.key_sequence[0].key
+            method(pressed.value if isinstance(pressed, Enum) else pressed)
             if flush:
                 after()
         for name in declared.keys:

@@ -14,11 +14,13 @@ from typing import Any
 from prompt_toolkit.filters import Always
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.key_binding import KeyBindings, KeyPress
+from prompt_toolkit.keys import Keys
 
 from noddy.client import keys as client_keys
 from noddy.client.app import ClientApp
 from noddy.client.keymap import bind, key
 from noddy.client.screens import form as form_module
+from noddy.client.screens.people import PEOPLE, PeopleView
 from noddy.client.screens.table import TableScreen
 from noddy.server.model.table_options import advertised_options
 
@@ -169,3 +171,23 @@ def test_the_servers_ok_to_resign_match_is_said_and_we_stay_at_the_table() -> No
     model.handle({"type": "ok", "id": request[0]["id"]})
     assert model.session.status == "You gave up the match; the other side wins it."
     assert model.session.screen == "table" and model.game.table_id == 1
+
+
+def test_a_key_is_told_which_key_was_pressed() -> None:
+    """← and → share one declaration on the list of who is on; prompt_toolkit names them
+    ``Keys.Left``/``Keys.Right`` (an Enum, whose str() is not "left"), and ← went right."""
+    model = seated_ben()
+    people = PeopleView(model)
+    kb = KeyBindings()
+    bind(kb, people, Always(), lambda: None, _Host())
+    model.session.screen = PEOPLE
+    model.session.presets = [{"name": "noddy"}, {"name": "cribbage"}, {"name": "five-card-cribbage"}]
+    names = ["noddy", "cribbage", "five-card-cribbage"]
+
+    class Event:
+        key_sequence = [KeyPress(Keys.Left)]
+    kb.get_bindings_for_keys((Keys.Left,))[-1].handler(Event())  # type: ignore[arg-type]
+    assert people.preset() == names[-1]
+    Event.key_sequence = [KeyPress(Keys.Right)]
+    kb.get_bindings_for_keys((Keys.Right,))[-1].handler(Event())  # type: ignore[arg-type]
+    assert people.preset() == names[0]
