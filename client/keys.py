@@ -42,13 +42,15 @@ LABEL_WIDTH = 9
 
 
 def requests_sent() -> dict[str, str]:
-    """Every request type a key of the client may send, and the first key that does, as
-    ``"screen: key"`` (``{"leave": "At a table: l", ...}``)."""
+    """Every request type a key of the client may send, and the key that sends it, as
+    ``"screen: key"`` (``{"leave": "At a table: l", ...}``): the first key whose main request
+    it is (the first it declares), else the first that may send it along the way."""
     out: dict[str, str] = {}
-    for screen in SCREENS:
-        for declared in screen.declared_keys():
-            for request in declared.sends:
-                out.setdefault(request, f"{screen.title}: {declared.label}")
+    for main in (True, False):
+        for screen in SCREENS:
+            for declared in screen.declared_keys():
+                for request in declared.sends[:1] if main else declared.sends:
+                    out.setdefault(request, f"{screen.title}: {declared.label}")
     return out
 
 

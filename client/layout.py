@@ -136,11 +136,6 @@ class Windows:
         info = self.log_window.render_info if self.log_window is not None else None
         return info.window_height if info is not None else DEFAULT_LOG_PAGE + 1
 
-    def _scroll_log(self, pages: float) -> None:
-        """PgUp/PgDn by the log window's height less one line, so a line stays in view."""
-        height = self._log_height()
-        self.model.game.scroll_log(round(pages * max(1, height - 1)), view_height=height)
-
     # == the layout ========================================================================
     def _build_layout(self) -> FloatContainer:
         model = self.model

@@ -40,6 +40,8 @@ def test_requests_sent_names_each_request_by_its_screen_and_key() -> None:
     assert sent["get_game"] == "My games and the ratings: Enter"
     assert sent["challenge"] == "Who is on: Enter"
     assert sent["bye"] == "Anywhere: q"
+    assert sent["spectate"] == "In the lobby: w"        # its main key, not Enter's fallback
+    assert sent["remove_computer"] == "At a table: x"
     assert "hello" not in sent          # said by the connection, never by a key
 
 
