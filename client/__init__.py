@@ -8,10 +8,14 @@ Its folders are its rooms:
   connection, the session and the composed view model (:mod:`~noddy.client.connection`,
   :mod:`~noddy.client.session`, :mod:`~noddy.client.model`), the resume tokens kept on disk
   (:mod:`~noddy.client.state`), and the small values the screens show
-  (:mod:`~noddy.client.cards`, :mod:`~noddy.client.lines`);
-* :mod:`noddy.client.screens` holds one screen (or one part of the table screen) a module: its
-  state and what its keys do (the lobby, the new-table form, the table and its game, counting
-  by hand, the coach, the finished games and their replay, the screens' keys);
+  (:mod:`~noddy.client.cards`, :mod:`~noddy.client.lines`); how a screen declares its keys
+  (:mod:`~noddy.client.keymap`), the keys of no one screen (:mod:`~noddy.client.anywhere`),
+  what the declarations add up to (:mod:`~noddy.client.keys`: the help, the requests sent),
+  and the words the new-table form shows for options it knows (:mod:`~noddy.client.option_words`);
+* :mod:`noddy.client.screens` holds one screen (or one part of the table screen) a module: an
+  object with its state and its keys, each key declared once with its help line (the lobby,
+  the new-table form, the table and its game, counting by hand, the coach, the finished games
+  and their replay, who is on);
 * :mod:`noddy.client.render` holds the drawing, one module per kind of panel, behind one door
   (the package itself).
 

@@ -19,8 +19,8 @@ is redrawn on a timer but the clock of a turn timer, and only while it is shown
 at most :data:`MESSAGE_FRAME_INTERVAL` apart (:meth:`ClientApp._draw_soon`; a key is drawn at
 once); and a log formats only the lines the screen has rows for (``render.log_tail``).
 
-The model says when a password is wanted (``model.password_prompt``, which a
-``wrong_password`` error opens again) or another name (``model.name_prompt``, when the server
+The model says when a password is wanted (``model.lobby.password_prompt``, which a
+``wrong_password`` error opens again) or another name (``model.session.name_prompt``, when the server
 refuses the name); :meth:`ClientApp._sync_focus` gives that line the keyboard whenever it
 appears.
 
@@ -30,7 +30,7 @@ for a dropped line, and the resume token kept on disk (:mod:`noddy.client.state`
 back when the client is started again; away from a game it says ``bye``.  Resigning (``l``
 during a game, asked first) sends ``leave``: a computer player takes the seat for good.
 
-The count at the end of a deal (``model.deal_count``) takes the next key; a background task
+The count at the end of a deal (``model.game.deal_count``) takes the next key; a background task
 (:meth:`ClientApp._tick`) also takes it down after a few seconds once the game waits for the
 player.
 """
@@ -43,6 +43,7 @@ import os
 import signal
 import ssl
 import time
+from collections.abc import Callable
 from typing import Any
 
 from prompt_toolkit.application import Application, create_app_session, run_in_terminal
@@ -94,13 +95,13 @@ class ClientApp(Windows, Bindings):
         tls: ssl.SSLContext | None = None,
     ) -> None:
         self.model = ViewModel(name)
-        self.model.quick_start = quick_start
+        self.model.new_table.quick_start = quick_start
         #: Where the resume token is kept between runs (None: not kept, as for the private
         #: server of ``noddy-client`` with no address, which ends with the program).
         self.tokens = tokens
         self.server_key = f"{host}:{port}"
         if tokens is not None:
-            self.model.token = tokens.get(self.server_key, name)
+            self.model.session.token = tokens.get(self.server_key, name)
         self.records = records.RecordsView(self.model)
         self.people = people.PeopleView(self.model)
         self.address = address_label or f"{'tls://' if tls else ''}{host}:{port}"
@@ -110,9 +111,11 @@ class ClientApp(Windows, Bindings):
         self._input = input
         self._output = output
         self.show_help = False
+        self._help_opened: object = None
         self.confirm_quit = False
-        #: Asking "leave this game for good?" (l during a game).
-        self.confirm_resign = False
+        #: A screen's question (l during a game: resign it?), and what y does then.
+        self.question: str | None = None
+        self._on_yes: Callable[[], None] | None = None
         self.chatting = False
         self.chat_buffer = Buffer(multiline=False, accept_handler=self._send_chat)
         self.password_buffer = Buffer(multiline=False)
@@ -206,15 +209,15 @@ class ClientApp(Windows, Bindings):
         while it is shown (when the seconds it shows change; else nothing is drawn)."""
         shown = self.clock_shown()
         while True:
-            if self.model.deal_count is None and shown is None:
+            if self.model.game.deal_count is None and shown is None:
                 # Nothing on the screen moves with the time: sleep until a message or a
                 # key has been handled (see :meth:`_flush`), not four times a second.
                 self._timed.clear()
                 await self._timed.wait()
             await asyncio.sleep(TICK)
             now = time.monotonic()
-            if self.model.count_expired(now):
-                self.model.dismiss_count()
+            if self.model.game.count_expired(now):
+                self.model.game.dismiss_count()
                 self.application.invalidate()
             shown = self.clock_shown(now)
             if shown is not None and shown != self._drawn_clock:
@@ -227,26 +230,26 @@ class ClientApp(Windows, Bindings):
         """The seconds the turn timer's clock shows now (as drawn), or None when no clock is
         on the screen: only then does anything change with the time alone."""
         model = self.model
-        if model.screen != TABLE or self.records.active or model.deal_count is not None:
+        if model.session.screen != TABLE or self.records.active or model.game.deal_count is not None:
             return None
-        if not (model.in_game or model.winner is not None) or not model.awaiting:
+        if not (model.game.in_game or model.game.view.winner is not None) or not model.game.view.awaiting:
             return None
-        left = model.time_left_now(time.monotonic() if now is None else now)
+        left = model.game.time_left_now(time.monotonic() if now is None else now)
         return None if left is None else f"{left:.0f}"
 
     def _forget_token(self) -> None:
         if self.tokens is not None:
-            self.tokens.forget(self.server_key, self.model.requested_name)
+            self.tokens.forget(self.server_key, self.model.session.requested_name)
 
     def _on_message(self, message: dict[str, Any]) -> None:
         if message.get("type") == "bye" and message.get("reason") == "resumed on another connection":
-            self.model.connection_failed("this seat was taken over by another client")
+            self.model.session.connection_failed("this seat was taken over by another client")
             self.connection.stop()
         if message.get("type") == "error" and message.get("code") == "bad_token":
             self._forget_token()
         self.model.handle(message, time.monotonic())
-        if message.get("type") == "welcome" and self.tokens is not None and self.model.token:
-            self.tokens.put(self.server_key, self.model.requested_name, self.model.token)
+        if message.get("type") == "welcome" and self.tokens is not None and self.model.session.token:
+            self.tokens.put(self.server_key, self.model.session.requested_name, self.model.session.token)
         self.records.handle(message)
         self.people.handle(message)
         self._flush(soon=True)
@@ -261,7 +264,7 @@ class ClientApp(Windows, Bindings):
     def _flush(self, soon: bool = False) -> None:
         """Write the queued requests and redraw: now after a key, ``soon`` after a message
         (the messages that arrive within :data:`MESSAGE_DRAW_DELAY` are drawn together)."""
-        for message in self.model.take_outbox():
+        for message in self.model.session.take_outbox():
             self.connection.send(message)
         self._sync_focus()
         self._timed.set()         # (:meth:`_tick` looks whether a count or a clock is up)
@@ -292,17 +295,17 @@ class ClientApp(Windows, Bindings):
     def _sync_focus(self) -> None:
         """Give the password line the keyboard when the model asks for a password (after a
         key, or after a ``wrong_password`` reply), with nothing left over from last time."""
-        wanted = self.model.password_prompt is not None
+        wanted = self.model.lobby.password_prompt is not None
         if wanted and not self._password_shown:
             self.chatting = False
             self.password_buffer.reset()
             self.application.layout.focus(self.password_buffer)
         self._password_shown = wanted
-        naming = self.model.name_prompt is not None
+        naming = self.model.session.name_prompt is not None
         if naming and not self._name_shown:
             self.chatting = False
             self.name_buffer.reset()
-            self.name_buffer.insert_text(self.model.name)
+            self.name_buffer.insert_text(self.model.session.name)
             self.application.layout.focus(self.name_buffer)
         self._name_shown = naming
 
@@ -317,7 +320,7 @@ class ClientApp(Windows, Bindings):
 
     def _playing(self) -> bool:
         model = self.model
-        return model.seat is not None and model.in_game and model.winner is None
+        return model.game.seat is not None and model.game.in_game and model.game.view.winner is None
 
 
 __all__ = ["ClientApp", "LOBBY", "TABLE"]

@@ -6,11 +6,11 @@ rows, the log window's height).  Every window's text is a callable over the view
 by :mod:`noddy.client.render`, so ``invalidate()`` is all a redraw takes (and a resize redraws
 by itself).
 
-Screens are chosen by ``model.screen`` (``connecting``/``lobby``, ``table``), each a
+Screens are chosen by ``model.session.screen`` (``connecting``/``lobby``, ``table``), each a
 ``ConditionalContainer`` here, with its keys (:mod:`noddy.client.bindings`) filtered on the
 same condition.  The screens of finished games (My games, the replay, the leaderboard:
 :mod:`noddy.client.screens.records`) hook in with one container of their own
-(``records.build_layout``) under their own ``model.screen`` values.
+(``records.build_layout``) under their own ``model.session.screen`` values.
 
 Three one-line inputs share the bottom of the screen: the chat line, the password line of a
 private table and the name line.  Three boxes float over any screen: the coach's (a hint or a
@@ -41,7 +41,8 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.processors import PasswordProcessor
 from prompt_toolkit.widgets import Frame
 
-from . import render
+from . import keys, render
+from .keymap import Screen
 from .model import CONNECTING, LOBBY, TABLE, ViewModel
 from .screens import people, records
 from .screens.people import PeopleView
@@ -72,7 +73,9 @@ class Windows:
     name_buffer: Buffer
     show_help: bool
     confirm_quit: bool
-    confirm_resign: bool
+    question: str | None
+    _help_opened: object
+    screens: Callable[[], list[Screen]]
     chatting: bool
     lobby_status_window: Window | None
     count_view: Scrolled
@@ -88,10 +91,10 @@ class Windows:
 
     def confirm_text(self) -> render.Fragments:
         """The question of the quit or resign box."""
-        if self.confirm_resign:
-            text = " Resign this game?\n It counts as a loss for your side.  y / n "
+        if self.question is not None:
+            text = self.question
         elif self._playing() and self.tokens is not None:
-            grace = self.model.grace
+            grace = self.model.session.grace
             held = f"held for {grace:g} s" if grace is not None else "held for a while"
             text = (f" Quit? Your seat is {held}:\n start noddy-client again to take it back."
                     "  y / n ")
@@ -118,7 +121,7 @@ class Windows:
         """The coach's box, or else the count of a deal, has more rows than it shows."""
         if self.model.coach.panel is not None:
             return self.coach_view.overflows
-        return self.model.deal_count is not None and self.count_view.overflows
+        return self.model.game.deal_count is not None and self.count_view.overflows
 
     def _keys_outdated(self, _: object = None) -> None:
         """After each draw: the key hints are drawn before the coach's box floats over the
@@ -133,18 +136,13 @@ class Windows:
         info = self.log_window.render_info if self.log_window is not None else None
         return info.window_height if info is not None else DEFAULT_LOG_PAGE + 1
 
-    def _scroll_log(self, pages: float) -> None:
-        """PgUp/PgDn by the log window's height less one line, so a line stays in view."""
-        height = self._log_height()
-        self.model.scroll_log(round(pages * max(1, height - 1)), view_height=height)
-
     # == the layout ========================================================================
     def _build_layout(self) -> FloatContainer:
         model = self.model
-        in_lobby = Condition(lambda: model.screen in LOBBY_SCREENS)
-        form_open = Condition(lambda: model.form is not None)
-        at_table = Condition(lambda: model.screen == TABLE)
-        in_game = Condition(lambda: model.in_game or model.winner is not None)
+        in_lobby = Condition(lambda: model.session.screen in LOBBY_SCREENS)
+        form_open = Condition(lambda: model.new_table.form is not None)
+        at_table = Condition(lambda: model.session.screen == TABLE)
+        in_game = Condition(lambda: model.game.in_game or model.game.view.winner is not None)
 
         def text(fn: Any) -> FormattedTextControl:
             return FormattedTextControl(fn, focusable=False)
@@ -170,28 +168,28 @@ class Windows:
             # The cursor on the selected row keeps it in view when the list is longer
             # than the window.
             Window(FormattedTextControl(lambda: render.lobby_fragments(model, self._width()), focusable=False,
-                                        get_cursor_position=lambda: Point(0, model.lobby_cursor + 1)),
+                                        get_cursor_position=lambda: Point(0, model.lobby.lobby_cursor + 1)),
                    always_hide_cursor=True,
-                   height=Dimension(min=3, preferred=len(model.tables) + 2, max=12)),
+                   height=Dimension(min=3, preferred=len(model.lobby.tables) + 2, max=12)),
             Window(height=1, char="─", style="class:dim"),
             lobby_status,
             Window(text(lambda: [("class:label", " Lobby chat")]), height=1),
-            log_window(lambda: model.lobby_chat),
+            log_window(lambda: model.lobby.lobby_chat),
         ])
         form = HSplit([
             Window(text(lambda: render.form_fragments(model))),
             Window(text(self.lobby_status_fragments), height=status, wrap_lines=True),
         ])
-        board_height = lambda: max(1, len(model.scores))  # noqa: E731
-        table_log = self.log_window = log_window(model.visible_log)
+        board_height = lambda: max(1, len(model.game.view.scores))  # noqa: E731
+        table_log = self.log_window = log_window(model.game.visible_log)
         game = HSplit([
             Window(text(lambda: render.table_fragments(model, self._now(), self._width())), height=2),
             Window(text(lambda: render.hand_or_show_fragments(model)), height=4),
         ])
-        counting = Condition(lambda: model.deal_count is not None)
+        counting = Condition(lambda: model.game.deal_count is not None)
         # The count and the coach's box scroll what does not fit (a marker says so).
         self.count_view = Scrolled(lambda width: render.count_fragments(model, width),
-                                   lambda: model.deal_count)
+                                   lambda: model.game.deal_count)
         # (it has the room before the log under it: its rows are what the screen is for now)
         count = Window(self.count_view, height=Dimension(min=6, max=16, weight=10),
                        always_hide_cursor=True)
@@ -227,11 +225,11 @@ class Windows:
                 Window(BufferControl(self.password_buffer, input_processors=[PasswordProcessor()]),
                        height=1, style="class:prompt",
                        get_line_prefix=lambda *_: render.password_prefix(model)),
-                filter=Condition(lambda: model.password_prompt is not None)),
+                filter=Condition(lambda: model.lobby.password_prompt is not None)),
             ConditionalContainer(
                 Window(BufferControl(self.name_buffer), height=1, style="class:prompt",
                        get_line_prefix=lambda *_: [("class:key", " Your name: ")]),
-                filter=Condition(lambda: model.name_prompt is not None)),
+                filter=Condition(lambda: model.session.name_prompt is not None)),
             Window(text(lambda: records.keys_fragments(self.records)
                         if self.records.active and model.coach.panel is None
                         else people.keys_fragments(self.people) if self.people.active
@@ -241,8 +239,11 @@ class Windows:
         ])
         # Sizes that give way: on a small screen the boxes shrink (the help goes to one
         # column, and wraps) rather than vanish.
-        help_box = Frame(Window(text(lambda: render.help_fragments(self._width())),
-                                width=Dimension(max=78), height=Dimension(max=19)),
+        self.help_view = Scrolled(lambda width: keys.help_fragments(width + 2, self.screens()),
+                                  lambda: self._help_opened if self.show_help else None)
+        help_box = Frame(Window(self.help_view, width=Dimension(max=78), always_hide_cursor=True,
+                                # the screen less the box's frame, the title and the keys
+                                height=lambda: Dimension(max=max(1, self._rows() - 4))),
                          title="Keys", style="class:help.frame")
         quit_box = Frame(Window(text(self.confirm_text), wrap_lines=True,
                                 width=Dimension(max=60), height=Dimension(min=1, max=4)),
@@ -257,7 +258,7 @@ class Windows:
             Float(ConditionalContainer(coach_box, filter=Condition(lambda: model.coach.panel is not None))),
             Float(ConditionalContainer(help_box, filter=Condition(lambda: self.show_help))),
             Float(ConditionalContainer(quit_box, filter=Condition(
-                lambda: self.confirm_quit or self.confirm_resign))),
+                lambda: self.confirm_quit or self.question is not None))),
         ])
 
 

@@ -14,7 +14,7 @@ can be tested by feeding it messages:
   follows;
 * :class:`~noddy.client.screens.game.Game` -- the table we are at and its game: the shared fold of
   the ``event``/``turn``/``snapshot`` messages (:class:`noddy.protocol.story.TableView`,
-  ``model.view``) and the log, which is that fold's narration;
+  ``model.game.view``) and the log, which is that fold's narration;
 * :class:`~noddy.client.screens.table.TableScreen` -- the keys and the prompt of the table screen;
 * :class:`~noddy.client.screens.counting.HandCount` -- the number typed to claim a show or call
   muggins, under counting by hand (``model.hand_count``);
@@ -24,8 +24,8 @@ can be tested by feeding it messages:
   this one (its replay, :class:`~noddy.client.screens.replay.Replay`, runs the same fold over a
   stored record).
 
-Their keys are bound by :mod:`noddy.client.screens.keys` (one function per screen) and
-:func:`noddy.client.screens.records.bind_keys`; :mod:`noddy.client.app` composes it all.
+Each declares its own keys (:mod:`noddy.client.keymap`); :mod:`noddy.client.app` composes
+them all.
 
 :class:`ViewModel` composes them and is where a message from the server goes
 (``handle(message, now)``): it matches a reply to its request (by the echoed ``id``) and
@@ -37,24 +37,21 @@ down, is being retried, came back.
 None of them sends anything: requests are appended to the session's ``outbox``, which the
 application drains and writes to the connection.
 
-For the drawing (:mod:`noddy.client.render`), the application and the tests, the parts'
-attributes and keys are also the view model's own (``model.hand`` is ``model.game.hand``,
-``model.scores`` is ``model.view.scores``,
-``model.sit()`` is ``model.lobby.sit()``): each is named once below, with the part it
-belongs to, by a :class:`Part` descriptor that reads and writes that part's attribute.
+The drawing (:mod:`noddy.client.render`), the application and the tests read each part
+where it lives (``model.game.hand``, ``model.game.view.scores``, ``model.lobby.sit()``): the
+view model forwards nothing.
 """
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from noddy.protocol.closing import closed_words
-from noddy.protocol.story import TableView
 
 from .lines import LOG_LIMIT, CountRow, DealCount, LogLine, Peg, line, number_words
 from .screens.coach import Coach, Panel
 from .screens.counting import HandCount
-from .screens.form import FALLBACK_PRESETS, TIMER_CHOICES, CreateForm, NewTable
+from .screens.form import FALLBACK_PRESETS, CreateForm, NewTable
 from .screens.game import COUNT_SECONDS, Game
 from .screens.lobby import PASSWORD_LIMIT, Lobby, PasswordPrompt, free_seats
 from .screens.table import TableScreen
@@ -69,34 +66,6 @@ from .session import (
     request_field,
 )
 
-T = TypeVar("T")
-
-
-class Part(Generic[T]):
-    """An attribute of :class:`ViewModel` that is the same-named attribute of one of its
-    parts (``session``, ``lobby``, ``new_table``, ``game``, the game's ``view``,
-    ``table_screen``): reading it reads the part's, setting it sets the part's.  It
-    forwards; it keeps nothing, and it is declared in the class body, in plain sight."""
-
-    def __init__(self, part: str) -> None:
-        self.part = part
-        self.name = ""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, model: ViewModel | None, owner: type | None = None) -> Any:
-        if model is None:
-            return self
-        return getattr(getattr(model, self.part), self.name)
-
-    def __set__(self, model: ViewModel, value: Any) -> None:
-        setattr(getattr(model, self.part), self.name, value)
-
-
-_S, _L, _N, _G, _V, _T = "session", "lobby", "new_table", "game", "view", "table_screen"
-
-
 class ViewModel:
     """The screens' models composed; see the module docstring."""
 
@@ -108,139 +77,17 @@ class ViewModel:
         self.table_screen = TableScreen(self.session, self.game)
         self.hand_count = HandCount(self.session, self.game)
         self.coach = Coach(self.session, self.game)
-
-    @property
-    def view(self) -> TableView:
-        """The game's fold (:class:`noddy.protocol.story.TableView`): the game's own state."""
-        return self.game.view
-
-    # == the session: connection, name, status, outbox ====================================
-    name: Part[str] = Part(_S)
-    screen: Part[str] = Part(_S)
-    connection: Part[str] = Part(_S)
-    connection_detail: Part[str] = Part(_S)
-    token: Part[str | None] = Part(_S)
-    server: Part[str] = Part(_S)
-    presets: Part[list[dict[str, Any]]] = Part(_S)
-    levels: Part[list[str]] = Part(_S)
-    default_level: Part[str | None] = Part(_S)
-    computer_level: Part[str | None] = Part(_S)
-    name_prompt: Part[str | None] = Part(_S)
-    registered: Part[bool | None] = Part(_S)
-    requested_name: Part[str] = Part(_S)
-    welcomed: Part[bool] = Part(_S)
-    grace: Part[float | None] = Part(_S)
-    status: Part[str] = Part(_S)
-    status_is_error: Part[bool] = Part(_S)
-    outbox: Part[list[dict[str, Any]]] = Part(_S)
-    send = Part[Any](_S)
-    take_outbox = Part[Any](_S)
-    hello = Part[Any](_S)
-    set_status = Part[Any](_S)
-    clear_status = Part[Any](_S)
-    connection_failed = Part[Any](_S)
-    connection_words = Part[Any](_S)
-    submit_name = Part[Any](_S)
-
-    # == the lobby =========================================================================
-    tables: Part[dict[int, dict[str, Any]]] = Part(_L)
-    lobby_cursor: Part[int] = Part(_L)
-    lobby_chat: Part[list[LogLine]] = Part(_L)
-    password_prompt: Part[PasswordPrompt | None] = Part(_L)
-    lobby_move = Part[Any](_L)
-    selected_table = Part[Any](_L)
-    sit = Part[Any](_L)
-    spectate = Part[Any](_L)
-    submit_password = Part[Any](_L)
-    cancel_password = Part[Any](_L)
-    ask_to_register = Part[Any](_L)
-    table_line = Part[Any](_L)
-    sorted_tables = Part[Any](_L)
-
-    # == the new-table form ================================================================
-    form: Part[CreateForm | None] = Part(_N)
-    quick_start: Part[dict[str, Any] | None] = Part(_N)
-    open_form = Part[Any](_N)
-    close_form = Part[Any](_N)
-    submit_form = Part[Any](_N)
-
-    # == the table and its game ============================================================
-    table_id: Part[int | None] = Part(_G)
-    table: Part[dict[str, Any] | None] = Part(_G)
-    seat: Part[int | None] = Part(_G)
-    deal_count: Part[DealCount | None] = Part(_G)
-    seq: Part[int] = Part(_V)
-    in_game: Part[bool] = Part(_G)
-    preset: Part[str | None] = Part(_V)
-    players: Part[int] = Part(_V)
-    partnerships: Part[bool] = Part(_V)
-    target: Part[int] = Part(_G)
-    deal: Part[int] = Part(_V)
-    dealer: Part[int | None] = Part(_V)
-    phase: Part[str] = Part(_V)
-    hand: Part[list[str]] = Part(_G)
-    hand_sizes: Part[list[int]] = Part(_V)
-    crib_size: Part[int] = Part(_V)
-    turn_up: Part[str | None] = Part(_V)
-    pile: Part[list[tuple[int, str]]] = Part(_V)
-    count: Part[int] = Part(_V)
-    scores: Part[list[int]] = Part(_V)
-    back_pegs: Part[list[int]] = Part(_V)
-    to_move: Part[int | None] = Part(_V)
-    awaiting: Part[list[int]] = Part(_V)
-    legal: Part[list[dict[str, Any]]] = Part(_G)
-    time_left: Part[float | None] = Part(_V)
-    winner: Part[int | None] = Part(_V)
-    winning_seats: Part[list[int]] = Part(_V)
-    cursor: Part[int] = Part(_G)
-    selected: Part[set[str]] = Part(_G)
-    log: Part[list[LogLine]] = Part(_G)
-    log_scroll: Part[int] = Part(_G)
-    can_act: Part[bool] = Part(_G)
-    go_is_legal: Part[bool] = Part(_G)
-    discard_size: Part[int] = Part(_G)
-    my_team: Part[int | None] = Part(_G)
-    i_won: Part[bool] = Part(_G)
-    seat_name = Part[Any](_G)
-    seat_marks = Part[Any](_G)
-    team_of = Part[Any](_G)
-    seats_of_team = Part[Any](_G)
-    team_labels = Part[Any](_G)
-    pegs = Part[Any](_G)
-    playable = Part[Any](_G)
-    time_left_now = Part[Any](_G)
-    count_expired = Part[Any](_G)
-    dismiss_count = Part[Any](_G)
-    hold_count = Part[Any](_G)
-    scroll_log = Part[Any](_G)
-    scroll_log_to_end = Part[Any](_G)
-    visible_log = Part[Any](_G)
-
-    # == the table screen's keys ===========================================================
-    picking: Part[str | None] = Part(_T)
-    seats_open: Part[bool] = Part(_T)
-    add_computer = Part[Any](_T)
-    cycle_level = Part[Any](_T)
-    computer_seats = Part[Any](_T)
-    remove_computer = Part[Any](_T)
-    take_seat = Part[Any](_T)
-    pick_seat = Part[Any](_T)
-    cancel_pick = Part[Any](_T)
-    stand_or_sit = Part[Any](_T)
-    toggle_ready = Part[Any](_T)
-    leave = Part[Any](_T)
-    move_cursor = Part[Any](_T)
-    choose = Part[Any](_T)
-    toggle = Part[Any](_T)
-    enter = Part[Any](_T)
-    say_go = Part[Any](_T)
-    away_choice = Part[Any](_T)
-    toggle_stand_in = Part[Any](_T)
+        # What each screen needs of the others, given once here.
+        self.lobby.form_open = lambda: self.new_table.form is not None
+        self.lobby.open_form = self.new_table.open_form
+        self.table_screen.coach = self.coach
+        self.table_screen.counting = lambda: self.hand_count.active
+        self.hand_count.ask_hint = self.coach.ask_hint
 
     def prompt(self) -> str:
         """The line that says what happens now: while a show is counted by hand, what the
         count asks (:meth:`HandCount.prompt`); else the table screen's prompt."""
-        if self.session.connection == "online" and self.view.winner is None:
+        if self.session.connection == "online" and self.game.view.winner is None:
             counting = self.hand_count.prompt()
             if counting is not None:
                 return counting
@@ -339,6 +186,8 @@ class ViewModel:
             return
         if request["type"] == "leave":
             self.game.leave_table("You left the table.")
+        elif request["type"] == "resign_match":
+            self.session.set_status("You gave up the match; the other side wins it.")
         elif request["type"] == "action":
             self.game.sending_action = False
             if request.get("action") in ("claim", "muggins", "pass"):
@@ -462,7 +311,7 @@ class ViewModel:
         self.coach.on_review(m, request)
 
 
-__all__ = ["ViewModel", "Part", "Panel", "LogLine", "Peg", "CreateForm", "PasswordPrompt", "DealCount",
+__all__ = ["ViewModel", "Panel", "LogLine", "Peg", "CreateForm", "PasswordPrompt", "DealCount",
            "CountRow", "number_words", "COUNT_SECONDS", "free_seats", "request_field", "line",
-           "LOBBY", "TABLE", "CONNECTING", "NOT_CONNECTED", "TIMER_CHOICES", "LOG_LIMIT",
+           "LOBBY", "TABLE", "CONNECTING", "NOT_CONNECTED", "LOG_LIMIT",
            "FALLBACK_PRESETS", "PASSWORD_LIMIT", "CHAT_LIMIT", "NAME_LIMIT"]

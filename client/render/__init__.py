@@ -15,14 +15,15 @@ modules by what is drawn:
 * :mod:`~noddy.client.render.table` – turn-up and pile, other hands, log, seats, the count;
 * :mod:`~noddy.client.render.bars` – title, status line and key hints;
 * :mod:`~noddy.client.render.lobby` – the table list, the new-table form, the password line;
-* :mod:`~noddy.client.render.help` – the help box;
 * :mod:`~noddy.client.render.coach` – a show counted by hand, and the coach's box.
+
+The help box is written from the screens' keys (:mod:`noddy.client.keys`).
 """
 
 from __future__ import annotations
 
 # Every name below is re-exported, including those beyond __all__ (Fragments, plain, wrapped,
-# compact, key_text, status_fragments_lobby, the HELP_* texts), so that each
+# compact, key_text, status_fragments_lobby), so that each
 # ``from noddy.client.render import …`` written before the split keeps working.
 from .bars import (
     key_hints,
@@ -38,15 +39,6 @@ from .board import board_fragments, compact, pegs_fragments
 from .cards import card_faces, card_fragments, cards_inline, hand_fragments
 from .coach import counting_fragments, hand_or_show_fragments, panel_fragments
 from .fragments import STYLE, Fragments, fit, plain, wrapped
-from .help import (
-    HELP_COLUMN,
-    HELP_LEFT,
-    HELP_RIGHT,
-    HELP_TEXT,
-    HELP_TITLE,
-    help_fragments,
-    help_text,
-)
 from .lobby import cursor_list, form_fragments, lobby_fragments, password_prefix
 from .table import (
     count_fragments,
@@ -60,8 +52,8 @@ from .table import (
 )
 
 __all__ = ["STYLE", "hand_or_show_fragments", "counting_fragments", "panel_fragments",
-           "card_faces", "count_fragments", "help_text", "board_fragments", "pegs_fragments", "hand_fragments", "table_fragments", "log_fragments", "last_row", "log_tail",
+           "card_faces", "count_fragments", "board_fragments", "pegs_fragments", "hand_fragments", "table_fragments", "log_fragments", "last_row", "log_tail",
            "pile_fragments", "log_rule_fragments", "password_prefix",
-           "lobby_fragments", "form_fragments", "help_fragments", "keys_fragments",
+           "lobby_fragments", "form_fragments", "keys_fragments",
            "status_fragments", "title_fragments", "waiting_fragments", "cards_inline",
            "card_fragments", "key_hints", "status_line", "title_bar", "cursor_list", "fit"]

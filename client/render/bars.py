@@ -23,11 +23,11 @@ TITLE_WIDTH = 80
 
 def title_bar(model: ViewModel, address: str, where: str) -> Fragments:
     """The top line, across the screen: who is where (red while the connection is down)."""
-    style = "class:title" if model.connection == "online" else "class:title.offline"
-    guest = " (guest)" if model.registered is False else ""
-    line = f" Noddy · {model.name}{guest} @ {address} · {where}"
+    style = "class:title" if model.session.connection == "online" else "class:title.offline"
+    guest = " (guest)" if model.session.registered is False else ""
+    line = f" Noddy · {model.session.name}{guest} @ {address} · {where}"
     if len(line) > TITLE_WIDTH:
-        line = f" Noddy · {model.name}{guest} · {where}"
+        line = f" Noddy · {model.session.name}{guest} · {where}"
     return [(style, line), (style, " " * 200)]
 
 
@@ -50,35 +50,35 @@ def title_fragments(model: ViewModel, address: str) -> Fragments:
     """The title bar for the live screens: lobby or table (preset, target, deal, a match's
     score), and the
     connection's state, so a dropped link is visible at a glance."""
-    if model.screen == LOBBY or model.table_id is None:
+    if model.session.screen == LOBBY or model.game.table_id is None:
         where = "Lobby"
     else:
-        table = model.table or {}
-        target = model.target  # the game's, or before it the table's (see Game.target)
-        where = f"Table {model.table_id} · {table.get('preset', model.preset or '')}"
+        table = model.game.table or {}
+        target = model.game.target  # the game's, or before it the table's (see Game.target)
+        where = f"Table {model.game.table_id} · {table.get('preset', model.game.view.preset or '')}"
         if target:
             where += f" to {target}"
         where += match_text(table)  # before the deal: at 80 columns the end may be cut
-        if model.deal:
-            where += f" · deal {model.deal}"
-        ended = model.game.game_rating if model.winner is not None else None  # (that game's)
+        if model.game.view.deal:
+            where += f" · deal {model.game.view.deal}"
+        ended = model.game.game_rating if model.game.view.winner is not None else None  # (that game's)
         rating = ended or table
         if isinstance(rating.get("rated"), bool):
             where += " · rated" if rating["rated"] else " · unrated"
-    if model.connection in ("reconnecting", "offline") and model.screen == CONNECTING:
+    if model.session.connection in ("reconnecting", "offline") and model.session.screen == CONNECTING:
         return title_bar(model, address, where + " · not connected")
     state = {"online": "", "connecting": " · connecting…",
              "reconnecting": " · connection lost, reconnecting…",
-             "offline": " · offline"}.get(model.connection, "")
+             "offline": " · offline"}.get(model.session.connection, "")
     return title_bar(model, address, where + state)
 
 
 def status_line(model: ViewModel, idle: Fragments, width: int | None = None) -> Fragments:
     """The model's status message (red when it is an error), or ``idle`` when there is none."""
-    if not model.status:
+    if not model.session.status:
         return idle
-    return [("class:status.error" if model.status_is_error else "class:status",
-             wrapped(model.status, width))]
+    return [("class:status.error" if model.session.status_is_error else "class:status",
+             wrapped(model.session.status, width))]
 
 
 def status_fragments(model: ViewModel, width: int | None = None) -> Fragments:
@@ -89,9 +89,9 @@ def status_fragments(model: ViewModel, width: int | None = None) -> Fragments:
 def status_fragments_lobby(model: ViewModel, width: int | None = None) -> Fragments:
     """In the lobby: a lost connection first, else the status message, else where we are
     connected (the lobby has no prompt to show)."""
-    if model.connection in ("reconnecting", "offline") and not model.status:
-        return [("class:status.error", wrapped(model.connection_words(), width))]
-    return status_line(model, [("class:dim", " " + (model.connection_detail or ""))], width)
+    if model.session.connection in ("reconnecting", "offline") and not model.session.status:
+        return [("class:status.error", wrapped(model.session.connection_words(), width))]
+    return status_line(model, [("class:dim", " " + (model.session.connection_detail or ""))], width)
 
 
 def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False,
@@ -101,66 +101,67 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False,
     more rows than it shows, and the arrows scroll it; ``answering``: a challenge or an
     invitation waits, and in the lobby a and d answer it (a no longer registers)."""
     scroll = [("↑↓ PgUp PgDn", "scroll"), ("other keys", "close it")] if scrolling else []
-    if model.name_prompt is not None:
+    if model.session.name_prompt is not None:
         keys = [("↵", "use this name"), ("Ctrl-Q", "quit")]
-    elif model.password_prompt is not None:
+    elif model.lobby.password_prompt is not None:
         keys = [("↵", "send"), ("Esc", "cancel")]
-    elif model.connection in ("reconnecting", "offline"):
+    elif model.session.connection in ("reconnecting", "offline"):
         keys = [("r", "retry now"), ("?", "help"), ("q", "quit")]
-    elif model.screen == CONNECTING:
+    elif model.session.screen == CONNECTING:
         keys = [("?", "help"), ("q", "quit")]
     elif model.coach.panel is not None:
         keys = (scroll or [("any key", "closes the coach's box")]) + [("Ctrl-Q", "quit")]
-    elif model.deal_count is not None and model.screen != LOBBY:
+    elif model.game.deal_count is not None and model.session.screen != LOBBY:
         keys = (scroll or [("any key", "closes the count")]) + [("Ctrl-Q", "quit")]
-    elif model.screen == LOBBY and model.form is not None:
-        if model.form.on_password:
+    elif model.session.screen == LOBBY and model.new_table.form is not None:
+        if model.new_table.form.on_text:
             keys = [("↑↓", "line"), ("type", "password"), ("⌫", "delete"), ("↵", "create"),
                     ("Esc", "back")]
         else:
             keys = [("↑↓", "line"), ("←→", "change"), ("↵", "create"), ("Esc", "back"),
                     ("?", "help")]
-    elif model.screen == LOBBY:
+    elif model.session.screen == LOBBY:
         keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("o", "who"), ("m", "my games"),
                 ("b", "ratings"), ("i", "stats"), ("c", "chat"), ("?", "help"), ("q", "quit")]
         if answering:  # the status line may since say something else: the keys still tell
             keys[:0] = [("a", "accept"), ("d", "decline")]
-        elif model.registered is False:  # a guest: how to keep the name (c chat, i stats give way first)
+        elif model.session.registered is False:  # a guest: how to keep the name (c chat, i stats give way first)
             keys.insert(6, ("a", "register"))
-    elif model.picking == "remove":
+    elif model.table_screen.picking == "remove":
         keys = [("1-4", "that seat's computer"), ("Esc", "none")]
-    elif model.winner is not None:
-        match = (model.table or {}).get("match")  # what r starts: as the prompt says it
+    elif model.game.view.winner is not None:
+        match = (model.game.table or {}).get("match")  # what r starts: as the prompt says it
         again = ("play again" if not match else "new match" if match.get("winner") is not None
                  else f"game {match.get('game', 0) + 1}")
-        keys = ([("r", again)] if model.seat is not None else []) + [
+        keys = ([("r", again)] if model.game.seat is not None else []) + [
             ("l", "leave"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
-    elif model.seats_open and (not model.in_game or model.seat is None):
-        seats = f"1-{len((model.table or {}).get('seats', [])) or 4}"
-        if model.seat is None:
+    elif model.table_screen.seats_open and (not model.game.in_game or model.game.seat is None):
+        seats = f"1-{len((model.game.table or {}).get('seats', [])) or 4}"
+        if model.game.seat is None:
             keys = [(seats, "sit there"), ("s", "first free seat"), ("l", "leave"), ("c", "chat"),
                     ("?", "help"), ("q", "quit")]
         else:
             computers = []
-            if model.table is not None and free_seats(model.table):
+            if model.game.table is not None and free_seats(model.game.table):
                 computers.append(("a", "add computer"))
-            if model.computer_seats():
+            if model.table_screen.computer_seats():
                 computers.append(("x", "remove computer"))
             keys = [(seats, "seat"), *computers, ("v", "level"), ("s", "stand"),
                     ("r", "ready"), ("l", "leave"), ("c", "chat"), ("?", "help")]
-    elif model.seat is None:
+    elif model.game.seat is None:
         keys = [("l", "leave"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
     elif model.hand_count.active:
         keys = model.hand_count.keys() + [("PgUp", "log"), ("c", "chat"), ("?", "help")]
     else:
-        cards = len(model.hand)
+        cards = len(model.game.hand)
         keys = [("1" if cards == 1 else f"1-{cards}", "card")] if cards else []
-        keys += [("g", "go")] if model.go_is_legal else []  # only when no card can be played
+        keys += [("g", "go")] if model.game.go_is_legal else []  # only when no card can be played
         keys += [("h", "hint")] if model.coach.can_hint else []
         keys += [("v", "review")] if model.coach.notes is not None else []
-        away = model.away_choice()
+        away = model.table_screen.away_choice()
         keys += [("w", f"{'computer for' if away[2] else 'wait for'} {away[1]}")] if away else []
-        keys += [("l", "resign"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+        keys += [("l", "resign")] + ([("m", "give up match")] if model.table_screen.in_match() else [])
+        keys += [("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
     return key_hints(fit_keys(keys, width))
 
 

@@ -42,7 +42,7 @@ def _track(peg: Peg, width: int) -> Fragments:
 
 def board_fragments(model: ViewModel, width: int) -> Fragments:
     """The peg board: a track per player or team, the figures beside it."""
-    pegs = model.pegs()
+    pegs = model.game.pegs()
     if not pegs:
         return [("class:dim", " The peg board appears when the game begins.\n")]
     return pegs_fragments(pegs, width)

@@ -60,20 +60,20 @@ def hand_fragments(model: ViewModel) -> Fragments:
     Playable cards are lit, the others dimmed while it is the player's turn; cards picked
     for the crib are shown lifted (green); the cursor is the reversed number.
     """
-    hand = model.hand
+    hand = model.game.hand
     if not hand:
-        if model.seat is None:
+        if model.game.seat is None:
             return [("class:dim", "  (watching: no hand)\n\n\n")]
         return [("class:dim", "  (no cards)\n\n\n")]
-    playable = model.playable()
-    discarding = model.discard_size > 0
+    playable = model.game.playable()
+    discarding = model.game.discard_size > 0
     kinds = []
     for card in hand:
-        if card in model.selected:
+        if card in model.game.selected:
             kinds.append("selected")
         elif discarding:
             kinds.append("playable")
-        elif model.can_act:
+        elif model.game.can_act:
             kinds.append("playable" if card in playable else "dim")
         else:
             kinds.append("plain")
@@ -88,11 +88,11 @@ def hand_fragments(model: ViewModel) -> Fragments:
         mid += [(style, f"  {suit_symbol(card)}  "), ("", " ")]
         bottom += [(style, f"  {rank:>3}"), ("", " ")]
         number = f"  {i + 1}   "
-        if i == model.cursor and (model.can_act or discarding):
+        if i == model.game.cursor and (model.game.can_act or discarding):
             keys += [("", " "), ("class:cursor", f"▲{i + 1}▲"), ("", "  ")]
         else:
             keys += [("class:key" if kind in ("playable", "selected") else "class:dim", number)]
     note = ""
     if discarding:
-        note = f"   for the crib: {len(model.selected)}/{model.discard_size}"
+        note = f"   for the crib: {len(model.game.selected)}/{model.game.discard_size}"
     return top + [("", "\n")] + mid + [("class:dim", note), ("", "\n")] + bottom + [("", "\n")] + keys

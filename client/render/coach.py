@@ -24,17 +24,17 @@ def counting_fragments(model: ViewModel) -> Fragments:
     show = count.show or {}
     cards = sort_cards(show.get("cards") or [])
     top, mid, bottom = card_faces(cards)
-    if model.turn_up:
-        up_top, up_mid, up_bottom = card_faces([model.turn_up])
+    if model.game.view.turn_up:
+        up_top, up_mid, up_bottom = card_faces([model.game.view.turn_up])
         top += [("", "    ")] + up_top
         mid += [("class:dim", " +  ")] + up_mid
         bottom += [("", "    ")] + up_bottom
     whose = count.owner_words()
     if whose.startswith("your"):
         whose = "Y" + whose[1:]
-    mid.append(("class:label", f"  {whose}" + (" with the turn-up" if model.turn_up else "")))
+    mid.append(("class:label", f"  {whose}" + (" with the turn-up" if model.game.view.turn_up else "")))
     claimed = show.get("claimed")
-    owner = model.seat_name(show.get("seat"))
+    owner = model.game.seat_name(show.get("seat"))
     typed = [("class:key", count.entry), ("class:cursor", " ")]
     low, high = count.bounds()
     if count.claiming:
@@ -54,7 +54,7 @@ def counting_fragments(model: ViewModel) -> Fragments:
 def hand_or_show_fragments(model: ViewModel) -> Fragments:
     """The hand's place on the table: the hand, or, while a show is counted by hand, that
     show with the turn-up (and the number being claimed or called)."""
-    if model.view.counting is not None:
+    if model.game.view.counting is not None:
         return counting_fragments(model)
     return hand_fragments(model)
 

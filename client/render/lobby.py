@@ -15,12 +15,12 @@ def lobby_fragments(model: ViewModel, width: int | None = None) -> Fragments:
     """The list of tables with the cursor, or why there is none yet; each row fits ``width``
     columns (see :func:`cursor_list`)."""
     out: Fragments = [("class:label", " Tables\n")]
-    tables = model.sorted_tables()
-    if model.screen == CONNECTING:
+    tables = model.lobby.sorted_tables()
+    if model.session.screen == CONNECTING:
         return out + [("class:dim", "   Connecting to the server…\n")]
     if not tables:
         out.append(("class:dim", "   No tables yet: press n to create one.\n"))
-    return out + cursor_list([model.table_line(table) for table in tables], model.lobby_cursor, width)
+    return out + cursor_list([model.lobby.table_line(table) for table in tables], model.lobby.lobby_cursor, width)
 
 
 def cursor_list(lines: list[str], cursor: int, width: int | None = None) -> Fragments:
@@ -39,18 +39,20 @@ def cursor_list(lines: list[str], cursor: int, width: int | None = None) -> Frag
 def form_fragments(model: ViewModel) -> Fragments:
     """The new-table form: a line per option, the current one highlighted, the password
     typed in place."""
-    form = model.form
+    form = model.new_table.form
     if form is None:
         return []
-    if form.on_password:
+    if form.on_text:
         hint = "↑↓ line  type a password (none: public)  ⌫ delete  Enter create"
     else:
         hint = "↑↓ line  ←→ change  PgUp/PgDn ±10  Enter create  Esc back"
     out: Fragments = [("class:label", " New table  "), ("class:dim", hint + "\n\n")]
+    texts = form.text_rows()
     for i, (label, value) in enumerate(form.rows()):
         current = i == form.row
-        if i == form.password_row:
-            shown = form.password + ("▏" if current else "") if form.password or current else value
+        if i in texts:
+            typed = str(form.current().value) if current else ""   # type: ignore[union-attr]
+            shown = typed + "▏" if current else value
             text = f"  {label:<22} {shown}"
         else:
             text = f"  {label:<22} {'‹ ' + value + ' ›' if label else value}"
@@ -61,14 +63,14 @@ def form_fragments(model: ViewModel) -> Fragments:
 
 def password_prefix(model: ViewModel) -> Fragments:
     """What the password line asks, before the (masked) typing."""
-    prompt = model.password_prompt
+    prompt = model.lobby.password_prompt
     if prompt is None:
         return []
     if prompt.table is None:  # an account's: never kept by the client
         if prompt.verb == "register":
-            return [("class:key", f" New password for {model.name} (Esc cancels): ")]
+            return [("class:key", f" New password for {model.session.name} (Esc cancels): ")]
         again = " again" if prompt.retry else ""
-        return [("class:key", f" Password{again} for {model.name} (Esc: another name): ")]
+        return [("class:key", f" Password{again} for {model.session.name} (Esc: another name): ")]
     verb = "sit at" if prompt.verb == "sit" else "watch"
     again = "again " if prompt.retry else ""
     return [("class:key", f" Password {again}to {verb} table {prompt.table} (Esc cancels): ")]

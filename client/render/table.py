@@ -23,13 +23,13 @@ def pile_fragments(model: ViewModel, width: int) -> Fragments:
     """The cards of the current count, each after a dim mark of who played it (``A:4♥``;
     see :meth:`ViewModel.seat_marks`).  When the pile is longer than ``width`` allows, its
     oldest cards give way to ``…``, so the line never wraps."""
-    if not model.pile:
+    if not model.game.view.pile:
         return [("class:dim", "—")]
-    marks = model.seat_marks()
+    marks = model.game.seat_marks()
     entries: list[Fragments] = []
-    for seat, card in model.pile:
+    for seat, card in model.game.view.pile:
         mark = marks[seat] if 0 <= seat < len(marks) else "?"
-        mine = seat == model.seat
+        mine = seat == model.game.seat
         entries.append([("class:peg.mine" if mine else "class:dim", f"{mark}:"),
                         *card_fragments(card)])
     shown: list[Fragments] = []
@@ -52,53 +52,53 @@ def table_fragments(model: ViewModel, now: float, width: int = 80) -> Fragments:
     """Turn-up, count and pile (who played each card); the other hands, the dealer, whose
     turn, the timer."""
     out: Fragments = [("class:label", " Turn-up ")]
-    if model.turn_up:
-        out += [("", "["), *card_fragments(model.turn_up), ("", "]")]
+    if model.game.view.turn_up:
+        out += [("", "["), *card_fragments(model.game.view.turn_up), ("", "]")]
     else:
         out.append(("class:dim", "[  ]"))
-    out += [("class:label", "   Count "), ("class:key", f"{model.count:>2}"), ("class:label", "   Pile ")]
+    out += [("class:label", "   Count "), ("class:key", f"{model.game.view.count:>2}"), ("class:label", "   Pile ")]
     out += pile_fragments(model, width - len(plain(out)) - 1)
     out.append(("", "\n"))
     parts: Fragments = [("", " ")]
-    marks = model.seat_marks()
-    crowded = len(model.hand_sizes) > 2 and width < 100  # three other hands share one line
-    for seat in range(model.players):
-        if seat == model.seat:
+    marks = model.game.seat_marks()
+    crowded = len(model.game.view.hand_sizes) > 2 and width < 100  # three other hands share one line
+    for seat in range(model.game.view.players):
+        if seat == model.game.seat:
             continue
-        size = model.hand_sizes[seat] if seat < len(model.hand_sizes) else 0
-        name = model.seat_name(seat)
+        size = model.game.view.hand_sizes[seat] if seat < len(model.game.view.hand_sizes) else 0
+        name = model.game.seat_name(seat)
         if seat < len(marks) and marks[seat].isdigit():
             name = f"{marks[seat]}:{name}"     # the pile's marks are seat numbers: say whose
         if crowded:
             name = compact(name)
-        mark = "▶" if seat in model.awaiting else " "
-        parts += [("class:key" if seat in model.awaiting else "", f"{mark}{name}"),
+        mark = "▶" if seat in model.game.view.awaiting else " "
+        parts += [("class:key" if seat in model.game.view.awaiting else "", f"{mark}{name}"),
                   ("", " "), ("class:cardback", "▒" * size if size else ""),
                   ("class:dim", f" {size} " if size else " 0 ")]
-    dealer = model.dealer
+    dealer = model.game.view.dealer
     if dealer is not None:
         if crowded:  # named as the other hands are
-            if dealer == model.seat:
+            if dealer == model.game.seat:
                 parts.append(("class:dim", " · your deal"))
             else:
                 mark = marks[dealer] if dealer < len(marks) else ""
-                label = mark if mark.isdigit() else compact(model.seat_name(dealer))
+                label = mark if mark.isdigit() else compact(model.game.seat_name(dealer))
                 parts.append(("class:dim", f" · dealer {label}"))
         else:
-            parts.append(("class:dim", f" · dealer {model.seat_name(dealer)}"))
-    if model.crib_size:
-        parts.append(("class:dim", f" · crib {model.crib_size}"))
-    left = model.time_left_now(now)
-    if left is not None and model.awaiting:
+            parts.append(("class:dim", f" · dealer {model.game.seat_name(dealer)}"))
+    if model.game.view.crib_size:
+        parts.append(("class:dim", f" · crib {model.game.view.crib_size}"))
+    left = model.game.time_left_now(now)
+    if left is not None and model.game.view.awaiting:
         parts.append(("class:status.error" if left < 10 else "class:status", f" · ⏱ {left:.0f}s"))
     return out + parts + [("", "\n")]
 
 
 def log_rule_fragments(model: ViewModel, width: int) -> Fragments:
     """The rule above the table's log; while scrolled back, it says how far and how to return."""
-    if not model.log_scroll:
+    if not model.game.log_scroll:
         return [("class:dim", "─" * width)]
-    note = f" ↓ {model.log_scroll} newer line{'s' * (model.log_scroll != 1)} · PgDn / End return "
+    note = f" ↓ {model.game.log_scroll} newer line{'s' * (model.game.log_scroll != 1)} · PgDn / End return "
     return [("class:dim", "──"), ("class:status", note), ("class:dim", "─" * max(0, width - len(note) - 2))]
 
 
@@ -174,12 +174,12 @@ def _wrapped_segments(segments: Fragments, width: int, indent: str = HANGING_IND
 
 def waiting_fragments(model: ViewModel) -> Fragments:
     """Before a game: the seats by the number that picks them, who is ready, who watches."""
-    table = model.table or {}
+    table = model.game.table or {}
     out: Fragments = []
     seats = table.get("seats", [])
     for entry in range(table.get("players", 0)):
         seat = seats[entry] if entry < len(seats) else None
-        mine = " (you)" if entry == model.seat else ""
+        mine = " (you)" if entry == model.game.seat else ""
         out.append(("class:key", f"  {entry + 1} "))
         if seat is None:
             out.append(("class:dim", " ·free·\n"))
@@ -214,7 +214,7 @@ def count_fragments(model: ViewModel, width: int = 80) -> Fragments:
     terminal broke "a ru / n"); a hand's announcement goes on under itself when it has
     :data:`ANNOUNCEMENT_ROOM`, else under the log's hanging indent.  The window scrolls
     what does not fit (:class:`noddy.client.scrolling.Scrolled`)."""
-    count = model.deal_count
+    count = model.game.deal_count
     if count is None:
         return []
     turn_up = [count.turn_up] if count.turn_up else []

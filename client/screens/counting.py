@@ -18,23 +18,57 @@ line says it counted as 0.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from ..session import Session
+from ..keymap import Screen, key
+from ..session import TABLE, Session
 from .game import Game
 
 #: The most digits a claim may have (no show holds more than 29).
 ENTRY_DIGITS = 2
 
 
-class HandCount:
+class HandCount(Screen):
     """The claim or muggins entry of the seat whose turn it is (module docstring)."""
+
+    title = "Counting a show by hand"
 
     def __init__(self, session: Session, game: Game) -> None:
         self.session = session
         self.game = game
+        #: Asked for a hint now, it says why not (the coach never counts a hand).
+        self.ask_hint: Callable[[], None] = lambda: None
         #: The digits typed so far.
         self.entry = ""
+
+    # == keys ============================================================================
+    def is_up(self) -> bool:
+        return self.session.screen == TABLE and self.active
+
+    @key("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", label="0-9",
+         help="the points (Backspace edits, Esc clears)", flush=False)
+    def _digit(self, pressed: str) -> None:
+        self.type_digit(pressed)
+
+    @key("backspace", help="", flush=False)
+    def _backspace(self, pressed: str) -> None:
+        self.backspace()
+
+    @key("escape", help="", eager=True, flush=False)
+    def _clear(self, pressed: str) -> None:
+        self.clear()
+
+    @key("enter", help="claim them / call muggins", sends="action")
+    def _claim(self, pressed: str) -> None:
+        self.submit()
+
+    @key("p", help="pass (no muggins)", sends="action")
+    def _pass(self, pressed: str) -> None:
+        self.pass_claim()
+
+    @key("h", help="", flush=False)
+    def _no_hint(self, pressed: str) -> None:
+        self.ask_hint()
 
     # == what the turn offers =============================================================
     def _offer(self, verb: str) -> dict[str, Any] | None:

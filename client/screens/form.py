@@ -1,18 +1,22 @@
 """The new-table form, and creating a table: the form's rows, its request, and what follows it.
 
-:class:`CreateForm` is the form itself (n in the lobby): its rows come from the ``presets``
-and ``levels`` the server describes in its ``welcome``, and the rows of the server's own
-options (the coach, a match, the turn timer, the password) from the welcome's ``table_options``, so it
-offers exactly what the server accepts.  Each table option says where its value goes
-(``"in": "options"``: inside ``create_table``'s ``options``; ``"in": "request"``: a field of
-``create_table`` of the same name).  A server too old to send ``table_options`` gets the rows
-the form always had (:data:`FALLBACK_TABLE_OPTIONS`).
+:class:`CreateForm` is the form itself (n in the lobby), built from the server's declarations
+and nothing else: the ``presets`` (each with its ``options``), the ``levels`` and the
+``table_options`` of its ``welcome``.  Every declared option is a row, by its kind: a ``bool``
+flips yes/no, a ``choice`` cycles its ``values`` (a row when there are two or more), an ``int``
+steps by one (PgUp/PgDn by ten) within its ``min``/``max``, a ``number`` steps through the
+round values of :data:`NUMBER_LADDER` within its range, and a ``str`` is a line typed into.
+An option whose default is null may be left off ("off"), and is sent only when given a
+value.  A table option says where its value goes (``"in": "options"``: inside
+``create_table``'s ``options``; ``"in": "request"``: a field of ``create_table`` of the same
+name).  So an option the client has never heard of is offered and sent with no code here;
+how an option reads to a person (its label, its values' words) is :mod:`noddy.client.option_words`'s.
 
 :class:`NewTable` owns the form while it is open and the creation that follows Enter (or
 ``--quick``, :attr:`NewTable.quick_start`): it sends ``create_table`` and keeps the requests
 that must follow once the table exists (computers in the other seats, ``ready``), which
 :class:`~noddy.client.model.ViewModel` sends when the ``table`` reply comes
-(:meth:`NewTable.take_follow_ups`).
+(:meth:`NewTable.take_follow_ups`).  Its keys are declared with it (:mod:`noddy.client.keymap`).
 """
 
 from __future__ import annotations
@@ -20,88 +24,131 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..session import FALLBACK_PRESETS, Session, request_field
-from .lobby import PASSWORD_LIMIT
+from ..keymap import Screen, key
+from ..option_words import FALLBACK_TABLE_OPTIONS, OptionWords, words
+from ..session import CONNECTING, FALLBACK_PRESETS, LOBBY, Session
 
-#: Turn-timer choices offered by the create-table form (seconds; None: no timer).
-TIMER_CHOICES: tuple[float | None, ...] = (None, 15, 30, 60, 120)
-_TIMER = request_field("create_table", "turn_timer")
-#: The table options of a server whose welcome has no ``table_options`` (an older one): the
-#: ones the form offered before servers declared them, as such a server takes them.
-FALLBACK_TABLE_OPTIONS: dict[str, dict[str, Any]] = {
-    "hints": {"type": "bool", "default": False, "in": "options"},
-    "turn_timer": {"type": "number", "min": _TIMER.minimum, "max": _TIMER.maximum,
-                   "default": None, "in": "request"},
-    "password": {"type": "str", "max_length": PASSWORD_LIMIT, "default": None, "in": "request"},
-}
+#: The values a ``number`` option steps through, those within its range: round figures, as a
+#: person picks a number of seconds (a timer stepped by one from 1 to 3600 is no use).
+NUMBER_LADDER: tuple[float, ...] = (15, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21600, 86400)
+#: An ``int`` option spanning more values than this steps through :data:`NUMBER_LADDER` too.
+INT_SPAN_LIMIT = 1000
+#: The longest text typed into a ``str`` option that declares no ``max_length``.
+TEXT_LIMIT = 64
+#: What PgUp/PgDn step an ``int`` by.
+BIG_STEP = 10
+#: The order of the rows by kind: the preset's (the rules) and the server's own.
+_RULES_ORDER = ("int", "number", "bool", "choice")
+_TABLE_ORDER = ("bool", "choice", "int", "number")
+
+
+@dataclass
+class OptionRow:
+    """One declared option and its value as chosen (``where``: ``rules`` for a preset's,
+    else the table option's ``in``)."""
+
+    name: str
+    spec: dict[str, Any]
+    where: str
+    value: Any = None
+
+    def __post_init__(self) -> None:
+        self.value = self.spec.get("default")
+        if self.kind == "choice" and self.value is None:
+            self.value = self.values()[0]
+        if self.kind == "str":
+            self.value = self.value or ""
+
+    @property
+    def kind(self) -> str:
+        return str(self.spec.get("type"))
+
+    @property
+    def words(self) -> OptionWords:
+        return words(self.name, self.spec)
+
+    def values(self) -> list[Any]:
+        """The values ←→ go through (a ``bool``, a ``choice``, a ``number``, a wide ``int``)."""
+        spec, kind = self.spec, self.kind
+        if kind == "bool":
+            return [False, True]
+        if kind == "choice":
+            return [str(v) for v in spec.get("values") or []]
+        low, high = spec.get("min"), spec.get("max")
+        if kind == "int" and low is not None and high is not None and high - low <= INT_SPAN_LIMIT:
+            out: list[Any] = list(range(int(low), int(high) + 1))
+        else:
+            out = [v for v in NUMBER_LADDER
+                   if (low is None or v >= low) and (high is None or v <= high)]
+            if spec.get("default") is not None and spec["default"] not in out:
+                out = sorted([*out, spec["default"]])
+        return [None, *out] if spec.get("default") is None else out
+
+    def change(self, delta: int, big: bool = False) -> None:
+        """←/→: the next value round (an ``int`` with a default stops at its bounds)."""
+        if self.kind == "int" and self.spec.get("default") is not None:
+            low, high = self.spec.get("min"), self.spec.get("max")
+            value = int(self.value) + delta * (BIG_STEP if big else 1)
+            self.value = max(low, value) if low is not None else value
+            self.value = min(high, self.value) if high is not None else self.value
+            return
+        values = self.values()
+        index = values.index(self.value) if self.value in values else 0
+        self.value = values[(index + delta) % len(values)]
+
+    def shown(self) -> str:
+        said = self.words
+        if self.kind == "bool":
+            return said.on if self.value else "no"
+        if self.value is None or self.value == "":
+            return said.none
+        if self.kind == "choice":
+            return said.choices.get(self.value, self.value)
+        return said.value.format(value=self.value)
+
+    def chosen(self) -> Any:
+        """The value to send (None: leave it out: the default, or nothing given)."""
+        value = None if self.value == "" else self.value
+        return None if value is None or value == self.spec.get("default") else value
+
+    @property
+    def limit(self) -> int:
+        return int(self.spec.get("max_length") or TEXT_LIMIT)
+
+
+def option_rows(declared: dict[str, dict[str, Any]], where: str | None,
+                order: tuple[str, ...]) -> list[OptionRow]:
+    """The rows of ``declared`` options, by kind in ``order`` then as declared; a ``choice``
+    of one value has none."""
+    rows = [OptionRow(name, dict(spec), where or str(spec.get("in") or "options"))
+            for name, spec in declared.items() if isinstance(spec, dict)]
+    rows = [row for row in rows if row.kind in (*order, "str")
+            and (row.kind != "choice" or len(row.values()) > 1)]
+    return sorted(rows, key=lambda row: (order + ("str",)).index(row.kind))
 
 
 @dataclass
 class CreateForm:
-    """The create-table form: a list of fields moved through with ↑↓ and changed with ←→.
-
-    The choices come from the ``presets`` and ``levels`` the server describes in its
-    ``welcome``, so the form offers exactly what the server accepts (player counts, options
-    and their ranges, computer levels): a ``bool`` option is a yes/no row, a ``choice`` one
-    (such as ``counting``) cycles through its ``values`` (a row only when there are two or
-    more).  The server's own options come from ``table_options`` (None: an older server,
-    :data:`FALLBACK_TABLE_OPTIONS`), and only those the form knows how to edit get a row:
-    every ``bool`` is a yes/no row (``hints``, the coach, among them), ``turn_timer`` cycles
-    through :data:`TIMER_CHOICES` (those within its range), and ``password`` is a text field:
-    while it is the current row, typed characters go into it (:meth:`type_text`), and a
-    table with a password is created private.
-    """
+    """The create-table form: a list of rows moved through with ↑↓ and changed with ←→
+    (module docstring).  ``table_options`` None: an older server
+    (:data:`~noddy.client.option_words.FALLBACK_TABLE_OPTIONS`)."""
 
     presets: list[dict[str, Any]]
     levels: list[str] = field(default_factory=list)
     level_index: int = 0
-    password: str = ""
     preset_index: int = 0
     players_index: int = 0
-    target: int = 31
-    flags: dict[str, bool] = field(default_factory=dict)
-    #: The preset's options that take one of a few words (``"type": "choice"``), as chosen.
-    choices: dict[str, str] = field(default_factory=dict)
-    #: The server's yes/no table options (``hints``: a coach at the table, and no rating).
-    table_flags: dict[str, bool] = field(default_factory=dict)
-    timer_index: int = 0
-    #: A match to this many match points (table option ``match``; None: single games).
-    match: int | None = None
     computers: int = 1
     row: int = 0
-    #: The welcome's ``table_options`` (None: the server sent none).
     table_options: dict[str, dict[str, Any]] | None = None
-    #: The table options the form has a row for, by name (the rest it cannot edit).
-    server_options: dict[str, dict[str, Any]] = field(init=False, default_factory=dict)
+    #: The preset's options (rebuilt when the preset changes) and the server's own.
+    rules: list[OptionRow] = field(init=False, default_factory=list)
+    server: list[OptionRow] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         declared = FALLBACK_TABLE_OPTIONS if self.table_options is None else self.table_options
-        self.server_options = {name: spec for name, spec in declared.items()
-                               if _editable(name, spec)}
-        self.table_flags = {name: bool(spec.get("default") or False)
-                            for name, spec in self.server_options.items()
-                            if spec.get("type") == "bool"}
-        timer = self.server_options.get("turn_timer", {})
-        self.timer_index = (self.timer_choices().index(timer.get("default"))
-                            if timer.get("default") in self.timer_choices() else 0)
+        self.server = option_rows(declared, None, _TABLE_ORDER)
         self._preset_changed()
-
-    def timer_choices(self) -> list[float | None]:
-        """The turn timers the form offers (seconds; None: none), within the server's range."""
-        spec = self.server_options.get("turn_timer")
-        if spec is None:
-            return [None]
-        low, high = spec.get("min"), spec.get("max")
-        return [choice for choice in TIMER_CHOICES
-                if (choice is None and spec.get("default") is None)
-                or (choice is not None and (low is None or choice >= low)
-                    and (high is None or choice <= high))]
-
-    @property
-    def password_limit(self) -> int:
-        """The longest password the server takes."""
-        spec = self.server_options.get("password", {})
-        return min(PASSWORD_LIMIT, int(spec.get("max_length") or PASSWORD_LIMIT))
 
     @property
     def preset(self) -> dict[str, Any]:
@@ -121,71 +168,39 @@ class CreateForm:
     def partnerships(self) -> bool:
         return self.player_choices()[self.players_index][1]
 
-    def _option(self, name: str) -> dict[str, Any]:
-        return self.preset.get("options", {}).get(name, {})
-
     def _preset_changed(self) -> None:
         self.players_index = 0
-        target = self._option("target")
-        self.target = int(target.get("default", 31))
-        self.flags = {name: bool(spec.get("default", False))
-                      for name, spec in self.preset.get("options", {}).items()
-                      if spec.get("type") == "bool"}
-        self.choices = {name: str(spec.get("default", spec["values"][0]))
-                        for name, spec in self.preset.get("options", {}).items()
-                        if spec.get("type") == "choice" and len(spec.get("values") or []) > 1}
+        self.rules = option_rows(self.preset.get("options") or {}, "rules", _RULES_ORDER)
         self.computers = self.players - 1
+
+    def _layout(self) -> list[str | OptionRow]:
+        """The rows in order: the form's own by name, the options as themselves."""
+        texts = [r for r in self.rules + self.server if r.kind == "str"]
+        picked = [r for r in self.rules + self.server if r.kind != "str"]
+        return ["preset", "players", *picked, "computers", *(["level"] if self.levels else []),
+                *texts, "create"]
 
     def rows(self) -> list[tuple[str, str]]:
         """(label, value) of every row, in order; the last is the Create button."""
         players = f"{self.players}" + (" in partnerships" if self.partnerships else "")
-        out = [
-            ("Preset", f"{self.preset['name']} — {self.preset.get('title', '')}".rstrip(" —")),
-            ("Players", players),
-            ("Target", str(self.target)),
-        ]
-        out += [(_FLAG_LABELS.get(name, name), "yes" if value else "no")
-                for name, value in self.flags.items()]
-        out += [(_FLAG_LABELS.get(name, name), _CHOICE_LABELS.get(value, value))
-                for name, value in self.choices.items()]
-        out += [(self._label(name), _ON_LABELS.get(name, "yes") if value else "no")
-                for name, value in self.table_flags.items()]
-        if "match" in self.server_options:
-            out.append((self._label("match"), "single games" if self.match is None
-                        else f"first to {self.match} match points"))
-        if "turn_timer" in self.server_options:
-            timer = self.timer
-            out.append((self._label("turn_timer"), "off" if timer is None else f"{timer:g} s"))
-        out.append(("Computer players", str(self.computers)))
-        if self.levels:
-            out.append(("Computer level", self.level or ""))
-        if "password" in self.server_options:
-            out.append((self._label("password"), self.password or "none: a public table"))
-        out.append(("", "[ Create private table ]" if self.password else "[ Create table ]"))
-        return out
+        own = {"preset": ("Preset", f"{self.preset['name']} — {self.preset.get('title', '')}".rstrip(" —")),
+               "players": ("Players", players), "computers": ("Computer players", str(self.computers)),
+               "level": ("Computer level", self.level or ""), "create": ("", self.create_label())}
+        return [own[row] if isinstance(row, str) else (row.words.label, row.shown())
+                for row in self._layout()]
 
-    def _label(self, name: str) -> str:
-        """A table option's row label: the spec's own, else the form's, else its name."""
-        spec = self.server_options.get(name, {})
-        return str(spec.get("label") or _FLAG_LABELS.get(name)
-                   or name.replace("_", " ").capitalize())
+    def create_label(self) -> str:
+        for row in self.rules + self.server:
+            if row.chosen() is not None and row.words.create:
+                return row.words.create
+        return "[ Create table ]"
 
-    @property
-    def timer(self) -> float | None:
-        """The turn timer chosen (seconds; None: none)."""
-        return self.timer_choices()[self.timer_index]
+    def current(self) -> str | OptionRow:
+        return self._layout()[self.row]
 
-    def _row_keys(self) -> list[str]:
-        levels = ["level"] if self.levels else []
-        timer = ["timer"] if "turn_timer" in self.server_options else []
-        password = ["password"] if "password" in self.server_options else []
-        match = ["match"] if "match" in self.server_options else []
-        return ["preset", "players", "target", *self.flags, *self.choices,
-                *(_TABLE_FLAG + name for name in self.table_flags), *match, *timer, "computers",
-                *levels, *password, "create"]
-
-    def _row_key(self) -> str:
-        return self._row_keys()[self.row]
+    def option(self, name: str) -> OptionRow:
+        """The row of option ``name`` (KeyError: the form has none)."""
+        return next(row for row in self.rules + self.server if row.name == name)
 
     @property
     def level(self) -> str | None:
@@ -193,124 +208,70 @@ class CreateForm:
         return self.levels[self.level_index] if self.levels else None
 
     @property
-    def on_password(self) -> bool:
-        """The password row is current: printable keys type into it."""
-        return self._row_key() == "password"
+    def on_text(self) -> bool:
+        """A text row is current: printable keys type into it."""
+        current = self.current()
+        return isinstance(current, OptionRow) and current.kind == "str"
 
-    @property
-    def password_row(self) -> int | None:
-        """Which row is the password's (None: the server takes no password)."""
-        keys = self._row_keys()
-        return keys.index("password") if "password" in keys else None
+    def text_rows(self) -> list[int]:
+        """Which rows are typed into."""
+        return [i for i, row in enumerate(self._layout())
+                if isinstance(row, OptionRow) and row.kind == "str"]
 
     def type_text(self, text: str) -> None:
-        """Typed characters on the password row (anything printable, spaces too)."""
-        if self.on_password:
+        """Typed characters on a text row (anything printable, spaces too)."""
+        current = self.current()
+        if isinstance(current, OptionRow) and current.kind == "str":
             typed = "".join(ch for ch in text if ch.isprintable())
-            self.password = (self.password + typed)[:self.password_limit]
+            current.value = (current.value + typed)[:current.limit]
 
     def backspace(self) -> None:
-        if self.on_password:
-            self.password = self.password[:-1]
+        current = self.current()
+        if isinstance(current, OptionRow) and current.kind == "str":
+            current.value = current.value[:-1]
 
     def move(self, delta: int) -> None:
-        self.row = (self.row + delta) % len(self.rows())
+        self.row = (self.row + delta) % len(self._layout())
 
     def change(self, delta: int, big: bool = False) -> None:
         """←/→ on the current row: cycle a choice, step a number, flip a yes/no."""
-        key = self._row_key()
-        if key == "preset":
+        current = self.current()
+        if current == "preset":
             self.preset_index = (self.preset_index + delta) % len(self.presets)
             self._preset_changed()
-        elif key == "players":
+        elif current == "players":
             self.players_index = (self.players_index + delta) % len(self.player_choices())
             self.computers = self.players - 1
-        elif key == "target":
-            spec = self._option("target")
-            low, high = int(spec.get("min", 15)), int(spec.get("max", 500))
-            step = 10 if big else 1
-            self.target = min(high, max(low, self.target + delta * step))
-        elif key == "match":  # off, then 2 .. 15 (the option's bounds), round again
-            spec = self.server_options["match"]
-            choices = [None, *range(int(spec.get("min", 2)), int(spec.get("max", 15)) + 1)]
-            index = choices.index(self.match) if self.match in choices else 0
-            self.match = choices[(index + delta) % len(choices)]
-        elif key == "timer":
-            self.timer_index = (self.timer_index + delta) % len(self.timer_choices())
-        elif key == "computers":
+        elif current == "computers":
             self.computers = min(self.players - 1, max(0, self.computers + delta))
-        elif key == "level":
+        elif current == "level":
             self.level_index = (self.level_index + delta) % len(self.levels)
-        elif key.startswith(_TABLE_FLAG):
-            name = key[len(_TABLE_FLAG):]
-            self.table_flags[name] = not self.table_flags[name]
-        elif key in self.flags:
-            self.flags[key] = not self.flags[key]
-        elif key in self.choices:
-            values = [str(v) for v in self._option(key).get("values", [])]
-            index = values.index(self.choices[key]) if self.choices[key] in values else 0
-            self.choices[key] = values[(index + delta) % len(values)]
+        elif isinstance(current, OptionRow) and current.kind != "str":
+            current.change(delta, big)
 
     @property
     def on_create(self) -> bool:
-        return self._row_key() == "create"
+        return self.current() == "create"
 
     def request(self) -> dict[str, Any]:
         """The ``create_table`` request this form describes (options only where not default)."""
         options: dict[str, Any] = {}
-        if self.target != int(self._option("target").get("default", self.target)):
-            options["target"] = self.target
-        for name, value in self.flags.items():
-            if value != bool(self._option(name).get("default", False)):
-                options[name] = value
-        for name, choice in self.choices.items():
-            if choice != str(self._option(name).get("default", choice)):
-                options[name] = choice
         message: dict[str, Any] = {"type": "create_table", "preset": self.preset["name"],
                                    "players": self.players, "partnerships": self.partnerships,
                                    "options": options, "seat": 0}
-        chosen: dict[str, Any] = dict(self.table_flags)
-        if "match" in self.server_options:
-            chosen["match"] = self.match
-        if "turn_timer" in self.server_options:
-            chosen["turn_timer"] = self.timer
-        for name, value in chosen.items():
-            spec = self.server_options[name]
-            if value is not None and value != spec.get("default"):
-                (message if spec.get("in") == "request" else options)[name] = value
-        if self.password:
-            message["private"] = True
-            message["password"] = self.password
-        return message
+        also: dict[str, Any] = {}
+        for row in self.rules + self.server:
+            value = row.chosen()
+            if value is not None:
+                (message if row.where == "request" else options)[row.name] = value
+                also |= row.words.also
+        return message | also
 
 
-def _editable(name: str, spec: dict[str, Any]) -> bool:
-    """The form has a row for this table option: a yes/no, the turn timer, the password."""
-    kind = spec.get("type")
-    return (kind == "bool" or (name, kind) in {("turn_timer", "number"), ("password", "str"),
-                                                ("match", "int")})
-
-
-#: The row key of a table option's yes/no (``table:hints``), apart from the preset's flags.
-_TABLE_FLAG = "table:"
-_FLAG_LABELS = {
-    "knave_noddy": "Turned-up Jack scores",
-    "hitter_counts_thirty_one": "31 also pegs per card",
-    "four_card": "Four cards each",
-    "counting": "Counting",
-    "hints": "Coach (h: hints)",
-    "turn_timer": "Turn timer",
-    "match": "Match",
-    "password": "Password",
-}
-#: How a table option's "yes" reads in the form, where it says more than yes.
-_ON_LABELS = {"hints": "yes (unrated)"}
-#: How a choice's value reads in the form.
-_CHOICE_LABELS = {"auto": "auto (the server counts)", "manual": "by hand, with muggins"}
-
-
-class NewTable:
+class NewTable(Screen):
     """The form while it is open, and the creation of a table (module docstring)."""
+
+    title = "In the new-table form"
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -318,6 +279,65 @@ class NewTable:
         #: Set by ``--quick``: the table to create (and fill with computers) once welcomed.
         self.quick_start: dict[str, Any] | None = None
         self._after_create: list[dict[str, Any]] = []
+
+    # == keys ============================================================================
+    def is_up(self) -> bool:
+        return self.session.screen in (LOBBY, CONNECTING) and self.form is not None
+
+    def _typing(self) -> bool:
+        return self.form is not None and self.form.on_text
+
+    @key("up", label="↑ ↓ Tab", help="choose a line", flush=False)
+    def _line_up(self, pressed: str) -> None:
+        if self.form is not None:
+            self.form.move(-1)
+
+    @key("down", "tab", help="", flush=False)
+    def _line_down(self, pressed: str) -> None:
+        if self.form is not None:
+            self.form.move(1)
+
+    @key("left", label="← →", help="change it (Space too)", flush=False)
+    def _less(self, pressed: str) -> None:
+        if self.form is not None:
+            self.form.change(-1)
+
+    @key("right", help="", flush=False)
+    @key("space", help="", when=lambda self: not self._typing(), flush=False)
+    def _more(self, pressed: str) -> None:
+        if self.form is not None:
+            self.form.change(1)
+
+    @key("pageup", label="PgUp PgDn", help="a number by ten", flush=False)
+    def _much_more(self, pressed: str) -> None:
+        if self.form is not None:
+            self.form.change(1, big=True)
+
+    @key("pagedown", help="", flush=False)
+    def _much_less(self, pressed: str) -> None:
+        if self.form is not None:
+            self.form.change(-1, big=True)
+
+    @key("enter", help="create the table (a password: private)",
+         sends=("create_table", "add_computer", "ready"))
+    def _create(self, pressed: str) -> None:
+        self.submit_form()
+
+    @key("escape", label="Esc", help="close the form", eager=True, flush=False)
+    @key("q", help="", when=lambda self: not self._typing(), flush=False)
+    def _close(self, pressed: str) -> None:
+        self.close_form()
+
+    @key("<any>", label="letters", help="type on a text line", when=_typing, flush=False)
+    def _type(self, pressed: str) -> None:
+        if self.form is not None and len(pressed) == 1 and pressed.isprintable():
+            self.form.type_text(pressed)
+
+    @key("backspace", help="", when=_typing, flush=False)
+    def _backspace(self, pressed: str) -> None:
+        if self.form is not None:
+            self.form.backspace()
+
 
     def open_form(self) -> None:
         session = self.session
@@ -382,4 +402,4 @@ class NewTable:
         self._after_create = []
 
 
-__all__ = ["CreateForm", "NewTable", "TIMER_CHOICES", "FALLBACK_PRESETS", "FALLBACK_TABLE_OPTIONS"]
+__all__ = ["CreateForm", "NewTable", "OptionRow", "NUMBER_LADDER", "FALLBACK_PRESETS"]

@@ -12,10 +12,11 @@ password prompt of a private table (:class:`PasswordPrompt`, opened again by a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
+from ..keymap import Screen, key
 from ..lines import LOG_LIMIT, LogLine
-from ..session import Session, request_field
+from ..session import CONNECTING, LOBBY, Session, request_field
 
 #: The longest table password the protocol accepts (``password`` of create_table/sit).
 PASSWORD_LIMIT = request_field("sit", "password").max_length
@@ -43,11 +44,17 @@ def free_seats(summary: dict[str, Any]) -> list[int]:
     return [i for i, s in enumerate(summary.get("seats", [])) if s is None]
 
 
-class Lobby:
+class Lobby(Screen):
     """The tables, the cursor on them, the lobby chat and the password line (module docstring)."""
+
+    title = "In the lobby"
 
     def __init__(self, session: Session) -> None:
         self.session = session
+        #: The new-table form: whether it is open (then its keys, not these, are live), and
+        #: opening it (``n``); the composition gives them (:class:`~noddy.client.model.ViewModel`).
+        self.form_open: Callable[[], bool] = lambda: False
+        self.open_form: Callable[[], None] = lambda: None
         self.tables: dict[int, dict[str, Any]] = {}
         self.lobby_cursor = 0
         self.lobby_chat: list[LogLine] = []
@@ -55,6 +62,51 @@ class Lobby:
         self.password_prompt: PasswordPrompt | None = None
         #: People only (p): the tables where a bot sits are left out of the list.
         self.people_only = False
+
+    # == keys ============================================================================
+    def is_up(self) -> bool:
+        return self.session.screen in (LOBBY, CONNECTING) and not self.form_open()
+
+    @key("up", "k", label="↑ ↓", help="choose a table", flush=False)
+    def _up(self, pressed: str) -> None:
+        self.lobby_move(-1)
+
+    @key("down", "j", help="", flush=False)
+    def _down(self, pressed: str) -> None:
+        self.lobby_move(1)
+
+    @key("enter", "s", label="Enter", help="sit (first free seat)", sends=("sit", "spectate"))
+    def _sit(self, pressed: str) -> None:
+        self.session.clear_status()
+        self.sit()
+
+    @key("1", "2", "3", "4", label="1-4", help="sit in that seat", sends="sit")
+    def _sit_in(self, pressed: str) -> None:
+        self.session.clear_status()
+        self.sit(int(pressed) - 1)
+
+    @key("w", help="watch", sends="spectate")
+    def _watch(self, pressed: str) -> None:
+        self.session.clear_status()
+        self.spectate()
+
+    @key("n", help="new table (a form)", flush=False)
+    def _new(self, pressed: str) -> None:
+        self.session.clear_status()
+        self.open_form()
+
+    @key("a", help="register your name", sends="register")
+    def _register(self, pressed: str) -> None:
+        self.session.clear_status()
+        self.ask_to_register()
+
+    @key("r", help="refresh the list", sends="list_tables")
+    def _refresh(self, pressed: str) -> None:
+        if self.session.connection != "online":
+            if self.host is not None:
+                self.host.retry_now()
+            return
+        self.session.send("list_tables")
 
     # == messages ========================================================================
     def on_tables(self, m: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ comes in is said on the status line with its one-key answer,
 message that carries our seat takes us to the table (:meth:`ViewModel._on_table`).
 
 The rest of this module draws the screen and binds its keys; :mod:`noddy.client.app` adds
-them with :func:`build_layout` and :func:`bind_keys`.
+them with :func:`build_layout`; its keys are declared with it (:mod:`noddy.client.keymap`).
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from prompt_toolkit.data_structures import Point
-from prompt_toolkit.filters import Condition, Filter
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import ConditionalContainer, HSplit, Window
 from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import FormattedTextControl
 
 from .. import render
+from ..keymap import Screen, key
 from ..model import LOBBY, ViewModel
 
 PEOPLE = "people"
@@ -34,8 +34,10 @@ PEOPLE = "people"
 Fragments = list[tuple[str, str]]
 
 
-class PeopleView:
+class PeopleView(Screen):
     """Who is online, the challenge to send, the challenges to answer (module docstring)."""
+
+    title = "Who is on"
 
     def __init__(self, model: ViewModel) -> None:
         self.model = model
@@ -48,24 +50,24 @@ class PeopleView:
 
     @property
     def active(self) -> bool:
-        return self.model.screen == PEOPLE
+        return self.model.session.screen == PEOPLE
 
     @property
     def people_only(self) -> bool:
         return self.model.lobby.people_only
 
     def preset(self) -> str:
-        names = [p.get("name") for p in self.model.presets if p.get("name")] or ["noddy"]
+        names = [p.get("name") for p in self.model.session.presets if p.get("name")] or ["noddy"]
         return str(names[self.preset_index % len(names)])
 
     def _ask(self, kind: str, **fields: Any) -> None:
-        self._asked[self.model.send(kind, **fields)] = kind
+        self._asked[self.model.session.send(kind, **fields)] = kind
 
     # -- keys ---------------------------------------------------------------------------
     def open(self) -> None:
         """o in the lobby: who is online."""
-        self.model.clear_status()
-        self.model.screen = PEOPLE
+        self.model.session.clear_status()
+        self.model.session.screen = PEOPLE
         self.refresh()
 
     def refresh(self) -> None:
@@ -77,7 +79,7 @@ class PeopleView:
         lobby = self.model.lobby
         lobby.people_only = not lobby.people_only
         lobby.clamp_cursor()
-        self.model.set_status("Showing people only: bots are hidden." if lobby.people_only
+        self.model.session.set_status("Showing people only: bots are hidden." if lobby.people_only
                               else "Showing everyone, bots too.")
         if self.active:
             self.refresh()
@@ -97,8 +99,8 @@ class PeopleView:
         person = self.selected()
         if person is None:
             return
-        if person.get("name") == self.model.name:
-            self.model.set_status("That is you: choose someone else.", error=True)
+        if person.get("name") == self.model.session.name:
+            self.model.session.set_status("That is you: choose someone else.", error=True)
             return
         self._ask("challenge", name=person["name"], preset=self.preset())
 
@@ -110,18 +112,66 @@ class PeopleView:
         what = "challenge" if challenge.get("table") is None else "invitation"
         if accept:
             self._ask("accept", challenge=challenge["id"], ready=True)
-            self.model.set_status(f"Accepted {challenge['from']}'s {what}; to the table…")
+            self.model.session.set_status(f"Accepted {challenge['from']}'s {what}; to the table…")
         else:
             self._ask("decline", challenge=challenge["id"])
-            self.model.set_status(f"Declined {challenge['from']}'s {what}.")
+            self.model.session.set_status(f"Declined {challenge['from']}'s {what}.")
         self._say_next()
 
     def back(self) -> None:
-        self.model.clear_status()
-        self.model.screen = LOBBY
+        self.model.session.clear_status()
+        self.model.session.screen = LOBBY
         self._say_next()
 
     # -- messages -----------------------------------------------------------------------
+    # == keys ============================================================================
+    def is_up(self) -> bool:
+        return self.active or self.model.lobby.is_up()
+
+    @key("o", help="who is on (Enter challenges the one chosen)", sends="who",
+         when=lambda self: not self.active)
+    def _open(self, pressed: str) -> None:
+        self.open()
+
+    @key("p", help="people only (no computers, no bots)", sends="who")
+    def _people_only(self, pressed: str) -> None:
+        self.toggle_people_only()
+
+    @key("a", help="accept the challenge waiting", sends="accept",
+         when=lambda self: bool(self.incoming))
+    def _accept(self, pressed: str) -> None:
+        self.answer(True)
+
+    @key("d", help="decline it", sends="decline", when=lambda self: bool(self.incoming))
+    def _decline(self, pressed: str) -> None:
+        self.answer(False)
+
+    @key("up", "k", label="↑ ↓", help="choose a person", flush=False, when=lambda self: self.active)
+    def _up(self, pressed: str) -> None:
+        self.move(-1)
+
+    @key("down", "j", help="", flush=False, when=lambda self: self.active)
+    def _down(self, pressed: str) -> None:
+        self.move(1)
+
+    @key("left", "right", label="← →", help="the game to challenge to", flush=False,
+         when=lambda self: self.active)
+    def _preset(self, pressed: str) -> None:
+        self.other_preset(-1 if pressed == "left" else 1)
+
+    @key("enter", help="challenge the one chosen", sends="challenge", when=lambda self: self.active)
+    def _challenge(self, pressed: str) -> None:
+        self.challenge_selected()
+
+    @key("r", help="refresh the list", sends="who", when=lambda self: self.active)
+    def _refresh(self, pressed: str) -> None:
+        self.refresh()
+
+    @key("escape", "backspace", label="Esc", help="back to the lobby", eager=True,
+         when=lambda self: self.active)
+    def _back(self, pressed: str) -> None:
+        self.back()
+
     def handle(self, message: dict[str, Any]) -> None:
         """A message from the server (the application passes every one)."""
         kind = message.get("type")
@@ -132,9 +182,9 @@ class PeopleView:
         if kind == "challenge_over":
             self.incoming = [c for c in self.incoming if c.get("id") != message.get("challenge")]
             if message.get("reason") == "accepted":
-                self.model.set_status(f"{message.get('message')}: to the table.")
+                self.model.session.set_status(f"{message.get('message')}: to the table.")
             else:
-                self.model.set_status(f"Challenge {message.get('challenge')} is over: {message.get('message')}.")
+                self.model.session.set_status(f"Challenge {message.get('challenge')} is over: {message.get('message')}.")
             return
         request_id = message.get("id")
         asked = self._asked.pop(request_id, None) if isinstance(request_id, int) else None
@@ -145,26 +195,26 @@ class PeopleView:
             self.people = []
         elif kind == "challenge" and message["challenge"].get("table") is not None:
             invitation = message["challenge"]
-            self.model.set_status(f"Invited {invitation['to']} to table {invitation['table']}; "
+            self.model.session.set_status(f"Invited {invitation['to']} to table {invitation['table']}; "
                                   f"it lasts {invitation['expires_in']} s.")
         elif kind == "challenge":
             challenge = message["challenge"]
-            self.model.set_status(f"Challenge sent to {challenge['to']} ({challenge['preset']}); "
+            self.model.session.set_status(f"Challenge sent to {challenge['to']} ({challenge['preset']}); "
                                   f"it lasts {challenge['expires_in']} s.")
 
     def _say_next(self) -> None:
         """The oldest challenge waiting, on the status line with its keys."""
-        if self.incoming and self.model.table_id is None:
+        if self.incoming and self.model.game.table_id is None:
             challenge = self.incoming[0]
             who = challenge["from"] + (" (bot)" if challenge.get("from_bot") else "")
             options = ", ".join(f"{k} {v}" for k, v in (challenge.get("options") or {}).items())
             game = challenge["preset"] + (f" ({options})" if options else "")
             if challenge.get("table") is not None:
                 private = ", private" if challenge.get("private") else ""
-                self.model.set_status(f"{who} invites you to table {challenge['table']} "
+                self.model.session.set_status(f"{who} invites you to table {challenge['table']} "
                                       f"({game}{private}): a accept · d decline")
                 return
-            self.model.set_status(f"{who} challenges you to {game}: a accept · d decline")
+            self.model.session.set_status(f"{who} challenges you to {game}: a accept · d decline")
 
     # -- what the screen shows -------------------------------------------------------------
     def person_line(self, person: dict[str, Any]) -> str:
@@ -217,54 +267,4 @@ def build_layout(view: PeopleView, width: Callable[[], int]) -> Container:
     ]), filter=Condition(lambda: view.active))
 
 
-def bind_keys(kb: KeyBindings, view: PeopleView, lobby: Filter, free: Filter,
-              after: Callable[[KeyPressEvent], None]) -> None:
-    """o and p in the lobby, a/d to answer a challenge; the list's own keys."""
-    here = free & Condition(lambda: view.active)
-    waiting = (lobby | here) & Condition(lambda: bool(view.incoming))
-
-    @kb.add("o", filter=lobby)
-    def _open(event: KeyPressEvent) -> None:
-        view.open()
-        after(event)
-
-    @kb.add("p", filter=lobby | here)
-    def _people_only(event: KeyPressEvent) -> None:
-        view.toggle_people_only()
-        after(event)
-
-    @kb.add("a", filter=waiting)
-    def _accept(event: KeyPressEvent) -> None:
-        view.answer(True)
-        after(event)
-
-    @kb.add("d", filter=waiting)
-    def _decline(event: KeyPressEvent) -> None:
-        view.answer(False)
-        after(event)
-
-    kb.add("up", filter=here)(lambda event: view.move(-1))
-    kb.add("k", filter=here)(lambda event: view.move(-1))
-    kb.add("down", filter=here)(lambda event: view.move(1))
-    kb.add("j", filter=here)(lambda event: view.move(1))
-    kb.add("left", filter=here)(lambda event: view.other_preset(-1))
-    kb.add("right", filter=here)(lambda event: view.other_preset(1))
-
-    @kb.add("enter", filter=here)
-    def _challenge(event: KeyPressEvent) -> None:
-        view.challenge_selected()
-        after(event)
-
-    @kb.add("r", filter=here)
-    def _refresh(event: KeyPressEvent) -> None:
-        view.refresh()
-        after(event)
-
-    @kb.add("escape", filter=here, eager=True)
-    @kb.add("backspace", filter=here)
-    def _back(event: KeyPressEvent) -> None:
-        view.back()
-        after(event)
-
-
-__all__ = ["PeopleView", "PEOPLE", "build_layout", "bind_keys", "keys_fragments", "people_fragments"]
+__all__ = ["PeopleView", "PEOPLE", "build_layout", "keys_fragments", "people_fragments"]

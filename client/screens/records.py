@@ -3,12 +3,12 @@
 
 :class:`RecordsView` holds the three screens' state (the list of my games, the
 :class:`~noddy.client.screens.replay.Replay` being watched, the leaderboard) next to the
-:class:`~noddy.client.model.ViewModel`: it queues its requests with ``model.send``, reads the
+:class:`~noddy.client.model.ViewModel`: it queues its requests with ``model.session.send``, reads the
 replies the application hands it (``games``, ``game_record``, ``leaderboard``), and switches
-``model.screen``.  In a replay, ``v`` asks the coach to review the stored game
+``model.session.screen``.  In a replay, ``v`` asks the coach to review the stored game
 (:meth:`noddy.client.screens.coach.Coach.review_game`; the notes open in the coach's box).
 The rest of this module draws the screens and binds their keys; :mod:`noddy.client.app` adds
-them with :func:`build_layout` and :func:`bind_keys`.
+them with :func:`build_layout`; its keys are declared with it (:mod:`noddy.client.keymap`).
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ from typing import Any, Callable, cast
 
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition, Filter
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import ConditionalContainer, HSplit, Window
 from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import FormattedTextControl
 
 from .. import render
+from ..keymap import Screen, key
 from ..lines import LogLine
 from ..model import LOBBY, ViewModel, request_field
-from .replay import Replay
+from .replay import Replay, ReplayScreen
 from .stats import STATS, StatsView, stats_fragments
 from .stats import keys as stats_keys
 
@@ -48,11 +48,16 @@ Fragments = list[tuple[str, str]]
 
 # == the screens' state =====================================================================
 
-class RecordsView:
+class RecordsView(Screen):
     """My games, the replay and the leaderboard, beside the view model (module docstring)."""
+
+    title = "My games and the ratings"
 
     def __init__(self, model: ViewModel) -> None:
         self.model = model
+        #: The replay's keys, a screen of its own.
+        self.replaying = ReplayScreen(lambda: self.replay if model.session.screen == REPLAY else None,
+                                      model.coach.review_game)
         self.games: list[dict[str, Any]] | None = None     # None: asked for, not yet here
         self.cursor = 0
         self.replay: Replay | None = None
@@ -66,24 +71,68 @@ class RecordsView:
 
     @property
     def active(self) -> bool:
-        return self.model.screen in SCREENS
+        return self.model.session.screen in SCREENS
 
     def _ask(self, kind: str, **fields: Any) -> None:
-        self._asked[self.model.send(kind, **fields)] = kind
+        self._asked[self.model.session.send(kind, **fields)] = kind
 
     # -- keys ---------------------------------------------------------------------------
+    def is_up(self) -> bool:
+        return self.active or self.model.lobby.is_up()
+
+    def _on(self, *screens: str) -> bool:
+        return self.model.session.screen in screens or (LOBBY in screens and self.model.lobby.is_up())
+
+    @key("m", help="my games (Enter replays one)", sends="list_games",
+         when=lambda self: self._on(LOBBY, LEADERBOARD))
+    def _my_games(self, pressed: str) -> None:
+        self.open_games()
+
+    @key("b", help="the ratings (Tab: the other family)", sends="leaderboard",
+         when=lambda self: self._on(LOBBY, GAMES))
+    def _ratings(self, pressed: str) -> None:
+        self.open_leaderboard()
+
+    @key("tab", "right", "left", label="Tab", help="", sends="leaderboard",
+         when=lambda self: self._on(LEADERBOARD))
+    def _family(self, pressed: str) -> None:
+        self.other_family()
+
+    @key("up", "k", label="↑ ↓", help="choose a game or a person", flush=False,
+         when=lambda self: self._on(GAMES, LEADERBOARD))
+    def _up(self, pressed: str) -> None:
+        self.move(-1)
+
+    @key("down", "j", help="", flush=False, when=lambda self: self._on(GAMES, LEADERBOARD))
+    def _down(self, pressed: str) -> None:
+        self.move(1)
+
+    @key("i", help="statistics (yours; in the ratings, the chosen one's)", sends="stats",
+         when=lambda self: self._on(LOBBY, LEADERBOARD))
+    @key("enter", help="", when=lambda self: self._on(LEADERBOARD))
+    def _statistics(self, pressed: str) -> None:
+        self.open_stats()
+
+    @key("enter", help="", sends="get_game", when=lambda self: self._on(GAMES))
+    def _open(self, pressed: str) -> None:
+        self.open_selected()
+
+    @key("escape", "backspace", label="Esc", help="back", eager=True, when=lambda self: self.active)
+    def _back(self, pressed: str) -> None:
+        self.back()
+
     def open_games(self) -> None:
         """m in the lobby: my recent games, newest first."""
-        self.model.clear_status()
-        self.model.screen = GAMES
+        self.model.session.clear_status()
+        self.model.session.screen = GAMES
         self.games = None
         self._ask("list_games", limit=GAMES_LIMIT)
 
     def open_leaderboard(self, family: str | None = None) -> None:
         """b in the lobby: the ratings of one family of games."""
-        self.model.clear_status()
+        self.model.session.clear_status()
         self.family = family or self.family
-        self.model.screen = LEADERBOARD
+        self.model.session.screen = LEADERBOARD
         self.board = None
         # People only (p in the lobby or the list of who is online): no bots, no computers.
         self._ask("leaderboard", family=self.family, limit=BOARD_LIMIT,
@@ -94,7 +143,7 @@ class RecordsView:
         self.open_leaderboard(FAMILIES[(index + 1) % len(FAMILIES)])
 
     def move(self, delta: int) -> None:
-        if self.model.screen == LEADERBOARD:
+        if self.model.session.screen == LEADERBOARD:
             if self.board:
                 self.board_cursor = (self.board_cursor + delta) % len(self.board)
         elif self.games:
@@ -102,14 +151,14 @@ class RecordsView:
 
     def open_stats(self) -> None:
         """i in the lobby: my statistics; Enter (or i) in the leaderboard: the chosen person's."""
-        if self.model.screen != LEADERBOARD:
+        if self.model.session.screen != LEADERBOARD:
             self.stats.open()
             return
         if not self.board:
             return
         row = self.board[min(self.board_cursor, len(self.board) - 1)]
         if row.get("kind") == "computer":
-            self.model.set_status("Computer players have no statistics: choose a person.")
+            self.model.session.set_status("Computer players have no statistics: choose a person.")
             return
         self.stats.open(str(row.get("name", "")))
 
@@ -118,20 +167,20 @@ class RecordsView:
         if not self.games:
             return
         game_id = self.games[self.cursor]["id"]
-        self.model.set_status(f"Fetching game {game_id}…")
+        self.model.session.set_status(f"Fetching game {game_id}…")
         self._ask("get_game", game=game_id)
 
     def back(self) -> None:
         """Esc: from the replay to the list, from a list to the lobby."""
-        self.model.clear_status()
-        if self.model.screen == REPLAY:
+        self.model.session.clear_status()
+        if self.model.session.screen == REPLAY:
             self.replay = None
-            self.model.screen = GAMES
-        elif self.model.screen == STATS and self.stats.came_from == LEADERBOARD:
-            self.model.screen = LEADERBOARD
+            self.model.session.screen = GAMES
+        elif self.model.session.screen == STATS and self.stats.came_from == LEADERBOARD:
+            self.model.session.screen = LEADERBOARD
         else:
-            self.model.screen = LOBBY
-            self.model.send("list_tables")
+            self.model.session.screen = LOBBY
+            self.model.session.send("list_tables")
 
     # -- replies ------------------------------------------------------------------------
     def handle(self, message: dict[str, Any]) -> None:
@@ -149,14 +198,14 @@ class RecordsView:
         elif kind == "leaderboard":
             self.board = list(message.get("players") or [])
             mine = [i for i, row in enumerate(self.board)
-                    if row.get("kind") == "human" and row.get("name") == self.model.name]
+                    if row.get("kind") == "human" and row.get("name") == self.model.session.name]
             self.board_cursor = mine[0] if mine else 0  # on my own row, if I am rated
             why = message.get("why")
             self.board_why = why if isinstance(why, str) else None
-        elif kind == "game_record" and self.model.screen == GAMES:
-            self.model.clear_status()
-            self.replay = Replay(message["record"], me=self.model.name)
-            self.model.screen = REPLAY
+        elif kind == "game_record" and self.model.session.screen == GAMES:
+            self.model.session.clear_status()
+            self.replay = Replay(message["record"], me=self.model.session.name)
+            self.model.session.screen = REPLAY
         elif kind == "error":
             if asked == "list_games":
                 self.games = []
@@ -212,7 +261,7 @@ def games_fragments(view: RecordsView) -> Fragments:
         return out + [("class:dim", "   Asking the server…\n")]
     if not view.games:
         return out + [("class:dim", "   No finished games yet: play one, then come back.\n")]
-    return out + render.cursor_list([game_line(game, view.model.name) for game in view.games],
+    return out + render.cursor_list([game_line(game, view.model.session.name) for game in view.games],
                                     view.cursor)
 
 
@@ -229,7 +278,7 @@ def leaderboard_fragments(view: RecordsView) -> Fragments:
         kind = row.get("kind")
         name = str(row.get("name", "?")) + (f" ({kind})" if kind in ("computer", "bot") else "") + (
             " (guest)" if row.get("guest") else "")
-        style = "class:peg.mine" if row.get("name") == view.model.name else ""
+        style = "class:peg.mine" if row.get("name") == view.model.session.name else ""
         mark = " ▶ " if i == view.board_cursor else "   "
         out.append((style, f"{mark}{row.get('rank', ''):>3}  {name[:24]:<24} {row.get('rating', ''):>6}  "
                            f"{row.get('games', ''):>5}  {row.get('wins', ''):>5}\n"))
@@ -287,7 +336,7 @@ def replay_title(replay: Replay) -> str:
 
 
 def title_fragments(view: RecordsView, address: str) -> Fragments:
-    screen = view.model.screen
+    screen = view.model.session.screen
     where = {GAMES: "My games", LEADERBOARD: "Leaderboard", STATS: "Statistics"}.get(screen, "")
     if screen == REPLAY and view.replay is not None:
         where = replay_title(view.replay)
@@ -295,7 +344,7 @@ def title_fragments(view: RecordsView, address: str) -> Fragments:
 
 
 def keys_fragments(view: RecordsView) -> Fragments:
-    screen = view.model.screen
+    screen = view.model.session.screen
     if screen == REPLAY:
         keys = [("← →", "step"), ("↑ ↓", "deal"), ("Home End", "start/end"),
                 ("v", "coach's review"), ("Esc", "back"), ("q", "quit")]
@@ -318,7 +367,7 @@ def status_fragments(view: RecordsView) -> Fragments:
 
 def build_layout(view: RecordsView, width: Callable[[], int],
                  rows: Callable[[], int] = lambda: 24) -> Container:
-    """The three screens, each shown while ``model.screen`` names it (``rows``: the screen's
+    """The three screens, each shown while ``model.session.screen`` names it (``rows``: the screen's
     height, which bounds the log lines the replay draws)."""
     model = view.model
 
@@ -326,7 +375,7 @@ def build_layout(view: RecordsView, width: Callable[[], int],
         return FormattedTextControl(fn, focusable=False)
 
     def on(screen: str) -> Filter:
-        return Condition(lambda: model.screen == screen)
+        return Condition(lambda: model.session.screen == screen)
 
     def when_replaying(fn: Callable[[Replay], Fragments]) -> Callable[[], Fragments]:
         return lambda: fn(view.replay) if view.replay is not None else []
@@ -374,82 +423,5 @@ def build_layout(view: RecordsView, width: Callable[[], int],
     ])
 
 
-def bind_keys(kb: KeyBindings, view: RecordsView, lobby: Filter, free: Filter,
-              after: Callable[[KeyPressEvent], None]) -> None:
-    """m and b in the lobby; the keys of the three screens (``free``: no prompt is open)."""
-    model = view.model
-    games = free & Condition(lambda: model.screen == GAMES)
-    board = free & Condition(lambda: model.screen == LEADERBOARD)
-    replaying = free & Condition(lambda: model.screen == REPLAY and view.replay is not None)
-
-    def replay_key(fn: Callable[[Replay], None]) -> Callable[[KeyPressEvent], None]:
-        def handler(event: KeyPressEvent) -> None:
-            if view.replay is not None:
-                fn(view.replay)
-        return handler
-
-    @kb.add("m", filter=lobby | board)
-    def _my_games(event: KeyPressEvent) -> None:
-        view.open_games()
-        after(event)
-
-    @kb.add("b", filter=lobby | games)
-    def _leaderboard(event: KeyPressEvent) -> None:
-        view.open_leaderboard()
-        after(event)
-
-    @kb.add("tab", filter=board)
-    @kb.add("right", filter=board)
-    @kb.add("left", filter=board)
-    def _family(event: KeyPressEvent) -> None:
-        view.other_family()
-        after(event)
-
-    @kb.add("up", filter=games | board)
-    @kb.add("k", filter=games | board)
-    def _up(event: KeyPressEvent) -> None:
-        view.move(-1)
-
-    @kb.add("down", filter=games | board)
-    @kb.add("j", filter=games | board)
-    def _down(event: KeyPressEvent) -> None:
-        view.move(1)
-
-    @kb.add("i", filter=lobby | board)
-    @kb.add("enter", filter=board)
-    def _statistics(event: KeyPressEvent) -> None:
-        view.open_stats()
-        after(event)
-
-    @kb.add("enter", filter=games)
-    def _open(event: KeyPressEvent) -> None:
-        view.open_selected()
-        after(event)
-
-    @kb.add("escape", filter=free & Condition(lambda: view.active), eager=True)
-    @kb.add("backspace", filter=free & Condition(lambda: view.active))
-    def _back(event: KeyPressEvent) -> None:
-        view.back()
-        after(event)
-
-    kb.add("right", filter=replaying)(replay_key(lambda r: r.step(1)))
-    kb.add("l", filter=replaying)(replay_key(lambda r: r.step(1)))
-    kb.add("left", filter=replaying)(replay_key(lambda r: r.step(-1)))
-    kb.add("h", filter=replaying)(replay_key(lambda r: r.step(-1)))
-    kb.add("down", filter=replaying)(replay_key(Replay.next_deal))
-    kb.add("n", filter=replaying)(replay_key(Replay.next_deal))
-    kb.add("up", filter=replaying)(replay_key(Replay.previous_deal))
-    kb.add("p", filter=replaying)(replay_key(Replay.previous_deal))
-    kb.add("home", filter=replaying)(replay_key(Replay.home))
-    kb.add("end", filter=replaying)(replay_key(Replay.end))
-
-    @kb.add("v", filter=replaying)
-    def _review(event: KeyPressEvent) -> None:
-        # The coach's review of the stored game: it opens in the coach's box when it comes.
-        if view.replay is not None:
-            model.coach.review_game(int(view.replay.record["id"]))
-            after(event)
-
-
 __all__ = ["RecordsView", "GAMES", "REPLAY", "LEADERBOARD", "STATS", "SCREENS",
-           "build_layout", "bind_keys", "title_fragments", "keys_fragments", "game_line"]
+           "build_layout", "title_fragments", "keys_fragments", "game_line"]

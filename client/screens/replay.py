@@ -18,12 +18,14 @@ here re-plays rules, it only reads what the record says happened.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from noddy.protocol.story import TableView
 
 from ..cards import card_label, cards_label, sort_cards
+from ..keymap import Screen, key
 from ..lines import LogLine, Peg, line, pile_marks
 
 
@@ -208,4 +210,53 @@ class Replay:
         return f"{who}: {verb}."
 
 
-__all__ = ["Frame", "Replay"]
+class ReplayScreen(Screen):
+    """The replay screen's keys: they move the replay shown (``shown``, None: none is), and
+    v asks the coach's review of its game (``review``, given the game's id)."""
+
+    title = "In a replay"
+
+    def __init__(self, shown: Callable[[], Replay | None], review: Callable[[int], None]) -> None:
+        self.shown = shown
+        self.review = review
+
+    def is_up(self) -> bool:
+        return self.shown() is not None
+
+    def _move(self, how: Callable[[Replay], None]) -> None:
+        replay = self.shown()
+        if replay is not None:
+            how(replay)
+
+    @key("right", "l", label="→ ←", help="a step on / back (l, h)")
+    def _step_on(self, pressed: str) -> None:
+        self._move(lambda replay: replay.step(1))
+
+    @key("left", "h", help="")
+    def _step_back(self, pressed: str) -> None:
+        self._move(lambda replay: replay.step(-1))
+
+    @key("down", "n", label="↓ ↑", help="the next / previous deal (n, p)")
+    def _next_deal(self, pressed: str) -> None:
+        self._move(Replay.next_deal)
+
+    @key("up", "p", help="")
+    def _previous_deal(self, pressed: str) -> None:
+        self._move(Replay.previous_deal)
+
+    @key("home", label="Home End", help="the start / the end")
+    def _home(self, pressed: str) -> None:
+        self._move(Replay.home)
+
+    @key("end", help="")
+    def _end(self, pressed: str) -> None:
+        self._move(Replay.end)
+
+    @key("v", help="the coach's review of the game", sends="review")
+    def _review(self, pressed: str) -> None:
+        replay = self.shown()
+        if replay is not None:
+            self.review(int(replay.record["id"]))
+
+
+__all__ = ["ReplayScreen", "Frame", "Replay"]

@@ -40,12 +40,12 @@ class StatsView:
 
     def open(self, name: str | None = None) -> None:
         """Ask for ``name``'s statistics (one's own when None) and show the screen."""
-        self.model.clear_status()
-        self.came_from = self.model.screen
-        self.name = name or self.model.name
+        self.model.session.clear_status()
+        self.came_from = self.model.session.screen
+        self.name = name or self.model.session.name
         self.stats = None
-        self.model.screen = STATS
-        self._asked = self.model.send("stats", **({"name": name} if name else {}))
+        self.model.session.screen = STATS
+        self._asked = self.model.session.send("stats", **({"name": name} if name else {}))
 
     def handle(self, message: dict[str, Any]) -> bool:
         """The reply to our request (True: it was ours); an error shows as an empty answer,

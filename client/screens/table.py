@@ -11,20 +11,31 @@ is the line that says what happens now and which keys do something.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..cards import card_label, card_value, sort_cards
-from ..session import Session
+from ..keymap import Screen, key
+from ..session import TABLE, Session
 from .game import Game
 from .lobby import free_seats
+from .table_prompt import match_sides, match_words, prompt
+
+if TYPE_CHECKING:
+    from .coach import Coach
 
 
-class TableScreen:
+class TableScreen(Screen):
     """The keys and the prompt of the table screen (module docstring)."""
+
+    title = "At a table"
 
     def __init__(self, session: Session, game: Game) -> None:
         self.session = session
         self.game = game
+        #: The coach (h, v) and the count by hand (while it is typed, its keys are live,
+        #: not these): given by the composition (:class:`~noddy.client.model.ViewModel`).
+        self.coach: Coach | None = None
+        self.counting: Callable[[], bool] = lambda: False
         #: "remove" while the player is picking which computer to remove with a seat key.
         self.picking: str | None = None
 
@@ -276,93 +287,142 @@ class TableScreen:
         self.session.clear_status()
         self.session.send("action", action=verb, **fields)
 
-    def _rated_words(self, lead: str, ended: bool = False) -> str:
-        """`` The game will be rated.`` or ``... unrated: ben is a guest.`` (as the table's
-        summary says, or if ``ended`` said as the game ended), or nothing from a server that
-        does not say."""
-        table = (self.game.game_rating if ended else None) or self.game.table or {}
-        if not isinstance(table.get("rated"), bool):
-            return ""
-        if table["rated"]:
-            return f"{lead} rated."
-        return f"{lead} unrated: {table.get('unrated_why') or 'see the server'}."
+    # == keys ============================================================================
+    def is_up(self) -> bool:
+        return self.session.screen == TABLE and not self.counting()
+
+    def playing(self) -> bool:
+        """We hold a seat in a game not yet over (quitting keeps the seat, leaving gives it)."""
+        game = self.game
+        return game.seat is not None and game.in_game and game.view.winner is None
+
+    def in_match(self) -> bool:
+        """We hold a seat at a table playing a match that nobody has won yet."""
+        match = (self.game.table or {}).get("match")
+        return self.game.seat is not None and bool(match) and match.get("winner") is None
+
+    @key("1", "2", "3", "4", "5", "6", "7", "8", "9", label="1-6",
+         help="play that card / pick it for the crib; before a game, move to that seat",
+         sends=("action", "sit", "remove_computer"))
+    def _number(self, pressed: str) -> None:
+        index = int(pressed) - 1
+        if self.picking is not None or (self.seats_open and not self.game.can_act):
+            self.pick_seat(index)
+        else:
+            self.choose(index)
+
+    @key("left", label="← →", help="move along the hand", flush=False)
+    def _left(self, pressed: str) -> None:
+        self.move_cursor(-1)
+
+    @key("right", help="", flush=False)
+    def _right(self, pressed: str) -> None:
+        self.move_cursor(1)
+
+    @key("space", help="pick a card for the crib", flush=False)
+    def _pick(self, pressed: str) -> None:
+        self.toggle()
+
+    @key("enter", help="play / lay away the picked cards", sends="action")
+    def _enter(self, pressed: str) -> None:
+        self.enter()
+
+    @key("g", help="go (when it is legal)", sends="action")
+    def _go(self, pressed: str) -> None:
+        self.say_go()
+
+    @key("h", help="the coach's hint (a table with the coach)", sends="hint")
+    def _hint(self, pressed: str) -> None:
+        if self.coach is not None:
+            self.coach.ask_hint()
+
+    @key("v", help="the coach's review; before a game, the computers' level", flush=False)
+    def _level_or_review(self, pressed: str) -> None:
+        if self.game.in_game and self.coach is not None and self.coach.hints_on:
+            if not self.coach.open_review():
+                self.session.set_status("The coach reviews each deal when it ends.")
+            return
+        self.cycle_level()
+
+    @key("pageup", label="PgUp PgDn", help="scroll the log (Home, End)", flush=False)
+    def _log_back(self, pressed: str) -> None:
+        self._scroll_log(1)
+
+    @key("pagedown", help="", flush=False)
+    def _log_forward(self, pressed: str) -> None:
+        self._scroll_log(-1)
+
+    @key("home", help="", flush=False)
+    def _log_start(self, pressed: str) -> None:
+        self.game.scroll_log(len(self.game.log), self._log_height())
+
+    @key("end", help="", flush=False)
+    def _log_end(self, pressed: str) -> None:
+        self.game.scroll_log_to_end()
+
+    def _log_height(self) -> int:
+        return self.host.log_height() if self.host is not None else 1
+
+    def _scroll_log(self, pages: float) -> None:
+        """PgUp/PgDn by the log window's height less one line, so a line stays in view."""
+        height = self._log_height()
+        self.game.scroll_log(round(pages * max(1, height - 1)), view_height=height)
+
+    @key("s", help="stand up to watch / sit down", sends=("stand", "sit"))
+    def _stand_or_sit(self, pressed: str) -> None:
+        self.stand_or_sit()
+
+    @key("a", help="add a computer player", sends="add_computer")
+    def _computer(self, pressed: str) -> None:
+        self.add_computer()
+
+    @key("x", help="remove a computer (then its seat number)", sends="remove_computer")
+    def _remove(self, pressed: str) -> None:
+        self.remove_computer()
+
+    @key("escape", label="Esc", help="", when=lambda self: self.picking is not None,
+         eager=True, flush=False)
+    def _cancel(self, pressed: str) -> None:
+        self.cancel_pick()
+
+    @key("r", help="ready / play again", sends="ready")
+    def _ready(self, pressed: str) -> None:
+        if self.session.connection != "online":
+            if self.host is not None:
+                self.host.retry_now()
+            return
+        self.toggle_ready()
+
+    @key("w", help="wait for someone away / let a computer play for them", sends="stand_in")
+    def _stand_in(self, pressed: str) -> None:
+        self.toggle_stand_in()
+
+    @key("l", help="leave the table (in a game: resign it, a loss; asked first)", sends="leave")
+    def _leave(self, pressed: str) -> None:
+        if self.playing() and self.host is not None:
+            self.host.confirm(" Resign this game?\n It counts as a loss for your side.  y / n ",
+                              self.leave)
+            return
+        self.leave()
+
+    @key("m", help="give up the match, staying at the table (asked first)",
+         sends="resign_match", when=lambda self: self.in_match())
+    def _resign_match(self, pressed: str) -> None:
+        if self.host is not None:
+            self.host.confirm(" Give up the match?\n The other side wins it; you stay at the "
+                              "table.  y / n ", self.resign_match)
+
+    def resign_match(self) -> None:
+        if self.game.table_id is not None:
+            self.session.send("resign_match")
+
 
     def _match_words(self) -> str:
-        """What a seat may do once a game is over: at a match table, the match score and the
-        next game of it (or who won the match); otherwise play again."""
-        table = self.game.table or {}
-        match = table.get("match")
-        if not match:
-            return "The game is over: r to play again, l to leave the table."
-        names = match_sides(table)
-        score = ", ".join(f"{name} {points}" for name, points in zip(names, match["points"]))
-        winner = match.get("winner")
-        if winner is not None and 0 <= winner < len(names):
-            resigned = match.get("resigned")
-            if resigned is not None and 0 <= resigned < len(names):  # why, whatever the points
-                score += f"; {names[resigned]} gave it up"
-            return f"{names[winner]} won the match ({score}): r starts a new match, l leaves."
-        return f"Match to {match['to']}: {score}. r for game {match['game'] + 1}, l leaves (gives up the match)."
+        return match_words(self.game)
 
     def prompt(self) -> str:
         """The line that says what happens now, and what the player may do."""
-        game, view, session = self.game, self.game.view, self.session
-        if session.connection in ("reconnecting", "offline"):
-            return session.connection_words()
-        if view.winner is not None:
-            if game.seat is None:
-                return "The game is over: l goes back to the lobby." + self._rated_words(" That game was", True)
-            return self._match_words() + self._rated_words(" That game was", True)
-        if self.picking == "remove":
-            return "Remove which computer? Press its seat number; Esc keeps them all."
-        if not game.in_game:
-            if game.table is not None and game.seat is not None:
-                seats = game.table.get("seats", [])
-                if not free_seats(game.table):
-                    mine = seats[game.seat] if game.seat < len(seats) else None
-                    if not (mine or {}).get("ready"):
-                        return ("Every seat is taken: r says you are ready, and the game begins."
-                                + self._rated_words(" The game will be"))
-                    waiting = [str(s.get("name")) for i, s in enumerate(seats)
-                               if s is not None and i != game.seat and not s.get("ready")]
-                    return (f"You are ready; waiting for {', '.join(waiting) or 'the others'} "
-                            "(r: not ready after all)." + self._rated_words(" The game will be"))
-                level = f" ({session.computer_level})" if session.computer_level else ""
-                return (f"Waiting for players: a adds a computer{level}, r says you are ready."
-                        + self._rated_words(" The game will be"))
-            if self.seats_open:
-                return "Watching: s or a seat number sits you down, l goes back to the lobby."
-            return "Watching: l goes back to the lobby."
-        size = game.discard_size
-        if size:
-            crib = game.whose_crib()
-            chosen = len(game.selected)
-            return (f"Lay away {size} for {crib} crib ({chosen}/{size}): keys 1-{len(game.hand)} "
-                    "or ←→ Space, then Enter.")
-        if game.can_act:
-            if game.go_is_legal:
-                return "You cannot play without passing 31: g (or Enter) says go."
-            if len(game.hand) == 1:
-                return "Your turn: play your card with 1, or Enter."
-            return f"Your turn: play a card with 1-{len(game.hand)}, or ←→ and Enter."
-        if len(view.awaiting) > 1 or (view.phase == "discard" and view.awaiting):
-            names = ", ".join(game.seat_name(s) for s in view.awaiting if s != game.seat)
-            return f"Waiting for {names} to lay away."
-        if view.to_move is not None:
-            return f"{game.seat_name(view.to_move)} to play."
-        return ""
-
-
-def match_sides(table: dict[str, Any]) -> list[str]:
-    """Each side's name in the table's match: who played it (the summary's ``match.names``,
-    so one who has left since is still named), else who sits now (an older server)."""
-    match = table.get("match") or {}
-    seats = [s for s in table.get("seats") or [] if s is not None]
-    if match.get("names"):
-        seats = [{"seat": seat, "name": name} for seat, name in enumerate(match["names"]) if name]
-    return [" & ".join(s["name"] for s in seats
-                       if (s["seat"] % 2 if table.get("partnerships") else s["seat"]) == side)
-            for side in range(len(match.get("points") or []))]
+        return prompt(self.game, self.session, self.picking, self.seats_open)
 
 
 __all__ = ["TableScreen", "match_sides"]

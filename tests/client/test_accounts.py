@@ -37,26 +37,26 @@ def _holds(obj: object, secret: str) -> bool:
 async def test_register_in_the_lobby_then_log_in_with_the_password(server: NoddyServer) -> None:  # noqa: F811
     async with running_client(server.port, name="ann") as (app, keys):
         model = app.model
-        await wait_for(lambda: model.registered is False, "the welcome of a guest")
+        await wait_for(lambda: model.session.registered is False, "the welcome of a guest")
         assert " Noddy · ann (guest) @ " in plain(title_fragments(model, "here"))
         keys.send_text("a")
-        await wait_for(lambda: model.password_prompt is not None, "the password line")
+        await wait_for(lambda: model.lobby.password_prompt is not None, "the password line")
         assert plain(password_prefix(model)) == " New password for ann (Esc cancels): "
         keys.send_text(SECRET + ENTER)
-        await wait_for(lambda: model.registered is True, "registered")
-        assert model.status.startswith("ann is registered: the name is yours")
+        await wait_for(lambda: model.session.registered is True, "registered")
+        assert model.session.status.startswith("ann is registered: the name is yours")
         assert not _holds(model.session, SECRET) and not _holds(model.lobby, SECRET)
     async with running_client(server.port, name="ann") as (app, keys):
         model = app.model
-        await wait_for(lambda: model.password_prompt is not None, "the password asked for")
-        assert model.status == "ann is a registered name: type its password, or Esc for another name."
+        await wait_for(lambda: model.lobby.password_prompt is not None, "the password asked for")
+        assert model.session.status == "ann is a registered name: type its password, or Esc for another name."
         assert plain(password_prefix(model)) == " Password for ann (Esc: another name): "
         assert "send" in plain(keys_fragments(model))
         keys.send_text("not it" + ENTER)
-        await wait_for(lambda: model.password_prompt is not None and model.password_prompt.retry, "again")
-        assert model.status == "Wrong password for ann: type it again, or Esc for another name."
+        await wait_for(lambda: model.lobby.password_prompt is not None and model.lobby.password_prompt.retry, "again")
+        assert model.session.status == "Wrong password for ann: type it again, or Esc for another name."
         keys.send_text(SECRET + ENTER)
-        await wait_for(lambda: model.welcomed and model.registered is True, "logged in")
+        await wait_for(lambda: model.session.welcomed and model.session.registered is True, "logged in")
         assert " Noddy · ann @ " in plain(title_fragments(model, "here"))
         assert not _holds(model.session, SECRET) and not _holds(model.lobby, SECRET)
 
@@ -68,9 +68,9 @@ async def test_esc_at_the_password_asks_for_another_name(server: NoddyServer) ->
     await ann.request({"type": "bye"})
     async with running_client(server.port, name="ann") as (app, keys):
         model = app.model
-        await wait_for(lambda: model.password_prompt is not None, "the password asked for")
+        await wait_for(lambda: model.lobby.password_prompt is not None, "the password asked for")
         keys.send_text("\x1b")
-        await wait_for(lambda: model.name_prompt is not None, "the name line")
+        await wait_for(lambda: model.session.name_prompt is not None, "the name line")
         keys.send_text("\x7f" * 3 + "bea" + ENTER)
-        await wait_for(lambda: model.welcomed and model.name == "bea", "welcomed as bea")
-        assert model.registered is False
+        await wait_for(lambda: model.session.welcomed and model.session.name == "bea", "welcomed as bea")
+        assert model.session.registered is False

@@ -59,71 +59,71 @@ async def running_client(port: int, name: str = "Me", **options: object) -> Asyn
 async def play_one_move(model: ViewModel, keys: PipeInput) -> None:
     """Press the keys a player would for the move the model offers (a key first to go on
     from the count of the last deal, when it is on the screen)."""
-    if model.deal_count is not None:
+    if model.game.deal_count is not None:
         keys.send_text(" ")
-        await wait_for(lambda: model.deal_count is None, "the count of the deal to close")
-    if model.discard_size:
-        for i in range(model.discard_size):
+        await wait_for(lambda: model.game.deal_count is None, "the count of the deal to close")
+    if model.game.discard_size:
+        for i in range(model.game.discard_size):
             keys.send_text(str(i + 1))
-        await wait_for(lambda: len(model.selected) == model.discard_size, "the crib cards picked")
+        await wait_for(lambda: len(model.game.selected) == model.game.discard_size, "the crib cards picked")
         keys.send_text(ENTER)
-    elif model.go_is_legal:
+    elif model.game.go_is_legal:
         keys.send_text("g")
     else:
-        playable = model.playable()
-        index = next(i for i, card in enumerate(model.hand) if card in playable)
+        playable = model.game.playable()
+        index = next(i for i, card in enumerate(model.game.hand) if card in playable)
         keys.send_text(str(index + 1))
 
 
 async def play_until(model: ViewModel, keys: PipeInput, done: Callable[[], bool]) -> None:
     while not done():
-        await wait_for(lambda: done() or (model.can_act and not model.game.sending_action),
+        await wait_for(lambda: done() or (model.game.can_act and not model.game.sending_action),
                        "my turn or the end")
         if done():
             break
-        before = model.seq, len(model.hand), len(model.selected)
+        before = model.game.view.seq, len(model.game.hand), len(model.game.selected)
         await play_one_move(model, keys)
-        await wait_for(lambda: (model.seq, len(model.hand)) != before[:2] or done(),
+        await wait_for(lambda: (model.game.view.seq, len(model.game.hand)) != before[:2] or done(),
                        "the move to be made")
 
 
 async def test_start_a_game_from_the_lobby_and_play_a_deal_by_keys(server: NoddyServer) -> None:
     async with running_client(server.port) as (app, keys):
         model = app.model
-        await wait_for(lambda: model.screen == "lobby" and model.presets, "the lobby")
+        await wait_for(lambda: model.session.screen == "lobby" and model.session.presets, "the lobby")
         keys.send_text("n")
-        await wait_for(lambda: model.form is not None, "the create-table form")
-        assert model.form is not None and model.form.preset["name"] == "noddy"
+        await wait_for(lambda: model.new_table.form is not None, "the create-table form")
+        assert model.new_table.form is not None and model.new_table.form.preset["name"] == "noddy"
         keys.send_text(ENTER)
-        await wait_for(lambda: model.in_game and model.hand, "the first deal")
-        assert model.table is not None and model.table["status"] == "playing"
-        assert model.seat == 0
-        start = list(model.scores)
-        deal_over = lambda: any(line.text.startswith("After deal 1") for line in model.log) \
-            or model.winner is not None  # noqa: E731
+        await wait_for(lambda: model.game.in_game and model.game.hand, "the first deal")
+        assert model.game.table is not None and model.game.table["status"] == "playing"
+        assert model.game.seat == 0
+        start = list(model.game.view.scores)
+        deal_over = lambda: any(line.text.startswith("After deal 1") for line in model.game.log) \
+            or model.game.view.winner is not None  # noqa: E731
         await play_until(model, keys, deal_over)
-        assert model.scores != start and sum(model.scores) > 0
+        assert model.game.view.scores != start and sum(model.game.view.scores) > 0
         board = plain(board_fragments(model, 80))
-        for score in model.scores:
+        for score in model.game.view.scores:
             assert f"{score:>3}/31" in board
-        revealed = [line.text for line in model.log if "'s hand " in line.text]
-        assert len(revealed) == 2 or model.winner is not None
+        revealed = [line.text for line in model.game.log if "'s hand " in line.text]
+        assert len(revealed) == 2 or model.game.view.winner is not None
 
 
 async def test_a_whole_cribbage_game_with_discards(server: NoddyServer) -> None:
     async with running_client(server.port, quick_start={
             "preset": "cribbage", "players": 2, "computers": 1, "options": {"target": 31}}) as (app, keys):
         model = app.model
-        await wait_for(lambda: model.in_game, "the game to start")
-        await play_until(model, keys, lambda: model.winner is not None)
-        assert max(model.scores) >= 31
-        assert any("wins the game" in line.text for line in model.log)
+        await wait_for(lambda: model.game.in_game, "the game to start")
+        await play_until(model, keys, lambda: model.game.view.winner is not None)
+        assert max(model.game.view.scores) >= 31
+        assert any("wins the game" in line.text for line in model.game.log)
         # play again: r, and a new game begins at the same table
-        games = sum(1 for line in model.log if line.text.startswith("A game of"))
+        games = sum(1 for line in model.game.log if line.text.startswith("A game of"))
         keys.send_text("r")
-        await wait_for(lambda: sum(1 for line in model.log if line.text.startswith("A game of")) > games,
+        await wait_for(lambda: sum(1 for line in model.game.log if line.text.startswith("A game of")) > games,
                        "a second game")
-        assert model.winner is None
+        assert model.game.view.winner is None
 
 
 class Proxy:
@@ -168,21 +168,21 @@ async def test_reconnects_and_resumes_after_the_connection_drops(server: NoddySe
         async with running_client(port, quick_start={"preset": "noddy", "players": 2,
                                                      "computers": 1}) as (app, keys):
             model = app.model
-            await wait_for(lambda: model.can_act, "my first turn")
-            table, hand, scores = model.table_id, list(model.hand), list(model.scores)
-            token = model.token
+            await wait_for(lambda: model.game.can_act, "my first turn")
+            table, hand, scores = model.game.table_id, list(model.game.hand), list(model.game.view.scores)
+            token = model.session.token
             proxy.cut()
-            await wait_for(lambda: app.connection.connections_made >= 2 and model.connection == "online"
-                           and "Connection restored" in model.status and model.can_act,
+            await wait_for(lambda: app.connection.connections_made >= 2 and model.session.connection == "online"
+                           and "Connection restored" in model.session.status and model.game.can_act,
                            "the client to come back by itself")
-            assert model.token == token
-            assert model.table_id == table and model.screen == "table"
-            assert model.hand == hand and model.scores == scores
-            assert "Connection restored" in model.status
+            assert model.session.token == token
+            assert model.game.table_id == table and model.session.screen == "table"
+            assert model.game.hand == hand and model.game.view.scores == scores
+            assert "Connection restored" in model.session.status
             # and the game goes on from where it was
-            seq = model.seq
+            seq = model.game.view.seq
             await play_one_move(model, keys)
-            await wait_for(lambda: model.seq > seq, "the move after the reconnection")
+            await wait_for(lambda: model.game.view.seq > seq, "the move after the reconnection")
     finally:
         await proxy.close()
 
@@ -190,7 +190,7 @@ async def test_reconnects_and_resumes_after_the_connection_drops(server: NoddySe
 async def test_q_asks_during_a_game_and_help_opens_and_closes(server: NoddyServer) -> None:
     async with running_client(server.port, quick_start={"preset": "noddy", "players": 2}) as (app, keys):
         model = app.model
-        await wait_for(lambda: model.in_game, "the game to start")
+        await wait_for(lambda: model.game.in_game, "the game to start")
         keys.send_text("?")
         await wait_for(lambda: app.show_help, "the help")
         keys.send_text("x")
@@ -212,18 +212,18 @@ async def test_q_asks_during_a_game_and_help_opens_and_closes(server: NoddyServe
 
 async def test_table_chat_and_a_second_player_watching(server: NoddyServer) -> None:
     async with running_client(server.port, quick_start={"preset": "noddy", "players": 2}) as (app, keys):
-        await wait_for(lambda: app.model.in_game, "the game to start")
+        await wait_for(lambda: app.model.game.in_game, "the game to start")
         async with running_client(server.port, name="Watcher") as (watcher, wkeys):
-            await wait_for(lambda: watcher.model.screen == "lobby" and watcher.model.tables,
+            await wait_for(lambda: watcher.model.session.screen == "lobby" and watcher.model.lobby.tables,
                            "the watcher's lobby")
             wkeys.send_text("w")
-            await wait_for(lambda: watcher.model.in_game and watcher.model.screen == "table",
+            await wait_for(lambda: watcher.model.game.in_game and watcher.model.session.screen == "table",
                            "the watcher at the table")
-            assert watcher.model.seat is None and watcher.model.hand == []
+            assert watcher.model.game.seat is None and watcher.model.game.hand == []
             keys.send_text("c")
             await wait_for(lambda: app.chatting, "the chat line")
             keys.send_text("good luck" + ENTER)
-            await wait_for(lambda: any("<Me> good luck" in line.text for line in watcher.model.log),
+            await wait_for(lambda: any("<Me> good luck" in line.text for line in watcher.model.game.log),
                            "the chat at the watcher's")
 
 
@@ -236,13 +236,13 @@ async def test_no_address_starts_a_private_server_and_seats_you_against_computer
         task = asyncio.create_task(play_local("Me", "cribbage", 3, target=31, level="random",
                                               on_app=apps.append, input=keys,
                                               output=DummyOutput()))
-        await wait_for(lambda: apps and apps[0].model.in_game, "the private game to start")
+        await wait_for(lambda: apps and apps[0].model.game.in_game, "the private game to start")
         model = apps[0].model
-        assert model.players == 3 and model.target == 31 and model.seat == 0
-        assert [model.seat_name(s) for s in (1, 2)] == ["random computer 2", "random computer 3"]
-        await wait_for(lambda: model.discard_size == 1, "my discard")
+        assert model.game.view.players == 3 and model.game.target == 31 and model.game.seat == 0
+        assert [model.game.seat_name(s) for s in (1, 2)] == ["random computer 2", "random computer 3"]
+        await wait_for(lambda: model.game.discard_size == 1, "my discard")
         keys.send_text("1" + ENTER)
-        await wait_for(lambda: len(model.hand) == 4, "the discard to be made")
+        await wait_for(lambda: len(model.game.hand) == 4, "the discard to be made")
         keys.send_text("\x11")   # Ctrl-Q quits at once, even in a game
         assert await asyncio.wait_for(task, 10) == 0
 
@@ -255,19 +255,19 @@ async def open_form_for(app: ClientApp, keys: PipeInput, *, preset_steps: int = 
     """n, then the preset and player count; no computer players, the Password row current."""
     model = app.model
     keys.send_text("n")
-    await wait_for(lambda: model.form is not None, "the create-table form")
-    form = model.form
+    await wait_for(lambda: model.new_table.form is not None, "the create-table form")
+    form = model.new_table.form
     assert form is not None
     keys.send_text("\x1b[C" * preset_steps + "\x1b[B" + "\x1b[C" * players_steps)
     await wait_for(lambda: form.preset_index == preset_steps and form.row == 1
                    and form.players_index == players_steps, "the preset and players")
-    while form._row_key() != "computers":
+    while form.current() != "computers":
         keys.send_text("\t")
         row = form.row
         await wait_for(lambda: form.row != row, "the next row")
     keys.send_text("\x1b[D" * 3)
     await wait_for(lambda: form.computers == 0, "no computer players")
-    while not form.on_password:
+    while not form.on_text:
         keys.send_text("\t")
         row = form.row
         await wait_for(lambda: form.row != row, "the next row")
@@ -275,87 +275,87 @@ async def open_form_for(app: ClientApp, keys: PipeInput, *, preset_steps: int = 
 
 async def test_a_private_table_by_keys_and_a_wrong_password_asks_again(server: NoddyServer) -> None:
     async with running_client(server.port, name="Host") as (host, hkeys):
-        await wait_for(lambda: host.model.screen == "lobby" and host.model.presets, "the lobby")
+        await wait_for(lambda: host.model.session.screen == "lobby" and host.model.session.presets, "the lobby")
         await open_form_for(host, hkeys)
         hkeys.send_text("owq" + BACKSPACE + "l q")    # q and space type into the field
-        await wait_for(lambda: host.model.form is not None and host.model.form.password == "owl q",
+        await wait_for(lambda: host.model.new_table.form is not None and host.model.new_table.form.option("password").value == "owl q",
                        "the typed password")
         hkeys.send_text(BACKSPACE + BACKSPACE + ENTER)
-        await wait_for(lambda: host.model.screen == "table", "the private table")
-        assert host.model.table is not None and host.model.table["private"] is True
+        await wait_for(lambda: host.model.session.screen == "table", "the private table")
+        assert host.model.game.table is not None and host.model.game.table["private"] is True
         async with running_client(server.port, name="Guest") as (guest, gkeys):
             model = guest.model
-            await wait_for(lambda: model.tables and model.screen == "lobby", "the guest's lobby")
+            await wait_for(lambda: model.lobby.tables and model.session.screen == "lobby", "the guest's lobby")
             gkeys.send_text("w")
-            await wait_for(lambda: model.password_prompt is not None, "the password line")
+            await wait_for(lambda: model.lobby.password_prompt is not None, "the password line")
             gkeys.send_text("zz" + ESC)                 # Esc: never mind
-            await wait_for(lambda: model.password_prompt is None, "the password line to go")
-            assert model.screen == "lobby"
+            await wait_for(lambda: model.lobby.password_prompt is None, "the password line to go")
+            assert model.session.screen == "lobby"
             gkeys.send_text(ENTER)                      # sit: asks again, the line starts empty
-            await wait_for(lambda: model.password_prompt is not None, "the password line again")
+            await wait_for(lambda: model.lobby.password_prompt is not None, "the password line again")
             assert guest.password_buffer.text == ""
             gkeys.send_text("owk" + ENTER)
-            await wait_for(lambda: model.password_prompt is not None and model.password_prompt.retry,
+            await wait_for(lambda: model.lobby.password_prompt is not None and model.lobby.password_prompt.retry,
                            "the wrong password refused")
-            assert model.status == "Wrong password for table 1: type it again, or Esc."
+            assert model.session.status == "Wrong password for table 1: type it again, or Esc."
             gkeys.send_text("owl" + ENTER)
-            await wait_for(lambda: model.screen == "table" and model.seat == 1, "the guest seated")
-            await wait_for(lambda: host.model.table is not None
-                           and host.model.table["seats"][1] is not None, "the host to see the guest")
-            assert host.model.table["seats"][1]["name"] == "Guest"
+            await wait_for(lambda: model.session.screen == "table" and model.game.seat == 1, "the guest seated")
+            await wait_for(lambda: host.model.game.table is not None
+                           and host.model.game.table["seats"][1] is not None, "the host to see the guest")
+            assert host.model.game.table["seats"][1]["name"] == "Guest"
 
 
 async def test_seats_computers_and_standing_by_keys(server: NoddyServer) -> None:
     async with running_client(server.port) as (app, keys):
         model = app.model
-        await wait_for(lambda: model.screen == "lobby" and model.presets, "the lobby")
-        cribbage = [p["name"] for p in model.presets].index("cribbage")
+        await wait_for(lambda: model.session.screen == "lobby" and model.session.presets, "the lobby")
+        cribbage = [p["name"] for p in model.session.presets].index("cribbage")
         await open_form_for(app, keys, preset_steps=cribbage, players_steps=1)   # 3 players
         keys.send_text(ENTER)
-        await wait_for(lambda: model.screen == "table" and model.table is not None, "the table")
-        assert (model.table["players"], model.seat) == (3, 0)
+        await wait_for(lambda: model.session.screen == "table" and model.game.table is not None, "the table")
+        assert (model.game.table["players"], model.game.seat) == (3, 0)
 
         def seats() -> list[str | None]:
-            table = model.table or {}
+            table = model.game.table or {}
             return [s and f"{s['name']}" for s in table.get("seats", [])]
 
         keys.send_text("3")                                  # move to seat 3
-        await wait_for(lambda: model.seat == 2 and seats() == [None, None, "Me"], "the move")
-        assert (model.levels, model.computer_level) == (["random", "greedy", "expert"], "random")
+        await wait_for(lambda: model.game.seat == 2 and seats() == [None, None, "Me"], "the move")
+        assert (model.session.levels, model.session.computer_level) == (["random", "greedy", "expert"], "random")
         keys.send_text("vv")                                 # the server's default, random -> expert
-        await wait_for(lambda: model.computer_level == "expert", "the level two along")
+        await wait_for(lambda: model.session.computer_level == "expert", "the level two along")
         keys.send_text("a")
         await wait_for(lambda: seats() == ["expert computer 1", None, "Me"], "an expert computer")
         keys.send_text("vva")                                # expert -> random -> greedy
         await wait_for(lambda: seats() == ["expert computer 1", "greedy computer 2", "Me"],
                        "a greedy computer")
-        assert model.table["status"] == "waiting"            # Me is not ready: no game yet
+        assert model.game.table["status"] == "waiting"            # Me is not ready: no game yet
         keys.send_text("x")                                  # two computers: which one?
-        await wait_for(lambda: model.picking == "remove", "the question")
+        await wait_for(lambda: model.table_screen.picking == "remove", "the question")
         keys.send_text("1")
         await wait_for(lambda: seats() == [None, "greedy computer 2", "Me"], "seat 1 emptied")
         keys.send_text("s")                                  # stand up and watch
-        await wait_for(lambda: model.seat is None and seats() == [None, "greedy computer 2", None],
+        await wait_for(lambda: model.game.seat is None and seats() == [None, "greedy computer 2", None],
                        "standing")
-        assert model.screen == "table" and model.table["spectators"] == ["Me"]
+        assert model.session.screen == "table" and model.game.table["spectators"] == ["Me"]
         keys.send_text("s")                                  # and sit in the first free seat
-        await wait_for(lambda: model.seat == 0 and seats() == ["Me", "greedy computer 2", None],
+        await wait_for(lambda: model.game.seat == 0 and seats() == ["Me", "greedy computer 2", None],
                        "seated again")
 
 
 async def test_the_log_scrolls_back_with_page_up_and_end_returns(server: NoddyServer) -> None:
     async with running_client(server.port, quick_start={"preset": "noddy", "players": 2}) as (app, keys):
         model = app.model
-        await wait_for(lambda: model.in_game, "the game")
+        await wait_for(lambda: model.game.in_game, "the game")
         # play on until the log is longer than its window (the screen is 80x40 here)
-        await play_until(model, keys, lambda: len(model.log) > app._log_height() + 2
-                         or model.winner is not None)
-        assert len(model.log) > app._log_height()
+        await play_until(model, keys, lambda: len(model.game.log) > app._log_height() + 2
+                         or model.game.view.winner is not None)
+        assert len(model.game.log) > app._log_height()
         keys.send_text(PAGE_UP)
-        await wait_for(lambda: model.log_scroll > 0, "the log scrolled back")
-        assert model.visible_log() == model.log[:len(model.log) - model.log_scroll]
+        await wait_for(lambda: model.game.log_scroll > 0, "the log scrolled back")
+        assert model.game.visible_log() == model.game.log[:len(model.game.log) - model.game.log_scroll]
         keys.send_text(END)
-        await wait_for(lambda: model.log_scroll == 0, "the log back at its end")
+        await wait_for(lambda: model.game.log_scroll == 0, "the log back at its end")
 
 
 async def test_ctrl_z_and_a_stop_signal_give_the_terminal_back_and_take_it_again(
@@ -377,7 +377,7 @@ async def test_ctrl_z_and_a_stop_signal_give_the_terminal_back_and_take_it_again
         return real(func)
     monkeypatch.setattr(app_module, "run_in_terminal", watched)
     async with running_client(server.port) as (app, keys):
-        await wait_for(lambda: app.model.table_id is not None or app.model.screen != "connecting",
+        await wait_for(lambda: app.model.game.table_id is not None or app.model.session.screen != "connecting",
                        "the client to start")
         keys.send_text("\x1a")  # Ctrl-Z
         await wait_for(lambda: stops, "Ctrl-Z to stop the process group")

@@ -65,7 +65,7 @@ def turn(seq: int, seat: int, legal: list[dict[str, Any]], awaiting: list[int] |
 
 def sent(model: ViewModel) -> list[dict[str, Any]]:
     """The requests queued since the last look, without their ids."""
-    return [{k: v for k, v in m.items() if k != "id"} for m in model.take_outbox()]
+    return [{k: v for k, v in m.items() if k != "id"} for m in model.session.take_outbox()]
 
 
 def reply(model: ViewModel, **message: Any) -> None:
@@ -80,8 +80,8 @@ def at_table(hints: bool = True, model: ViewModel | None = None) -> ViewModel:
     model.connection_up()
     model.handle({"type": "welcome", "name": "Ann", "token": "t", "resumed": False,
                   "presets": [CRIBBAGE, NODDY], "levels": ["random"]})
-    model.send("create_table", preset="cribbage", players=2, seat=0)
-    created = model.take_outbox()[-1]["id"]
+    model.session.send("create_table", preset="cribbage", players=2, seat=0)
+    created = model.session.take_outbox()[-1]["id"]
     model.handle({"type": "table", "table": summary(hints), "id": created})
     for message in [
         ev(1, "game_started", preset="cribbage", players=2, partnerships=False, target=121),
@@ -93,7 +93,7 @@ def at_table(hints: bool = True, model: ViewModel | None = None) -> ViewModel:
                     {"action": "discard", "cards": ["5H", "5S"]}], awaiting=[0, 1]),
     ]:
         model.handle(message)
-    model.take_outbox()
+    model.session.take_outbox()
     return model
 
 
@@ -113,7 +113,7 @@ def screen(model: ViewModel) -> str:
     """Everything the table screen draws (board, table, hand or show, prompt, keys, log)."""
     return "\n".join(plain(fragments) for fragments in [
         board_fragments(model, 80), table_fragments(model, 0.0, 80), hand_or_show_fragments(model),
-        status_fragments(model, 80), keys_fragments(model), log_fragments(model.log)])
+        status_fragments(model, 80), keys_fragments(model), log_fragments(model.game.log)])
 
 
 def box(model: ViewModel) -> list[str]:
@@ -177,7 +177,7 @@ def test_an_over_claim_is_refused_once_in_words_and_a_second_counts_as_0() -> No
     refused = ("That hand does not hold 18. Claim again: a second claim above the hand's worth "
                "counts as 0.")
     assert model.prompt() == refused + "  Claim: ▏"
-    assert model.hand_count.claiming and model.hand_count.entry == "" and model.seq == 9
+    assert model.hand_count.claiming and model.hand_count.entry == "" and model.game.view.seq == 9
     assert sent(model) == []                # no gap in seq: no snapshot asked for
     assert refused in screen(model)         # in the prompt, and in the log
     assert plain(status_fragments(model, 80)).splitlines()[:2] == [   # 80 columns wide
@@ -192,7 +192,7 @@ def test_an_over_claim_is_refused_once_in_words_and_a_second_counts_as_0() -> No
         "kind": "claim_refused", "seat": 0, "reason": "show", "points": 17, "counts_as_zero": True}})
     model.handle(ev(10, "claimed", seat=0, reason="show", cards=ANN_HAND, points=0))
     model.handle(turn(10, 1, [], awaiting=[1]))
-    assert model.status == "That hand does not hold 17 either: your claim counts as 0." and model.status_is_error
+    assert model.session.status == "That hand does not hold 17 either: your claim counts as 0." and model.session.status_is_error
     assert model.prompt() == "Ann claims 0; Ben may call muggins."
     assert "Ann claims 0 for the hand." in screen(model)
     assert str(WORTH) not in screen(model)
@@ -215,7 +215,7 @@ def test_the_worth_is_never_on_the_screen_before_the_show_is_counted() -> None:
     text = screen(model)
     assert "Ann claims 12 for the hand." in text and "Ann claims 12; Ben may call muggins." in text
     assert str(WORTH) not in text and "fifteen" not in text
-    assert model.deal_count is None
+    assert model.game.deal_count is None
     # Ben calls, right: only now is the worth told, with its combinations.
     model.handle(ev(12, "muggins", seat=1, owner=0, points=WORTH, right=True))
     assert str(WORTH) not in screen(model).replace("Ben: muggins, 16", "")
@@ -250,7 +250,7 @@ def test_muggins_is_called_by_number_or_passed_with_p() -> None:
     type_keys(model, "3")
     count.submit()                         # not more than the claim: said, not sent
     assert sent(model) == []
-    assert model.status == "Muggins must say more than the 4 claimed: 5 or more."
+    assert model.session.status == "Muggins must say more than the 4 claimed: 5 or more."
     type_keys(model, "⎋6")
     count.submit()
     assert sent(model) == [{"type": "action", "action": "muggins", "points": 6}]
@@ -316,7 +316,7 @@ def test_h_asks_the_coach_and_its_box_shows_the_choices_best_first() -> None:
 def test_a_play_hint_lists_card_pegs_now_reply_and_total() -> None:
     model = at_table()
     model.coach.ask_hint()
-    model.take_outbox()
+    model.session.take_outbox()
     reply(model, type="hint", table=1, seat=0, decision="play", choices=[
         {"card": "7D", "now": 2, "answer": 0.6, "total": 1.4},
         {"card": "TC", "now": 0, "answer": 1.75, "total": -1.75}])
@@ -331,19 +331,19 @@ def test_the_coachs_refusals_are_words_and_h_is_offered_only_where_it_works() ->
     model = at_table(hints=False)
     assert " h " not in plain(keys_fragments(model))
     model.coach.ask_hint()                 # no coach at this table: said at once
-    assert sent(model) == [] and model.status == REFUSALS["hints_off"]
+    assert sent(model) == [] and model.session.status == REFUSALS["hints_off"]
     model = at_table()
     to_the_show(model)
     assert " h " not in plain(keys_fragments(model))
     model.coach.ask_hint()                 # the coach never counts a hand
-    assert sent(model) == [] and model.status == REFUSALS["no_hint"]
+    assert sent(model) == [] and model.session.status == REFUSALS["no_hint"]
     model = at_table()
     model.coach.ask_hint()
     reply(model, type="error", code="no_hint", message="the coach does not count a show")
-    assert model.status == "The coach never counts a hand for you: count it yourself."
+    assert model.session.status == "The coach never counts a hand for you: count it yourself."
     model.coach.ask_hint()
     reply(model, type="error", code="hints_off", message="table 1 has no coach")
-    assert model.status == ("This table has no coach: hints are chosen when a table is made "
+    assert model.session.status == ("This table has no coach: hints are chosen when a table is made "
                             "(and make it unrated).")
 
 
@@ -351,7 +351,7 @@ def test_after_each_deal_the_review_is_asked_for_and_shown_with_the_count() -> N
     model = at_table()
     to_the_show(model)
     model.handle(ev(10, "hands_revealed", hands=[ANN_HAND, BEN_HAND], crib=["KH", "QH", "2C", "3C"]))
-    assert model.deal_count is not None and sent(model) == []
+    assert model.game.deal_count is not None and sent(model) == []
     model.handle(ev(11, "deal_ended", deal=1, scores=[12, 4]))
     assert sent(model) == [{"type": "review"}]
     reply(model, type="review", game=7, seat=0, deal=1, notes=[
@@ -365,7 +365,7 @@ def test_after_each_deal_the_review_is_asked_for_and_shown_with_the_count() -> N
         " you laid away 5♥ 5♠ (total -4.2), best K♥ Q♥ (total 7.9): 12.1 points",
         " you played 5♣ (total -2.0), best 9♦ (total -0.4): 1.6 points",
     ]
-    model.dismiss_count()
+    model.game.dismiss_count()
     model.handle(turn(12, 0, [{"action": "discard", "cards": ["KH", "QH"]}]))
     assert " v review " in plain(keys_fragments(model))
     assert model.coach.open_review()
@@ -379,7 +379,7 @@ def test_no_review_is_asked_for_at_a_table_without_a_coach_and_an_empty_one_says
     model = at_table()
     model.handle(ev(6, "hands_revealed", hands=[ANN_HAND, BEN_HAND], crib=None))
     model.handle(ev(7, "deal_ended", deal=1, scores=[0, 0]))
-    model.take_outbox()
+    model.session.take_outbox()
     reply(model, type="review", game=7, seat=0, deal=1, notes=[])
     assert plain(count_fragments(model, 80)).splitlines()[-1] == " " + NOTHING_TO_NOTE
 
@@ -445,19 +445,19 @@ async def test_a_manual_game_with_the_coach_by_keys() -> None:
             over_claims = hints = passes = 0
 
             def my_move() -> bool:
-                return model.winner is not None or (
-                    model.can_act and not model.game.sending_action and model.coach.panel is None
-                    and model.deal_count is None)
+                return model.game.view.winner is not None or (
+                    model.game.can_act and not model.game.sending_action and model.coach.panel is None
+                    and model.game.deal_count is None)
 
-            while model.winner is None:
-                await wait_for(lambda: my_move() or model.deal_count is not None, "my turn")
-                if model.deal_count is not None and not my_move():
+            while model.game.view.winner is None:
+                await wait_for(lambda: my_move() or model.game.deal_count is not None, "my turn")
+                if model.game.deal_count is not None and not my_move():
                     keys.send_text(" ")
-                    await wait_for(lambda: model.deal_count is None, "the count to close")
+                    await wait_for(lambda: model.game.deal_count is None, "the count to close")
                     continue
-                if model.winner is not None:
+                if model.game.view.winner is not None:
                     break
-                seq = model.seq
+                seq = model.game.view.seq
                 if model.hand_count.claiming:
                     keys.send_text("29" + ENTER)
                     await wait_for(lambda: model.prompt().startswith(
@@ -469,7 +469,7 @@ async def test_a_manual_game_with_the_coach_by_keys() -> None:
                 elif model.hand_count.mugging:
                     keys.send_text("p")
                     passes += 1
-                elif model.discard_size and hints == 0:
+                elif model.game.discard_size and hints == 0:
                     keys.send_text("h")
                     await wait_for(lambda: model.coach.panel is not None, "the coach's box")
                     assert model.coach.panel.title == "The coach · what to lay away, best first"
@@ -478,20 +478,20 @@ async def test_a_manual_game_with_the_coach_by_keys() -> None:
                     keys.send_text("x")
                     await wait_for(lambda: model.coach.panel is None, "the box to close")
                     continue
-                elif model.discard_size:
+                elif model.game.discard_size:
                     keys.send_text("12" + ENTER)
-                elif model.go_is_legal:
+                elif model.game.go_is_legal:
                     keys.send_text("g")
                 else:
-                    playable = model.playable()
-                    keys.send_text(str(next(i for i, c in enumerate(model.hand) if c in playable) + 1))
-                await wait_for(lambda: model.seq != seq or model.winner is not None, "the move")
+                    playable = model.game.playable()
+                    keys.send_text(str(next(i for i, c in enumerate(model.game.hand) if c in playable) + 1))
+                await wait_for(lambda: model.game.view.seq != seq or model.game.view.winner is not None, "the move")
             assert over_claims >= 1 and hints == 1 and passes >= 1
-            assert model.deal >= 2 and model.coach.notes is not None and model.coach.review_deal >= 1
-            assert max(model.scores) >= 31
+            assert model.game.view.deal >= 2 and model.coach.notes is not None and model.coach.review_deal >= 1
+            assert max(model.game.view.scores) >= 31
             # The stored game's replay: v asks the coach to review it, in its box.
             keys.send_text("l")
-            await wait_for(lambda: model.screen == "lobby", "the lobby")
+            await wait_for(lambda: model.session.screen == "lobby", "the lobby")
             keys.send_text("m")
             await wait_for(lambda: app.records.games, "my games")
             keys.send_text(ENTER)

@@ -13,32 +13,32 @@ from .test_model import welcomed_form
 
 def test_the_form_offers_a_match_and_sends_it_in_the_options() -> None:
     model = welcomed_form(table_options=advertised_options())
-    form = model.form
+    form = model.new_table.form
     assert form is not None
     rows = [label for label, _ in form.rows()]
-    assert rows[5:8] == ["Coach (h: hints)", "Match", "Turn timer"]
+    assert rows.index("Coach (h: hints)") + 1 == rows.index("Match") == rows.index("Turn timer") - 1
     assert dict(form.rows())["Match"] == "single games"
-    form.move(6)
+    form.move(rows.index("Match"))
     form.change(-1)                   # single games -> 15 (round the other way)
     assert dict(form.rows())["Match"] == "first to 15 match points"
     form.change(1)
     form.change(1)                    # -> single games -> 2
     assert dict(form.rows())["Match"] == "first to 2 match points"
-    model.submit_form()
-    create = [m for m in model.take_outbox() if m["type"] == "create_table"][0]
+    model.new_table.submit_form()
+    create = [m for m in model.session.take_outbox() if m["type"] == "create_table"][0]
     assert create["options"] == {"match": 2}
 
 
 def test_the_title_shows_the_match_score_then_its_winner() -> None:
     model = welcomed_form(table_options=advertised_options())
-    model.close_form()
+    model.new_table.close_form()
     seats = [{"seat": 0, "name": "ann"}, {"seat": 1, "name": "ben"}]
     table = {"id": 1, "preset": "cribbage", "players": 2, "partnerships": False, "status": "playing",
              "options": {"match": 3}, "seats": seats, "spectators": [],
              "match": {"to": 3, "points": [1, 0], "game": 2, "id": 1, "winner": None}}
     model.handle({"type": "table", "table": table})  # (no "rated": an older server's summary)
     model.game.enter_table(1, table)
-    model.screen = "table"
+    model.session.screen = "table"
     assert plain(title_fragments(model, "host:1")).rstrip() == (
         " Noddy · Me @ host:1 · Table 1 · cribbage to 121 · match 1-0 to 3")
     model.game.table = table | {"match": {"to": 3, "points": [3, 0], "game": 2, "id": 1, "winner": 0}}
@@ -50,14 +50,14 @@ def test_a_title_too_long_for_80_columns_leaves_out_the_address_not_its_end() ->
     # Seen in tmux at 80x24: " Noddy · dee (guest) @ 127.0.0.1:40401 · Table 3 · noddy to 31
     # · deal 1 · unrate" -- the cut fell in the word that says whether the game counts.
     model = welcomed_form(table_options=advertised_options())
-    model.close_form()
+    model.new_table.close_form()
     seats = [{"seat": 0, "name": "ann"}, {"seat": 1, "name": "ben"}]
     table = {"id": 1, "preset": "cribbage", "players": 2, "partnerships": False, "status": "playing",
              "options": {"match": 3}, "seats": seats, "spectators": [], "rated": False,
              "match": {"to": 3, "points": [1, 0], "game": 2, "id": 1, "winner": None}}
     model.handle({"type": "table", "table": table})
     model.game.enter_table(1, table)
-    model.screen = "table"
+    model.session.screen = "table"
     assert plain(title_fragments(model, "127.0.0.1:40401")).rstrip() == (
         " Noddy · Me · Table 1 · cribbage to 121 · match 1-0 to 3 · unrated")
     assert plain(title_fragments(model, "host:1")).rstrip() == (  # it fits: the address stays
@@ -69,14 +69,14 @@ def test_a_won_match_names_its_winner_after_the_winner_left() -> None:
     had no name left on the screen (the title read ``match: side 1 won``, the prompt ``ann 1,
     2``); the summary's ``match.names`` says who played it."""
     model = welcomed_form(table_options=advertised_options())
-    model.close_form()
+    model.new_table.close_form()
     table = {"id": 1, "preset": "noddy", "players": 2, "partnerships": False, "status": "finished",
              "options": {"match": 2, "target": 15}, "seats": [{"seat": 0, "name": "ann"}, None],
              "spectators": [],
              "match": {"to": 2, "points": [1, 2], "game": 3, "id": 1, "winner": 1, "names": ["ann", "ben"]}}
     model.handle({"type": "table", "table": table})
     model.game.enter_table(1, table)
-    model.screen = "table"
+    model.session.screen = "table"
     assert plain(title_fragments(model, "host:1")).rstrip() == (
         " Noddy · Me @ host:1 · Table 1 · noddy to 15 · match: ben won")
     assert model.table_screen._match_words() == "ben won the match (ann 1, ben 2): r starts a new match, l leaves."
@@ -90,16 +90,16 @@ def test_the_lobby_row_of_a_match_table_says_so_with_its_score() -> None:
     """Seen in tmux (issue 26's acceptance): the lobby row of ``new noddy match=2 target=15``
     said nothing of the match (only yes/no options were listed), even at any width."""
     model = welcomed_form(table_options=advertised_options())
-    model.close_form()
+    model.new_table.close_form()
     seats = [{"seat": 0, "name": "ben", "guest": True, "rating": 1500}, None]
     table = {"id": 1, "preset": "noddy", "players": 2, "partnerships": False, "status": "waiting",
              "options": {"match": 2, "target": 15}, "seats": seats, "spectators": [], "rated": False,
              "match": None}
-    assert model.table_line(table) == ("#1   noddy              2p       waiting   "
+    assert model.lobby.table_line(table) == ("#1   noddy              2p       waiting   "
                                        "ben (guest), ·free·  [to 15; match to 2; unrated]")
     running = table | {"status": "playing", "match": {"to": 2, "points": [0, 1], "game": 2, "id": 1,
                                                       "winner": None, "names": ["ben", "ann"]}}
-    assert model.table_line(running).endswith("  [to 15; match 0-1 to 2; unrated]")
+    assert model.lobby.table_line(running).endswith("  [to 15; match 0-1 to 2; unrated]")
 
 
 def test_the_key_line_after_a_game_of_a_match_says_what_r_starts() -> None:

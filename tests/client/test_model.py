@@ -43,9 +43,9 @@ def seated_ben() -> ViewModel:
     model.connection_up()
     model.handle({"type": "welcome", "name": "Ben", "token": "t0k", "resumed": False,
                   "table": None, "seat": None, "presets": PRESETS, "levels": ["random", "greedy"]})
-    model.send("create_table", preset="noddy", players=2, seat=0)
-    created = model.outbox[-1]["id"]
-    model.take_outbox()
+    model.session.send("create_table", preset="noddy", players=2, seat=0)
+    created = model.session.outbox[-1]["id"]
+    model.session.take_outbox()
     model.handle({"type": "table", "table": summary(), "id": created})
     return model
 
@@ -85,7 +85,7 @@ def deal_004(model: ViewModel) -> None:
 def test_the_show_is_announced_the_way_players_say_it() -> None:
     model = seated_ben()
     deal_004(model)
-    texts = [line.text for line in model.log]
+    texts = [line.text for line in model.game.log]
     assert texts == [
         "A game of noddy, 2 players, first to 31.",
         "Cut for deal: Ben 9♣, Anna 2♦ — Anna deals.",
@@ -96,10 +96,10 @@ def test_the_show_is_announced_the_way_players_say_it() -> None:
         "Ben shows: " + SHOW_BEN,
         "Anna shows: fifteen two, a pair four",
     ]
-    assert model.hand == ["4H", "TC", "JH"]
-    assert model.turn_up == "5H"
-    assert model.scores == [11, 4]
-    assert model.hand_sizes == [3, 3]
+    assert model.game.hand == ["4H", "TC", "JH"]
+    assert model.game.view.turn_up == "5H"
+    assert model.game.view.scores == [11, 4]
+    assert model.game.view.hand_sizes == [3, 3]
 
 
 def test_the_cards_that_may_be_played_are_highlighted() -> None:
@@ -110,39 +110,39 @@ def test_the_cards_that_may_be_played_are_highlighted() -> None:
     model.handle(ev(11, "played", seat=0, card="TC", count=17))
     model.handle(ev(12, "played", seat=1, card="6S", count=23))
     model.handle(turn(12, 0, [{"action": "go"}]))
-    assert model.hand == ["JH"]
-    assert model.playable() == set()
-    assert model.go_is_legal
-    assert model.count == 23
-    assert model.pile == [(0, "4H"), (1, "3C"), (0, "TC"), (1, "6S")]
+    assert model.game.hand == ["JH"]
+    assert model.game.playable() == set()
+    assert model.game.go_is_legal
+    assert model.game.view.count == 23
+    assert model.game.view.pile == [(0, "4H"), (1, "3C"), (0, "TC"), (1, "6S")]
     assert "says go" in model.prompt()
     # The jack would pass 31: it is drawn dimmed, and choosing it says why instead of sending.
-    model.choose(0)
-    assert model.outbox == []
-    assert model.status == "J♥ (10) would pass 31: only 8 to go."
-    model.say_go()
-    assert model.take_outbox() == [{"type": "action", "action": "go", "id": model.session._next_id - 1}]
+    model.table_screen.choose(0)
+    assert model.session.outbox == []
+    assert model.session.status == "J♥ (10) would pass 31: only 8 to go."
+    model.table_screen.say_go()
+    assert model.session.take_outbox() == [{"type": "action", "action": "go", "id": model.session._next_id - 1}]
 
 
 def test_playing_by_number_and_by_arrows_sends_the_card() -> None:
     model = seated_ben()
     deal_004(model)
-    assert model.playable() == {"4H", "TC", "JH"}
-    model.choose(0)
-    assert [m["card"] for m in model.take_outbox()] == ["4H"]
+    assert model.game.playable() == {"4H", "TC", "JH"}
+    model.table_screen.choose(0)
+    assert [m["card"] for m in model.session.take_outbox()] == ["4H"]
     # a second key before the server answered does not send a second action
-    model.choose(1)
-    assert model.take_outbox() == []
+    model.table_screen.choose(1)
+    assert model.session.take_outbox() == []
     model.handle({"type": "ok", "id": model.session._next_id - 1})
     model.handle(ev(9, "played", seat=0, card="4H", count=4))
     model.handle(ev(10, "played", seat=1, card="3C", count=7))
     model.handle(turn(10, 0, [{"action": "play", "card": c} for c in ("TC", "JH")]))
-    assert model.hand == ["TC", "JH"]
-    model.move_cursor(-1)
-    assert model.hand[model.cursor] == "TC"
-    model.move_cursor(1)
-    model.enter()
-    assert [m["card"] for m in model.take_outbox()] == ["JH"]
+    assert model.game.hand == ["TC", "JH"]
+    model.table_screen.move_cursor(-1)
+    assert model.game.hand[model.game.cursor] == "TC"
+    model.table_screen.move_cursor(1)
+    model.table_screen.enter()
+    assert [m["card"] for m in model.session.take_outbox()] == ["JH"]
 
 
 def test_the_rest_of_the_deal_the_reveal_and_the_pegs() -> None:
@@ -161,7 +161,7 @@ def test_the_rest_of_the_deal_the_reveal_and_the_pegs() -> None:
         ev(18, "deal_ended", deal=1, scores=[11, 7]),
     ]:
         model.handle(message)
-    texts = [line.text for line in model.log][8:]
+    texts = [line.text for line in model.game.log][8:]
     assert texts == [
         "Ben plays 4♥ — four",
         "Anna plays 3♣ — seven",
@@ -175,7 +175,7 @@ def test_the_rest_of_the_deal_the_reveal_and_the_pegs() -> None:
         "Anna's hand 3♣ 6♦ 6♠ + 5♥: 4",
         "After deal 1: Ben 11, Anna 7.",
     ]
-    pegs = model.pegs()
+    pegs = model.game.pegs()
     assert [(p.label, p.front, p.back, p.mine) for p in pegs] == [
         ("Ben", 11, 0, True), ("Anna", 7, 6, False)]
     board = plain(board_fragments(model, 80)).splitlines()
@@ -189,14 +189,14 @@ def test_game_over_names_the_winner_and_sums_up() -> None:
     deal_004(model)
     model.handle(scored(9, 0, 20, "play", [31, 4], "fifteen twenty"))
     model.handle(ev(10, "game_over", winner=0, winning_seats=[0], scores=[31, 4]))
-    texts = [line.text for line in model.log][-4:]
+    texts = [line.text for line in model.game.log][-4:]
     assert texts == [
         "Ben wins the game, 31 to 4!",
         "Summary after 1 deal:",
         "  Ben: 31 (play 20, show 11; best hand 11)",
         "  Anna: 4 (show 4; best hand 4)",
     ]
-    assert model.winner == 0 and model.i_won
+    assert model.game.view.winner == 0 and model.game.i_won
     assert "play again" in model.prompt()
 
 
@@ -232,8 +232,8 @@ def test_game_over_says_whether_that_game_was_rated_though_the_seats_change_afte
     assert model.prompt() == ("The game is over: r to play again, l to leave the table. "
                               "That game was unrated: Anna is a guest.")
     assert plain(title_fragments(model, "host:1")).rstrip().endswith(" · deal 1 · unrated")
-    model.toggle_ready()
-    assert model.take_outbox()[-1]["type"] == "ready"
+    model.table_screen.toggle_ready()
+    assert model.session.take_outbox()[-1]["type"] == "ready"
 
 
 def test_discards_are_chosen_with_the_same_keys() -> None:
@@ -244,33 +244,33 @@ def test_discards_are_chosen_with_the_same_keys() -> None:
     legal = [{"action": "discard", "cards": ["2S", "5C"]}]  # the form is all the model needs
     model.handle({"type": "turn", "table": 1, "seq": 3, "to_move": 1, "awaiting": [1, 0],
                   "legal_actions": legal, "time_left": 30.0}, now=100.0)
-    assert model.hand == ["2S", "5C", "5H", "9H", "JD", "KS"]
-    assert model.discard_size == 2
-    assert model.time_left_now(112.5) == pytest.approx(17.5)
-    model.choose(5)           # K♠
-    model.move_cursor(-2)     # cursor on 9♥
-    model.toggle()
-    model.toggle()            # and off again
-    model.choose(0)           # 2♠
-    assert model.selected == {"KS", "2S"}
-    model.choose(3)           # a third card is refused
-    assert model.selected == {"KS", "2S"} and "unpick" in model.status
+    assert model.game.hand == ["2S", "5C", "5H", "9H", "JD", "KS"]
+    assert model.game.discard_size == 2
+    assert model.game.time_left_now(112.5) == pytest.approx(17.5)
+    model.table_screen.choose(5)           # K♠
+    model.table_screen.move_cursor(-2)     # cursor on 9♥
+    model.table_screen.toggle()
+    model.table_screen.toggle()            # and off again
+    model.table_screen.choose(0)           # 2♠
+    assert model.game.selected == {"KS", "2S"}
+    model.table_screen.choose(3)           # a third card is refused
+    assert model.game.selected == {"KS", "2S"} and "unpick" in model.session.status
     assert "(2/2)" in model.prompt()
     text = plain(hand_fragments(model))
     assert "for the crib: 2/2" in text
-    model.enter()
-    assert model.take_outbox()[-1] == {"type": "action", "action": "discard", "cards": ["2S", "KS"],
+    model.table_screen.enter()
+    assert model.session.take_outbox()[-1] == {"type": "action", "action": "discard", "cards": ["2S", "KS"],
                                        "id": model.session._next_id - 1}
     model.handle(ev(4, "discarded", seat=0, count=2, cards=["2S", "KS"]))
-    assert model.hand == ["5C", "5H", "9H", "JD"]
-    assert model.log[-1].text == "You lay away 2♠ K♠ to your crib."
+    assert model.game.hand == ["5C", "5H", "9H", "JD"]
+    assert model.game.log[-1].text == "You lay away 2♠ K♠ to your crib."
 
 
 def test_a_gap_in_the_stream_asks_for_a_snapshot_and_the_snapshot_rebuilds() -> None:
     model = seated_ben()
     deal_004(model)
     model.handle(ev(10, "played", seat=1, card="3C", count=7))   # 9 was lost
-    assert [m["type"] for m in model.take_outbox()] == ["snapshot"]
+    assert [m["type"] for m in model.session.take_outbox()] == ["snapshot"]
     game = {"seat": 0, "preset": "noddy", "players": 2, "partnerships": False, "target": 31,
             "phase": "play", "deal": 1, "dealer": 1, "hand": ["TC", "JH"], "hand_sizes": [2, 2],
             "crib_size": 0, "turn_up": "5H", "pile": ["4H", "3C"], "count": 7,
@@ -279,37 +279,37 @@ def test_a_gap_in_the_stream_asks_for_a_snapshot_and_the_snapshot_rebuilds() -> 
     model.handle({"type": "snapshot", "table": summary("playing"), "seat": 0, "seq": 10,
                   "game": game, "events": [], "turn": turn(10, 0, [{"action": "play", "card": "TC"},
                                                                      {"action": "play", "card": "JH"}])})
-    assert model.hand == ["TC", "JH"]
-    assert model.pile == [(0, "4H"), (1, "3C")]
-    assert model.count == 7 and model.scores == [11, 4]
-    assert model.playable() == {"TC", "JH"}
+    assert model.game.hand == ["TC", "JH"]
+    assert model.game.view.pile == [(0, "4H"), (1, "3C")]
+    assert model.game.view.count == 7 and model.game.view.scores == [11, 4]
+    assert model.game.playable() == {"TC", "JH"}
     model.handle(ev(10, "played", seat=1, card="3C", count=7))   # old news: ignored
-    assert model.count == 7 and model.pile[-1] == (1, "3C") and len(model.pile) == 2
+    assert model.game.view.count == 7 and model.game.view.pile[-1] == (1, "3C") and len(model.game.view.pile) == 2
 
 
 def test_resuming_sends_the_token_and_keeps_the_table() -> None:
     model = seated_ben()
     deal_004(model)
     model.connection_lost("the server closed the connection")
-    assert model.connection == "reconnecting"
+    assert model.session.connection == "reconnecting"
     model.connection_up()
-    hello = model.take_outbox()[0]
+    hello = model.session.take_outbox()[0]
     assert hello["type"] == "hello" and hello["resume"] == "t0k"
     model.handle({"type": "welcome", "name": "Ben", "token": "t0k", "resumed": True, "table": 1,
                   "seat": 0, "presets": PRESETS})
-    assert model.screen == "table" and model.table_id == 1 and model.seat == 0
+    assert model.session.screen == "table" and model.game.table_id == 1 and model.game.seat == 0
     # Lost again, and this time the seat was not held: the server refuses the token, and
     # the client starts afresh in the lobby under its name (a hello without the token).
     model.connection_lost("the server closed the connection")
     model.connection_up()
-    assert model.take_outbox() == [{"type": "hello", "name": "Ben", "version": 1, "resume": "t0k"}]
+    assert model.session.take_outbox() == [{"type": "hello", "name": "Ben", "version": 1, "resume": "t0k"}]
     model.handle({"type": "error", "code": "bad_token", "message": "no seat", "id": None})
-    assert model.token is None and model.screen == "lobby" and model.table_id is None
-    assert model.take_outbox() == [{"type": "hello", "name": "Ben", "version": 1}]
+    assert model.session.token is None and model.session.screen == "lobby" and model.game.table_id is None
+    assert model.session.take_outbox() == [{"type": "hello", "name": "Ben", "version": 1}]
     model.handle({"type": "welcome", "name": "Ben", "token": "n3w", "resumed": False, "table": None,
                   "seat": None, "presets": PRESETS})
-    assert [m["type"] for m in model.take_outbox()] == ["list_tables"]
-    assert model.token == "n3w"
+    assert [m["type"] for m in model.session.take_outbox()] == ["list_tables"]
+    assert model.session.token == "n3w"
 
 
 def test_lobby_lists_tables_and_the_form_builds_a_create_request() -> None:
@@ -317,18 +317,18 @@ def test_lobby_lists_tables_and_the_form_builds_a_create_request() -> None:
     model.connection_up()
     model.handle({"type": "welcome", "name": "Me", "token": "x", "resumed": False, "presets": PRESETS})
     model.handle({"type": "tables", "tables": [summary("playing") | {"turn_timer": 30.0}]})
-    line = model.table_line(model.sorted_tables()[0])
+    line = model.lobby.table_line(model.lobby.sorted_tables()[0])
     assert line.startswith("#1   noddy") and "Ben, Anna" in line and "30s timer" in line
-    model.open_form()
-    form = model.form
+    model.new_table.open_form()
+    form = model.new_table.form
     assert isinstance(form, CreateForm)
     form.change(1)                    # preset: cribbage
     form.move(1)
     form.change(1)                    # players: 3
     form.move(1)
     form.change(-1, big=True)         # target 121 -> 111
-    model.submit_form()
-    out = model.take_outbox()
+    model.new_table.submit_form()
+    out = model.session.take_outbox()
     create = [m for m in out if m["type"] == "create_table"][0]
     assert create | {"id": 0} == {"type": "create_table", "preset": "cribbage", "players": 3,
                                   "partnerships": False, "options": {"target": 111}, "seat": 0,
@@ -337,9 +337,9 @@ def test_lobby_lists_tables_and_the_form_builds_a_create_request() -> None:
     model.handle({"type": "table", "table": summary() | {"id": 2, "players": 3,
                                                            "seats": [None, None, None]},
                   "id": create["id"]})
-    assert [(m["type"], m.get("seat")) for m in model.take_outbox()] == [
+    assert [(m["type"], m.get("seat")) for m in model.session.take_outbox()] == [
         ("add_computer", 1), ("add_computer", 2), ("ready", None)]
-    assert model.screen == "table" and model.table_id == 2 and model.seat == 0
+    assert model.session.screen == "table" and model.game.table_id == 2 and model.game.seat == 0
 
 
 # == the form's server options, from the welcome's table_options ==========================
@@ -369,7 +369,7 @@ def welcomed_form(**welcome: Any) -> ViewModel:
     model.connection_up()
     model.handle({"type": "welcome", "name": "Me", "token": "x", "resumed": False,
                   "presets": PRESETS} | welcome)
-    model.open_form()
+    model.new_table.open_form()
     return model
 
 
@@ -377,7 +377,7 @@ def welcomed_form(**welcome: Any) -> ViewModel:
                          ids=["older server", "table_options"])
 def test_the_forms_server_options_read_the_welcome_or_fall_back(welcome: dict[str, Any]) -> None:
     model = welcomed_form(**welcome)
-    form = model.form
+    form = model.new_table.form
     assert form is not None and form.rows() == NODDY_FORM
     form.move(5)
     form.change(1)                    # the coach
@@ -389,8 +389,8 @@ def test_the_forms_server_options_read_the_welcome_or_fall_back(welcome: dict[st
     assert form.rows()[5:] == [
         ("Coach (h: hints)", "yes (unrated)"), ("Turn timer", "30 s"), ("Computer players", "1"),
         ("Password", "owl"), ("", "[ Create private table ]")]
-    model.submit_form()
-    create = [m for m in model.take_outbox() if m["type"] == "create_table"][0]
+    model.new_table.submit_form()
+    create = [m for m in model.session.take_outbox() if m["type"] == "create_table"][0]
     assert create | {"id": 0} == {
         "type": "create_table", "preset": "noddy", "players": 2, "partnerships": False,
         "options": {"hints": True}, "seat": 0, "turn_timer": 30, "private": True,
@@ -403,7 +403,9 @@ def test_the_form_draws_the_same_with_table_options_as_without() -> None:
     assert drawn[0] == drawn[1]
 
 
-def test_the_form_offers_what_table_options_declare_and_it_can_edit() -> None:
+def test_the_form_offers_every_option_the_welcome_declares_and_sends_it() -> None:
+    """Issue 32: the form is built from the declarations alone, so an option the client
+    has never heard of (``max_spectators``, a ``motto``) gets a row by its kind and is sent."""
     declared = {
         # an option the form has no label of its own for, that goes in the request
         "spectator_chat": {"type": "bool", "default": True, "in": "request",
@@ -411,32 +413,49 @@ def test_the_form_offers_what_table_options_declare_and_it_can_edit() -> None:
         "hints": TABLE_OPTIONS["hints"],
         # a narrower timer: only the choices within its range
         "turn_timer": TABLE_OPTIONS["turn_timer"] | {"min": 20, "max": 90},
-        # kinds the form cannot edit: no row, nothing sent
-        "max_spectators": {"type": "int", "min": 0, "max": 50, "default": 10, "in": "request"},
-        "motto": {"type": "str", "max_length": 30, "default": None, "in": "request"},
+        # a whole number the client knows nothing of, and a text
+        "max_spectators": {"type": "int", "min": 0, "max": 50, "default": 10, "in": "request",
+                           "description": "how many may watch the table"},
+        "motto": {"type": "str", "max_length": 5, "default": None, "in": "options"},
     }                                 # and no password: this server takes none
     model = welcomed_form(table_options=declared)
-    form = model.form
+    form = model.new_table.form
     assert form is not None and form.rows() == [
         ("Preset", "noddy — Noddy"), ("Players", "2"), ("Target", "31"),
         ("Turned-up Jack scores", "yes"), ("31 also pegs per card", "no"),
-        ("Spectator chat", "yes"), ("Coach (h: hints)", "no"), ("Turn timer", "off"),
-        ("Computer players", "1"), ("", "[ Create table ]")]
-    assert form.password_row is None
-    form.move(5)
+        ("Spectator chat", "yes"), ("Coach (h: hints)", "no"), ("Max spectators", "10"),
+        ("Turn timer", "off"), ("Computer players", "1"), ("Motto", "none"),
+        ("", "[ Create table ]")]
+    assert form.text_rows() == [10]
+    labels = [label for label, _ in form.rows()]
+    form.move(labels.index("Spectator chat"))
     form.change(1)                    # spectator chat: off
     form.move(2)
+    form.change(1)
+    form.change(1, big=True)          # max spectators: 10 -> 11 -> 21
+    form.change(-1)
+    form.move(1)
     form.change(-1)                   # turn timer: off -> 60 (15 and 120 are out of range)
-    assert form.rows()[5:8] == [("Spectator chat", "no"), ("Coach (h: hints)", "no"),
-                                ("Turn timer", "60 s")]
+    assert form.rows()[5:9] == [("Spectator chat", "no"), ("Coach (h: hints)", "no"),
+                                ("Max spectators", "20"), ("Turn timer", "60 s")]
     form.change(1)
     form.change(1)
     assert dict(form.rows())["Turn timer"] == "30 s"
-    model.submit_form()
-    create = [m for m in model.take_outbox() if m["type"] == "create_table"][0]
+    form.move(2)
+    form.type_text("up the noddies")  # (at most max_length)
+    assert dict(form.rows())["Motto"] == "up th"
+    form.move(labels.index("Max spectators") - form.row)
+    form.change(1, big=True)          # no further than the declared max
+    form.change(1, big=True)
+    form.change(1, big=True)
+    form.change(1, big=True)
+    assert dict(form.rows())["Max spectators"] == "50"
+    model.new_table.submit_form()
+    create = [m for m in model.session.take_outbox() if m["type"] == "create_table"][0]
     assert create | {"id": 0} == {
         "type": "create_table", "preset": "noddy", "players": 2, "partnerships": False,
-        "options": {}, "seat": 0, "spectator_chat": False, "turn_timer": 30, "id": 0}
+        "options": {"motto": "up th"}, "seat": 0, "spectator_chat": False, "turn_timer": 30,
+        "max_spectators": 50, "id": 0}
 
 
 def test_number_words() -> None:
@@ -457,7 +476,7 @@ def test_whole_games_keep_the_model_equal_to_the_engine(preset: str, players: in
     for seed in range(3):
         game = Game(preset, players, partnerships=partnerships, seed=seed)
         model = seated_ben()
-        model.table = summary("playing") | {"players": players, "seats": [
+        model.game.table = summary("playing") | {"players": players, "seats": [
             {"seat": s, "name": f"P{s}", "kind": "human"} for s in range(players)]}
         seq = 0
         pending = list(game.log)
@@ -475,36 +494,36 @@ def test_whole_games_keep_the_model_equal_to_the_engine(preset: str, players: in
                           "awaiting": list(game.awaiting), "legal_actions": legal0,
                           "time_left": None})
             view = game.observation(0)
-            assert sorted(model.hand) == sorted(str(c) for c in view.hand)
-            assert model.count == view.count
-            assert [c for _, c in model.pile] == [str(c) for c in view.pile]
-            assert model.scores == list(view.scores)
-            assert model.turn_up == (str(view.turn_up) if view.turn_up else None)
-            assert model.hand_sizes == list(view.hand_sizes)
-            assert model.playable() == {a["card"] for a in legal0 if a["action"] == "play"}
+            assert sorted(model.game.hand) == sorted(str(c) for c in view.hand)
+            assert model.game.view.count == view.count
+            assert [c for _, c in model.game.view.pile] == [str(c) for c in view.pile]
+            assert model.game.view.scores == list(view.scores)
+            assert model.game.view.turn_up == (str(view.turn_up) if view.turn_up else None)
+            assert model.game.view.hand_sizes == list(view.hand_sizes)
+            assert model.game.playable() == {a["card"] for a in legal0 if a["action"] == "play"}
             seat = game.awaiting[0]
             pending = game.apply(rng.choice(game.legal_actions(seat)))
-        assert model.winner == game.winner
-        assert model.scores == list(game.scores)
-        told = "".join(line.text for line in model.log)
+        assert model.game.view.winner == game.winner
+        assert model.game.view.scores == list(game.scores)
+        told = "".join(line.text for line in model.game.log)
         assert "wins the game" in told or "win the game" in told   # a partnership wins
 
 
 def test_quick_start_with_four_players_plays_in_partnerships_where_the_preset_must() -> None:
     model = ViewModel("Me")
-    model.quick_start = {"preset": "noddy", "players": 4, "computers": 3}
+    model.new_table.quick_start = {"preset": "noddy", "players": 4, "computers": 3}
     model.connection_up()
     model.handle({"type": "welcome", "name": "Me", "token": "x", "resumed": False, "presets": PRESETS})
-    create = [m for m in model.take_outbox() if m["type"] == "create_table"][0]
+    create = [m for m in model.session.take_outbox() if m["type"] == "create_table"][0]
     assert (create["preset"], create["players"], create["partnerships"]) == ("noddy", 4, True)
     model.handle({"type": "table", "id": create["id"], "table": summary() | {
         "players": 4, "partnerships": True, "seats": [{"seat": 0, "name": "Me"}, None, None, None]}})
-    assert [(m["type"], m.get("seat")) for m in model.take_outbox()] == [
+    assert [(m["type"], m.get("seat")) for m in model.session.take_outbox()] == [
         ("add_computer", 1), ("add_computer", 2), ("add_computer", 3), ("ready", None)]
-    model.table = model.tables[1] | {"seats": [{"name": n} for n in ("Me", "Bo", "Cy", "Di")]}
+    model.game.table = model.lobby.tables[1] | {"seats": [{"name": n} for n in ("Me", "Bo", "Cy", "Di")]}
     model.handle(ev(1, "game_started", preset="noddy", players=4, partnerships=True, target=31))
-    assert model.team_labels() == ["Me & Cy", "Bo & Di"]
-    assert [p.mine for p in model.pegs()] == [True, False]
+    assert model.game.team_labels() == ["Me & Cy", "Bo & Di"]
+    assert [p.mine for p in model.game.pegs()] == [True, False]
 
 
 def test_the_live_log_and_the_replay_tell_an_event_in_the_shared_words() -> None:
@@ -526,8 +545,8 @@ def test_the_live_log_and_the_replay_tell_an_event_in_the_shared_words() -> None
                           {"kind": "deal_started", "deal": 1, "dealer": 1}],
               "steps": [{"action": {"seat": 1, "action": "go"}, "events": [go]}]}
     replay = Replay(record)
-    assert model.log[-1].text == replay.log[-1].text == narrate(go, names, card=card_label)
-    assert model.log[-1].text == "Anna says go."
+    assert model.game.log[-1].text == replay.log[-1].text == narrate(go, names, card=card_label)
+    assert model.game.log[-1].text == "Anna says go."
 
 
 def test_a_shutdown_says_the_table_will_be_back_and_another_close_says_why() -> None:
@@ -535,36 +554,36 @@ def test_a_shutdown_says_the_table_will_be_back_and_another_close_says_why() -> 
     model = seated_ben()
     model.handle({"type": "table_closed", "table": 1, "reason": "shutdown", "message":
                   "the server is shutting down; the table is kept and will be back when it starts again"})
-    assert model.screen == "lobby" and model.table_id is None
-    assert model.status == ("Table 1 is put away: the server is shutting down; the table is kept "
+    assert model.session.screen == "lobby" and model.game.table_id is None
+    assert model.session.status == ("Table 1 is put away: the server is shutting down; the table is kept "
                             "and will be back when it starts again")
     model = seated_ben()
     model.handle({"type": "table_closed", "table": 1, "reason": "empty", "message": "everyone has left"})
-    assert model.status == "Table 1 closed: everyone has left"
+    assert model.session.status == "Table 1 closed: everyone has left"
 
 
 def test_w_waits_for_an_away_player_or_lets_a_computer_play_for_them() -> None:
     """Issue 24: the table is told a computer stands in, and can choose to wait instead."""
     model = seated_ben()
     playing = summary("playing")
-    assert model.away_choice() is None
+    assert model.table_screen.away_choice() is None
     playing["seats"][1] = {"seat": 1, "name": "greedy computer 2", "kind": "computer", "level": "greedy",
                            "ready": False, "connected": True, "stand_in_for": "Anna"}
     model.handle({"type": "stand_in", "table": 1, "seat": 1, "name": "Anna", "level": "greedy"})
     model.handle({"type": "table", "table": playing})
-    assert model.log[-1].text == "Anna has not come back; a greedy computer stands in until Anna returns " \
+    assert model.game.log[-1].text == "Anna has not come back; a greedy computer stands in until Anna returns " \
                                  "(w: wait for Anna instead)."
-    assert model.away_choice() == (1, "Anna", False)
-    model.take_outbox()
-    model.toggle_stand_in()
-    assert [m | {"id": 0} for m in model.take_outbox()] == [{"type": "stand_in", "seat": 1, "on": False, "id": 0}]
+    assert model.table_screen.away_choice() == (1, "Anna", False)
+    model.session.take_outbox()
+    model.table_screen.toggle_stand_in()
+    assert [m | {"id": 0} for m in model.session.take_outbox()] == [{"type": "stand_in", "seat": 1, "on": False, "id": 0}]
     playing = summary("playing")
     playing["seats"][1]["connected"] = False
     model.handle({"type": "stand_in", "table": 1, "seat": 1, "name": "Anna", "level": None})
     model.handle({"type": "table", "table": playing})
-    assert model.away_choice() == (1, "Anna", True)
-    model.toggle_stand_in()
-    assert [m["on"] for m in model.take_outbox()] == [True]
+    assert model.table_screen.away_choice() == (1, "Anna", True)
+    model.table_screen.toggle_stand_in()
+    assert [m["on"] for m in model.session.take_outbox()] == [True]
 
 
 def test_w_calls_in_a_computer_for_a_player_silent_on_their_turn() -> None:
@@ -572,17 +591,17 @@ def test_w_calls_in_a_computer_for_a_player_silent_on_their_turn() -> None:
     (``seat_silent``), w asks for a computer to play for her."""
     model = seated_ben()
     model.handle({"type": "table", "table": summary("playing")})
-    assert model.away_choice() is None  # Anna is connected: nothing to do yet
+    assert model.table_screen.away_choice() is None  # Anna is connected: nothing to do yet
     model.handle({"type": "seat_silent", "table": 1, "seat": 1, "name": "Anna", "silent": 300.0,
                   "request": {"type": "stand_in", "seat": 1, "on": True}})
-    assert model.log[-1].text == ("Anna has said nothing for 300 s on their turn (w: a computer plays for "
+    assert model.game.log[-1].text == ("Anna has said nothing for 300 s on their turn (w: a computer plays for "
                                   "Anna until they say something).")
-    assert model.away_choice() == (1, "Anna", True)
-    model.take_outbox()
-    model.toggle_stand_in()
-    assert [m | {"id": 0} for m in model.take_outbox()] == [{"type": "stand_in", "seat": 1, "on": True, "id": 0}]
+    assert model.table_screen.away_choice() == (1, "Anna", True)
+    model.session.take_outbox()
+    model.table_screen.toggle_stand_in()
+    assert [m | {"id": 0} for m in model.session.take_outbox()] == [{"type": "stand_in", "seat": 1, "on": True, "id": 0}]
     model.handle({"type": "stand_in", "table": 1, "seat": 1, "name": "Anna", "level": "greedy", "silent": 300.0})
-    assert model.log[-1].text == ("Anna has said nothing; a greedy computer stands in until Anna returns "
+    assert model.game.log[-1].text == ("Anna has said nothing; a greedy computer stands in until Anna returns "
                                   "(w: wait for Anna instead).")
     model.handle({"type": "player_back", "table": 1, "seat": 1, "name": "Anna"})
-    assert model.away_choice() is None
+    assert model.table_screen.away_choice() is None

@@ -139,8 +139,8 @@ async def test_a_restarted_client_takes_its_seat_back(how: str, tmp_path: Path) 
         async with running_client(server.port, name="Ann", tokens=tokens,
                                   quick_start={"preset": "noddy", "players": 2}) as (app, keys):
             model = app.model
-            await wait_for(lambda: model.in_game and model.hand, "the game")
-            table, hand = model.table_id, list(model.hand)
+            await wait_for(lambda: model.game.in_game and model.game.hand, "the game")
+            table, hand = model.game.table_id, list(model.game.hand)
             if how == "q y":
                 keys.send_text("q")
                 await wait_for(lambda: app.confirm_quit, "the question")
@@ -154,9 +154,9 @@ async def test_a_restarted_client_takes_its_seat_back(how: str, tmp_path: Path) 
         assert seat is not None and not seat.is_computer and seat.name == "Ann"  # held, not given away
         async with running_client(server.port, name="Ann", tokens=tokens) as (again, _):
             model = again.model
-            await wait_for(lambda: model.screen == "table" and model.hand, "the seat taken back")
-            assert (model.table_id, model.seat, model.hand) == (table, 0, hand)
-            assert model.status == "Connection restored; back at the table."
+            await wait_for(lambda: model.session.screen == "table" and model.game.hand, "the seat taken back")
+            assert (model.game.table_id, model.game.seat, model.game.hand) == (table, 0, hand)
+            assert model.session.status == "Connection restored; back at the table."
 
 
 async def test_a_stale_token_is_dropped_and_the_client_starts_afresh(tmp_path: Path) -> None:
@@ -165,8 +165,8 @@ async def test_a_stale_token_is_dropped_and_the_client_starts_afresh(tmp_path: P
         key = f"127.0.0.1:{server.port}"
         tokens.put(key, "Ann", "0" * 32)                 # a seat long given up
         async with running_client(server.port, name="Ann", tokens=tokens) as (app, keys):
-            await wait_for(lambda: app.model.screen == "lobby", "the lobby")
-            assert tokens.get(key, "Ann") == app.model.token != "0" * 32
+            await wait_for(lambda: app.model.session.screen == "lobby", "the lobby")
+            assert tokens.get(key, "Ann") == app.model.session.token != "0" * 32
             keys.send_text("q")
             await wait_for(lambda: not app.application.is_running, "the client to quit")
         assert tokens.get(key, "Ann") is None             # a clean quit holds nothing
@@ -178,20 +178,20 @@ async def test_resign_gives_the_seat_away_after_asking(tmp_path: Path) -> None:
         async with running_client(server.port, name="Ann", tokens=tokens,
                                   quick_start={"preset": "noddy", "players": 2}) as (app, keys):
             model = app.model
-            await wait_for(lambda: model.in_game and model.hand, "the game")
-            table = model.table_id
+            await wait_for(lambda: model.game.in_game and model.game.hand, "the game")
+            table = model.game.table_id
             assert "l resign" in plain(keys_fragments(model))
             keys.send_text("l")
             await wait_for(lambda: app.confirm_resign, "the question")
             assert "a loss for your side" in plain(app.confirm_text())
             keys.send_text("n")
             await wait_for(lambda: not app.confirm_resign, "the question gone")
-            assert model.screen == "table"
+            assert model.session.screen == "table"
             keys.send_text("l")
             await wait_for(lambda: app.confirm_resign, "the question again")
             keys.send_text("y")
-            await wait_for(lambda: model.screen == "lobby", "back in the lobby")
-            assert model.status == "You left the table."
+            await wait_for(lambda: model.session.screen == "lobby", "back in the lobby")
+            assert model.session.status == "You left the table."
             # Given away for good: with no person left, the table closed at once (a quit
             # would have held the seat; see the test above).
             assert table not in server.core.tables
@@ -203,19 +203,19 @@ async def test_resign_gives_the_seat_away_after_asking(tmp_path: Path) -> None:
 async def test_a_refused_name_asks_for_another_in_the_client(tmp_path: Path) -> None:
     async with running_server() as server:
         async with running_client(server.port, name="Ann") as (first, _):
-            await wait_for(lambda: first.model.screen == "lobby", "the first Ann")
+            await wait_for(lambda: first.model.session.screen == "lobby", "the first Ann")
             async with running_client(server.port, name="Ann") as (app, keys):
                 model = app.model
-                await wait_for(lambda: model.name_prompt is not None, "the name line")
-                assert model.screen == CONNECTING
-                assert "The name 'Ann' is taken" in model.name_prompt
-                assert "name_taken" not in model.status + model.name_prompt
+                await wait_for(lambda: model.session.name_prompt is not None, "the name line")
+                assert model.session.screen == CONNECTING
+                assert "The name 'Ann' is taken" in model.session.name_prompt
+                assert "name_taken" not in model.session.status + model.session.name_prompt
                 assert app.name_buffer.text == "Ann"      # the line starts with the old name
                 keys.send_text("r")                       # typed into the name line, not sent
                 await wait_for(lambda: app.name_buffer.text == "Annr", "r typed")
                 keys.send_text("\x7f" + "2" + ENTER)
-                await wait_for(lambda: model.screen == "lobby", "the lobby as Ann2")
-                assert model.name == "Ann2" and model.name_prompt is None
+                await wait_for(lambda: model.session.screen == "lobby", "the lobby as Ann2")
+                assert model.session.name == "Ann2" and model.session.name_prompt is None
 
 
 # == the model: never a protocol word, never a dead key ====================================
@@ -227,20 +227,20 @@ def test_before_the_welcome_the_lobby_says_it_is_connecting_and_sends_nothing() 
     footer = plain(keys_fragments(model))
     assert "card" not in footer and "ready" not in footer and "q quit" in footer
     model.connection_up()
-    model.take_outbox()
-    model.send("list_tables")
-    assert model.take_outbox() == []
-    assert model.status == "Not connected yet: wait a moment (q quits)."
+    model.session.take_outbox()
+    model.session.send("list_tables")
+    assert model.session.take_outbox() == []
+    assert model.session.status == "Not connected yet: wait a moment (q quits)."
     model.handle({"type": "error", "code": "hello_required",
                   "message": "say hello before list_tables"})
-    assert "hello_required" not in model.status
+    assert "hello_required" not in model.session.status
 
 
 def test_errors_are_shown_in_words_without_their_codes() -> None:
     model = ViewModel("Ann")
     model.handle({"type": "welcome", "name": "Ann", "token": "t", "presets": [], "levels": []})
     model.handle({"type": "error", "code": "table_full", "message": "table 3 is full", "id": 99})
-    assert model.status == "table 3 is full"
+    assert model.session.status == "table 3 is full"
 
 
 def test_an_unreachable_server_is_said_plainly_with_retry_and_quit() -> None:
@@ -277,16 +277,16 @@ def _at_table(model: ViewModel, seats: list[dict[str, Any] | None], hand: list[s
               status: str = "playing") -> None:
     model.handle({"type": "welcome", "name": "Ann", "token": "t", "presets": [], "levels": ["random"],
                   "default_level": "random"})
-    model.take_outbox()
+    model.session.take_outbox()
     summary = {"id": 1, "preset": "noddy", "players": len(seats), "status": status, "seats": seats,
                "options": {}, "spectators": []}
-    model.handle({"type": "table", "table": summary, "seat": 0, "id": model.send("sit", table=1, seat=0)})
+    model.handle({"type": "table", "table": summary, "seat": 0, "id": model.session.send("sit", table=1, seat=0)})
     if status == "playing":
         model.handle({"type": "event", "table": 1, "seq": 1, "event": {
             "kind": "game_started", "preset": "noddy", "players": len(seats), "partnerships": False,
             "target": 31}})
-        model.hand = list(hand)
-        model.hand_sizes = [len(hand)] * len(seats)
+        model.game.hand = list(hand)
+        model.game.view.hand_sizes = [len(hand)] * len(seats)
         model.handle({"type": "turn", "table": 1, "to_move": 0, "awaiting": [0],
                       "legal_actions": [{"action": "play", "card": c} for c in hand]})
 
@@ -303,8 +303,8 @@ def test_the_footer_and_prompt_fit_the_hand_and_the_moment() -> None:
                   "legal_actions": [{"action": "go"}]})
     assert "g go" in plain(keys_fragments(model))
     model.handle({"type": "turn", "table": 1, "to_move": 0, "awaiting": [0],
-                  "legal_actions": [{"action": "play", "card": c} for c in model.hand]})
-    model.hand = ["5H"]
+                  "legal_actions": [{"action": "play", "card": c} for c in model.game.hand]})
+    model.game.hand = ["5H"]
     assert model.prompt() == "Your turn: play your card with 1, or Enter."
     assert "1 card" in plain(keys_fragments(model))
     model.handle({"type": "event", "table": 1, "seq": 2, "event": {
@@ -328,22 +328,22 @@ async def test_any_key_closes_the_help_and_does_nothing_else(key: str) -> None:
     async with running_server() as server:
         async with running_client(server.port, name="Ann") as (app, keys):
             model = app.model
-            await wait_for(lambda: model.screen == "lobby" and model.presets, "the lobby")
-            model.tables = {7: {"id": 7, "preset": "noddy", "players": 2, "status": "waiting",
+            await wait_for(lambda: model.session.screen == "lobby" and model.session.presets, "the lobby")
+            model.lobby.tables = {7: {"id": 7, "preset": "noddy", "players": 2, "status": "waiting",
                                 "seats": [None, None]}}
             keys.send_text("?")
             await wait_for(lambda: app.show_help, "the help")
             keys.send_text(key)
             await wait_for(lambda: not app.show_help, "the help to close")
             await asyncio.sleep(0.1)
-            assert model.screen == "lobby" and model.form is None and not app.chatting
+            assert model.session.screen == "lobby" and model.new_table.form is None and not app.chatting
             assert not any(m["type"] == "sit" for m in model.session._pending.values())
 
 
 async def test_q_in_the_help_quits() -> None:
     async with running_server() as server:
         async with running_client(server.port, name="Ann") as (app, keys):
-            await wait_for(lambda: app.model.screen == "lobby", "the lobby")
+            await wait_for(lambda: app.model.session.screen == "lobby", "the lobby")
             keys.send_text("?")
             await wait_for(lambda: app.show_help, "the help")
             keys.send_text("q")
@@ -351,7 +351,7 @@ async def test_q_in_the_help_quits() -> None:
 
 
 def test_the_help_fits_a_small_screen() -> None:
-    from noddy.client.render import help_fragments
+    from noddy.client.keys import help_fragments
 
     for width in (40, 60, 79):
         lines = plain(help_fragments(width)).splitlines()
@@ -378,11 +378,11 @@ async def test_each_computer_seat_has_its_own_name() -> None:
         async with running_client(server.port, name="Ann", quick_start={
                 "preset": "cribbage", "players": 4, "computers": 3}) as (app, keys):
             model = app.model
-            await wait_for(lambda: model.in_game, "the game")
+            await wait_for(lambda: model.game.in_game, "the game")
             level = server.core.config.computer_level
-            names = [model.seat_name(s) for s in range(4)]
+            names = [model.game.seat_name(s) for s in range(4)]
             assert names == ["Ann", f"{level} computer 2", f"{level} computer 3", f"{level} computer 4"]
-            assert model.team_labels() == [f"Ann & {level} computer 3", f"{level} computer 2 & "
+            assert model.game.team_labels() == [f"Ann & {level} computer 3", f"{level} computer 2 & "
                                                                         f"{level} computer 4"]
 
 
@@ -412,7 +412,7 @@ def test_the_count_of_a_deal_is_shown_hand_by_hand() -> None:
 
     model = ViewModel("Ann")
     _a_deal_counted(model)
-    assert model.deal_count is not None
+    assert model.game.deal_count is not None
     lines = plain(count_fragments(model, 80)).splitlines()
     assert lines[0] == " The count of deal 1 · turn-up 6♥  — any key goes on —"
     assert lines[1].split() == ["Ann", "5♥", "5♠", "K♦", "+", "6♥", "4", "fifteen", "two,", "a",
@@ -424,15 +424,15 @@ def test_the_count_of_a_deal_is_shown_hand_by_hand() -> None:
     # The game goes on underneath: the next deal's events do not take the count away ...
     model.handle({"type": "event", "table": 1, "seq": 9, "event": {
         "kind": "deal_started", "deal": 2, "dealer": 0}}, now=101.0)
-    assert model.deal_count is not None and model.deal_count.deal == 1
+    assert model.game.deal_count is not None and model.game.deal_count.deal == 1
     # ... a few seconds do, once the player is the one being waited for ...
-    assert not model.count_expired(102.0)
+    assert not model.game.count_expired(102.0)
     model.handle({"type": "turn", "table": 1, "to_move": 0, "awaiting": [0, 1],
                   "legal_actions": [{"action": "discard", "cards": ["5H"]}]}, now=102.0)
-    assert not model.count_expired(101.0 + 2)
-    assert model.count_expired(100.0 + 8.5)
-    model.dismiss_count()
-    assert model.deal_count is None
+    assert not model.game.count_expired(101.0 + 2)
+    assert model.game.count_expired(100.0 + 8.5)
+    model.game.dismiss_count()
+    assert model.game.deal_count is None
 
 
 async def test_a_key_closes_the_count_and_is_not_played() -> None:
@@ -440,21 +440,21 @@ async def test_a_key_closes_the_count_and_is_not_played() -> None:
         app = ClientApp("127.0.0.1", 9, "Ann", input=keys, output=DummyOutput(), backoff=(5.0,))
         model = app.model
         _a_deal_counted(model)
-        model.hand = ["5H", "5S", "KD", "2C"]       # the next deal, waiting for a discard
+        model.game.hand = ["5H", "5S", "KD", "2C"]       # the next deal, waiting for a discard
         model.handle({"type": "turn", "table": 1, "to_move": None, "awaiting": [0],
                       "legal_actions": [{"action": "discard", "cards": ["5H"]}]}, now=100.0)
-        model.take_outbox()
+        model.session.take_outbox()
         task = asyncio.create_task(app.run())
         try:
             await asyncio.sleep(0.05)
             keys.send_text("1")
-            await wait_for(lambda: app.model.deal_count is None, "the count to close")
-            assert model.selected == set() and model.take_outbox() == []   # "1" only closed it
+            await wait_for(lambda: app.model.game.deal_count is None, "the count to close")
+            assert model.game.selected == set() and model.session.take_outbox() == []   # "1" only closed it
             # (no server here: the failed connection took the turn away; give it back)
             model.handle({"type": "turn", "table": 1, "to_move": None, "awaiting": [0],
                           "legal_actions": [{"action": "discard", "cards": ["5H"]}]}, now=100.0)
             keys.send_text("1")
-            await wait_for(lambda: model.selected == {"5H"}, "the next 1 to pick a card")
+            await wait_for(lambda: model.game.selected == {"5H"}, "the next 1 to pick a card")
         finally:
             app.application.exit(result=0)
             await asyncio.wait_for(task, 5)

@@ -21,7 +21,7 @@ def _welcomed(name: str = "Ann") -> tuple[ViewModel, PeopleView]:
     model.connection_up()
     model.handle({"type": "welcome", "name": name, "token": "t", "resumed": False,
                   "presets": [{"name": "noddy"}, {"name": "cribbage"}]})
-    model.take_outbox()
+    model.session.take_outbox()
     return model, PeopleView(model)
 
 
@@ -30,24 +30,24 @@ def test_a_challenge_coming_in_is_answered_with_one_key_and_the_table_follows() 
     challenge = {"id": 4, "from": "pybot", "from_bot": True, "to": "Ann", "to_bot": False,
                  "preset": "cribbage", "options": {"target": 61}, "text": None, "expires_in": 120}
     view.handle({"type": "challenged", "challenge": challenge})
-    assert model.status == "pybot (bot) challenges you to cribbage (target 61): a accept · d decline"
+    assert model.session.status == "pybot (bot) challenges you to cribbage (target 61): a accept · d decline"
     view.answer(True)
-    [accept] = model.take_outbox()
+    [accept] = model.session.take_outbox()
     assert {k: accept[k] for k in ("type", "challenge", "ready")} == {"type": "accept", "challenge": 4,
                                                                       "ready": True}
     summary = {"id": 2, "preset": "cribbage", "players": 2, "status": "waiting",
                "seats": [{"seat": 0, "name": "pybot", "kind": "human", "bot": True, "ready": True},
                          {"seat": 1, "name": "Ann", "kind": "human", "bot": False, "ready": True}]}
     model.handle({"type": "table", "table": summary, "seat": 1, "id": accept["id"]})
-    assert (model.screen, model.table_id, model.seat) == (TABLE, 2, 1)
-    assert "pybot (bot)" in model.table_line(summary)
+    assert (model.session.screen, model.game.table_id, model.game.seat) == (TABLE, 2, 1)
+    assert "pybot (bot)" in model.lobby.table_line(summary)
 
 
 def test_the_list_marks_bots_and_people_only_leaves_them_out() -> None:
     model, view = _welcomed()
     view.open()
-    [who] = model.take_outbox()
-    assert (model.screen, who["type"], who["people_only"]) == (PEOPLE, "who", False)
+    [who] = model.session.take_outbox()
+    assert (model.session.screen, who["type"], who["people_only"]) == (PEOPLE, "who", False)
     view.handle({"type": "who", "id": who["id"], "people": [
         {"name": "Ann", "bot": False, "where": "lobby", "table": None, "seat": None, "away": False,
          "idle": 0, "seeking": None},
@@ -59,15 +59,15 @@ def test_the_list_marks_bots_and_people_only_leaves_them_out() -> None:
     view.move(1)
     view.other_preset(1)
     view.challenge_selected()
-    [sent] = model.take_outbox()
+    [sent] = model.session.take_outbox()
     assert {k: sent[k] for k in ("type", "name", "preset")} == {"type": "challenge", "name": "pybot",
                                                                "preset": "cribbage"}
     view.toggle_people_only()
-    [again] = model.take_outbox()
+    [again] = model.session.take_outbox()
     assert (again["type"], again["people_only"]) == ("who", True)
     model.lobby.tables = {1: {"id": 1, "seats": [{"name": "pybot", "bot": True}, None]},
                           2: {"id": 2, "seats": [{"name": "cy", "bot": False}, None]}}
-    assert [t["id"] for t in model.sorted_tables()] == [2]
+    assert [t["id"] for t in model.lobby.sorted_tables()] == [2]
 
 
 async def test_who_list_and_an_incoming_challenge_accepted_by_key(server: NoddyServer) -> None:  # noqa: F811
@@ -75,17 +75,17 @@ async def test_who_list_and_an_incoming_challenge_accepted_by_key(server: NoddyS
     await bot.hello("pybot", bot=True)
     async with running_client(server.port, "Ann") as (app, keys):
         model = app.model
-        await wait_for(lambda: model.welcomed, "the welcome")
+        await wait_for(lambda: model.session.welcomed, "the welcome")
         keys.send_text("o")
         await wait_for(lambda: app.people.people, "the list of who is online")
         assert [(p["name"], p["bot"]) for p in app.people.people] == [("Ann", False), ("pybot", True)]
         await bot.request({"type": "challenge", "name": "Ann", "preset": "noddy", "ready": True})
         await wait_for(lambda: app.people.incoming, "the challenge")
         keys.send_text("a")
-        await wait_for(lambda: model.screen == TABLE, "the table of the challenge")
-        await wait_for(lambda: model.in_game, "the game to start (both ready)")
-        assert [s["name"] for s in model.table["seats"]] == ["pybot", "Ann"]
-        assert json.dumps(model.table["seats"][0]).count('"bot": true') == 1
+        await wait_for(lambda: model.session.screen == TABLE, "the table of the challenge")
+        await wait_for(lambda: model.game.in_game, "the game to start (both ready)")
+        assert [s["name"] for s in model.game.table["seats"]] == ["pybot", "Ann"]
+        assert json.dumps(model.game.table["seats"][0]).count('"bot": true') == 1
     await bot.close()
 
 
@@ -96,11 +96,11 @@ async def test_a_in_the_lobby_accepts_a_waiting_challenge_rather_than_registerin
     await bot.hello("pybot", bot=True)
     async with running_client(server.port, "Ann") as (app, keys):
         model = app.model
-        await wait_for(lambda: model.welcomed, "the welcome")
-        assert model.registered is False and not app.people.active
+        await wait_for(lambda: model.session.welcomed, "the welcome")
+        assert model.session.registered is False and not app.people.active
         await bot.request({"type": "challenge", "name": "Ann", "preset": "noddy", "ready": True})
         await wait_for(lambda: app.people.incoming, "the challenge")
         keys.send_text("a")
-        await wait_for(lambda: model.screen == TABLE, "the table of the challenge")
-        assert model.password_prompt is None
+        await wait_for(lambda: model.session.screen == TABLE, "the table of the challenge")
+        assert model.lobby.password_prompt is None
     await bot.close()

@@ -202,12 +202,12 @@ def test_partnership_scores_are_per_team_and_a_long_record_fits_the_reader() -> 
 
 def test_records_view_requests_and_screens() -> None:
     model = ViewModel("Me")
-    model.screen = LOBBY
-    model.welcomed = True
+    model.session.screen = LOBBY
+    model.session.welcomed = True
     view = RecordsView(model)
     view.open_games()
-    assert model.screen == GAMES and view.games is None
-    ask = model.take_outbox()[-1]
+    assert model.session.screen == GAMES and view.games is None
+    ask = model.session.take_outbox()[-1]
     assert ask | {"id": 0} == {"type": "list_games", "limit": 50, "id": 0}
     game = {"id": 7, "preset": "noddy", "players": 2, "partnerships": False, "finished_at": 0.0,
             "seats": [{"seat": 0, "name": "Me"}, {"seat": 1, "name": "random computer"}],
@@ -221,37 +221,37 @@ def test_records_view_requests_and_screens() -> None:
                                    "ending": "resignation", "resigned": [0]}}
     assert game_line(resigned, "Me").endswith("lost  Me 3, random computer 20 (by resignation)")
     view.open_selected()
-    ask = model.take_outbox()[-1]
+    ask = model.session.take_outbox()[-1]
     assert ask["type"] == "get_game" and ask["game"] == 7
     error = {"type": "error", "code": "no_such_game", "message": "there is no finished game 7",
              "id": ask["id"]}
     model.handle(error)
     view.handle(error)
-    assert model.screen == GAMES and model.status == "there is no finished game 7"
+    assert model.session.screen == GAMES and model.session.status == "there is no finished game 7"
     view.open_leaderboard()
-    assert model.screen == LEADERBOARD
-    assert model.take_outbox()[-1]["family"] == "noddy"
+    assert model.session.screen == LEADERBOARD
+    assert model.session.take_outbox()[-1]["family"] == "noddy"
     view.other_family()
-    assert model.take_outbox()[-1]["family"] == "cribbage"
+    assert model.session.take_outbox()[-1]["family"] == "cribbage"
     view.back()
-    assert model.screen == LOBBY
+    assert model.session.screen == LOBBY
 
 
 async def test_finish_a_game_then_replay_it_from_my_games_by_keys(server: NoddyServer) -> None:  # noqa: F811
     async with running_client(server.port, quick_start={
             "preset": "noddy", "players": 2, "computers": 1, "options": {"target": 15}}) as (app, keys):
         model, records = app.model, app.records
-        await wait_for(lambda: model.in_game, "the game to start")
-        await play_until(model, keys, lambda: model.winner is not None)
-        final = list(model.scores)
+        await wait_for(lambda: model.game.in_game, "the game to start")
+        await play_until(model, keys, lambda: model.game.view.winner is not None)
+        final = list(model.game.view.scores)
         keys.send_text("l")
-        await wait_for(lambda: model.screen == LOBBY, "the lobby")
+        await wait_for(lambda: model.session.screen == LOBBY, "the lobby")
         keys.send_text("m")
-        await wait_for(lambda: model.screen == GAMES and records.games, "my games")
+        await wait_for(lambda: model.session.screen == GAMES and records.games, "my games")
         assert records.games is not None and len(records.games) == 1
         assert records.games[0]["result"]["scores"] == final
         keys.send_text(ENTER)
-        await wait_for(lambda: model.screen == REPLAY and records.replay is not None, "the replay")
+        await wait_for(lambda: model.session.screen == REPLAY and records.replay is not None, "the replay")
         replay = records.replay
         assert replay is not None and replay.position == 0
         keys.send_text(RIGHT + RIGHT)
@@ -270,16 +270,16 @@ async def test_finish_a_game_then_replay_it_from_my_games_by_keys(server: NoddyS
         await wait_for(lambda: replay.frame.deal == 2 or replay.position == len(replay.frames) - 1,
                        "the next deal")
         keys.send_text(ESCAPE)
-        await wait_for(lambda: model.screen == GAMES and records.replay is None, "back to my games")
+        await wait_for(lambda: model.session.screen == GAMES and records.replay is None, "back to my games")
         keys.send_text("b")
         # Me is a guest: the game was unrated, and the leaderboard says why it is empty.
-        await wait_for(lambda: model.screen == LEADERBOARD and records.board is not None, "the leaderboard")
+        await wait_for(lambda: model.session.screen == LEADERBOARD and records.board is not None, "the leaderboard")
         assert records.board == []
         shown = plain(leaderboard_fragments(records))
         assert "Nobody has played a rated noddy game yet: only games between two sides" in shown
         assert "1 with a guest (no account) at the table." in " ".join(shown.split())
         keys.send_text(ESCAPE)
-        await wait_for(lambda: model.screen == LOBBY, "the lobby again")
+        await wait_for(lambda: model.session.screen == LOBBY, "the lobby again")
 
 
 def test_the_lobby_shows_each_seated_players_rating() -> None:
@@ -289,9 +289,9 @@ def test_the_lobby_shows_each_seated_players_rating() -> None:
     summary = {"id": 3, "preset": "cribbage", "players": 2, "partnerships": False, "options": {},
                "private": False, "turn_timer": None, "status": "waiting", "seats": [seat, None],
                "spectators": [], "creator": "Ann", "games_played": 0}
-    assert model.table_line(summary) == "#3   cribbage           2p       waiting   Ann (1516), ·free·"
+    assert model.lobby.table_line(summary) == "#3   cribbage           2p       waiting   Ann (1516), ·free·"
     del seat["rating"]       # an older server: no rating, nothing shown
-    assert model.table_line(summary) == "#3   cribbage           2p       waiting   Ann, ·free·"
+    assert model.lobby.table_line(summary) == "#3   cribbage           2p       waiting   Ann, ·free·"
 
 
 def test_a_lobby_row_too_long_for_the_screen_ends_in_an_ellipsis() -> None:
@@ -307,7 +307,7 @@ def test_a_lobby_row_too_long_for_the_screen_ends_in_an_ellipsis() -> None:
             "spectators": [], "creator": "Cy", "games_played": 1}
     short = {**away, "id": 3, "status": "waiting", "seats": [None, None]}
     model.handle({"type": "tables", "tables": [away, short]})
-    assert model.table_line(away) == ("#2   cribbage           2p       playing   "
+    assert model.lobby.table_line(away) == ("#2   cribbage           2p       playing   "
                                       "Cy (1500) (away), guest-2 (1500) (away)")
     rows = plain(lobby_fragments(model, 80)).splitlines()
     assert rows == [" Tables",

@@ -65,7 +65,7 @@ def reviewed(client: ClientApp) -> ViewModel:
     """Ann (at a table, as in the replay) has asked for the review of game 7 and it came."""
     model = at_table(model=client.model)
     model.coach.review_game(7)
-    model.take_outbox()
+    model.session.take_outbox()
     reply(model, type="review", game=7, seat=0, deal=None, notes=NOTES)
     return model
 
@@ -158,8 +158,8 @@ def counted(client: ClientApp) -> ViewModel:
     model.connection_up()
     model.handle({"type": "welcome", "name": "ann", "token": "t", "resumed": False,
                   "presets": [], "levels": ["greedy"]})
-    model.send("create_table", preset="cribbage", players=3, seat=0)
-    model.handle({"type": "table", "table": THREE_HANDED, "id": model.take_outbox()[-1]["id"]})
+    model.session.send("create_table", preset="cribbage", players=3, seat=0)
+    model.handle({"type": "table", "table": THREE_HANDED, "id": model.session.take_outbox()[-1]["id"]})
     scores = [[40, 30, 20], [40, 40, 20], [40, 40, 44], [40, 40, 52]]
     for message in [
         ev(1, "game_started", preset="cribbage", players=3, partnerships=False, target=121),
@@ -173,7 +173,7 @@ def counted(client: ClientApp) -> ViewModel:
         ev(10, "deal_ended", deal=4, scores=scores[3]),
     ]:
         model.handle(message)
-    assert model.deal_count is not None
+    assert model.game.deal_count is not None
     return model
 
 
@@ -218,9 +218,9 @@ async def test_the_count_at_60_by_20_breaks_between_words_and_scrolls_to_the_cri
         "   fifteen four, fifteen six, a pair eight",
         " After deal 4: ann 40, Benedict 40, greedy computer 3 52.",
     ]
-    assert model.deal_count is not None and model.deal_count.shown_at >= before  # read: held up
+    assert model.game.deal_count is not None and model.game.deal_count.shown_at >= before  # read: held up
     press(client, " ")                               # any other key goes on
-    assert model.deal_count is None
+    assert model.game.deal_count is None
 
 
 async def test_a_count_with_room_is_shown_whole_and_any_key_goes_on(sized: Any) -> None:
@@ -236,4 +236,4 @@ async def test_a_count_with_room_is_shown_whole_and_any_key_goes_on(sized: Any) 
     ]
     assert not any("more row" in row for row in rows)
     press(client, Keys.Down)
-    assert model.deal_count is None
+    assert model.game.deal_count is None

@@ -56,8 +56,8 @@ def test_the_statistics_screen_draws_the_figures_and_the_rating_chart(client: Cl
     model.connection_up()
     model.handle({"type": "welcome", "name": "Me", "token": "t", "resumed": False, "presets": []})
     client.records.open_stats()
-    asked = model.take_outbox()[-1]
-    assert asked == {"type": "stats", "id": asked["id"]} and model.screen == STATS
+    asked = model.session.take_outbox()[-1]
+    assert asked == {"type": "stats", "id": asked["id"]} and model.session.screen == STATS
     client.records.handle({**STATS_MESSAGE, "id": asked["id"]})
     rows = screen_text(client)
     assert len(rows) == 24 and max(len(row) for row in rows) <= 80
@@ -86,23 +86,23 @@ async def test_statistics_by_keys_from_the_lobby_and_the_leaderboard(server: Nod
     async with running_client(server.port, quick_start={
             "preset": "noddy", "players": 2, "computers": 1, "options": {"target": 15}}) as (app, keys):
         model, records = app.model, app.records
-        await wait_for(lambda: model.password_prompt is not None, "the password asked for")
+        await wait_for(lambda: model.lobby.password_prompt is not None, "the password asked for")
         keys.send_text("a secret" + ENTER)
-        await wait_for(lambda: model.in_game, "the game to start")
-        await play_until(model, keys, lambda: model.winner is not None)
+        await wait_for(lambda: model.game.in_game, "the game to start")
+        await play_until(model, keys, lambda: model.game.view.winner is not None)
         keys.send_text("l")
-        await wait_for(lambda: model.screen == LOBBY, "the lobby")
+        await wait_for(lambda: model.session.screen == LOBBY, "the lobby")
         keys.send_text("i")
-        await wait_for(lambda: model.screen == STATS and records.stats.stats is not None, "my statistics")
+        await wait_for(lambda: model.session.screen == STATS and records.stats.stats is not None, "my statistics")
         mine = records.stats.stats
         assert mine is not None and mine["name"] == "Me"
         assert [(p["preset"], p["games"]) for p in mine["presets"]] == [("noddy", 1)]
         assert [r["family"] for r in mine["ratings"]] == ["noddy"]
         assert any(row.startswith(" noddy                   1     ") for row in screen_text(app))
         keys.send_text(ESCAPE)
-        await wait_for(lambda: model.screen == LOBBY, "the lobby again")
+        await wait_for(lambda: model.session.screen == LOBBY, "the lobby again")
         keys.send_text("b")
-        await wait_for(lambda: model.screen == LEADERBOARD and records.board, "the leaderboard")
+        await wait_for(lambda: model.session.screen == LEADERBOARD and records.board, "the leaderboard")
         board = records.board or []
         me = next(i for i, row in enumerate(board) if row["name"] == "Me")
         assert records.board_cursor == me  # the cursor starts on my own row
@@ -111,15 +111,15 @@ async def test_statistics_by_keys_from_the_lobby_and_the_leaderboard(server: Nod
             keys.send_text(DOWN)
         await wait_for(lambda: records.board_cursor == computer, "the computer chosen")
         keys.send_text(ENTER)
-        await wait_for(lambda: model.status == "Computer players have no statistics: choose a person.",
+        await wait_for(lambda: model.session.status == "Computer players have no statistics: choose a person.",
                        "the computer refused")
         keys.send_text(DOWN)
         await wait_for(lambda: records.board_cursor != computer, "a person chosen")
         keys.send_text(ENTER)
-        await wait_for(lambda: model.screen == STATS and records.stats.stats is not None, "their statistics")
+        await wait_for(lambda: model.session.screen == STATS and records.stats.stats is not None, "their statistics")
         assert records.stats.stats is not None and records.stats.stats["name"] == "Me"
         keys.send_text(ESCAPE)
-        await wait_for(lambda: model.screen == LEADERBOARD, "back to the leaderboard")
+        await wait_for(lambda: model.session.screen == LEADERBOARD, "back to the leaderboard")
 
 
 def test_without_a_rated_game_the_screen_says_why_there_is_no_chart(client: ClientApp) -> None:
@@ -129,7 +129,7 @@ def test_without_a_rated_game_the_screen_says_why_there_is_no_chart(client: Clie
     model.connection_up()
     model.handle({"type": "welcome", "name": "Me", "token": "t", "resumed": False, "presets": []})
     client.records.open_stats()
-    asked = model.take_outbox()[-1]
+    asked = model.session.take_outbox()[-1]
     client.records.handle({**STATS_MESSAGE, "ratings": [], "id": asked["id"]})
     rows = screen_text(client)
     assert rows[7] == " No rating history: none of these games was rated."

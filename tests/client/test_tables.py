@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from noddy.client.model import CreateForm, PasswordPrompt, ViewModel
+from noddy.client.keys import HELP_TEXT, help_text
 from noddy.client.render import (
-    HELP_TEXT,
     form_fragments,
     keys_fragments,
     lobby_fragments,
@@ -52,7 +52,7 @@ def in_lobby(*tables: dict[str, Any]) -> ViewModel:
     model.handle({"type": "welcome", "name": "Me", "token": "t", "resumed": False,
                   "presets": PRESETS, "levels": LEVELS, "default_level": "greedy"})
     model.handle({"type": "tables", "tables": list(tables)})
-    model.take_outbox()
+    model.session.take_outbox()
     return model
 
 
@@ -60,49 +60,49 @@ def at_waiting_table(seats: list[Any], seat: int | None = 0) -> ViewModel:
     """Me, at table 1 before a game, in ``seat`` (None: watching)."""
     model = in_lobby(table(seats=seats))
     if seat is None:
-        model.spectate()
+        model.lobby.spectate()
     else:
         model.handle({"type": "table", "table": table(seats=[s if i != seat else None
                                                              for i, s in enumerate(seats)])})
-        model.sit(seat)
-    request = model.take_outbox()[-1]
+        model.lobby.sit(seat)
+    request = model.session.take_outbox()[-1]
     model.handle({"type": "table", "table": table(seats=seats), "id": request["id"]})
-    model.take_outbox()
+    model.session.take_outbox()
     return model
 
 
 def sent(model: ViewModel) -> list[dict[str, Any]]:
     """The requests queued since the last look, without their ids."""
-    return [{k: v for k, v in m.items() if k != "id"} for m in model.take_outbox()]
+    return [{k: v for k, v in m.items() if k != "id"} for m in model.session.take_outbox()]
 
 
 # -- private tables ------------------------------------------------------------------------
 
 def test_the_form_creates_a_private_table_from_a_typed_password() -> None:
     model = in_lobby()
-    model.open_form()
-    form = model.form
+    model.new_table.open_form()
+    form = model.new_table.form
     assert isinstance(form, CreateForm)
     assert [label for label, _ in form.rows()] == [
         "Preset", "Players", "Target", "Turned-up Jack scores", "31 also pegs per card",
         "Coach (h: hints)", "Turn timer", "Computer players", "Computer level", "Password", ""]
     assert dict(form.rows())["Password"] == "none: a public table"
     form.type_text("x")                    # not on the password row: ignored
-    assert form.password == ""
+    assert form.option("password").value == ""
     form.move(9)
-    assert form.on_password
+    assert form.on_text
     form.type_text("o")
     form.type_text("w")
     form.type_text("\x1b")                 # an unprintable key types nothing
     form.type_text("lx")
     form.backspace()
-    assert form.password == "owl"
+    assert form.option("password").value == "owl"
     assert form.rows()[-1] == ("", "[ Create private table ]")
     assert "  Password               owl▏" in plain(form_fragments(model)).splitlines()
     form.type_text("y" * 100)
-    assert len(form.password) == 64        # the protocol's longest password
-    form.password = "owl"
-    model.submit_form()
+    assert len(form.option("password").value) == 64        # the protocol's longest password
+    form.option("password").value = "owl"
+    model.new_table.submit_form()
     assert sent(model) == [{"type": "create_table", "preset": "noddy", "players": 2,
                             "partnerships": False, "options": {}, "seat": 0,
                             "private": True, "password": "owl"}]
@@ -110,48 +110,48 @@ def test_the_form_creates_a_private_table_from_a_typed_password() -> None:
 
 def test_a_private_table_asks_for_its_password_and_a_wrong_one_asks_again() -> None:
     model = in_lobby(table(seats=[human(0, "Ann"), None], private=True))
-    model.sit()
+    model.lobby.sit()
     assert sent(model) == []
-    assert model.password_prompt == PasswordPrompt(1, "sit", 1)
+    assert model.lobby.password_prompt == PasswordPrompt(1, "sit", 1)
     assert plain(password_prefix(model)) == " Password to sit at table 1 (Esc cancels): "
     assert plain(keys_fragments(model)) == " ↵ send  Esc cancel "
-    model.submit_password("")              # nothing typed: still asking
-    assert sent(model) == [] and model.password_prompt is not None
-    assert model.status == "Table 1 is private: type its password, or Esc."
-    model.submit_password("owk")
-    request = model.outbox[-1]
+    model.lobby.submit_password("")              # nothing typed: still asking
+    assert sent(model) == [] and model.lobby.password_prompt is not None
+    assert model.session.status == "Table 1 is private: type its password, or Esc."
+    model.lobby.submit_password("owk")
+    request = model.session.outbox[-1]
     assert sent(model) == [{"type": "sit", "table": 1, "seat": 1, "password": "owk"}]
-    assert model.password_prompt is None
+    assert model.lobby.password_prompt is None
     model.handle({"type": "error", "code": "wrong_password", "field": "password",
                   "message": "table 1 is private: the password is wrong", "id": request["id"]})
-    assert model.password_prompt == PasswordPrompt(1, "sit", 1, retry=True)
-    assert (model.status, model.status_is_error) == (
+    assert model.lobby.password_prompt == PasswordPrompt(1, "sit", 1, retry=True)
+    assert (model.session.status, model.session.status_is_error) == (
         "Wrong password for table 1: type it again, or Esc.", True)
     assert plain(password_prefix(model)) == " Password again to sit at table 1 (Esc cancels): "
-    model.submit_password("owl")
-    request = model.outbox[-1]
+    model.lobby.submit_password("owl")
+    request = model.session.outbox[-1]
     assert sent(model) == [{"type": "sit", "table": 1, "seat": 1, "password": "owl"}]
     model.handle({"type": "table", "table": table(seats=[human(0, "Ann"), human(1, "Me")],
                                                   private=True), "id": request["id"]})
-    assert (model.screen, model.table_id, model.seat) == ("table", 1, 1)
+    assert (model.session.screen, model.game.table_id, model.game.seat) == ("table", 1, 1)
 
 
 def test_watching_a_private_table_asks_too_and_esc_cancels() -> None:
     model = in_lobby(table(seats=[human(0, "Ann"), None], private=True))
-    model.spectate()
-    assert model.password_prompt == PasswordPrompt(1, "spectate")
+    model.lobby.spectate()
+    assert model.lobby.password_prompt == PasswordPrompt(1, "spectate")
     assert plain(password_prefix(model)) == " Password to watch table 1 (Esc cancels): "
-    model.cancel_password()
-    assert model.password_prompt is None and sent(model) == []
-    model.spectate()
-    model.submit_password("owl")
+    model.lobby.cancel_password()
+    assert model.lobby.password_prompt is None and sent(model) == []
+    model.lobby.spectate()
+    model.lobby.submit_password("owl")
     assert sent(model) == [{"type": "spectate", "table": 1, "password": "owl"}]
 
 
 def test_a_public_table_is_sat_at_without_a_password() -> None:
     model = in_lobby(table(seats=[human(0, "Ann"), None]))
-    model.sit()
-    assert model.password_prompt is None
+    model.lobby.sit()
+    assert model.lobby.password_prompt is None
     assert sent(model) == [{"type": "sit", "table": 1, "seat": 1}]
 
 
@@ -159,17 +159,17 @@ def test_a_public_table_is_sat_at_without_a_password() -> None:
 
 def test_a_seat_is_chosen_by_its_number_in_the_lobby() -> None:
     model = in_lobby(table(seats=[human(0, "Ann"), None, None]))
-    model.sit(0)
-    assert (sent(model), model.status) == ([], "Ann sits in seat 1 of table 1.")
-    model.sit(3)
-    assert (sent(model), model.status) == ([], "Table 1 has seats 1 to 3.")
-    model.sit(2)
-    request = model.outbox[-1]
+    model.lobby.sit(0)
+    assert (sent(model), model.session.status) == ([], "Ann sits in seat 1 of table 1.")
+    model.lobby.sit(3)
+    assert (sent(model), model.session.status) == ([], "Table 1 has seats 1 to 3.")
+    model.lobby.sit(2)
+    request = model.session.outbox[-1]
     assert sent(model) == [{"type": "sit", "table": 1, "seat": 2}]
     # the server's reply says which seat we hold, and that is what counts
     model.handle({"type": "table", "id": request["id"], "seat": 2,
                   "table": table(seats=[human(0, "Ann"), None, human(2, "Me")])})
-    assert model.seat == 2
+    assert model.game.seat == 2
 
 
 def test_moving_to_another_seat_at_a_waiting_table() -> None:
@@ -179,27 +179,27 @@ def test_moving_to_another_seat_at_a_waiting_table() -> None:
         "  2  greedy computer  (computer, greedy)\n"
         "  3  ·free·\n"
         "  4  ·free·\n")
-    model.pick_seat(1)
-    assert (sent(model), model.status) == ([], "greedy computer sits in seat 2.")
-    model.pick_seat(0)
-    assert (sent(model), model.status) == ([], "You already sit in seat 1.")
-    model.pick_seat(3)
-    request = model.outbox[-1]
+    model.table_screen.pick_seat(1)
+    assert (sent(model), model.session.status) == ([], "greedy computer sits in seat 2.")
+    model.table_screen.pick_seat(0)
+    assert (sent(model), model.session.status) == ([], "You already sit in seat 1.")
+    model.table_screen.pick_seat(3)
+    request = model.session.outbox[-1]
     assert sent(model) == [{"type": "sit", "table": 1, "seat": 3}]
     model.handle({"type": "table", "id": request["id"],
                   "table": table(seats=[None, computer(1), None, human(3, "Me")])})
-    assert model.seat == 3 and model.screen == "table"
+    assert model.game.seat == 3 and model.session.screen == "table"
     assert plain(waiting_fragments(model)).splitlines()[3] == "  4  Me (you)  (not ready)"
 
 
 def test_seats_do_not_change_during_a_game() -> None:
     model = seated_ben()
     deal_004(model)
-    model.table = summary("playing")
-    for key in (lambda: model.pick_seat(1), model.stand_or_sit, model.remove_computer):
+    model.game.table = summary("playing")
+    for key in (lambda: model.table_screen.pick_seat(1), model.table_screen.stand_or_sit, model.table_screen.remove_computer):
         key()
         assert sent(model) == []
-        assert model.status == "Seats cannot change during a game."
+        assert model.session.status == "Seats cannot change during a game."
 
 
 # -- standing up, and sitting down again -------------------------------------------------------
@@ -207,15 +207,15 @@ def test_seats_do_not_change_during_a_game() -> None:
 def test_stand_makes_a_spectator_and_s_sits_down_again() -> None:
     model = at_waiting_table([human(0, "Me"), computer(1)])
     assert model.prompt() == "Every seat is taken: r says you are ready, and the game begins."
-    model.stand_or_sit()
-    request = model.outbox[-1]
+    model.table_screen.stand_or_sit()
+    request = model.session.outbox[-1]
     assert sent(model) == [{"type": "stand"}]
     model.handle({"type": "table", "id": request["id"], "seat": None,
                   "table": table(seats=[None, computer(1)], spectators=["Me"])})
-    assert (model.screen, model.table_id, model.seat) == ("table", 1, None)
+    assert (model.session.screen, model.game.table_id, model.game.seat) == ("table", 1, None)
     assert model.prompt() == "Watching: s or a seat number sits you down, l goes back to the lobby."
     assert plain(waiting_fragments(model)).endswith("  watching: Me\n")
-    model.stand_or_sit()
+    model.table_screen.stand_or_sit()
     assert sent(model) == [{"type": "sit", "table": 1, "seat": 0}]
 
 
@@ -223,58 +223,58 @@ def test_stand_makes_a_spectator_and_s_sits_down_again() -> None:
 
 def test_the_computer_level_starts_at_the_servers_default_and_cycles() -> None:
     model = at_waiting_table([human(0, "Me"), None, None])
-    assert model.computer_level == "greedy"
-    model.add_computer()
+    assert model.session.computer_level == "greedy"
+    model.table_screen.add_computer()
     assert sent(model) == [{"type": "add_computer", "seat": 1, "level": "greedy"}]
-    model.cycle_level()
-    assert (model.computer_level, model.status) == (
+    model.table_screen.cycle_level()
+    assert (model.session.computer_level, model.session.status) == (
         "expert", "Computer players you add will be expert.")
-    model.cycle_level()
-    assert model.computer_level == "random"
-    model.add_computer()
+    model.table_screen.cycle_level()
+    assert model.session.computer_level == "random"
+    model.table_screen.add_computer()
     assert sent(model) == [{"type": "add_computer", "seat": 1, "level": "random"}]
 
 
 def test_the_form_seats_computers_of_the_level_it_shows() -> None:
     model = in_lobby()
-    model.open_form()
-    assert model.form is not None
-    model.form.move(8)
-    model.form.change(1)
-    assert dict(model.form.rows())["Computer level"] == "expert"
-    model.submit_form()
-    create = model.take_outbox()[-1]
+    model.new_table.open_form()
+    assert model.new_table.form is not None
+    model.new_table.form.move(8)
+    model.new_table.form.change(1)
+    assert dict(model.new_table.form.rows())["Computer level"] == "expert"
+    model.new_table.submit_form()
+    create = model.session.take_outbox()[-1]
     model.handle({"type": "table", "id": create["id"], "table": table(seats=[human(0, "Me"), None])})
     assert sent(model) == [{"type": "add_computer", "seat": 1, "level": "expert"},
                            {"type": "ready", "ready": True}]
-    assert model.computer_level == "expert"
+    assert model.session.computer_level == "expert"
 
 
 def test_remove_computer_takes_the_only_one_or_asks_which() -> None:
     model = at_waiting_table([human(0, "Me"), computer(1), None])
-    model.remove_computer()
+    model.table_screen.remove_computer()
     assert sent(model) == [{"type": "remove_computer", "seat": 1}]
     model = at_waiting_table([human(0, "Me"), computer(1), computer(2, "expert")])
-    model.remove_computer()
-    assert sent(model) == [] and model.picking == "remove"
-    assert model.status == "Remove the computer in which seat? 2, 3 (Esc: none)"
+    model.table_screen.remove_computer()
+    assert sent(model) == [] and model.table_screen.picking == "remove"
+    assert model.session.status == "Remove the computer in which seat? 2, 3 (Esc: none)"
     assert model.prompt() == "Remove which computer? Press its seat number; Esc keeps them all."
     assert plain(keys_fragments(model)) == " 1-4 that seat's computer  Esc none "
-    model.pick_seat(0)                      # a person, not a computer
-    assert (sent(model), model.status, model.picking) == (
+    model.table_screen.pick_seat(0)                      # a person, not a computer
+    assert (sent(model), model.session.status, model.table_screen.picking) == (
         [], "No computer player sits in seat 1.", None)
-    model.remove_computer()
-    model.pick_seat(2)
-    assert sent(model) == [{"type": "remove_computer", "seat": 2}] and model.picking is None
-    model.remove_computer()
-    model.cancel_pick()
-    assert (sent(model), model.picking, model.status) == ([], None, "")
+    model.table_screen.remove_computer()
+    model.table_screen.pick_seat(2)
+    assert sent(model) == [{"type": "remove_computer", "seat": 2}] and model.table_screen.picking is None
+    model.table_screen.remove_computer()
+    model.table_screen.cancel_pick()
+    assert (sent(model), model.table_screen.picking, model.session.status) == ([], None, "")
 
 
 def test_no_computer_to_remove() -> None:
     model = at_waiting_table([human(0, "Me"), None])
-    model.remove_computer()
-    assert (sent(model), model.status) == ([], "No computer player sits at this table.")
+    model.table_screen.remove_computer()
+    assert (sent(model), model.session.status) == ([], "No computer player sits at this table.")
 
 
 # -- the log's scrollback ----------------------------------------------------------------------
@@ -282,21 +282,21 @@ def test_no_computer_to_remove() -> None:
 def test_the_log_scrolls_back_and_holds_still_while_lines_arrive() -> None:
     model = seated_ben()
     deal_004(model)
-    assert len(model.log) == 8       # up to "Anna shows: ..."
-    model.scroll_log(5, view_height=3)
-    assert model.log_scroll == 5
-    assert [line.text for line in model.visible_log()][-1] == "— Deal 1: Anna deals —"
+    assert len(model.game.log) == 8       # up to "Anna shows: ..."
+    model.game.scroll_log(5, view_height=3)
+    assert model.game.log_scroll == 5
+    assert [line.text for line in model.game.visible_log()][-1] == "— Deal 1: Anna deals —"
     rule = plain(log_rule_fragments(model, 60))
     assert rule == "── ↓ 5 newer lines · PgDn / End return " + "─" * 21 and len(rule) == 60
-    model.scroll_log(10, view_height=3)     # no further than a window of the oldest lines
-    assert model.log_scroll == 5
+    model.game.scroll_log(10, view_height=3)     # no further than a window of the oldest lines
+    assert model.game.log_scroll == 5
     model.handle(ev(9, "played", seat=0, card="4H", count=4))
-    assert model.log_scroll == 6            # the same lines stay in view
-    assert [line.text for line in model.visible_log()][-1] == "— Deal 1: Anna deals —"
-    model.scroll_log(-2, view_height=3)
-    assert model.log_scroll == 4
-    model.scroll_log_to_end()
-    assert model.visible_log() == model.log
+    assert model.game.log_scroll == 6            # the same lines stay in view
+    assert [line.text for line in model.game.visible_log()][-1] == "— Deal 1: Anna deals —"
+    model.game.scroll_log(-2, view_height=3)
+    assert model.game.log_scroll == 4
+    model.game.scroll_log_to_end()
+    assert model.game.visible_log() == model.game.log
     assert plain(log_rule_fragments(model, 10)) == "─" * 10
 
 
@@ -313,7 +313,7 @@ def test_the_pile_marks_who_played_each_card() -> None:
 
 def test_players_who_share_an_initial_are_marked_by_seat_number() -> None:
     model = seated_ben()
-    model.table = summary() | {"seats": [human(0, "Ben"), human(1, "Bea")]}
+    model.game.table = summary() | {"seats": [human(0, "Ben"), human(1, "Bea")]}
     deal_004(model)
     model.handle(ev(9, "played", seat=0, card="4H", count=4))
     lines = plain(table_fragments(model, 0.0)).splitlines()
@@ -328,18 +328,18 @@ def test_a_departed_players_cards_are_marked_by_seat_number_not_an_s() -> None:
     deal_004(model)
     model.handle(ev(9, "played", seat=0, card="4H", count=4))
     model.handle(ev(10, "played", seat=1, card="TD", count=14))
-    model.table = summary() | {"seats": [None, human(1, "Ben")]}
+    model.game.table = summary() | {"seats": [None, human(1, "Ben")]}
     first = plain(table_fragments(model, 0.0)).splitlines()[0]
     assert first == " Turn-up [5♥]   Count 14   Pile 1:4♥ 2:10♦"
 
 
 def test_a_long_pile_keeps_its_newest_cards_within_80_columns() -> None:
     model = seated_ben()
-    model.table = summary() | {"players": 4, "seats": [
+    model.game.table = summary() | {"players": 4, "seats": [
         human(s, n) for s, n in enumerate(["Ben", "Anna", "Cy", "Di"])]}
     model.handle(ev(1, "game_started", preset="noddy-modern", players=4, partnerships=False,
                     target=31))
-    model.turn_up = "TH"
+    model.game.view.turn_up = "TH"
     cards = ["AC", "AD", "AH", "AS", "2C", "2D", "2H", "2S", "3C", "3D", "3H", "TS"]
     count = 0
     for i, card in enumerate(cards):
@@ -359,17 +359,17 @@ def test_the_key_line_fits_80_columns(where: str) -> None:
     if where in ("lobby", "form", "password row", "asking"):
         model = in_lobby(table(seats=[human(0, "Ann"), None], private=True))
     if where == "form":
-        model.open_form()
+        model.new_table.open_form()
     elif where == "password row":
-        model.open_form()
-        assert model.form is not None
-        model.form.move(8)
+        model.new_table.open_form()
+        assert model.new_table.form is not None
+        model.new_table.form.move(8)
     elif where == "asking":
-        model.sit()
+        model.lobby.sit()
     elif where == "watching":
         model = at_waiting_table([human(0, "Ann"), None], seat=None)
     elif where == "picking":
-        model.remove_computer()
+        model.table_screen.remove_computer()
     elif where == "game":
         model = seated_ben()
         deal_004(model)
@@ -378,10 +378,15 @@ def test_the_key_line_fits_80_columns(where: str) -> None:
 
 
 def test_the_help_fits_the_overlay() -> None:
+    """The help is written from the screens' keys: every screen's fits the box's width, and
+    the help of the screens up at a table fits its height at 80x24 (a longer one scrolls)."""
     lines = HELP_TEXT.splitlines()
-    assert len(lines) <= 19 and max(len(line) for line in lines) <= 78
-    for words in ("1-4", "stand", "remove a computer", "its level", "PgUp", "password"):
+    assert max(len(line) for line in lines) <= 78
+    for words in ("1-4", "stand", "remove a computer", "computers' level", "PgUp", "password"):
         assert words in HELP_TEXT
+    model = seated_ben()
+    at_table = help_text(80, [model.table_screen, model.hand_count]).splitlines()
+    assert len(at_table) <= 24 - 4 and max(len(line) for line in at_table) <= 78
 
 
 @pytest.mark.parametrize("players", ["1", "5"])
@@ -400,7 +405,7 @@ def test_the_dealer_of_a_four_player_game_is_named_within_80_columns() -> None:
     (seen in tmux in session 9): who deals was cut off.  The three other hands already go by
     seat number and short name there, so the dealer does too ("your deal" if it is you)."""
     model = seated_ben()
-    model.table = summary() | {"players": 4, "partnerships": True, "seats": [
+    model.game.table = summary() | {"players": 4, "partnerships": True, "seats": [
         human(0, "Ben"), *({**computer(s), "name": f"greedy computer {s + 1}"} for s in (1, 2, 3))]}
     model.handle(ev(1, "game_started", preset="noddy", players=4, partnerships=True, target=31))
     model.handle(ev(2, "deal_started", deal=1, dealer=3))
@@ -429,8 +434,8 @@ def test_a_waiting_cribbage_table_says_its_target_in_the_lobby_row_and_the_title
         " Tables\n"
         " ▶ #1   cribbage           2p       waiting   ·free·, ·free·  [to 121]\n"
         "   #2   cribbage           2p       waiting   Di, ·free·  [to 61]\n")
-    model.sit(0)
-    request = model.take_outbox()[-1]
+    model.lobby.sit(0)
+    request = model.session.take_outbox()[-1]
     model.handle({"type": "table", "table": waiting | {"seats": [human(0, "Me"), None]}, "seat": 0,
                   "id": request["id"]})
     assert plain(title_fragments(model, "127.0.0.1:3131")).split("  ")[0] == (
@@ -462,8 +467,8 @@ def test_a_full_table_with_a_guest_says_why_it_is_unrated_and_marks_the_guest() 
     unrated = {"rated": False, "unrated_why": "gus is a guest"}
     model = in_lobby(table(seats=[None, gus], **unrated))
     model.handle({"type": "table", "table": table(seats=[None, gus], **unrated)})
-    model.sit(0)
-    request = model.take_outbox()[-1]
+    model.lobby.sit(0)
+    request = model.session.take_outbox()[-1]
     model.handle({"type": "table", "id": request["id"],
                   "table": table(seats=[human(0, "Me"), gus], **unrated)})
     assert model.prompt() == ("Every seat is taken: r says you are ready, and the game begins. "

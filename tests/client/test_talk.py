@@ -22,7 +22,7 @@ def _welcomed(name: str = "Ann") -> tuple[ViewModel, PeopleView]:
     model.connection_up()
     model.handle({"type": "welcome", "name": name, "token": "t", "resumed": False,
                   "presets": [{"name": "noddy"}]})
-    model.take_outbox()
+    model.session.take_outbox()
     return model, PeopleView(model)
 
 
@@ -31,15 +31,15 @@ def test_slash_commands_in_the_chat_line_become_tell_invite_mute_and_watchers_ch
     for text in ("/tell ben  fancy a game?", "/w keep the five", "/invite ben", "/mute dan",
                  "/unmute dan", "/muted", "hello all"):
         model.chat(text)
-    sent = [{k: v for k, v in m.items() if k != "id"} for m in model.take_outbox()]
+    sent = [{k: v for k, v in m.items() if k != "id"} for m in model.session.take_outbox()]
     assert sent == [{"type": "tell", "name": "ben", "text": "fancy a game?"},
                     {"type": "chat", "text": "keep the five", "to": "watchers"},
                     {"type": "invite", "name": "ben"}, {"type": "mute", "name": "dan"},
                     {"type": "unmute", "name": "dan"}, {"type": "muted"},
                     {"type": "chat", "text": "hello all", "to": "lobby"}]
     model.chat("/tell ben")
-    assert model.take_outbox() == []
-    assert model.status == ("Write /tell NAME text, /w text (watchers), /invite NAME, /mute NAME, "
+    assert model.session.take_outbox() == []
+    assert model.session.status == ("Write /tell NAME text, /w text (watchers), /invite NAME, /mute NAME, "
                             "/unmute NAME or /muted.")
 
 
@@ -49,22 +49,22 @@ def test_tells_history_and_the_watchers_chat_are_shown_where_they_belong() -> No
         {"type": "chat", "to": "lobby", "table": None, "from": "cy", "seat": None, "text": "hi"}]})
     model.handle({"type": "tell", "from": "ben", "to": "Ann", "text": "a game?", "waiting": False,
                   "echo": False})
-    assert model.status == "ben tells you: a game? (t, then /tell ben … to answer)"
+    assert model.session.status == "ben tells you: a game? (t, then /tell ben … to answer)"
     model.handle({"type": "tell", "from": "Ann", "to": "ben", "text": "yes", "waiting": False, "echo": True})
-    assert [entry.text for entry in model.lobby_chat] == ["<cy> hi", "[from ben] a game?", "[to ben] yes"]
+    assert [entry.text for entry in model.lobby.lobby_chat] == ["<cy> hi", "[from ben] a game?", "[to ben] yes"]
     invitation = {"id": 3, "from": "ben", "from_bot": False, "to": "Ann", "to_bot": False, "preset": "noddy",
                   "options": {}, "text": None, "expires_in": 120, "table": 2, "private": True}
     view.handle({"type": "challenged", "challenge": invitation})
-    assert model.status == "ben invites you to table 2 (noddy, private): a accept · d decline"
+    assert model.session.status == "ben invites you to table 2 (noddy, private): a accept · d decline"
     view.answer(True)
-    [accept] = model.take_outbox()
+    [accept] = model.session.take_outbox()
     assert (accept["type"], accept["challenge"]) == ("accept", 3)
-    assert model.status == "Accepted ben's invitation; to the table…"
+    assert model.session.status == "Accepted ben's invitation; to the table…"
     summary = {"id": 2, "preset": "noddy", "players": 2, "status": "waiting",
                "seats": [{"seat": 0, "name": "ben", "kind": "human", "ready": False},
                          {"seat": 1, "name": "Ann", "kind": "human", "ready": True}]}
     model.handle({"type": "table", "table": summary, "seat": 1, "id": accept["id"]})
-    assert (model.screen, model.table_id) == (TABLE, 2)
+    assert (model.session.screen, model.game.table_id) == (TABLE, 2)
     model.handle({"type": "chat_history", "lines": [
         {"type": "chat", "to": "watchers", "table": 2, "from": "wes", "seat": None, "text": "nice"}]})
     assert [entry.text for entry in model.game.log][-2:] == ["The watchers said during the game:",
@@ -76,7 +76,7 @@ async def test_a_tell_by_key_and_an_invitation_accepted_with_one_key(server: Nod
     await ben.hello("ben")
     async with running_client(server.port, "Ann") as (app, keys):
         model = app.model
-        await wait_for(lambda: model.welcomed, "the welcome")
+        await wait_for(lambda: model.session.welcomed, "the welcome")
         keys.send_text("o")
         await wait_for(lambda: app.people.people, "the list of who is online")
         assert [p["name"] for p in app.people.people] == ["Ann", "ben"]
@@ -86,18 +86,18 @@ async def test_a_tell_by_key_and_an_invitation_accepted_with_one_key(server: Nod
         keys.send_text("see you at table 1" + ENTER)
         told = await ben.recv_until(lambda m: m["type"] == "tell")
         assert (told["from"], told["text"]) == ("Ann", "see you at table 1")
-        await wait_for(lambda: any(e.text == "[to ben] see you at table 1" for e in model.lobby_chat),
+        await wait_for(lambda: any(e.text == "[to ben] see you at table 1" for e in model.lobby.lobby_chat),
                        "the echo of the tell")
         await ben.request({"type": "tell", "name": "ann", "text": "coming"})
-        await wait_for(lambda: model.status == "ben tells you: coming (t, then /tell ben … to answer)",
+        await wait_for(lambda: model.session.status == "ben tells you: coming (t, then /tell ben … to answer)",
                        "the tell on the status line")
         await ben.request({"type": "create_table", "preset": "noddy", "private": True, "password": "pw"})
         await ben.request({"type": "invite", "name": "Ann"})
         await wait_for(lambda: app.people.incoming, "the invitation")
-        assert model.status == "ben invites you to table 1 (noddy, private): a accept · d decline"
+        assert model.session.status == "ben invites you to table 1 (noddy, private): a accept · d decline"
         keys.send_text("a")
-        await wait_for(lambda: model.screen == TABLE, "the table of the invitation, without its password")
-        assert [s["name"] for s in model.table["seats"]] == ["ben", "Ann"]
+        await wait_for(lambda: model.session.screen == TABLE, "the table of the invitation, without its password")
+        assert [s["name"] for s in model.game.table["seats"]] == ["ben", "Ann"]
     await ben.close()
 
 
@@ -117,5 +117,5 @@ def test_the_lobby_key_line_offers_accept_while_an_invitation_waits() -> None:
             "options": {"match": 2, "target": 15}, "text": None, "expires_in": 120, "table": 1, "private": False}})
         model.handle({"type": "tell", "from": "ben", "to": "ann", "text": "sure", "waiting": False, "echo": False})
         rows = screen_text(client)
-        assert model.status == "ben tells you: sure (t, then /tell ben … to answer)"
+        assert model.session.status == "ben tells you: sure (t, then /tell ben … to answer)"
         assert rows[-1] == " a accept  d decline  n new  ↵ sit  w watch  o who  m my games  ? help  q quit"

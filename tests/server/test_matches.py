@@ -241,7 +241,7 @@ async def test_skunk_and_double_skunk_at_121_shown_in_every_place() -> None:
         for message in ann.received:
             model.handle(message)
             if message["type"] == "event" and message["event"]["kind"] == "game_over":
-                told += [line.text for line in model.log if "wins the game" in line.text][-1:]
+                told += [line.text for line in model.game.log if "wins the game" in line.text][-1:]
         assert told == [said[1], said[2]]
         listed = (await ben.request({"type": "list_games"}))["games"]
         assert [(g["id"], g["result"]["skunk"], g["match"]) for g in listed] == [(2, "skunk", None),

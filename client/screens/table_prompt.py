@@ -1,0 +1,108 @@
+"""The table screen's prompt: the line that says what happens now and which keys do something.
+
+It reads the :class:`~noddy.client.screens.game.Game` (the table and its game, as folded from
+the server's messages) and the :class:`~noddy.client.session.Session`; the table screen
+(:class:`~noddy.client.screens.table.TableScreen`) shows it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..session import Session
+from .game import Game
+from .lobby import free_seats
+
+
+def rated_words(game: Game, lead: str, ended: bool = False) -> str:
+    """`` The game will be rated.`` or ``... unrated: ben is a guest.`` (as the table's
+    summary says, or if ``ended`` said as the game ended), or nothing from a server that
+    does not say."""
+    table = (game.game_rating if ended else None) or game.table or {}
+    if not isinstance(table.get("rated"), bool):
+        return ""
+    if table["rated"]:
+        return f"{lead} rated."
+    return f"{lead} unrated: {table.get('unrated_why') or 'see the server'}."
+
+
+def match_words(game: Game) -> str:
+    """What a seat may do once a game is over: at a match table, the match score and the
+    next game of it (or who won the match); otherwise play again."""
+    table = game.table or {}
+    match = table.get("match")
+    if not match:
+        return "The game is over: r to play again, l to leave the table."
+    names = match_sides(table)
+    score = ", ".join(f"{name} {points}" for name, points in zip(names, match["points"]))
+    winner = match.get("winner")
+    if winner is not None and 0 <= winner < len(names):
+        resigned = match.get("resigned")
+        if resigned is not None and 0 <= resigned < len(names):  # why, whatever the points
+            score += f"; {names[resigned]} gave it up"
+        return f"{names[winner]} won the match ({score}): r starts a new match, l leaves."
+    return f"Match to {match['to']}: {score}. r for game {match['game'] + 1}, l leaves (gives up the match)."
+
+def prompt(game: Game, session: Session, picking: str | None, seats_open: bool) -> str:
+    """The line that says what happens now, and what the player may do (``picking``: a seat
+key chooses which computer to remove; ``seats_open``: seats may change now)."""
+    view = game.view
+    if session.connection in ("reconnecting", "offline"):
+        return session.connection_words()
+    if view.winner is not None:
+        if game.seat is None:
+            return "The game is over: l goes back to the lobby." + rated_words(game, " That game was", True)
+        return match_words(game) + rated_words(game, " That game was", True)
+    if picking == "remove":
+        return "Remove which computer? Press its seat number; Esc keeps them all."
+    if not game.in_game:
+        if game.table is not None and game.seat is not None:
+            seats = game.table.get("seats", [])
+            if not free_seats(game.table):
+                mine = seats[game.seat] if game.seat < len(seats) else None
+                if not (mine or {}).get("ready"):
+                    return ("Every seat is taken: r says you are ready, and the game begins."
+                            + rated_words(game, " The game will be"))
+                waiting = [str(s.get("name")) for i, s in enumerate(seats)
+                           if s is not None and i != game.seat and not s.get("ready")]
+                return (f"You are ready; waiting for {', '.join(waiting) or 'the others'} "
+                        "(r: not ready after all)." + rated_words(game, " The game will be"))
+            level = f" ({session.computer_level})" if session.computer_level else ""
+            return (f"Waiting for players: a adds a computer{level}, r says you are ready."
+                    + rated_words(game, " The game will be"))
+        if seats_open:
+            return "Watching: s or a seat number sits you down, l goes back to the lobby."
+        return "Watching: l goes back to the lobby."
+    size = game.discard_size
+    if size:
+        crib = game.whose_crib()
+        chosen = len(game.selected)
+        return (f"Lay away {size} for {crib} crib ({chosen}/{size}): keys 1-{len(game.hand)} "
+                "or ←→ Space, then Enter.")
+    if game.can_act:
+        if game.go_is_legal:
+            return "You cannot play without passing 31: g (or Enter) says go."
+        if len(game.hand) == 1:
+            return "Your turn: play your card with 1, or Enter."
+        return f"Your turn: play a card with 1-{len(game.hand)}, or ←→ and Enter."
+    if len(view.awaiting) > 1 or (view.phase == "discard" and view.awaiting):
+        names = ", ".join(game.seat_name(s) for s in view.awaiting if s != game.seat)
+        return f"Waiting for {names} to lay away."
+    if view.to_move is not None:
+        return f"{game.seat_name(view.to_move)} to play."
+    return ""
+
+
+def match_sides(table: dict[str, Any]) -> list[str]:
+    """Each side's name in the table's match: who played it (the summary's ``match.names``,
+    so one who has left since is still named), else who sits now (an older server)."""
+    match = table.get("match") or {}
+    seats = [s for s in table.get("seats") or [] if s is not None]
+    if match.get("names"):
+        seats = [{"seat": seat, "name": name} for seat, name in enumerate(match["names"]) if name]
+    return [" & ".join(s["name"] for s in seats
+                       if (s["seat"] % 2 if table.get("partnerships") else s["seat"]) == side)
+            for side in range(len(match.get("points") or []))]
+
+
+__all__ = ["prompt", "match_words", "rated_words", "match_sides"]
