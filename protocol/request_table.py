@@ -76,6 +76,11 @@ def _f(name: str, kind: str, **kw: Any) -> FieldSpec:
     return FieldSpec(name, kind, **kw)
 
 
+#: Why the full-screen client has no key for some requests (``no_client``).
+_ACCOUNT_UPKEEP = ("a password is changed or an account given up over nc (password, unregister) or "
+                   "by a program; the client registers and logs in")
+_SEEKING = "seeking is for programs and nc; a person in the client challenges someone from who is on"
+
 #: Every request type (``type`` and ``id`` are common to all and not among the fields).
 SPECS: tuple[RequestSpec, ...] = (
     RequestSpec("hello", (
@@ -84,10 +89,13 @@ SPECS: tuple[RequestSpec, ...] = (
         _f("version", "int", required=True, nullable=False, minimum=0, maximum=MAX_ID),
         _f("resume", "str", max_length=64),
         _f("password", "str", max_length=MAX_PASSWORD),
-    ), changes_table=False, before_hello=True),
-    RequestSpec("ping", (), changes_table=False, before_hello=True, heard=False),
+    ), changes_table=False, before_hello=True,
+       no_client="the client says hello itself as it connects, with the name it was given or typed"),
+    RequestSpec("ping", (), changes_table=False, before_hello=True, heard=False,
+                no_client="the client pings by itself to keep the link alive"),
     RequestSpec("pong", (), changes_table=False, before_hello=True, heard=False,
-                no_text="the answer to the server's ping: any line a person types answers it"),
+                no_text="the answer to the server's ping: any line a person types answers it",
+                no_client="the client answers the server's ping by itself"),
     RequestSpec("list_tables", (
         _f("people_only", "bool", default=False, nullable=False),
     ), changes_table=False),
@@ -140,7 +148,8 @@ SPECS: tuple[RequestSpec, ...] = (
         _f("text", "str", required=True, nullable=False, max_length=500),
         _f("to", "str", choices=("table", "lobby", "watchers")),
     ), changes_table=False),
-    RequestSpec("snapshot", (), changes_table=False),
+    RequestSpec("snapshot", (), changes_table=False,
+                no_client="the client asks for it itself when it comes back to a table"),
     RequestSpec("hint", (), changes_table=False),
     RequestSpec("review", (
         _f("game", "int", minimum=1, maximum=MAX_ID),
@@ -153,7 +162,8 @@ SPECS: tuple[RequestSpec, ...] = (
         _f("password", "str", max_length=64),
         _f("turn_timer", "number", minimum=TURN_TIMER_MIN, maximum=TURN_TIMER_MAX, also=(0,)),
     ), changes_table=True,
-       no_text="a table's settings are chosen with new; a program may change them between games"),
+       no_text="a table's settings are chosen with new; a program may change them between games",
+       no_client="a table's settings are chosen in the new-table form; a program may change them later"),
     RequestSpec("list_games", (
         _f("name", "str", max_length=32),
         _f("limit", "int", default=20, nullable=False, minimum=1, maximum=100),
@@ -178,10 +188,10 @@ SPECS: tuple[RequestSpec, ...] = (
     RequestSpec("change_password", (
         _f("old", "str", required=True, nullable=False, max_length=MAX_PASSWORD),
         _f("new", "str", required=True, nullable=False, max_length=MAX_PASSWORD),
-    ), changes_table=False),
+    ), changes_table=False, no_client=_ACCOUNT_UPKEEP),
     RequestSpec("unregister", (
         _f("password", "str", required=True, nullable=False, max_length=MAX_PASSWORD),
-    ), changes_table=False),
+    ), changes_table=False, no_client=_ACCOUNT_UPKEEP),
     RequestSpec("who", (
         _f("people_only", "bool", default=False, nullable=False),
     ), changes_table=False),
@@ -204,8 +214,8 @@ SPECS: tuple[RequestSpec, ...] = (
         _f("options", "object"),
         _f("opponents", "str", default="any", nullable=False, choices=("any", "people", "bots")),
         _f("ready", "bool", default=False, nullable=False),
-    ), changes_table=False),
-    RequestSpec("unseek", (), changes_table=False),
+    ), changes_table=False, no_client=_SEEKING),
+    RequestSpec("unseek", (), changes_table=False, no_client=_SEEKING),
     RequestSpec("tell", (
         _f("name", "str", required=True, nullable=False, max_length=32),
         _f("text", "str", required=True, nullable=False, max_length=500),
