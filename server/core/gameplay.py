@@ -12,8 +12,9 @@ a :class:`Lines` batch of its events and turn (the actor's led by its ``ok``), t
 shared between the members' batches.  Keep it that way: one instruction per member and
 action is what the network layer can carry out cheaply.
 
-A finished game's result is the engine's one :class:`~noddy.engine.Outcome` value: the
-``game_over`` event, the stored result and the rating all read it.
+A finished game's result is the server's one :class:`~noddy.server.model.result.GameResult`
+(the engine's outcome and the server's facts): the ``game_over`` event and the stored result
+are made from it, and the rating reads its outcome.
 
 Collaborators (passed in): the turn timers, the seats' silence (told of each turn
 published: :mod:`.silence`), the open tables (a change is announced there), the rating book
@@ -38,6 +39,7 @@ from noddy.protocol import ProtocolError
 
 from ..config import ServerConfig
 from ..model.ratings import Rated, RatingBook, family_of
+from ..model.result import FinishedGameOver, GameResult
 from ..model.session import Connection
 from ..model.table import FINISHED, PLAYING, LiveGame, Seat, Table
 from ..storage.records import ActionApplied, GameBegun, GameFinished
@@ -148,14 +150,16 @@ class Gameplay:
         live = LiveGame(self._next_game, table.seq, seats)
         self._next_game += 1
         table.live = live
-        plain = [event.to_dict() for event in game.log]
+        events = list(game.log)
+        result = self._result(table, game, events)
+        plain = [event.to_dict() for event in events]
         self._outbox.record(GameBegun(
             live.game_id, table.id, table.games_played, table.preset, family_of(table.preset),
             table.players, table.partnerships, dict(table.options), seats, game.seed,
             self._wall_clock(), plain, password=table.password,
             match=table.match_game_dealt(live.game_id, game.dealer)))
-        if game.is_over:  # won by the deal itself, before anyone acted
-            self.finish_game(table, game)
+        if result is not None:  # won by the deal itself, before anyone acted
+            self.finish_game(table, game, result)
         self._outbox.saved_again(table)
         table.game = game
         table.status = PLAYING
@@ -167,7 +171,7 @@ class Gameplay:
             if occupant is not None:
                 occupant.ready = False
         log.info("table %d: game %d of %s begins", table.id, table.games_played, table.preset)
-        return table.record(game.log), plain
+        return table.record(events), plain
 
     def apply_action(self, table: Table, game: Game, action: Action,
                       ) -> tuple[list[Event], list[dict[str, Any]]]:
@@ -176,6 +180,7 @@ class Gameplay:
         is recorded as finished and rated.  Returns the events and their dicts (the ones the
         storage record carries, for :meth:`_stream` to reuse)."""
         events = game.apply(action)
+        result = self._result(table, game, events)
         if table.match is not None:
             table.match.acted(action.seat, self._clock())
         live = table.live
@@ -184,8 +189,8 @@ class Gameplay:
         live.taken.append(action)
         plain = [event.to_dict() for event in events]
         self._outbox.record(ActionApplied(live.game_id, live.actions, action.to_dict(), plain, table.id))
-        if game.is_over:
-            self.finish_game(table, game)
+        if result is not None:
+            self.finish_game(table, game, result)
         return events, plain
 
     def leave_game(self, table: Table, action: Action, why: str | None = None) -> None:
@@ -227,13 +232,29 @@ class Gameplay:
                     person.table, person.seat = None, None
                     self._sessions.forget(person)
 
-    def finish_game(self, table: Table, game: Game) -> None:
+    def _result(self, table: Table, game: Game, events: list[Event]) -> GameResult | None:
+        """The result of a game that ``events`` ended (None while it goes on), with the
+        server's facts; the ``game_over`` among ``events`` is replaced by the server's
+        (:class:`FinishedGameOver`), so every reader of the event reads the same result."""
+        live, outcome = table.live, game.outcome
+        if outcome is None or live is None:
+            return None
+        result = GameResult(outcome)
+        for index, event in enumerate(events):
+            if event.kind == FinishedGameOver.kind:
+                events[index] = FinishedGameOver(result)
+        return result
+
+    def finish_game(self, table: Table, game: Game, result: GameResult | None = None) -> None:
         """Record a won game as finished and rate it.  Every way a game ends comes here: an
         action (a person's, a computer's or the turn timer's) or the deal itself (under the
-        Noddy presets the show comes before the play, so a low target can be reached at once)."""
+        Noddy presets the show comes before the play, so a low target can be reached at once).
+        ``result``: the game's, as :meth:`_result` made it (a restored game's is made here)."""
         live = table.live
         outcome = game.outcome
         assert live is not None and outcome is not None
+        if result is None:
+            result = GameResult(outcome)
         changes: list = []
         reasons = table.unrated_reasons()
         if reasons:  # see Table.unrated_reasons: only two sides of registered people, no coach
@@ -243,7 +264,7 @@ class Gameplay:
             sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
                      for side in (0, 1)]
             changes = self._ratings.rate_game(family_of(table.preset), sides, outcome.winner)
-        self._outbox.record(GameFinished(live.game_id, self._wall_clock(), outcome.to_dict(),
+        self._outbox.record(GameFinished(live.game_id, self._wall_clock(), result.to_dict(),
                                          tuple(changes), table.id,
                                          live.seats_with_changes() if live.changes else None,
                                          match=table.match_game_won(outcome)))  # (rated per game)
