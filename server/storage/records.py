@@ -39,7 +39,7 @@ after it with the match's ``winner`` (a side, or None while the match goes on).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Iterator
 
 from noddy.engine import Abandon, Action, Claim, Discard, Event, Game, Go, Muggins, Pass, Play, Resign, TakeBack
@@ -263,7 +263,7 @@ def _event_dict(event: Event, stored_result: Any) -> dict[str, Any]:
             stored = GameResult.from_dict(stored_result)
         except (KeyError, TypeError, ValueError):
             return event.to_dict()
-        return GameResult(event.outcome, stored.unknown).event_dict()
+        return replace(stored, outcome=event.outcome).event_dict()
     return event.to_dict()
 
 
