@@ -39,3 +39,11 @@ def outcome_events(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
 def assert_result(result: Mapping[str, Any], **expected: Any) -> None:
     """``result`` has the ``expected`` values of the fields named (and maybe others)."""
     assert fields(result, *expected) == expected, f"{dict(result)!r} is not {expected!r}"
+
+
+def like(got: Iterable[Mapping[str, Any]], want: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Each of ``got`` by the fields its counterpart in ``want`` has (any beyond ``want``
+    whole): for comparing figures with a recount of some of them, which a new figure the
+    recount does not know leaves as it was."""
+    got, wanted = list(got), list(want)
+    return [fields(g, *w) for g, w in zip(got, wanted)] + [dict(g) for g in got[len(wanted):]]
