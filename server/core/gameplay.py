@@ -39,7 +39,7 @@ from noddy.protocol import ProtocolError
 
 from ..config import ServerConfig
 from ..model.ratings import Rated, RatingBook, family_of
-from ..model.result import FinishedGameOver, GameResult
+from ..model.result import FinishedGameOver, GameResult, duration_between
 from ..model.session import Connection
 from ..model.table import FINISHED, PLAYING, LiveGame, Seat, Table
 from ..storage.records import ActionApplied, GameBegun, GameFinished
@@ -147,7 +147,8 @@ class Gameplay:
             occupant = table.seats[seat["seat"]]
             if occupant is not None and occupant.session is not None and occupant.session.account is not None:
                 seat["account"] = occupant.session.account
-        live = LiveGame(self._next_game, table.seq, seats)
+        started_at = self._wall_clock()
+        live = LiveGame(self._next_game, table.seq, seats, started_at=started_at)
         self._next_game += 1
         table.live = live
         events = list(game.log)
@@ -156,7 +157,7 @@ class Gameplay:
         self._outbox.record(GameBegun(
             live.game_id, table.id, table.games_played, table.preset, family_of(table.preset),
             table.players, table.partnerships, dict(table.options), seats, game.seed,
-            self._wall_clock(), plain, password=table.password,
+            started_at, plain, password=table.password,
             match=table.match_game_dealt(live.game_id, game.dealer)))
         if result is not None:  # won by the deal itself, before anyone acted
             self.finish_game(table, game, result)
@@ -239,7 +240,7 @@ class Gameplay:
         live, outcome = table.live, game.outcome
         if outcome is None or live is None:
             return None
-        result = GameResult(outcome)
+        result = GameResult(outcome, duration_between(live.started_at, self._wall_clock()))
         for index, event in enumerate(events):
             if event.kind == FinishedGameOver.kind:
                 events[index] = FinishedGameOver(result)
@@ -254,7 +255,7 @@ class Gameplay:
         outcome = game.outcome
         assert live is not None and outcome is not None
         if result is None:
-            result = GameResult(outcome)
+            result = GameResult(outcome, duration_between(live.started_at, self._wall_clock()))
         changes: list = []
         reasons = table.unrated_reasons()
         if reasons:  # see Table.unrated_reasons: only two sides of registered people, no coach

@@ -8,16 +8,16 @@ server's facts together, and is the one value the ``game_over`` event and the st
 record's ``result`` (which the statistics and the text renderer read) are made from.  (Who sat where and the match are
 kept beside the result in the record, as ``seats`` and ``match``.)
 
-Its dict is the outcome's keys followed by the server's.  Reading a dict
+Its dict is the outcome's keys followed by the server's (``duration_s``).  Reading a dict
 back keeps every key it does not know, in place: a result stored by a newer server, with a
 field this one has never heard of, goes through storage and back out to ``get_game`` and
 ``--export-game`` untouched.  Adding a field is therefore one edit here (with its default
 for results stored before it existed) and one where its value is made.
 
 >>> from noddy.engine import Outcome
->>> result = GameResult(Outcome(1, (1,), (90, 121)))
+>>> result = GameResult(Outcome(1, (1,), (90, 121)), duration_s=312.5)
 >>> result.to_dict()
-{'winner': 1, 'winning_seats': [1], 'scores': [90, 121], 'ending': 'target', 'skunk': 'none'}
+{'winner': 1, 'winning_seats': [1], 'scores': [90, 121], 'ending': 'target', 'skunk': 'none', 'duration_s': 312.5}
 >>> GameResult.from_dict({**result.to_dict(), "weather": "fair"}).to_dict()["weather"]
 'fair'
 """
@@ -30,24 +30,44 @@ from typing import Any, Mapping
 from noddy.engine import Outcome
 from noddy.engine.events import GameOver
 
+#: Decimal places a duration is given to: a tenth of a second says how long a game took
+#: (seconds to hours) without pretending to more than the clock's word.
+DURATION_DIGITS = 1
+
 #: The keys the server adds to the outcome's; every other key the outcome does not know is
 #: kept as it came (see :meth:`GameResult.from_dict`).
-_SERVER_KEYS: tuple[str, ...] = ()
+_SERVER_KEYS: tuple[str, ...] = ("duration_s",)
+
+
+def duration_between(started_at: float | None, finished_at: float) -> float | None:
+    """Seconds from a game's first deal (``started_at``) to its end, on the server's wall
+    clock (the one its records' ``started_at`` and ``finished_at`` are read on); None when the
+    start is not known.  Never negative: a wall clock set back mid-game gives 0.
+
+    >>> duration_between(1000.0, 1312.46), duration_between(None, 5.0), duration_between(9.0, 5.0)
+    (312.5, None, 0.0)
+    """
+    if started_at is None:
+        return None
+    return round(max(0.0, finished_at - started_at), DURATION_DIGITS)
 
 
 @dataclass(frozen=True)
 class GameResult:
     """A finished game's :class:`Outcome` and the server's facts about it.
 
+    ``duration_s``: seconds from the first deal to the end (None: not known -- a result stored
+    before the field existed, or a game restored by a server that did not keep its start).
     ``unknown``: keys of a stored result that this version
     does not know (a newer server's), kept so they are written back out as they came."""
 
     outcome: Outcome
+    duration_s: float | None = None
     unknown: Mapping[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """The result as records and the ``game_over`` event carry it."""
-        return {**self.outcome.to_dict(), **self.unknown}
+        return {**self.outcome.to_dict(), "duration_s": self.duration_s, **self.unknown}
 
     def event_dict(self) -> dict[str, Any]:
         """The ``game_over`` event's dict: the outcome's event with the server's facts."""
@@ -60,7 +80,10 @@ class GameResult:
         (or ``KeyError``/``TypeError``) for a dict that holds no outcome."""
         outcome = Outcome.from_dict(data)
         known = set(outcome.to_dict()) | set(_SERVER_KEYS) | {"resigned", "abandoned"}
-        return cls(outcome, {k: v for k, v in data.items() if k not in known})
+        duration = data.get("duration_s")
+        if duration is not None and (isinstance(duration, bool) or not isinstance(duration, int | float)):
+            raise ValueError(f"a game's duration is a number of seconds, not {duration!r}")
+        return cls(outcome, duration, {k: v for k, v in data.items() if k not in known})
 
 
 def stored_result(stored: Any) -> Any:
