@@ -1,9 +1,10 @@
-"""The game: dealing, applying actions, publishing them, playing for a seat whose turn timer
-ran out, and computer players.
+"""The game: dealing, applying actions, publishing them, and playing for a seat whose turn
+timer ran out.
 
-Owns: the next game id and the computer players' safety-net sweep, and handles ``action``
-and ``snapshot``, with the entry points' ``take_bot_jobs`` and ``bot_moved`` and the
-turn-timer part of ``tick`` (the timers themselves are :mod:`.turn_timers`').  This is the hot path: an action is
+Owns: the next game id, and handles ``action`` and ``snapshot``, with the turn-timer part
+of ``tick`` (the timers themselves are :mod:`.turn_timers`'); the computer players' jobs
+(``take_bot_jobs``, ``bot_moved`` and their safety-net sweep in ``tick``) are
+:mod:`.computer_players`', whose decisions are played here like anyone's.  This is the hot path: an action is
 applied by the engine, queued for storage (``ActionApplied``; ``GameBegun``/``GameFinished``
 at either end, with the rating of a finished game), and published to every member, redacted
 for its seat (:meth:`Table.event_messages`), followed by whose turn it is.  :meth:`publish`
@@ -43,6 +44,7 @@ from ..model.result import FinishedGameOver, GameResult, duration_between
 from ..model.session import Connection
 from ..model.table import FINISHED, PLAYING, LiveGame, Seat, Table
 from ..storage.records import ActionApplied, GameBegun, GameFinished
+from .computer_players import ComputerPlayers
 from .instructions import BotJob, Lines, Send
 from .places import my_seat, my_table, session_of
 from .turn_timers import turn_timer
@@ -59,7 +61,7 @@ log = logging.getLogger("noddy.server")
 
 
 class Gameplay:
-    """Games at the tables, their timers and computer players; see the module docstring."""
+    """Games at the tables and their timers; see the module docstring."""
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], wall_clock: Callable[[], float],
                  outbox: Outbox, timers: TurnTimers, silence: Silence, tables: Tables,
@@ -75,8 +77,8 @@ class Gameplay:
         self._ratings = ratings
         self._paused = paused
         self._next_game = 1
-        #: When tick() next re-checks every playing table for computer moves (a safety net).
-        self._next_sweep = 0.0
+        #: The computer players' jobs, whose moves are played like anyone's.
+        self._computers = ComputerPlayers(outbox, tables, paused, self._play)
 
     def handlers(self) -> dict[str, Callable[[Connection, dict[str, Any], Any], None]]:
         return {"action": self.action, "snapshot": self.snapshot}
@@ -270,6 +272,10 @@ class Gameplay:
                                          live.seats_with_changes() if live.changes else None,
                                          match=table.match_game_won(outcome)))  # (rated per game)
 
+    def _play(self, table: Table, game: Game, action: Action) -> None:
+        """Apply ``action`` and publish its events (a computer player's decision)."""
+        self._stream(table, *self.apply_action(table, game, action))
+
     def _stream(self, table: Table, events: list[Event], plain: list[dict[str, Any]]) -> None:
         """Number and send new game events (see :meth:`_publish`)."""
         self.publish(table, table.record(events), plain)
@@ -410,56 +416,15 @@ class Gameplay:
             if table.id not in self._paused:
                 self._check_turn_timer(table, now)
             self._timers.look_again(table, now)  # due but not acted on: look again
-        if now >= self._next_sweep:
-            # Every change already marks its table for take_bot_jobs; this sweep is only a
-            # safety net, so once a second is plenty.
-            self._next_sweep = now + 1.0
-            for table in self._tables.values():
-                if table.status == PLAYING:
-                    self._outbox.may_move(table.id)
+        self._computers.sweep(now)
 
     def take_bot_jobs(self) -> list[BotJob]:
-        """Decisions computer players owe now; each is handed out once."""
-        jobs: list[BotJob] = []
-        # Only tables that changed since the last call can owe a decision (tick() adds every
-        # playing table as a safety net): scanning all tables per request was the hot spot.
-        check = self._outbox.take_bot_check()
-        if check is None:  # the usual case after a request at a table of people
-            return jobs
-        for table_id in check:
-            table = self._tables.get(table_id)
-            if table is None:
-                continue
-            game = table.game
-            if table.status != PLAYING or game is None or table_id in self._paused:
-                continue
-            for seat in game.awaiting:
-                occupant = table.seats[seat]
-                if occupant is None or occupant.player is None or seat in table.thinking:
-                    continue
-                table.thinking.add(seat)
-                jobs.append(BotJob(table.id, table.games_played, seat, occupant.player,
-                                   game.observation(seat), game.rules))
-        return jobs
+        """Decisions computer players owe now (see :mod:`.computer_players`)."""
+        return self._computers.take_bot_jobs()
 
     def bot_moved(self, job: BotJob, action: Action | None) -> None:
-        """A computer player decided (``None``: it failed).  Stale decisions are dropped."""
-        table = self._tables.get(job.table_id)
-        if table is None or table.games_played != job.game_number:
-            return
-        table.thinking.discard(job.seat)
-        self._outbox.may_move(table.id)
-        game = table.game
-        occupant = table.seats[job.seat]
-        if (table.status != PLAYING or game is None or occupant is None or table.id in self._paused
-                or occupant.player is not job.player or job.seat not in game.awaiting):
-            return
-        legal = game.legal_actions(job.seat)
-        if action not in legal:
-            log.error("computer player %s at table %d seat %d chose %r; playing %s instead",
-                      occupant.level, table.id, job.seat, action, legal[0])
-            action = legal[0]
-        self._stream(table, *self.apply_action(table, game, action))
+        """A computer player decided (see :mod:`.computer_players`)."""
+        self._computers.bot_moved(job, action)
 
 
 def _identity_of(seat: dict[str, Any]) -> Rated:
