@@ -5,14 +5,15 @@ The engine's :class:`~noddy.engine.Outcome` says who won, the scores and how the
 what the rules decide.  What only the server knows -- how long the game took -- is not the
 engine's business, so it is not put there: a :class:`GameResult` carries the outcome and the
 server's facts together, and is the one value the ``game_over`` event and the stored
-record's ``result`` (which the statistics and the text renderer read) are made from.  (Who sat where and the match are
-kept beside the result in the record, as ``seats`` and ``match``.)
+record's ``result`` (which the statistics and the text renderer read) are made from.  (Who
+sat where and the match are kept beside the result in the record, as ``seats`` and ``match``.)
 
 Its dict is the outcome's keys followed by the server's (``duration_s``).  Reading a dict
-back keeps every key it does not know, in place: a result stored by a newer server, with a
-field this one has never heard of, goes through storage and back out to ``get_game`` and
-``--export-game`` untouched.  Adding a field is therefore one edit here (with its default
-for results stored before it existed) and one where its value is made.
+back keeps every key it does not know (after the known ones): a result stored by a newer
+server, with a field this one has never heard of, goes through storage and back out to
+``get_game`` and ``--export-game`` with it.  A result stored before a field existed reads
+with the field's default (``duration_s``: None).  Adding a field is therefore one edit here
+(with its default) and one where its value is made.
 
 >>> from noddy.engine import Outcome
 >>> result = GameResult(Outcome(1, (1,), (90, 121)), duration_s=312.5)
