@@ -21,6 +21,9 @@ def test_a_games_duration_is_in_its_game_over_its_record_and_the_stats() -> None
     d.play(ann, random.Random(5))
     over = [m["event"] for m in d.inbox[ann] if m["type"] == "event" and m["event"]["kind"] == "game_over"]
     assert [fields(o, "duration_s") for o in over] == [{"duration_s": 125.3}]
+    told = d.send(ann, {"type": "snapshot"})["events"]  # the table's log, for a late comer
+    assert [fields(m["event"], "duration_s") for m in told if m["event"]["kind"] == "game_over"] == [
+        {"duration_s": 125.3}]
 
     (listed,) = d.send(ann, {"type": "list_games"})["games"]
     assert fields(listed["result"], "duration_s") == {"duration_s": 125.3}
