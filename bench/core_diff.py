@@ -228,16 +228,14 @@ def _drop_ending(value: object, field: str = "ending") -> None:
 
 def _strip(line: str, ignore: list[str]) -> str:
     item = json.loads(line)
-    for field in ("ending", "skunk"):
-        if f"event.{field}" in ignore:
-            _drop_ending(item, field)
+    for field in [path.partition(".")[2] for path in ignore if path.startswith("event.")]:
+        _drop_ending(item, field)  # (a game_over's field, wherever one is: records hold them)
     if item[0] == "record" and "state.watchers" in ignore and isinstance(item[2], dict) \
             and isinstance(item[2].get("state"), dict):
         item[2]["state"].pop("watchers", None)
     if item[0] == "record" and isinstance(item[2], dict) and isinstance(item[2].get("result"), dict):
-        for field in ("ending", "skunk"):
-            if f"result.{field}" in ignore:
-                item[2]["result"].pop(field, None)
+        for field in [path.partition(".")[2] for path in ignore if path.startswith("result.")]:
+            item[2]["result"].pop(field, None)
     if item[0] == "json" and isinstance(item[2], dict):
         for path in ignore:
             kind, _, dotted = path.partition(".")

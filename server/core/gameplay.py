@@ -1,9 +1,10 @@
-"""The game: dealing, applying actions, publishing them, playing for a seat whose turn timer
-ran out, and computer players.
+"""The game: dealing, applying actions, publishing them, and playing for a seat whose turn
+timer ran out.
 
-Owns: the next game id and the computer players' safety-net sweep, and handles ``action``
-and ``snapshot``, with the entry points' ``take_bot_jobs`` and ``bot_moved`` and the
-turn-timer part of ``tick`` (the timers themselves are :mod:`.turn_timers`').  This is the hot path: an action is
+Owns: the next game id, and handles ``action`` and ``snapshot``, with the turn-timer part
+of ``tick`` (the timers themselves are :mod:`.turn_timers`'); the computer players' jobs
+(``take_bot_jobs``, ``bot_moved`` and their safety-net sweep in ``tick``) are
+:mod:`.computer_players`', whose decisions are played here like anyone's.  This is the hot path: an action is
 applied by the engine, queued for storage (``ActionApplied``; ``GameBegun``/``GameFinished``
 at either end, with the rating of a finished game), and published to every member, redacted
 for its seat (:meth:`Table.event_messages`), followed by whose turn it is.  :meth:`publish`
@@ -12,8 +13,9 @@ a :class:`Lines` batch of its events and turn (the actor's led by its ``ok``), t
 shared between the members' batches.  Keep it that way: one instruction per member and
 action is what the network layer can carry out cheaply.
 
-A finished game's result is the engine's one :class:`~noddy.engine.Outcome` value: the
-``game_over`` event, the stored result and the rating all read it.
+A finished game's result is the server's one :class:`~noddy.server.model.result.GameResult`
+(the engine's outcome and the server's facts): the ``game_over`` event and the stored result
+are made from it, and the rating reads its outcome.
 
 Collaborators (passed in): the turn timers, the seats' silence (told of each turn
 published: :mod:`.silence`), the open tables (a change is announced there), the rating book
@@ -38,9 +40,11 @@ from noddy.protocol import ProtocolError
 
 from ..config import ServerConfig
 from ..model.ratings import Rated, RatingBook, family_of
+from ..model.result import FinishedGameOver, GameResult, duration_between
 from ..model.session import Connection
 from ..model.table import FINISHED, PLAYING, LiveGame, Seat, Table
 from ..storage.records import ActionApplied, GameBegun, GameFinished
+from .computer_players import ComputerPlayers
 from .instructions import BotJob, Lines, Send
 from .places import my_seat, my_table, session_of
 from .turn_timers import turn_timer
@@ -57,7 +61,7 @@ log = logging.getLogger("noddy.server")
 
 
 class Gameplay:
-    """Games at the tables, their timers and computer players; see the module docstring."""
+    """Games at the tables and their timers; see the module docstring."""
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], wall_clock: Callable[[], float],
                  outbox: Outbox, timers: TurnTimers, silence: Silence, tables: Tables,
@@ -73,8 +77,8 @@ class Gameplay:
         self._ratings = ratings
         self._paused = paused
         self._next_game = 1
-        #: When tick() next re-checks every playing table for computer moves (a safety net).
-        self._next_sweep = 0.0
+        #: The computer players' jobs, whose moves are played like anyone's.
+        self._computers = ComputerPlayers(outbox, tables, paused, self._play)
 
     def handlers(self) -> dict[str, Callable[[Connection, dict[str, Any], Any], None]]:
         return {"action": self.action, "snapshot": self.snapshot}
@@ -145,17 +149,20 @@ class Gameplay:
             occupant = table.seats[seat["seat"]]
             if occupant is not None and occupant.session is not None and occupant.session.account is not None:
                 seat["account"] = occupant.session.account
-        live = LiveGame(self._next_game, table.seq, seats)
+        started_at = self._wall_clock()
+        live = LiveGame(self._next_game, table.seq, seats, started_at=started_at)
         self._next_game += 1
         table.live = live
-        plain = [event.to_dict() for event in game.log]
+        events = list(game.log)
+        result = self._result(table, game, events)
+        plain = [event.to_dict() for event in events]
         self._outbox.record(GameBegun(
             live.game_id, table.id, table.games_played, table.preset, family_of(table.preset),
             table.players, table.partnerships, dict(table.options), seats, game.seed,
-            self._wall_clock(), plain, password=table.password,
+            started_at, plain, password=table.password,
             match=table.match_game_dealt(live.game_id, game.dealer)))
-        if game.is_over:  # won by the deal itself, before anyone acted
-            self.finish_game(table, game)
+        if result is not None:  # won by the deal itself, before anyone acted
+            self.finish_game(table, game, result)
         self._outbox.saved_again(table)
         table.game = game
         table.status = PLAYING
@@ -167,7 +174,7 @@ class Gameplay:
             if occupant is not None:
                 occupant.ready = False
         log.info("table %d: game %d of %s begins", table.id, table.games_played, table.preset)
-        return table.record(game.log), plain
+        return table.record(events), plain
 
     def apply_action(self, table: Table, game: Game, action: Action,
                       ) -> tuple[list[Event], list[dict[str, Any]]]:
@@ -176,6 +183,7 @@ class Gameplay:
         is recorded as finished and rated.  Returns the events and their dicts (the ones the
         storage record carries, for :meth:`_stream` to reuse)."""
         events = game.apply(action)
+        result = self._result(table, game, events)
         if table.match is not None:
             table.match.acted(action.seat, self._clock())
         live = table.live
@@ -184,8 +192,8 @@ class Gameplay:
         live.taken.append(action)
         plain = [event.to_dict() for event in events]
         self._outbox.record(ActionApplied(live.game_id, live.actions, action.to_dict(), plain, table.id))
-        if game.is_over:
-            self.finish_game(table, game)
+        if result is not None:
+            self.finish_game(table, game, result)
         return events, plain
 
     def leave_game(self, table: Table, action: Action, why: str | None = None) -> None:
@@ -227,13 +235,29 @@ class Gameplay:
                     person.table, person.seat = None, None
                     self._sessions.forget(person)
 
-    def finish_game(self, table: Table, game: Game) -> None:
+    def _result(self, table: Table, game: Game, events: list[Event]) -> GameResult | None:
+        """The result of a game that ``events`` ended (None while it goes on), with the
+        server's facts; the ``game_over`` among ``events`` is replaced by the server's
+        (:class:`FinishedGameOver`), so every reader of the event reads the same result."""
+        live, outcome = table.live, game.outcome
+        if outcome is None or live is None:
+            return None
+        result = GameResult(outcome, duration_between(live.started_at, self._wall_clock()))
+        for index, event in enumerate(events):
+            if event.kind == FinishedGameOver.kind:
+                events[index] = FinishedGameOver(result)
+        return result
+
+    def finish_game(self, table: Table, game: Game, result: GameResult | None = None) -> None:
         """Record a won game as finished and rate it.  Every way a game ends comes here: an
         action (a person's, a computer's or the turn timer's) or the deal itself (under the
-        Noddy presets the show comes before the play, so a low target can be reached at once)."""
+        Noddy presets the show comes before the play, so a low target can be reached at once).
+        ``result``: the game's, as :meth:`_result` made it (a restored game's is made here)."""
         live = table.live
         outcome = game.outcome
         assert live is not None and outcome is not None
+        if result is None:
+            result = GameResult(outcome, duration_between(live.started_at, self._wall_clock()))
         changes: list = []
         reasons = table.unrated_reasons()
         if reasons:  # see Table.unrated_reasons: only two sides of registered people, no coach
@@ -243,10 +267,14 @@ class Gameplay:
             sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
                      for side in (0, 1)]
             changes = self._ratings.rate_game(family_of(table.preset), sides, outcome.winner)
-        self._outbox.record(GameFinished(live.game_id, self._wall_clock(), outcome.to_dict(),
+        self._outbox.record(GameFinished(live.game_id, self._wall_clock(), result.to_dict(),
                                          tuple(changes), table.id,
                                          live.seats_with_changes() if live.changes else None,
                                          match=table.match_game_won(outcome)))  # (rated per game)
+
+    def _play(self, table: Table, game: Game, action: Action) -> None:
+        """Apply ``action`` and publish its events (a computer player's decision)."""
+        self._stream(table, *self.apply_action(table, game, action))
 
     def _stream(self, table: Table, events: list[Event], plain: list[dict[str, Any]]) -> None:
         """Number and send new game events (see :meth:`_publish`)."""
@@ -388,56 +416,15 @@ class Gameplay:
             if table.id not in self._paused:
                 self._check_turn_timer(table, now)
             self._timers.look_again(table, now)  # due but not acted on: look again
-        if now >= self._next_sweep:
-            # Every change already marks its table for take_bot_jobs; this sweep is only a
-            # safety net, so once a second is plenty.
-            self._next_sweep = now + 1.0
-            for table in self._tables.values():
-                if table.status == PLAYING:
-                    self._outbox.may_move(table.id)
+        self._computers.sweep(now)
 
     def take_bot_jobs(self) -> list[BotJob]:
-        """Decisions computer players owe now; each is handed out once."""
-        jobs: list[BotJob] = []
-        # Only tables that changed since the last call can owe a decision (tick() adds every
-        # playing table as a safety net): scanning all tables per request was the hot spot.
-        check = self._outbox.take_bot_check()
-        if check is None:  # the usual case after a request at a table of people
-            return jobs
-        for table_id in check:
-            table = self._tables.get(table_id)
-            if table is None:
-                continue
-            game = table.game
-            if table.status != PLAYING or game is None or table_id in self._paused:
-                continue
-            for seat in game.awaiting:
-                occupant = table.seats[seat]
-                if occupant is None or occupant.player is None or seat in table.thinking:
-                    continue
-                table.thinking.add(seat)
-                jobs.append(BotJob(table.id, table.games_played, seat, occupant.player,
-                                   game.observation(seat), game.rules))
-        return jobs
+        """Decisions computer players owe now (see :mod:`.computer_players`)."""
+        return self._computers.take_bot_jobs()
 
     def bot_moved(self, job: BotJob, action: Action | None) -> None:
-        """A computer player decided (``None``: it failed).  Stale decisions are dropped."""
-        table = self._tables.get(job.table_id)
-        if table is None or table.games_played != job.game_number:
-            return
-        table.thinking.discard(job.seat)
-        self._outbox.may_move(table.id)
-        game = table.game
-        occupant = table.seats[job.seat]
-        if (table.status != PLAYING or game is None or occupant is None or table.id in self._paused
-                or occupant.player is not job.player or job.seat not in game.awaiting):
-            return
-        legal = game.legal_actions(job.seat)
-        if action not in legal:
-            log.error("computer player %s at table %d seat %d chose %r; playing %s instead",
-                      occupant.level, table.id, job.seat, action, legal[0])
-            action = legal[0]
-        self._stream(table, *self.apply_action(table, game, action))
+        """A computer player decided (see :mod:`.computer_players`)."""
+        self._computers.bot_moved(job, action)
 
 
 def _identity_of(seat: dict[str, Any]) -> Rated:

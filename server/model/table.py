@@ -123,6 +123,9 @@ class LiveGame:
     #: ``abandoned``: a computer stands in; ``back``: the person took it back; ``waiting``:
     #: the table sent the stand-in away to wait for its person).  The record keeps them.
     changes: list[dict[str, Any]] = field(default_factory=list)
+    #: When the game was dealt, on the server's wall clock (what its duration is measured
+    #: from: :mod:`noddy.server.model.result`); None when not known.
+    started_at: float | None = None
 
     def seats_with_changes(self) -> list[dict[str, Any]]:
         """The seats as dealt, each with its ``changes`` (only a seat that had some)."""

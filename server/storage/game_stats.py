@@ -27,6 +27,10 @@ How each figure is counted (docs/PROTOCOL.md, ``stats``, says the same to a stra
 * a skunk *given*: the seat's side won with a skunk (the outcome's worst, see
   :mod:`noddy.engine.outcome`); *taken*: its side lost and its own score was below a skunk
   line (three-handed, each loser is judged on its own);
+* the time played: the games' ``duration_s`` (from the first deal to the end; a game stored
+  before durations were kept counts from its record's ``started_at`` to ``finished_at``),
+  summed and per game.  Read from the games' records by the person's rows, so it is the
+  one figure whose work grows with the games played (an index walk and a row per game);
 * the rating: the seat's rating after the game, when the game was rated (``null`` for games
   summed up by the backfill: the ratings of the time were not stored).
 
@@ -50,6 +54,7 @@ from typing import Any, Iterable, Mapping
 from noddy.engine import judge_skunk
 from noddy.protocol import compact_json
 
+from ..model.result import DURATION_DIGITS
 from ..model.table_options import table_rules
 
 log = logging.getLogger("noddy.server.storage")
@@ -231,6 +236,10 @@ def read_stats(db: sqlite3.Connection, name: str, account: int, preset: str | No
             f"SELECT best_points, best_cards, game_id FROM game_stats WHERE {where} AND preset = ? "
             f"AND best_points IS NOT NULL ORDER BY best_points DESC, game_id LIMIT 1",
             [*args, name_of]).fetchone()
+        seconds = db.execute(
+            f"SELECT sum(coalesce(json_extract(result, '$.duration_s'), finished_at - started_at)) "
+            f"FROM games WHERE id IN (SELECT game_id FROM game_stats WHERE {where} AND preset = ?)",
+            [*args, name_of]).fetchone()[0] or 0.0
         presets.append({
             "preset": name_of, "family": family, "games": games, "wins": wins,
             "win_rate": round(wins / games, 3), "deals": deals, "cribs": cribs,
@@ -241,6 +250,8 @@ def read_stats(db: sqlite3.Connection, name: str, account: int, preset: str | No
                 "cards": json.loads(top[1]), "points": top[0], "game": top[2]},
             "skunks_given": skunks, "double_skunks_given": doubles,
             "skunks_taken": skunked, "double_skunks_taken": doubled,
+            "duration_s": {"total": round(seconds, DURATION_DIGITS),
+                           "per_game": round(seconds / games, DURATION_DIGITS)},
         })
     ratings = []
     for family in ("noddy", "cribbage"):

@@ -14,10 +14,10 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from noddy.engine import Outcome
 from noddy.protocol import compact_json
 
 from ..model.passwords import hash_password, is_hashed
+from ..model.result import stored_result
 from .records import StoredGame, is_complete, replay, wire_int
 
 log = logging.getLogger("noddy.server.storage")
@@ -158,17 +158,10 @@ class StorageReads:
             "options": json.loads(row["options"]), "seats": json.loads(row["seats"]),
             "seed": wire_int(row["seed"]), "private": row["password"] is not None,
             "status": row["status"], "started_at": row["started_at"], "finished_at": row["finished_at"],
-            # The engine's one outcome value, read as any version stored it (one stored
-            # before a field existed reads with its default: see noddy.engine.outcome).
-            "result": None if row["result"] is None else _result(json.loads(row["result"])),
+            # The server's one result value, read as any version stored it (one stored before
+            # a field existed reads with its default; one a newer server stored keeps the
+            # fields this one does not know: see noddy.server.model.result).
+            "result": None if row["result"] is None else stored_result(json.loads(row["result"])),
             "match": json.loads(row["match"]) if "match" in row.keys() and row["match"] else None,
         }
 
-
-def _result(stored: Any) -> Any:
-    """A stored result as this version writes it: an older one gains the fields added since
-    (see :mod:`noddy.engine.outcome`); one that is no outcome at all is passed on as it is."""
-    try:
-        return Outcome.from_dict(stored).to_dict()
-    except (KeyError, TypeError, ValueError):
-        return stored

@@ -39,14 +39,16 @@ after it with the match's ``winner`` (a side, or None while the match goes on).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Iterator
 
-from noddy.engine import Abandon, Action, Claim, Discard, Game, Go, Muggins, Pass, Play, Resign, TakeBack
+from noddy.engine import Abandon, Action, Claim, Discard, Event, Game, Go, Muggins, Pass, Play, Resign, TakeBack
+from noddy.engine.events import GameOver
 from noddy.protocol import compact_json
 
 from ..model.passwords import password_matches
 from ..model.ratings import Change
+from ..model.result import GameResult
 from ..model.table_options import table_rules
 
 
@@ -234,20 +236,35 @@ def replay(record: dict[str, Any]) -> Game:
     ``record`` complete.  Raises ``ValueError`` if the engine does not produce the events
     that are stored (an older server's), compared on the stored fields (an event may have
     gained a field since: see :func:`_same`), so a stored game is either reproduced or refused.
+    The ``game_over`` event is given as the server published it: with the stored result's
+    server facts (:func:`_event_dict`).
     """
     game = new_game(record)
-    opening = [e.to_dict() for e in game.log]
+    result = record.get("result")
+    opening = [_event_dict(e, result) for e in game.log]
     if record["opening"] is None:
         record["opening"] = opening
     else:
         _same(record, "the deal-in", opening, record["opening"])
     for number, step in enumerate(record["steps"], start=1):
-        events = [e.to_dict() for e in game.apply(action_from_dict(step["action"]))]
+        events = [_event_dict(e, result) for e in game.apply(action_from_dict(step["action"]))]
         if step["events"] is None:
             step["events"] = events
         else:
             _same(record, f"action {number}", events, step["events"])
     return game
+
+
+def _event_dict(event: Event, stored_result: Any) -> dict[str, Any]:
+    """A replayed event's dict; the ``game_over`` with the server's facts of the stored
+    result (its outcome is the replay's: a stored one that differs is refused by :func:`_same`)."""
+    if isinstance(event, GameOver) and isinstance(stored_result, dict):
+        try:
+            stored = GameResult.from_dict(stored_result)
+        except (KeyError, TypeError, ValueError):
+            return event.to_dict()
+        return replace(stored, outcome=event.outcome).event_dict()
+    return event.to_dict()
 
 
 def is_complete(record: dict[str, Any]) -> bool:

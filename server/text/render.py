@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from typing import Any, Sequence
 
 from noddy.protocol.closing import closed_words
@@ -20,6 +19,7 @@ from noddy.protocol.story import narrate, score_line, seat_name
 
 from .commands import numbered_hand
 from .meeting import chat_line, lobby_text, talk_text
+from .records_text import games_text, leaderboard_text, match_points, record_text, sides_of
 from .seat_news import SEAT_NEWS, seat_news_text
 
 def _seat_word(seat: int | None, names: Sequence[str] = ()) -> str:
@@ -121,67 +121,6 @@ def _event_text(event: dict[str, Any], names: Sequence[str] = ()) -> str:
     return text
 
 
-def _when(seconds: float | None) -> str:
-    """A stored time (seconds since 1970) as people write it, in UTC."""
-    if seconds is None:
-        return "?"
-    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(seconds))
-
-
-def _sides(game: dict[str, Any]) -> list[str]:
-    """Who scores on each track: a player, or in partnerships a team (seats 0 and 2 first)."""
-    names = {seat["seat"]: seat["name"] for seat in game["seats"]}
-    if not game["partnerships"]:
-        return [names.get(seat, f"seat {seat + 1}") for seat in range(game["players"])]
-    return [" & ".join(names.get(seat, f"seat {seat + 1}") for seat in range(game["players"])
-                       if seat % 2 == team) for team in (0, 1)]
-
-
-def _result_text(game: dict[str, Any]) -> str:
-    """``ada 28, random computer 35; random computer wins`` (or unfinished); a win by
-    resignation says so, and a win at the target is credited to whoever played the winning
-    seat at the end (a computer standing in, never the person it stood in for)."""
-    result = game.get("result")
-    if not result:
-        return "not finished"
-    sides = dealt_sides = _sides(game)
-    scores = ", ".join(f"{side} {score}" for side, score in zip(sides, result["scores"]))
-    ending = result.get("ending", "target")
-    dealt = {seat["seat"]: seat["name"] for seat in game["seats"]}
-    if ending == "target":  # the seats as they were at the end
-        sides = _sides({**game, "seats": [{**seat, "name": seat["changes"][-1]["name"]} if seat.get("changes")
-                                          else seat for seat in game["seats"]]})
-    winner = sides[result["winner"]] if 0 <= result["winner"] < len(sides) else f"side {result['winner']}"
-    skunk = _SKUNK_WORDS.get(str(result.get("skunk")), "")
-    text = f"{scores}; {winner} {'win' if ' & ' in winner else 'wins'}{skunk}"
-    gone = [f"{dealt.get(s, f'seat {s + 1}')} resigned" for s in result.get("resigned", [])]
-    gone += [f"{dealt.get(s, f'seat {s + 1}')} left and did not come back" for s in result.get("abandoned", [])]
-    if ending == "resignation":
-        text += " by resignation"
-    if gone:
-        text += f" ({'; '.join(gone)})"
-    match = game.get("match")
-    if match:  # which match, which game of it, and the match points after it
-        text += f"; match {match['id']} to {match['to']}, game {match['game']}: {_match_points(match, dealt_sides)}"
-    return text
-
-
-#: A won game's ``skunk`` after the winner (none: nothing).
-_SKUNK_WORDS = {"skunk": ", a skunk", "double": ", a double skunk"}
-
-
-def _match_points(match: dict[str, Any], sides: Sequence[str]) -> str:
-    """``ann 3, ben 0, ann wins the match`` (the winner once there is one)."""
-    text = ", ".join(f"{side} {score}" for side, score in zip(sides, match["points"]))
-    winner = match.get("winner")
-    if winner is not None and 0 <= winner < len(sides):
-        text += f", {sides[winner]} {'win' if ' & ' in sides[winner] else 'wins'} the match"
-        resigned = match.get("resigned")
-        if resigned is not None and 0 <= resigned < len(sides):  # whatever the points say
-            text += f" ({sides[resigned]} gave it up)"
-    return text
-
-
 def _match_line(table: dict[str, Any]) -> str:
     """The table's running match, as ``look`` and the table line show it: ``Match to 3, game
     2: ann 1, ben 0.`` (or who won it)."""
@@ -191,95 +130,8 @@ def _match_line(table: dict[str, Any]) -> str:
     seats = [s for s in table["seats"] if s is not None]
     if match.get("names"):  # who played it, though one has left since
         seats = [{"seat": seat, "name": name} for seat, name in enumerate(match["names"]) if name]
-    sides = _sides({"seats": seats, "players": table["players"], "partnerships": table["partnerships"]})
-    return f"\nMatch to {match['to']}, game {match['game']}: {_match_points(match, sides)}."
-
-
-def _games_text(message: dict[str, Any]) -> str:
-    games = message["games"]
-    if not games:
-        return f"No finished games for {message['name']} yet."
-    lines = [f"Games of {message['name']}, newest first (game ID shows one):"]
-    for game in games:
-        pairs = " pairs" if game["partnerships"] else ""
-        lines.append(f"Game {game['id']}: {game['preset']} {game['players']}p{pairs}, "
-                     f"{_when(game['finished_at'])}: {_result_text(game)}.")
-    return "\n".join(lines)
-
-
-def _record_text(record: dict[str, Any]) -> str:
-    """One finished game in a few lines: the seats, each deal (every hand, the crib and
-    the scores after it, from the unredacted record) and the result."""
-    events = list(record["opening"]) + [e for step in record["steps"] for e in step["events"]]
-    target = next((e["target"] for e in events if e["kind"] == "game_started"), None)
-    pairs = " in partnerships" if record["partnerships"] else ""
-    seats = []
-    for seat in record["seats"]:
-        kind = f" (computer, {seat['level']})" if seat["kind"] == "computer" else ""
-        seats.append(f"{seat['seat'] + 1} {seat['name']}{kind}")
-    lines = [f"Game {record['id']} (table {record['table']}): {record['preset']}, "
-             f"{record['players']} players{pairs}, first to {target}.",
-             f"Seats: {', '.join(seats)}.",
-             f"Played {_when(record['started_at'])} to {_when(record['finished_at'])}."]
-    deals = 0
-    deal: dict[str, Any] = {}
-
-    def close_deal() -> None:
-        if not deal:
-            return
-        hands = deal["revealed"] if deal["revealed"] is not None else deal["hands"]
-        text = ", ".join(f"{seat + 1} {' '.join(hand)}" for seat, hand in sorted(hands.items()))
-        crib = deal["crib"] if deal["revealed_crib"] is None else deal["revealed_crib"]
-        lines.append(f"Deal {deal['number']}, seat {deal['dealer'] + 1} deals, turn-up "
-                     f"{deal['turn_up'] or '-'}. Hands: {text}"
-                     + (f"; crib {' '.join(crib)}" if crib else "")
-                     + f". Scores: {' '.join(map(str, deal['scores']))}")
-        deal.clear()
-
-    scores: list[int] = []
-    for event in events:
-        kind = event["kind"]
-        if "scores" in event:
-            scores = list(event["scores"])
-            if deal:
-                deal["scores"] = scores
-        if kind == "deal_started":
-            close_deal()
-            deals += 1
-            deal.update(number=event["deal"], dealer=event["dealer"], turn_up=None, hands={},
-                        crib=[], revealed=None, revealed_crib=None, scores=scores)
-        elif kind == "cards_dealt" and deal:
-            deal["hands"][event["seat"]] = list(event["cards"] or [])
-        elif kind == "discarded" and deal:
-            cards = list(event["cards"] or [])
-            deal["crib"] += cards
-            if event["seat"] is not None:
-                held = deal["hands"].get(event["seat"], [])
-                deal["hands"][event["seat"]] = [c for c in held if c not in cards]
-        elif kind == "turned_up" and deal:
-            deal["turn_up"] = event["card"]
-        elif kind == "hands_revealed" and deal:
-            deal["revealed"] = dict(enumerate(event["hands"]))
-            deal["revealed_crib"] = event["crib"]
-    close_deal()
-    actions = len(record["steps"])
-    lines.append(f"Result: {_result_text(record)}, after {deals} deal{'s' * (deals != 1)} "
-                 f"and {actions} action{'s' * (actions != 1)}.")
-    return "\n".join(lines)
-
-
-def _leaderboard_text(message: dict[str, Any]) -> str:
-    rows = message["players"]
-    if not rows:
-        return message.get("why") or f"Nobody has played a rated {message['family']} game yet."
-    lines = [f"Leaderboard ({message['family']}):"]
-    for row in rows:
-        kind = (f" ({row['kind']})" if row["kind"] in ("computer", "bot") else "") + (
-            " (guest)" if row.get("guest") else "")
-        games, wins = row["games"], row["wins"]
-        lines.append(f"{row['rank']:>3}. {row['name']}{kind} {row['rating']}: "
-                     f"{games} game{'s' * (games != 1)}, {wins} win{'s' * (wins != 1)}")
-    return "\n".join(lines)
+    sides = sides_of({"seats": seats, "players": table["players"], "partnerships": table["partnerships"]})
+    return f"\nMatch to {match['to']}, game {match['game']}: {match_points(match, sides)}."
 
 
 def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
@@ -353,9 +205,9 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         reason = message["reason"]  # a plain quit's reason is "goodbye": not said twice
         text = "Goodbye." if reason == "goodbye" else f"Goodbye ({reason})."
     elif kind == "games":
-        text = _games_text(message)
+        text = games_text(message)
     elif kind == "game_record":
-        text = _record_text(message["record"])
+        text = record_text(message["record"])
     elif kind == "registered":
         text = (f"{message['name']} is registered: the name is yours, and your games with other "
                 f"registered people are rated. Next time: login {message['name']} PASSWORD.")
@@ -364,7 +216,7 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
     elif kind == "unregistered":
         text = f"{message['name']} is no longer registered: you are a guest, and its ratings are gone."
     elif kind == "leaderboard":
-        text = _leaderboard_text(message)
+        text = leaderboard_text(message)
     elif kind == "stats":
         text = "\n".join(stats_lines(message))
     elif kind == "hint":

@@ -9,6 +9,8 @@ from typing import Any
 from noddy.server import Close, Send, ServerConfig, ServerCore
 from noddy.server.core.instructions import Effects, Lines
 
+from .results import outcome
+
 
 class Harness:
     def __init__(self, **config: Any) -> None:
@@ -64,7 +66,7 @@ def test_computer_players_finish_a_game_and_a_rematch_follows() -> None:
     assert h.inbox[ann][-1] == {"type": "table", "table": table.summary()}
     assert table.game is not None and table.game.is_over
     events = [m for m in h.inbox[ann] if m["type"] == "event"]
-    assert events[-1]["event"] == {"kind": "game_over", "winner": table.game.winner,
+    assert outcome(events[-1]["event"]) == {"kind": "game_over", "winner": table.game.winner,
                                    "winning_seats": [table.game.winner], "scores": list(table.game.scores),
                                    "ending": "target", "skunk": table.game.outcome.skunk}
     assert all(e["event"].get("cards") is None for e in events if e["event"]["kind"] == "cards_dealt")

@@ -23,6 +23,7 @@ from noddy.protocol.story import narrate
 from noddy.server.text import render
 
 from .harness import Client, running_server
+from .results import outcome
 
 #: ben's policies: claim his show's worth while his score is below the number, else 0.
 Policy = Callable[[int], bool]
@@ -175,7 +176,7 @@ async def test_a_match_to_3_won_by_a_skunk_the_loser_dealing_first_across_a_rest
             (1, "none", {"id": 1, "game": 1, "to": 3, "first_dealer": listed[1]["match"]["first_dealer"],
                          "points": [1, 0], "winner": None})]
         record = (await ben.request({"type": "get_game", "game": 2}))["record"]
-        assert record["match"] == listed[0]["match"] and record["result"] == {
+        assert record["match"] == listed[0]["match"] and outcome(record["result"]) == {
             "winner": 0, "winning_seats": [0], "scores": over["scores"], "ending": "target", "skunk": "skunk"}
         # The client: My games, and the replay's narration.
         assert game_line(listed[0], "ben").endswith(

@@ -14,6 +14,7 @@ from typing import Any
 from noddy.server.text import render
 
 from .harness import Client, play_out, running_server, two_player_table
+from .results import outcome
 
 SECRET = "correct horse"
 #: A move of a seat's own (what a computer standing in makes for it).
@@ -62,7 +63,7 @@ async def test_bens_resignation_in_deal_1_is_anns_win_by_resignation() -> None:
         assert (await ben.request({"type": "leave"}))["type"] == "ok"  # l, y in the client
         over = await ann.recv_until(lambda m: m["type"] == "event" and m["event"]["kind"] == "game_over")
         scores = scores_now(ann)
-        assert over["event"] == {"kind": "game_over", "winner": 0, "winning_seats": [0], "scores": scores,
+        assert outcome(over["event"]) == {"kind": "game_over", "winner": 0, "winning_seats": [0], "scores": scores,
                                  "ending": "resignation", "skunk": "none", "resigned": [1]}
         table = await ann.recv_until(lambda m: m["type"] == "table")
         assert table["table"]["status"] == "finished" and table["table"]["seats"][1] is None

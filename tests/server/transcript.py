@@ -26,9 +26,14 @@ BAD_CARDS = ("KS", "KH")
 
 
 def normalise(message: dict[str, Any]) -> dict[str, Any]:
-    """Everything a replay must reproduce: all of it except the random resume token."""
+    """Everything a replay must reproduce: all of it except the random resume token and how
+    long the game took (``game_over``'s ``duration_s``: seconds on the real clock, which no
+    replay reproduces; the recorded value stands in the document as an example)."""
     if "token" in message:
         message = {**message, "token": "<token>"}
+    event = message.get("event")
+    if isinstance(event, dict) and event.get("kind") == "game_over" and "duration_s" in event:
+        message = {**message, "event": {**event, "duration_s": "<seconds>"}}
     return message
 
 

@@ -17,6 +17,8 @@ from noddy.engine import Game, Outcome
 from noddy.server.storage import Storage
 from noddy.server.storage.records import ActionApplied, GameBegun, GameFinished, replay
 
+from ..server.results import outcome
+
 
 def _played(seed: int = 5) -> tuple[Game, list[tuple[dict[str, Any], list[dict[str, Any]]]]]:
     """A two-handed noddy game to 15, played at random, with each action's events."""
@@ -79,5 +81,5 @@ def test_a_result_stored_without_its_ending_is_read_with_it(tmp_path: Any) -> No
                   + [ActionApplied(1, n, action, None, 1) for n, (action, _events) in enumerate(steps, 1)]
                   + [GameFinished(1, 1.7e9 + 60, old_result, (), 1)])
     listed = storage.read("list_games", {"name": "ann", "limit": 5, "viewer": {"account": None}})
-    assert [g["result"] for g in listed] == [{**old_result, "ending": "target", "skunk": "none"}]
+    assert [outcome(g["result"]) for g in listed] == [{**old_result, "ending": "target", "skunk": "none"}]
     storage.close()

@@ -10,6 +10,7 @@ from noddy.engine import Game
 from noddy.server import ServerConfig
 from noddy.server.storage import Storage
 
+from ..server.results import outcome, outcome_events
 from .helpers import Driver
 
 TARGET = 15
@@ -35,14 +36,14 @@ def test_a_game_won_at_the_deal_is_recorded_listed_and_rated(tmp_path: Path) -> 
     over = [m["event"] for m in d.inbox[ann] if m["type"] == "event" and m["event"]["kind"] == "game_over"]
     result = {"winner": game.winner, "winning_seats": list(game.winning_seats), "scores": list(game.scores),
               "ending": "target", "skunk": "none"}
-    assert over == [{"kind": "game_over", **result}]
+    assert outcome_events(over) == [{"kind": "game_over", **result}]
     assert d.send(ann, {"type": "snapshot"})["table"]["status"] == "finished"
 
     def check() -> None:
         listed = d.send(ann, {"type": "list_games"})["games"]
-        assert [(g["id"], g["status"], g["result"]) for g in listed] == [(1, "finished", result)]
+        assert [(g["id"], g["status"], outcome(g["result"])) for g in listed] == [(1, "finished", result)]
         record = d.send(ann, {"type": "get_game", "game": 1})["record"]
-        assert (record["status"], record["result"], record["steps"]) == ("finished", result, [])
+        assert (record["status"], outcome(record["result"]), record["steps"]) == ("finished", result, [])
         won = game.winner == 0
         board = d.send(ann, {"type": "leaderboard", "family": "noddy"})["players"]
         assert {(p["kind"], p["name"]): (p["rating"], p["games"], p["wins"]) for p in board} == {
@@ -79,7 +80,7 @@ def test_such_a_game_left_playing_by_an_older_server_is_finished_at_restart(tmp_
     result = {"winner": game.winner, "winning_seats": list(game.winning_seats), "scores": list(game.scores),
               "ending": "target", "skunk": "none"}
     listed = d.send(ann, {"type": "list_games"})["games"]
-    assert [(g["id"], g["status"], g["result"]) for g in listed] == [(1, "finished", result)]
+    assert [(g["id"], g["status"], outcome(g["result"])) for g in listed] == [(1, "finished", result)]
     board = d.send(ann, {"type": "leaderboard", "family": "noddy"})["players"]
     assert sorted(p["games"] for p in board) == [1, 1]
     d.storage.close()
