@@ -294,7 +294,7 @@ class Recovery:
             table.record(game.log)
             table.live = LiveGame(record["id"], game_info["seq_start"], record["seats"],
                                   len(record["steps"]), record_actions(record),
-                                  list(game_info.get("changes") or ()))
+                                  list(game_info.get("changes") or ()), started_at=record.get("started_at"))
             if game.is_over:
                 table.status = FINISHED
             elif table.status == PLAYING and table.turn_timer is not None:

@@ -5,6 +5,7 @@ server's injected wall clock, from the first deal to the end."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from noddy.server.storage import Storage
 
@@ -53,3 +54,18 @@ def test_a_game_stored_before_durations_counts_from_its_record_in_the_stats() ->
     assert fields(listed["result"], "duration_s") == {"duration_s": None}
     (noddy,) = d.send(ann, {"type": "stats"})["presets"]
     assert fields(noddy, "games", "duration_s") == {"games": 1, "duration_s": {"total": 40.0, "per_game": 40.0}}
+
+
+def test_a_game_restored_after_a_restart_keeps_counting_from_its_first_deal(tmp_path: Any) -> None:
+    d = Driver(Storage(tmp_path / "noddy.sqlite3"), seed=3)
+    ann = d.connect("ann")
+    d.versus_computer(ann, "noddy", "random")
+    token = d.token(ann)
+    assert d.play(ann, random.Random(4), actions=2) == 2
+    d.now += 60.0
+    d.restart()
+    ann = d.connect("ann", resume=token)
+    d.now += 30.0
+    d.play(ann, random.Random(5))
+    over = [m["event"] for m in d.inbox[ann] if m["type"] == "event" and m["event"]["kind"] == "game_over"]
+    assert [fields(o, "duration_s") for o in over] == [{"duration_s": 90.0}]
