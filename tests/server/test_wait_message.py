@@ -26,3 +26,4 @@ def test_retry_after_rounds_up_but_not_for_a_float_s_noise() -> None:
     assert retry_after(0.03) == 0.03      # 0.03 * 100 is 3.0000000000000004
     assert retry_after(0.0300001) == 0.04
     assert retry_after(0.0) == 0.0
+    assert retry_after(1e-9) == 0.01      # never sooner than the wait
