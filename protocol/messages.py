@@ -10,7 +10,8 @@ A declaration is a mapping of field name to a *type word*:
 * ``int``, ``number``, ``str``, ``bool``, ``card`` (a card's text, ``"TH"``), ``object``
   (any JSON object: its keys depend on the preset or the request, see docs/PROTOCOL.md),
   ``any``, ``id`` (a request's ``id`` echoed: a whole number, a string or null);
-* ``@name``: the shape :data:`SHAPES` declares under ``name``;
+* ``@name``: the shape :data:`SHAPES` declares under ``name``; ``message:TYPE``: a whole
+  message of that type (a snapshot's ``turn``);
 * ``[T]``: a list of ``T``; a trailing ``?`` (``int?``): also null.
 
 A field name starting with ``~`` may be absent.  A message type's fields do not include
@@ -55,8 +56,6 @@ SHAPES: dict[str, Fields] = {
         "laid_away": "[card]?", "shows": "[@show_points]", "counting": "@show_to_count?",
         "~crib_owner": "int?",
     },
-    "turn": {"table": "int", "seq": "int", "to_move": "int?", "awaiting": "[int]", "count": "int",
-             "legal_actions": "[@legal_action]", "time_left": "number?", "~state": "@game_view"},
     "logged_event": {"seq": "int?", "event": "@event"},
     "challenge": {"id": "int", "from": "str", "to": "str", "from_bot": "bool", "to_bot": "bool",
                   "preset": "str", "options": "object", "private": "bool", "table": "int?",
@@ -113,7 +112,7 @@ MESSAGES: dict[str, Fields] = {
     "table": {"~id": "id", "table": "@table", "~seat": "int?"},
     "table_closed": {"table": "int", "reason": "str", "message": "str", "~games_played": "int"},
     "snapshot": {"~id": "id", "table": "@table", "seat": "int?", "seq": "int", "game": "@game_view?",
-                 "events": "[@logged_event]", "~turn": "@turn"},
+                 "events": "[@logged_event]", "~turn": "message:turn"},
     "chat": {"from": "str", "text": "str", "to": "str", "~seat": "int?", "~table": "int?"},
     "chat_history": {"lines": "[@chat_line]"},
     "who": {"id": "id", "people": "[object]"},
@@ -122,12 +121,14 @@ MESSAGES: dict[str, Fields] = {
     "challenge_over": {"challenge": "int", "reason": "str", "message": "str", "~table": "int?",
                        "~name": "str"},
     "seeking": {"id": "id", "seek": "object"},
-    "tell": {"~id": "id", "from": "str", "to": "str", "text": "str", "sent_at": "number",
+    "tell": {"~id": "id", "from": "str", "to": "str", "text": "str", "~sent_at": "number",
              "~echo": "bool", "~waiting": "bool"},
     "muted": {"id": "id", "names": "[str]"},
     # -- the game
     "event": {"table": "int", "seq": "int?", "event": "@event"},
-    "turn": SHAPES["turn"],
+    #: Whose move it is; only the seat that must act gets ``legal_actions`` and ``state``.
+    "turn": {"table": "int", "seq": "int", "to_move": "int?", "awaiting": "[int]", "count": "int",
+             "legal_actions": "[@legal_action]", "time_left": "number?", "~state": "@game_view"},
     "timed_out": {"table": "int", "seat": "int", "action": "object"},
     "player_away": {"table": "int", "seat": "int", "name": "str", "grace": "number"},
     "player_back": {"table": "int", "seat": "int", "name": "str"},

@@ -51,6 +51,10 @@ def type_schema(word: str) -> dict[str, Any]:
         return {"anyOf": [type_schema(word[:-1]), {"type": "null"}]}
     if word.startswith("[") and word.endswith("]"):
         return {"type": "array", "items": type_schema(word[1:-1])}
+    if word.startswith("message:"):
+        if word[len("message:"):] not in MESSAGES:
+            raise ValueError(f"no message type {word!r}")
+        return {"$ref": f"#/$defs/message.{word[len('message:'):]}"}
     if word.startswith("@"):
         name = word[1:]
         if name == "event":
