@@ -21,6 +21,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from noddy.engine import Game
 from noddy.engine.events import EVENT_TYPES
 from noddy.engine.rules import PRESETS
 from noddy.protocol import REQUESTS
@@ -209,3 +210,29 @@ def test_the_schema_is_shipped_in_the_wheel() -> None:
     assert SCHEMA_PATH.relative_to(pathlib.Path(__file__).resolve().parents[2] / "protocol") \
         == pathlib.Path("data/schema.json")
     assert "jsonschema>=4.18" in pyproject["project"]["optional-dependencies"]["test"]
+
+
+@pytest.mark.parametrize("preset, players, partnerships, options", _tables())
+def test_every_event_of_engine_games_fits_as_every_seat_sees_it(
+        preset: str, players: int, partnerships: bool, options: dict[str, Any]) -> None:
+    """Seeded engine games with random legal actions (claims of any number, so claims are
+    refused and muggins called too): each event, whole and as each seat and a spectator is
+    told it, fits its kind's strict definition; every kind a game may hold turns up."""
+    rng = random.Random(f"{preset}/{players}/{partnerships}/{options}")
+    kinds: set[str] = set()
+    game = Game(preset, players, partnerships=partnerships, options=options, seed=rng.randrange(2 ** 32))
+    pending = list(game.log)
+    while True:
+        for event in pending:
+            kinds.add(event.kind)
+            validator = STRICT.validator(f"event.{event.kind}")
+            views = {event.for_seat(viewer) for viewer in [*range(players), None]} | {event}
+            for view in views - {None}:
+                validator.validate(view.to_dict())
+        if game.is_over:
+            break
+        pending = game.apply(rng.choice(game.legal_actions(game.awaiting[0])))
+    assert {"game_started", "deal_started", "cards_dealt", "turned_up", "played", "hands_revealed",
+            "deal_ended", "game_over"} <= kinds
+    if options.get("counting") == "manual":
+        assert {"counting", "claimed", "claim_refused", "counted"} <= kinds
