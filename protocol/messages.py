@@ -17,7 +17,7 @@ A declaration is a mapping of field name to a *type word*:
 A field name starting with ``~`` may be absent.  A message type's fields do not include
 ``type``; a field keeps one type within one message type, so a typed client decodes each
 message by its ``type`` (``table`` is a table's id in ``event`` and ``turn`` but the whole
-table, ``@table``, in ``table`` and ``snapshot``: see "Reading the schema" in docs/PROTOCOL.md).
+table, ``@table``, in ``table`` and ``snapshot``: see "Decode by type" in docs/PROTOCOL.md).
 """
 
 from __future__ import annotations
