@@ -81,7 +81,8 @@ EVENTS: dict[str, Fields] = {
     "hands_revealed": {"hands": "[[card]]", "crib": "[card]?"},
     "deal_ended": {"deal": "int", "scores": "[int]"},
     "game_over": {"winner": "int", "winning_seats": "[int]", "scores": "[int]", "ending": "str",
-                  "skunk": "str", "~resigned": "[int]", "~abandoned": "[int]"},
+                  "skunk": "str", "~resigned": "[int]", "~abandoned": "[int]",
+                  "~duration_s": "number?"},  # the server's, from its result (issue 32)
     "counting": {"seat": "int", "reason": "str", "cards": "[card]", "turn_up": "card"},
     "claimed": {"seat": "int", "reason": "str", "cards": "[card]", "points": "int"},
     "claim_refused": {"seat": "int", "reason": "str", "points": "int", "counts_as_zero": "bool"},
