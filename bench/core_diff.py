@@ -247,8 +247,12 @@ def _strip(line: str, ignore: list[str]) -> str:
                     for preset in message.get("presets", []):
                         for option in preset["options"].values():
                             option.pop("description", None)
-                else:
-                    message.pop(dotted, None)
+                else:  # a nested path (snapshot.turn.state) walks down to its last part
+                    *parents, last = dotted.split(".")
+                    for part in parents:
+                        message = message.get(part) if isinstance(message, dict) else None
+                    if isinstance(message, dict):
+                        message.pop(last, None)
     return json.dumps(item, sort_keys=True)
 
 

@@ -103,9 +103,12 @@ COUNTING_MODES = ("auto", "manual")
 TARGET = OptionSpec("target", "int", description="the points that win the game",
                     minimum=TARGET_RANGE[0], maximum=TARGET_RANGE[1])
 KNAVE_NODDY = OptionSpec("knave_noddy", "bool", True,
-                         "a jack turned up scores for the dealer (knave noddy, his heels)")
+                         "a jack turned up scores at once: 2 for the player on the dealer's left in "
+                         "noddy and noddy-holme (knave noddy); for the dealer in noddy-ducoeur (2), "
+                         "noddy-modern (1, his heels) and the cribbages (2, his heels)")
 COUNTING = OptionSpec("counting", "choice", "auto",
-                      "who counts the shows: the server (auto), or each player, with muggins (manual)",
+                      "who counts the shows: the server (auto), or each player, with muggins "
+                      "(manual, only where the preset's values list it)",
                       choices=COUNTING_MODES)
 HITTER_COUNTS_THIRTY_ONE = OptionSpec("hitter_counts_thirty_one", "bool", False,
                                       "reaching 31 in the play scores, besides the hitter's 2, a point for each card in the count")

@@ -10,6 +10,7 @@ reworded).  Codes are never renamed or reused; new ones may be added.  Engine re
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 #: Every code the server may send, with when it is sent.  docs/PROTOCOL.md has the same list
@@ -111,6 +112,15 @@ ERROR_CODES: dict[str, str] = {
 
 #: Codes after which the server closes the connection.
 CLOSING_CODES: frozenset[str] = frozenset({"line_too_long", "flood", "too_many_connections"})
+
+
+def retry_after(wait: float) -> float:
+    """A wait in seconds as an error's ``retry_after`` and its message say it: rounded up to
+    1/100 s (never too soon), the same number in both.  Rounded to a millionth first, so a
+    float's noise (0.03 * 100 is 3.0000000000000004) does not add a hundredth, unless that
+    would make it less than the wait (a wait of a nanosecond is 0.01, never 0)."""
+    seconds = math.ceil(round(wait * 100, 6)) / 100
+    return seconds if seconds >= wait else math.ceil(wait * 100) / 100
 
 
 class ProtocolError(ValueError):

@@ -35,13 +35,13 @@ rating book (the ratings of an account given up go with it).
 from __future__ import annotations
 
 import logging
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from noddy.protocol import ProtocolError
 from noddy.protocol.names import apart_key, skeleton
 from noddy.protocol.requests import MIN_ACCOUNT_PASSWORD
+from noddy.protocol.errors import retry_after
 
 from ..config import ServerConfig
 from ..model.guesses import LoginLimits, Registrations
@@ -354,9 +354,9 @@ def _unavailable() -> ProtocolError:
 
 
 def _seconds(wait: float) -> str:
-    return f"{wait:.2f}"
+    return f"{_retry(wait):.2f}"
 
 
 def _retry(wait: float) -> float:
     """``retry_after`` for a wait: never less than the wait (rounded up to 1/100 s)."""
-    return math.ceil(wait * 100) / 100
+    return retry_after(wait)

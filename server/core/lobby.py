@@ -19,7 +19,6 @@ are registered; wrong passwords counted per address).
 from __future__ import annotations
 
 import logging
-import math
 from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.bots import LEVELS
@@ -27,6 +26,7 @@ from noddy.engine import PRESETS
 from noddy.protocol import PROTOCOL_VERSION, SUPPORTED_VERSIONS, ProtocolError
 from noddy.protocol.names import normal_name, skeleton
 from noddy.protocol.text import clean_text
+from noddy.protocol.errors import retry_after
 
 from ..config import ServerConfig
 from ..model.ratelimit import AddressBuckets
@@ -317,8 +317,8 @@ class Lobby:
         if conn.address is not None:
             wait = self._chat_buckets.take(conn.address, self._clock())
             if wait > 0:
-                raise ProtocolError("rate_limited", f"too much chat from your address; wait {wait:.2f} s",
-                                    retry_after=math.ceil(wait * 100) / 100)
+                raise ProtocolError("rate_limited", f"too much chat from your address; wait {retry_after(wait):.2f} s",
+                                    retry_after=retry_after(wait))
         message = {"type": "chat", "to": to, "table": None if table is None else table.id,
                    "from": session.name, "seat": session.seat if table is not None else None,
                    "text": clean_text(f["text"])}

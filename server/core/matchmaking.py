@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from noddy.protocol import ProtocolError
 from noddy.protocol.names import skeleton
 from noddy.protocol.text import clean_text
+from noddy.protocol.errors import retry_after
 
 from ..config import ServerConfig
 from ..model.ratelimit import AddressBuckets
@@ -406,8 +407,8 @@ class Matchmaking:
             return
         wait = self._buckets.take(conn.address, now)
         if wait > 0:
-            raise ProtocolError("rate_limited", f"too many challenges from your address; wait {wait:.2f} s",
-                                retry_after=math.ceil(wait * 100) / 100)
+            raise ProtocolError("rate_limited", f"too many challenges from your address; wait {retry_after(wait):.2f} s",
+                                retry_after=retry_after(wait))
 
 
 def _kind(challenge: Challenge) -> str:

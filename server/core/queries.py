@@ -13,11 +13,11 @@ counts as a table's) and the accounts (the leaderboard marks a name nobody regis
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.engine import PRESETS
 from noddy.protocol import ProtocolError
+from noddy.protocol.errors import retry_after
 
 from ..config import ServerConfig
 from ..model.ratelimit import AddressBuckets, PasswordGuard
@@ -124,8 +124,8 @@ class Queries:
             wait = self._guard.locked_for(conn.address, self._clock())
             if wait > 0:
                 raise ProtocolError(
-                    "too_many_attempts", f"too many wrong passwords from your address; wait {wait:.2f} s",
-                    field="password", retry_after=math.ceil(wait * 100) / 100)
+                    "too_many_attempts", f"too many wrong passwords from your address; wait {retry_after(wait):.2f} s",
+                    field="password", retry_after=retry_after(wait))
         session = session_of(conn)
         self.read_game(conn, Query(conn.id, rid, "get_game", {
             "game": f["game"], "viewer": session.name, **viewer_of(session), "password": f["password"]}))
@@ -157,8 +157,8 @@ class Queries:
         if wait > 0:
             # The refused request's own token is spent, and a retry takes all of query_cost.
             wait = max(wait, (extra + 1 - bucket.tokens) / bucket.rate)
-            raise ProtocolError("rate_limited", f"too many {what}; wait {wait:.2f} s",
-                                retry_after=math.ceil(wait * 100) / 100)
+            raise ProtocolError("rate_limited", f"too many {what}; wait {retry_after(wait):.2f} s",
+                                retry_after=retry_after(wait))
 
     def leaderboard(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         self.charge(conn)

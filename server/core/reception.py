@@ -19,7 +19,6 @@ ends its person's silence, and gives back a seat a computer played for that sile
 from __future__ import annotations
 
 import logging
-import math
 from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.engine import NoddyError
@@ -27,6 +26,7 @@ from noddy.protocol import PROTOCOL_VERSION, REQUESTS, ProtocolError, decode_lin
 from noddy.protocol.errors import ERROR_CODES
 from noddy.protocol.request_table import BEFORE_HELLO, CHANGES_TABLE, NOT_HEARD
 from noddy.protocol.requests import read_request, request_id_of
+from noddy.protocol.errors import retry_after
 
 from ..config import ServerConfig
 from ..model.session import Connection
@@ -121,8 +121,8 @@ class Reception:
                 self._outbox.close(conn, "flood")
             else:
                 self._outbox.error(conn, ProtocolError(
-                    "rate_limited", f"too many requests; wait {wait:.2f} s",
-                    retry_after=math.ceil(wait * 100) / 100), request_id)  # never too soon
+                    "rate_limited", f"too many requests; wait {retry_after(wait):.2f} s",
+                    retry_after=retry_after(wait)), request_id)  # never too soon
             return None
         return conn
 

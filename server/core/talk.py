@@ -33,12 +33,12 @@ Collaborators (passed in): the connections (whose tells storage handed over), th
 from __future__ import annotations
 
 import logging
-import math
 from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.protocol import ProtocolError
 from noddy.protocol.names import normal_name, skeleton
 from noddy.protocol.text import clean_text
+from noddy.protocol.errors import retry_after
 
 from ..config import ServerConfig
 from ..model.ratelimit import AddressBuckets
@@ -204,5 +204,5 @@ class Talk:
             return
         wait = self._buckets.take(conn.address, self._clock())
         if wait > 0:
-            raise ProtocolError("rate_limited", f"too many tells from your address; wait {wait:.2f} s",
-                                retry_after=math.ceil(wait * 100) / 100)
+            raise ProtocolError("rate_limited", f"too many tells from your address; wait {retry_after(wait):.2f} s",
+                                retry_after=retry_after(wait))

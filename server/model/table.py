@@ -439,8 +439,20 @@ class Table:
         waiting = {"type": "turn", "table": self.id, "seq": self.seq, "to_move": game.to_move,
                    "awaiting": list(awaiting), "count": game.count, "legal_actions": [],
                    "time_left": time_left}
-        return {seat: {**waiting, "legal_actions": describe_legal(game.legal_actions(seat))}
-                if seat in awaiting else waiting for seat in seats}
+        return {seat: self._decision(waiting, seat) if seat in awaiting else waiting for seat in seats}
+
+    def _decision(self, waiting: dict[str, Any], seat: int) -> dict[str, Any]:
+        """The turn of a seat that must act: its legal actions, and under ``state`` the game as
+        that seat sees it (its own hand only, as in a snapshot; ``crib_owner`` is the dealer,
+        or null in a preset without a crib), so a bot can choose from this one message
+        without folding the events."""
+        game = self.game
+        assert game is not None
+        view = game.observation(seat)
+        state = view.to_dict()
+        del state["legal_actions"]  # the turn's own, as a client is told them (claims as ranges)
+        state["crib_owner"] = state["dealer"] if game.rules.has_crib else None
+        return {**waiting, "legal_actions": describe_legal(view.legal_actions), "state": state}
 
     def snapshot(self, seat: int | None, now: float) -> dict[str, Any]:
         """Everything ``seat`` may know about the table and its game, for a (re)joining member."""

@@ -49,6 +49,9 @@ __all__ = ["BACKLOG", "ESSENTIAL_TYPES", "LOG_PERIOD", "OUT_OF_RESOURCES", "RECE
            "NoddyServer", "_Link", "_Step", "_essential"]
 
 log = logging.getLogger("noddy.server.net.network")
+#: UTF-8's byte order mark, which some editors and Windows tools put before a file's first line:
+#: dropped from a connection's first line, so ``\ufeff{...}`` is JSON like ``{...}``.
+_BOM = b"\xef\xbb\xbf"
 
 
 #: The tables of a core call that wrote no storage record.
@@ -182,6 +185,8 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
     def _receive(self, link: _Link, line: bytes) -> None:
         assert self.core is not None
         if link.text is None:  # the first line that is not blank decides, for good
+            if line.startswith(_BOM):  # an editor's byte order mark is not the line's first character
+                line = line[len(_BOM):]
             stripped = line.strip()
             if not stripped:
                 return
