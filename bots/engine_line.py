@@ -45,6 +45,8 @@ class SeatState:
     pile: list[str] = field(default_factory=list)
     played: list[dict[str, Any]] = field(default_factory=list)
     scores: list[int] = field(default_factory=list)
+    hand_sizes: list[int] = field(default_factory=list)
+    passed: list[int] = field(default_factory=list)
 
     def apply(self, event: dict[str, Any]) -> None:
         """Fold one event (the ``event`` object of an ``event`` message) into the state."""
@@ -56,22 +58,35 @@ class SeatState:
         elif kind == "deal_started":
             self.dealer, self.turn_up = event["dealer"], None
             self.hand, self.laid_away, self.pile, self.played = [], [], [], []
-        elif kind == "cards_dealt" and event["seat"] == self.seat and event["cards"]:
-            self.hand = list(event["cards"])
-        elif kind == "discarded" and event["seat"] == self.seat and event["cards"]:
-            self.hand = [card for card in self.hand if card not in event["cards"]]
-            self.laid_away += event["cards"]
+            self.hand_sizes, self.passed = [0] * self.players, []
+        elif kind == "cards_dealt":
+            self._resize(event["seat"], event["count"])
+            if event["seat"] == self.seat and event["cards"]:
+                self.hand = list(event["cards"])
+        elif kind == "discarded" and event["seat"] is not None:
+            self._resize(event["seat"], -event["count"])
+            if event["seat"] == self.seat and event["cards"]:
+                self.hand = [card for card in self.hand if card not in event["cards"]]
+                self.laid_away += event["cards"]
         elif kind == "turned_up":
             self.turn_up = event["card"]
         elif kind == "played":
             self.pile.append(event["card"])
             self.played.append({"seat": event["seat"], "card": event["card"]})
+            self._resize(event["seat"], -1)
             if event["seat"] == self.seat and event["card"] in self.hand:
                 self.hand.remove(event["card"])
+        elif kind == "go" and event["seat"] not in self.passed:
+            self.passed.append(event["seat"])
         elif kind == "count_reset":
-            self.pile = []
+            self.pile, self.passed = [], []
         elif kind == "scored" or kind == "deal_ended" or kind == "game_over":
             self.scores = list(event["scores"])
+
+    def _resize(self, seat: int, change: int) -> None:
+        if len(self.hand_sizes) < self.players:
+            self.hand_sizes += [0] * (self.players - len(self.hand_sizes))
+        self.hand_sizes[seat] = max(0, self.hand_sizes[seat] + change)
 
     def load(self, game: dict[str, Any]) -> None:
         """Replace the state by a ``snapshot``'s ``game`` (what a resumed seat is sent)."""
@@ -82,6 +97,7 @@ class SeatState:
         self.laid_away = list(game.get("laid_away") or [])
         self.pile, self.played = list(game["pile"]), list(game["played"])
         self.scores = list(game["scores"])
+        self.hand_sizes, self.passed = list(game["hand_sizes"]), list(game["passed"])
 
     def decision(self, turn: dict[str, Any], legal: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
         """The engine's line for a ``turn`` that offers this seat ``legal`` (by default the
@@ -92,7 +108,8 @@ class SeatState:
                 "crib": self.dealer if self.preset in CRIB_PRESETS else None,
                 "hand": list(self.hand), "laid_away": list(self.laid_away),
                 "turn_up": self.turn_up, "pile": list(self.pile), "count": turn["count"],
-                "played": list(self.played), "scores": list(self.scores),
+                "played": list(self.played), "passed": list(self.passed),
+                "hand_sizes": list(self.hand_sizes), "scores": list(self.scores),
                 "legal": list(turn["legal_actions"] if legal is None else legal)}
 
 

@@ -30,8 +30,8 @@ TURN = {"type": "turn", "table": 1, "seq": 11, "to_move": 0, "awaiting": [0], "c
 EXPECTED = {"type": "decide", "preset": "cribbage", "players": 2, "partnerships": False,
             "target": 121, "seat": 0, "dealer": 1, "crib": 1, "hand": ["5D", "5H", "KH"],
             "laid_away": ["8C", "9H"], "turn_up": "JS", "pile": ["KD", "5C"], "count": 15,
-            "played": [{"seat": 0, "card": "KD"}, {"seat": 1, "card": "5C"}], "scores": [0, 2],
-            "legal": TURN["legal_actions"]}
+            "played": [{"seat": 0, "card": "KD"}, {"seat": 1, "card": "5C"}], "passed": [],
+            "hand_sizes": [3, 3], "scores": [0, 2], "legal": TURN["legal_actions"]}
 
 
 def test_the_module_examples_hold() -> None:
@@ -64,6 +64,8 @@ def test_a_new_count_and_a_new_deal_empty_the_pile_and_a_noddy_seat_has_no_crib(
                  "target": 31})
     state.apply({"kind": "deal_started", "deal": 1, "dealer": 0})
     state.apply({"kind": "played", "seat": 1, "card": "9S", "count": 9})
+    state.apply({"kind": "go", "seat": 0})
+    assert (state.passed, state.hand_sizes) == ([0], [0, 0])
     state.apply({"kind": "count_reset"})
     line = state.decision({"count": 0, "legal_actions": [{"action": "go"}]})
     assert (line["crib"], line["pile"], line["played"]) == (None, [], [{"seat": 1, "card": "9S"}])

@@ -2,8 +2,7 @@
 import json, sys
 from itertools import combinations
 
-RANKS = "A23456789TJQK"
-DECK = [r + s for r in RANKS for s in "CDHS"]
+RANKS, OLD_NODDY = "A23456789TJQK", ("noddy", "noddy-ducoeur", "noddy-holme")  # 25s, flushes in play
 value = lambda card: min(RANKS.index(card[0]) + 1, 10)
 is_run = lambda cards: len(cards) > 2 and (r := sorted(RANKS.index(c[0]) for c in cards)) == list(range(r[0], r[0] + len(r)))
 
@@ -13,21 +12,22 @@ def worth(cards):  # what these cards would show: fifteens, pairs, runs
     longest = max([k for k in range(3, len(cards) + 1) if any(map(is_run, combinations(cards, k)))], default=0)
     return points + longest * sum(map(is_run, combinations(cards, longest)))
 
-def pegs(d, pile, count):  # what the last card of the pile scores: 15, 25 (Noddy), 31, pairs, runs
+def pegs(old, pile, count):  # what the last card of the pile scores: 15, 25, 31, pairs, runs, flush
     same = next(k for k in range(len(pile), 0, -1) if len({c[0] for c in pile[-k:]}) == 1)
     run = max([k for k in range(3, len(pile) + 1) if is_run(pile[-k:])], default=0)
-    return 2 * (count in (15, 31) or count == 25 and d["preset"].startswith("noddy")) + {2: 2, 3: 6, 4: 12}.get(same, 0) + run
+    flush = max([k for k in range(3, len(pile) + 1) if len({c[1] for c in pile[-k:]}) == 1], default=0)
+    return 2 * (count in (15, 31) or old and count == 25) + {2: 2, 3: 6, 4: 12}.get(same, 0) + (run - (old and run == 3)) + old * flush
 
 def score(d, a):  # a discard by the hand kept (and the crib's share); a play by what it pegs less the reply
     if a["action"] == "discard":
-        kept = [c for c in d["hand"] if c not in a["cards"]]
-        return worth(kept) + (1 if d["crib"] == d["seat"] else -1) * worth(a["cards"]) / 2
+        return worth([c for c in d["hand"] if c not in a["cards"]]) + (1 if d["crib"] == d["seat"] else -1) * worth(a["cards"]) / 2
     if a["action"] != "play":
         return -(a["action"] == "muggins")
-    pile, count = d["pile"] + [a["card"]], d["count"] + value(a["card"])
-    unseen = [c for c in DECK if c not in d["hand"] + [p["card"] for p in d["played"]] + [d["turn_up"]]]
-    reply = sum(pegs(d, pile + [x], count + value(x)) for x in unseen if count + value(x) <= 31) / len(unseen)
-    return pegs(d, pile, count) - (reply if count < 31 else 0) + value(a["card"]) / 100
+    old, pile, count = d["preset"] in OLD_NODDY, d["pile"] + [a["card"]], d["count"] + value(a["card"])
+    unseen = [r + s for r in RANKS for s in "CDHS" if r + s not in d["hand"] + [p["card"] for p in d["played"]] + [d["turn_up"]]]
+    replies = any(n and s != d["seat"] and s not in d["passed"] for s, n in enumerate(d["hand_sizes"])) and count < 31
+    reply = replies * sum(pegs(old, pile + [x], count + value(x)) for x in unseen if count + value(x) <= 31) / len(unseen)
+    return pegs(old, pile, count) - reply + value(a["card"]) / 100
 
 for line in sys.stdin:
     d = json.loads(line)
