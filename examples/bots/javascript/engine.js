@@ -1,6 +1,7 @@
 // A Noddy engine for noddy-bot: one JSON decision a line in, the chosen action out.
 const readline = require("readline");
 const RANKS = "A23456789TJQK";
+const OLD_NODDY = ["noddy", "noddy-ducoeur", "noddy-holme"]; // 25s and flushes in the play, a run of 3 is 2
 const DECK = [...RANKS].flatMap((r) => [..."CDHS"].map((s) => r + s));
 const value = (card) => Math.min(RANKS.indexOf(card[0]) + 1, 10);
 const isRun = (cards) => {
@@ -17,12 +18,13 @@ function worth(cards) { // what these cards would show: fifteens, pairs, runs
   return points + longest * runs.filter((s) => s.length === longest).length;
 }
 
-function pegs(d, pile, count) { // what the last card of the pile scores: 15, 25 (Noddy), 31, pairs, runs
-  let same = 1, run = 0;
+function pegs(old, pile, count) { // what the last card of the pile scores: 15, 25, 31, pairs, runs, flush
+  let same = 1, run = 0, flush = 0;
   while (same < pile.length && pile[pile.length - 1 - same][0] === pile[pile.length - 1][0]) same++;
   for (let k = 3; k <= pile.length; k++) if (isRun(pile.slice(-k))) run = k;
-  const total = count === 15 || count === 31 || (count === 25 && d.preset.startsWith("noddy"));
-  return 2 * total + ({ 2: 2, 3: 6, 4: 12 }[same] || 0) + run;
+  for (let k = 3; k <= pile.length; k++) if (pile.slice(-k).every((c) => c[1] === pile[pile.length - 1][1])) flush = k;
+  const total = count === 15 || count === 31 || (count === 25 && old);
+  return 2 * total + ({ 2: 2, 3: 6, 4: 12 }[same] || 0) + (old && run === 3 ? 2 : run) + (old ? flush : 0);
 }
 
 function score(d, a) { // a discard by the hand kept (and the crib's share); a play by what it pegs less the reply
@@ -31,11 +33,12 @@ function score(d, a) { // a discard by the hand kept (and the crib's share); a p
     return worth(kept) + (d.crib === d.seat ? 1 : -1) * worth(a.cards) / 2;
   }
   if (a.action !== "play") return a.action === "muggins" ? -1 : 0;
-  const pile = [...d.pile, a.card], count = d.count + value(a.card);
+  const old = OLD_NODDY.includes(d.preset), pile = [...d.pile, a.card], count = d.count + value(a.card);
   const seen = new Set([...d.hand, ...d.played.map((p) => p.card), d.turn_up]);
   const unseen = DECK.filter((c) => !seen.has(c));
-  const reply = unseen.filter((x) => count + value(x) <= 31).reduce((t, x) => t + pegs(d, [...pile, x], count + value(x)), 0);
-  return pegs(d, pile, count) - (count < 31 ? reply / unseen.length : 0) + value(a.card) / 100;
+  const replies = count < 31 && d.hand_sizes.some((n, s) => n > 0 && s !== d.seat && !d.passed.includes(s));
+  const reply = unseen.filter((x) => count + value(x) <= 31).reduce((t, x) => t + pegs(old, [...pile, x], count + value(x)), 0);
+  return pegs(old, pile, count) - (replies ? reply / unseen.length : 0) + value(a.card) / 100;
 }
 
 readline.createInterface({ input: process.stdin }).on("line", (line) => {
