@@ -68,10 +68,19 @@ def play_points(preset: str, pile: list[str], count: int) -> int:
     while same < len(pile) and pile[-1 - same][0] == pile[-1][0]:
         same += 1
     points += {2: 2, 3: 6, 4: 12}.get(same, 0)
-    run = max([n for n in range(3, len(pile) + 1) if is_run(pile[-n:])], default=0)
+    run, ranks = 0, set()  # the longest run at the end: its ranks all differ and are adjacent
+    for n in range(1, len(pile) + 1):
+        rank = RANKS.index(pile[-n][0])
+        if rank in ranks:
+            break
+        ranks.add(rank)
+        if n >= 3 and max(ranks) - min(ranks) == n - 1:
+            run = n
     points += run - 1 if old and run == 3 else run
-    flush = max([n for n in range(3, len(pile) + 1) if len({c[1] for c in pile[-n:]}) == 1], default=0)
-    return points + flush if old else points
+    flush = 1
+    while flush < len(pile) and pile[-1 - flush][1] == pile[-1][1]:
+        flush += 1
+    return points + flush if old and flush >= 3 else points
 
 
 def action_value(known: dict[str, Any], action: dict[str, Any]) -> float:
