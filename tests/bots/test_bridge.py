@@ -90,3 +90,20 @@ def test_an_answer_that_is_not_a_legal_action_is_refused(answer: str, message: s
 def test_a_claim_outside_its_range_is_refused() -> None:
     with pytest.raises(EngineError):
         read_choice('{"action": "claim", "points": 30}', [{"action": "claim", "min": 0, "max": 29}])
+
+
+def test_an_engine_player_is_the_bridge_running_it_and_is_named_by_its_program() -> None:
+    import sys
+
+    from noddy.bots import external, tables
+    from noddy.bots.tournament import entrant_names
+
+    spec = "engine:python engines/e.py --deep"
+    assert external.is_external(spec)
+    assert external.parse_command(spec) == [sys.executable, "-P", "-m", "noddy.bots.bridge",
+                                            "--engine", "python engines/e.py --deep"]
+    assert tables._base_name(spec) == "e"
+    assert entrant_names([spec, "greedy"]) == [("e.py", spec), ("greedy", "greedy")]
+    with pytest.raises(ValueError) as caught:
+        external.parse_command("engine:")
+    assert str(caught.value) == "'engine:' names no command; write engine:PROGRAM [ARGS...]"
