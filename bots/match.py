@@ -27,7 +27,9 @@ event for event.  On a terminal, a progress line on standard error.
 
 A player is named by a built-in level (``random``, ``greedy``, ``expert``) or by
 ``cmd:COMMAND``, a program in any language that speaks the server protocol
-(docs/PROTOCOL.md, "Bots and matches"), e.g. ``cmd:"python examples/bots/python/noddy_bot.py"``.
+(docs/PROTOCOL.md, "Bots and matches"), e.g. ``cmd:"python examples/bots/python/noddy_bot.py"``,
+or by ``engine:COMMAND``, an engine played through the bridge ``noddy-bot`` (docs/PROTOCOL.md,
+"Engines (noddy-bot)"), e.g. ``engine:"python examples/bots/python/engine.py"``.
 Two built-in levels play in this process through the engine (``--jobs`` processes).  A
 match with a ``cmd:`` bot is played on ``--jobs`` servers of the runner's own, the bot
 started once per table to play game after game there (:mod:`noddy.bots.tables`); the
@@ -226,13 +228,15 @@ def build_parser() -> argparse.ArgumentParser:
                "--name NAME appended (or put {host} {port} {address} {table} {seat} {name} "
                "in the command) and plays game after game there (docs/PROTOCOL.md, Bots and "
                "matches), on a noddy-server of the runner's own started with --rate 100000 "
-               "--burst 100000.  A bot that crashes or falls silent forfeits that game.",
+               "--burst 100000.  A bot that crashes or falls silent forfeits that game.  "
+               "engine:COMMAND is an engine (one JSON decision a line in, its choice out) "
+               "played through noddy-bot (docs/PROTOCOL.md, Engines).",
     )
     # The distribution's version (noddy.bots may not import the top-level noddy package).
     parser.add_argument("--version", action="version",
                         version=f"%(prog)s {importlib.metadata.version('noddy')}")
-    parser.add_argument("a", metavar="A", help="player A: a built-in level or cmd:COMMAND")
-    parser.add_argument("b", metavar="B", help="player B: a built-in level or cmd:COMMAND")
+    parser.add_argument("a", metavar="A", help="player A: a built-in level, cmd:COMMAND or engine:COMMAND")
+    parser.add_argument("b", metavar="B", help="player B: a built-in level, cmd:COMMAND or engine:COMMAND")
     parser.add_argument("--preset", default="noddy", choices=sorted(PRESETS))
     parser.add_argument("--players", type=arguments.whole, default=2, help="seats at the table (default 2)")
     parser.add_argument("--partnerships", action="store_true",
