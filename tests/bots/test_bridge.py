@@ -107,3 +107,12 @@ def test_an_engine_player_is_the_bridge_running_it_and_is_named_by_its_program()
     with pytest.raises(ValueError) as caught:
         external.parse_command("engine:")
     assert str(caught.value) == "'engine:' names no command; write engine:PROGRAM [ARGS...]"
+
+
+def test_the_decision_line_in_the_protocol_doc_is_what_the_bridge_writes() -> None:
+    import json
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
+    start = doc.index('{"type":"decide"')
+    assert json.loads(doc[start:doc.index("\n", start)]) == EXPECTED
