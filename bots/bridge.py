@@ -34,8 +34,6 @@ from typing import Any, Sequence
 from .bridge_link import Link, Refused
 from .engine_line import Engine, EngineError, SeatState
 
-log = logging.getLogger(__name__)
-
 
 def play_game(link: Link, engine: Engine, seat: int, challenged: bool = False) -> bool | None:
     """Play one game from the ``ready`` already sent to its end; True if this seat won, None
