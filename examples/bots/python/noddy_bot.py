@@ -23,6 +23,7 @@ import json
 import socket
 import sys
 import time
+from collections import Counter
 from itertools import combinations
 from typing import Any, Iterator
 
@@ -105,8 +106,11 @@ def action_value(known: dict[str, Any], action: dict[str, Any]) -> float:
     others = [s for s, n in enumerate(known["hand_sizes"])
               if n and s != known["seat"] and s not in known["passed"]]
     if count < 31 and others:
-        reply = sum(play_points(known["preset"], pile + [card], count + value(card))
-                    for card in unseen if count + value(card) <= 31) / len(unseen)
+        # Only the rank matters to what a reply pegs, but for old Noddy's flushes: so each
+        # rank is tried once, weighed by how many of it are unseen (about 3 times faster).
+        kinds = Counter(card if known["preset"] in OLD_NODDY else card[0] + "?" for card in unseen)
+        reply = sum(times * play_points(known["preset"], pile + [kind], count + value(kind))
+                    for kind, times in kinds.items() if count + value(kind) <= 31) / len(unseen)
     return play_points(known["preset"], pile, count) - reply + value(action["card"]) / 100
 
 
