@@ -60,19 +60,37 @@ class ExternalBotError(RuntimeError):
     """A game with an external bot could not be played to its end."""
 
 
+#: ``engine:COMMAND``: an engine (docs/PROTOCOL.md, "Engines (noddy-bot)") played through
+#: the bridge, which is then the ``cmd:`` bot (:data:`BRIDGE_COMMAND` ``--engine COMMAND``).
+ENGINE_PREFIX = "engine:"
+#: The bridge, started as the example bots are: this interpreter, ``-P`` as for the server.
+BRIDGE_COMMAND = [sys.executable, "-P", "-m", "noddy.bots.bridge"]
+
+
 def is_external(spec: str) -> bool:
-    """True for a ``cmd:COMMAND`` player."""
-    return spec.startswith(PREFIX)
+    """True for a ``cmd:COMMAND`` or ``engine:COMMAND`` player (both play over the protocol)."""
+    return spec.startswith(PREFIX) or spec.startswith(ENGINE_PREFIX)
 
 
-def parse_command(spec: str) -> list[str]:
-    """``cmd:python bot.py --fast`` -> ``["python", "bot.py", "--fast"]`` (ValueError if empty)."""
+def program_argv(spec: str) -> list[str]:
+    """The program a ``cmd:`` or ``engine:`` player names, split as a shell would
+    (``engine:python e.py`` -> ``["python", "e.py"]``); ValueError if there is none."""
+    prefix = ENGINE_PREFIX if spec.startswith(ENGINE_PREFIX) else PREFIX
     try:
-        argv = shlex.split(spec[len(PREFIX):])
+        argv = shlex.split(spec[len(prefix):])
     except ValueError as error:
         raise ValueError(f"cannot read the command of {spec!r}: {error}") from None
     if not argv:
-        raise ValueError(f"{spec!r} names no command; write cmd:PROGRAM [ARGS...]")
+        raise ValueError(f"{spec!r} names no command; write {prefix}PROGRAM [ARGS...]")
+    return argv
+
+
+def parse_command(spec: str) -> list[str]:
+    """The command that starts the bot: ``cmd:python bot.py --fast`` -> ``["python",
+    "bot.py", "--fast"]``; ``engine:COMMAND`` -> the bridge with ``--engine COMMAND``."""
+    argv = program_argv(spec)
+    if spec.startswith(ENGINE_PREFIX):
+        return [*BRIDGE_COMMAND, "--engine", shlex.join(argv)]
     return argv
 
 

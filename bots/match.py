@@ -16,15 +16,20 @@ the second, so over a pair each side plays once alone and once with two seats.
 
 Printed: each player's win rate with a 95% (Wilson) confidence interval, the games each
 side forfeited (by reason), A's average margin (its best score minus B's best, in points,
-over the games played out), each side's thinking time per decision where it had a choice,
-and games per second.  ``--record FILE`` writes one JSON object a line per game played out
+over the games played out), the duplicate pairs (:mod:`noddy.bots.paired`: A's score and
+margin per pair, with normal-approximation intervals, and which games had no partner), each
+side's thinking time per decision where it had a choice, and games per second.  ``--sprt
+p0=0.5,p1=0.55`` (or ``elo0=0,elo1=30``) runs Wald's sequential test on the pairs and stops
+as soon as it decides; ``--games`` is then the most it plays.  ``--record FILE`` writes one JSON object a line per game played out
 -- preset, players, partnerships, options, seed, the seats' players, every action and the
 result -- from which :func:`replay` (or any program with the engine) reproduces the game
 event for event.  On a terminal, a progress line on standard error.
 
 A player is named by a built-in level (``random``, ``greedy``, ``expert``) or by
 ``cmd:COMMAND``, a program in any language that speaks the server protocol
-(docs/PROTOCOL.md, "Bots and matches"), e.g. ``cmd:"python examples/bots/python/noddy_bot.py"``.
+(docs/PROTOCOL.md, "Bots and matches"), e.g. ``cmd:"python examples/bots/python/noddy_bot.py"``,
+or by ``engine:COMMAND``, an engine played through the bridge ``noddy-bot`` (docs/PROTOCOL.md,
+"Engines (noddy-bot)"), e.g. ``engine:"python examples/bots/python/engine.py"``.
 Two built-in levels play in this process through the engine (``--jobs`` processes).  A
 match with a ``cmd:`` bot is played on ``--jobs`` servers of the runner's own, the bot
 started once per table to play game after game there (:mod:`noddy.bots.tables`); the
@@ -35,22 +40,30 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import json
 import math
 import statistics
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, Any, Callable, Sequence
 
 from noddy.engine import PRESETS, Game
 
-from . import arguments, external
+from . import arguments, external, paired
 from .base import LEVELS
 from .pairing import (GameResult, check_player, game_seeds, play_game, play_pairing, replay,
                       resolve_player, seat_labels)
 
 __all__ = ["GameResult", "MatchSummary", "check_player", "game_seeds", "main", "play_game",
            "play_pairing", "replay", "resolve_player", "run_match", "seat_labels", "wilson"]
+
+
+#: Games played between two looks of the sequential test's runner at the results: a batch
+#: of ``cmd:`` games starts its servers and bots afresh, so a batch of one pair would spend
+#: most of its time starting; 40 games are 20 pairs, a step small beside the hundreds an
+#: SPRT usually takes.
+SPRT_BATCH = 40
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -78,9 +91,16 @@ class MatchSummary:
     forfeits: dict[str, dict[str, int]] = field(default_factory=lambda: {"A": {}, "B": {}})
     #: The name a ``cmd:`` side said ``hello`` with (the first game it played), by label.
     hello: dict[str, str] = field(default_factory=dict)
+    #: Every game added, without its record (for the paired statistics).
+    played: list[GameResult] = field(default_factory=list)
+    #: The sequential test the match ran (``--sprt``), and what it decided (None: no answer
+    #: within ``--games``).
+    sprt: paired.Sprt | None = None
+    verdict: str | None = None
 
     def add(self, result: GameResult) -> None:
         self.games += 1
+        self.played.append(replace(result, record=None, game=None, think={}))
         self.wins[result.winner_label] += 1
         if result.forfeit is not None and result.forfeit_label is not None:
             counts = self.forfeits[result.forfeit_label]
@@ -101,6 +121,7 @@ class MatchSummary:
             for reason, count in other.forfeits[label].items():
                 self.forfeits[label][reason] = self.forfeits[label].get(reason, 0) + count
         self.margins.extend(other.margins)
+        self.played.extend(other.played)
         for label, name in other.hello.items():
             self.hello.setdefault(label, name)
 
@@ -126,6 +147,15 @@ class MatchSummary:
                 out.append(f"forfeited by {label}: {sum(counts.values())} games ({reasons})")
         margin = statistics.mean(self.margins) if self.margins else 0.0
         out.append(f"average margin (A minus B): {margin:+.2f} points")
+        out.extend(paired.paired_lines(self.played))
+        if self.sprt is not None:
+            scores = [pair.score for pair in paired.pair_results(self.played)[0]]
+            lower, upper = self.sprt.bounds
+            answer = {"H1": "H1 accepted: A is the stronger", "H0": "H0 accepted: A is not "
+                      "the stronger", None: "no answer yet: play more games"}[self.verdict]
+            out.append(f"SPRT {self.sprt.describe()}: LLR {self.sprt.llr(scores):+.2f} "
+                       f"(bounds {lower:+.2f}, {upper:+.2f}) after {len(scores)} pairs "
+                       f"({self.games} games): {answer}")
         for label in ("A", "B"):
             times = self.think[label]
             if times:
@@ -143,20 +173,45 @@ def run_match(a: str, b: str, *, preset: str = "noddy", players: int = 2,
               games: int = 100, seed: int = 1, record: IO[str] | None = None,
               first_game: int = 0, total_games: int | None = None,
               timeout: float = 300.0, jobs: int = 1,
-              progress: Callable[[GameResult], None] | None = None) -> MatchSummary:
+              progress: Callable[[GameResult], None] | None = None,
+              sprt: paired.Sprt | None = None) -> MatchSummary:
     """Play games ``first_game`` .. ``first_game + games - 1`` of the match between ``a`` and
     ``b`` (:func:`~noddy.bots.pairing.play_pairing`) and add them up.
 
     Splitting one match into ranges (as ``bench/bots.py`` does across processes) plays
     exactly the games the whole match would: a game's deal depends on its index only
     (``total_games`` is accepted for older callers and changes nothing).
+
+    With ``sprt`` the games are played in batches of whole pairs and the test is asked after
+    each pair, in game order: the match stops at the first pair after which it decides (the
+    rest of that batch is not counted), so where it stops depends on the seed alone, not on
+    ``jobs``.
     """
-    summary = MatchSummary({"A": a, "B": b})
+    summary = MatchSummary({"A": a, "B": b}, sprt=sprt)
     started = time.perf_counter()
-    for result in play_pairing(a, b, preset, games, seed, jobs, players, record,
-                               partnerships=partnerships, options=options, timeout=timeout,
-                               first_game=first_game, progress=progress):
-        summary.add(result)
+    if sprt is None:
+        for result in play_pairing(a, b, preset, games, seed, jobs, players, record,
+                                   partnerships=partnerships, options=options, timeout=timeout,
+                                   first_game=first_game, progress=progress):
+            summary.add(result)
+    else:
+        next_game, end = first_game, first_game + games
+        scores: list[float] = []
+        while next_game < end and summary.verdict is None:
+            batch = min(end - next_game, max(SPRT_BATCH, 4 * jobs))
+            results = play_pairing(a, b, preset, batch, seed, jobs, players, None,
+                                   partnerships=partnerships, options=options, timeout=timeout,
+                                   first_game=next_game, progress=progress)
+            next_game += batch
+            for result in sorted(results, key=lambda r: r.index):
+                summary.add(result)
+                if record is not None and result.record is not None:
+                    record.write(json.dumps(result.record) + "\n")
+                if result.index % 2 == 1:
+                    scores.append(paired.pair_results(summary.played[-2:])[0][0].score)
+                    summary.verdict = sprt.decide(scores)
+                    if summary.verdict is not None:
+                        break
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -173,13 +228,15 @@ def build_parser() -> argparse.ArgumentParser:
                "--name NAME appended (or put {host} {port} {address} {table} {seat} {name} "
                "in the command) and plays game after game there (docs/PROTOCOL.md, Bots and "
                "matches), on a noddy-server of the runner's own started with --rate 100000 "
-               "--burst 100000.  A bot that crashes or falls silent forfeits that game.",
+               "--burst 100000.  A bot that crashes or falls silent forfeits that game.  "
+               "engine:COMMAND is an engine (one JSON decision a line in, its choice out) "
+               "played through noddy-bot (docs/PROTOCOL.md, Engines).",
     )
     # The distribution's version (noddy.bots may not import the top-level noddy package).
     parser.add_argument("--version", action="version",
                         version=f"%(prog)s {importlib.metadata.version('noddy')}")
-    parser.add_argument("a", metavar="A", help="player A: a built-in level or cmd:COMMAND")
-    parser.add_argument("b", metavar="B", help="player B: a built-in level or cmd:COMMAND")
+    parser.add_argument("a", metavar="A", help="player A: a built-in level, cmd:COMMAND or engine:COMMAND")
+    parser.add_argument("b", metavar="B", help="player B: a built-in level, cmd:COMMAND or engine:COMMAND")
     parser.add_argument("--preset", default="noddy", choices=sorted(PRESETS))
     parser.add_argument("--players", type=arguments.whole, default=2, help="seats at the table (default 2)")
     parser.add_argument("--partnerships", action="store_true",
@@ -194,6 +251,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=arguments.seconds, default=300.0, metavar="SECONDS",
                         help="the longest a cmd: bot may go without a game ending; then it "
                              "forfeits that game (default 300)")
+    parser.add_argument("--sprt", metavar="p0=P,p1=P|elo0=E,elo1=E",
+                        help="a sequential test on the duplicate pairs: stop as soon as A's "
+                             "expected pair score is known to be at least p1 (or elo1) or at "
+                             "most p0 (or elo0); --games is then the most games played")
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="the SPRT's chance of a false 'A is stronger' (default 0.05)")
+    parser.add_argument("--beta", type=float, default=0.05,
+                        help="the SPRT's chance of a false 'A is not stronger' (default 0.05)")
     parser.add_argument("--jobs", "-j", type=arguments.at_least(1), default=1,
                         help="games played at once: processes for built-in levels, tables "
                              "(each with its own server) for cmd: bots (default 1)")
@@ -239,6 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for spec in (args.a, args.b):
             check_player(spec)
         Game(args.preset, args.players, partnerships=args.partnerships, options=options, seed=0)
+        sprt = paired.parse_sprt(args.sprt, args.alpha, args.beta) if args.sprt else None
     except ValueError as error:
         parser.error(str(error))
     try:
@@ -256,7 +322,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         summary = run_match(args.a, args.b, preset=args.preset, players=args.players,
                             partnerships=args.partnerships, options=options, games=args.games,
                             seed=args.seed, record=record, timeout=args.timeout,
-                            jobs=args.jobs, progress=progress)
+                            jobs=args.jobs, progress=progress, sprt=sprt)
     except external.ExternalBotError as error:
         progress.close()
         print(f"noddy-match: {error}", file=sys.stderr)

@@ -87,7 +87,7 @@ def _base_name(spec: str) -> str:
     >>> _base_name("cmd:sh -c 'echo x >> x.log; exec $0' node bot.js"), _base_name("cmd:./mybot")
     ('bot', 'mybot')
     """
-    argv = external.parse_command(spec)
+    argv = external.program_argv(spec)
     scripts = [w for w in argv[1:] if Path(w).suffix and not w.startswith("-")
                and not any(c in w for c in "{ ;")]
     program = Path(scripts[0] if scripts else argv[0]).stem

@@ -81,11 +81,11 @@ def entrant_names(specs: Sequence[str]) -> list[tuple[str, str]]:
     named = []
     for text in specs:
         name, sep, spec = text.partition("=")
-        if not sep or name.startswith("cmd:") or name in LEVELS or not name:
+        if not sep or name.startswith(("cmd:", "engine:")) or name in LEVELS or not name:
             name, spec = "", text
         if not name:
             if external.is_external(spec):
-                argv = external.parse_command(spec)
+                argv = external.program_argv(spec)
                 files = [arg for arg in argv[1:] if not arg.startswith("-") and "." in Path(arg).name]
                 name = Path(files[0] if files else argv[0]).name
             else:

@@ -20,11 +20,11 @@ games_begun = 0
 original_choose, original_play_game = noddy_bot.choose, noddy_bot.play_game
 
 
-def choose(legal: list[dict[str, Any]], pile: list[str], count: int) -> dict[str, Any]:
+def choose(legal: list[dict[str, Any]], known: dict[str, Any]) -> dict[str, Any]:
     if games_begun == CRASH_IN and not MARKER.exists():
         MARKER.write_text("crashed\n")
         os._exit(5)
-    return original_choose(legal, pile, count)
+    return original_choose(legal, known)
 
 
 def play_game(conn: noddy_bot.Connection, seat: int) -> bool | None:

@@ -21,41 +21,89 @@ const readline = require("readline");
 
 const RANKS = "A23456789TJQK";
 
+const DECK = [...RANKS].flatMap((rank) => [..."CDHS"].map((suit) => rank + suit));
+const CRIB_PRESETS = ["cribbage", "five-card-cribbage"]; // the dealer owns a crib; Noddy has none
+// The old Noddy presets score a twenty-five and a flush in the play, and a run of three 2.
+const OLD_NODDY = ["noddy", "noddy-ducoeur", "noddy-holme"];
+
 // What a card counts: ace 1, number cards their number, T J Q K ten.
 function value(card) {
   return Math.min(RANKS.indexOf(card[0]) + 1, 10);
 }
 
-// A rough guess at what playing `card` scores at once: fifteen or thirty-one, pairs with
-// the cards just played, and runs.  (Each preset has its own table of points; this is only
-// meant to tell a good card from a dull one.)
-function playPoints(pile, card, count) {
-  let points = [15, 31].includes(count + value(card)) ? 2 : 0;
-  const cards = [...pile, card];
-  let same = 1;
-  while (same < cards.length && cards[cards.length - 1 - same][0] === card[0]) same += 1;
-  points += { 2: 2, 3: 6, 4: 12 }[same] || 0;
-  for (let length = cards.length; length >= 3; length -= 1) { // the longest run ending here
-    const ranks = cards.slice(-length).map((c) => RANKS.indexOf(c[0])).sort((a, b) => a - b);
-    if (ranks.every((r, i) => i === 0 || r - ranks[i - 1] === 1)) {
-      points += length;
-      break;
-    }
-  }
-  return points;
+// Three or more cards of consecutive ranks, in any order.
+function isRun(cards) {
+  const ranks = cards.map((c) => RANKS.indexOf(c[0])).sort((a, b) => a - b);
+  return cards.length > 2 && ranks.every((r, i) => r === ranks[0] + i);
 }
 
-// Pick one of the legal actions the server offered: the play that scores most, else the
-// lowest card; a discard or a go is taken as offered.
-function choose(legal, pile, count) {
+// Every subset of `cards` (the empty one too).
+function subsets(cards) {
+  return cards.reduce((all, card) => all.concat(all.map((s) => [...s, card])), [[]]);
+}
+
+// What these cards would show without a turn-up: fifteens, pairs and runs (flushes and the
+// knave are left out: a rough guess is enough to keep the better cards).
+function worth(cards) {
+  const all = subsets(cards);
+  let points = 2 * all.filter((s) => s.length > 1 && s.reduce((t, c) => t + value(c), 0) === 15).length;
+  points += 2 * all.filter((s) => s.length === 2 && s[0][0] === s[1][0]).length;
+  const runs = all.filter(isRun);
+  const longest = Math.max(0, ...runs.map((s) => s.length)); // each longest run counts (double runs)
+  return points + longest * runs.filter((s) => s.length === longest).length;
+}
+
+// What the last card of `pile` scores at once: fifteen, twenty-five (old Noddy), thirty-one,
+// pairs with the cards just before it, runs, and flushes (old Noddy).
+function playPoints(preset, pile, count) {
+  const old = OLD_NODDY.includes(preset);
+  const last = pile[pile.length - 1];
+  let points = count === 15 || count === 31 || (count === 25 && old) ? 2 : 0;
+  let same = 1, run = 0, flush = 0;
+  while (same < pile.length && pile[pile.length - 1 - same][0] === last[0]) same += 1;
+  points += { 2: 2, 3: 6, 4: 12 }[same] || 0;
+  for (let n = 3; n <= pile.length; n += 1) {
+    if (isRun(pile.slice(-n))) run = n;
+    if (pile.slice(-n).every((c) => c[1] === last[1])) flush = n;
+  }
+  points += old && run === 3 ? 2 : run;
+  return old ? points + flush : points;
+}
+
+// How good an action looks.  A discard: the show of the cards kept, plus (our crib) or minus
+// (theirs) half what the laid-away cards make.  A play: what it pegs now, minus what the
+// next player could expect to peg in reply, averaged over the cards we cannot see -- which
+// keeps it from leaving the count on 5 or 21 (or 15 at Noddy, where a ten makes
+// twenty-five) -- and, between equals, the higher card (low ones squeeze in near 31).
+function actionValue(known, action) {
+  if (action.action === "discard") {
+    const kept = known.hand.filter((c) => !action.cards.includes(c));
+    return worth(kept) + (known.crib === known.seat ? 1 : -1) * worth(action.cards) / 2;
+  }
+  if (action.action !== "play") return 0;
+  const pile = [...known.pile, action.card];
+  const count = known.count + value(action.card);
+  const seen = new Set([...known.hand, ...known.played, known.turnUp]);
+  const unseen = DECK.filter((c) => !seen.has(c));
+  // Nobody replies if every other seat has no cards left or has said go in this count.
+  const replies = count < 31 && known.handSizes.some((n, s) => n > 0 && s !== known.seat && !known.passed.includes(s));
+  let reply = 0;
+  if (replies) {
+    for (const card of unseen) {
+      if (count + value(card) <= 31) reply += playPoints(known.preset, [...pile, card], count + value(card));
+    }
+    reply /= unseen.length;
+  }
+  return playPoints(known.preset, pile, count) - reply + value(action.card) / 100;
+}
+
+// Pick one of the legal actions the server offered: the best by actionValue.
+function choose(legal, known) {
   // Counting by hand ("counting": "manual"), a claim comes as a range: this small bot does
   // not count, so it claims 0 (always accepted) and lets every claim stand (pass).
   if (legal[0].action === "claim") return { action: "claim", points: legal[0].min };
   if (legal.some((a) => a.action === "pass")) return { action: "pass" };
-  const plays = legal.filter((a) => a.action === "play");
-  if (plays.length === 0) return legal[0];
-  const score = (a) => playPoints(pile, a.card, count) * 100 - value(a.card);
-  return plays.reduce((best, a) => (score(a) > score(best) ? a : best));
+  return legal.reduce((best, a) => (actionValue(known, a) > actionValue(known, best) ? a : best));
 }
 
 const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
@@ -117,8 +165,10 @@ function sendAction(conn, action) {
 // full (a challenge's), so an empty seat before the game means the opponent left, and null
 // is returned.
 async function playGame(conn, seat, challenged = false) {
-  let pile = [];       // the cards of the current count
-  let count = 0;       // the running count of the latest turn
+  // What this seat knows (see actionValue): its hand, the cards of the current count (pile)
+  // and of the whole deal (played), the turn-up, the crib's owner, who can still play.
+  const known = { seat, preset: "noddy", players: 2, hand: [], pile: [], played: [], turnUp: null,
+                  crib: null, count: 0, handSizes: [], passed: [] };
   let options = [];    // the legal actions we were last offered
   let pending = null;  // our action awaiting its reply, with its id
   let begun = false;   // whether the game has begun (an event or a turn came)
@@ -132,11 +182,31 @@ async function playGame(conn, seat, challenged = false) {
     }
     if (message.type === "event") {
       const event = message.event;
-      if (event.kind === "deal_started" || event.kind === "count_reset") {
-        pile = [];
+      if (event.kind === "game_started") {
+        known.preset = event.preset;
+        known.players = event.players;
+      } else if (event.kind === "deal_started") {
+        Object.assign(known, { hand: [], pile: [], played: [], turnUp: null, passed: [],
+                               handSizes: new Array(known.players).fill(0),
+                               crib: CRIB_PRESETS.includes(known.preset) ? event.dealer : null });
+      } else if (event.kind === "count_reset") {
+        known.pile = [];
+        known.passed = [];
+      } else if (event.kind === "go") {
+        known.passed.push(event.seat);
+      } else if (event.kind === "cards_dealt") {
+        known.handSizes[event.seat] = event.count;
+        if (event.seat === seat) known.hand = [...event.cards];
+      } else if (event.kind === "discarded" && event.seat !== null) {
+        known.handSizes[event.seat] -= event.count;
+        if (event.seat === seat) known.hand = known.hand.filter((c) => !event.cards.includes(c));
+      } else if (event.kind === "turned_up") {
+        known.turnUp = event.card;
       } else if (event.kind === "played") {
-        // A count equal to the card's own value means a fresh count began with it.
-        pile = event.count === value(event.card) ? [event.card] : [...pile, event.card];
+        known.pile.push(event.card);
+        known.played.push(event.card);
+        known.handSizes[event.seat] -= 1;
+        known.hand = known.hand.filter((c) => c !== event.card);
       } else if (event.kind === "game_over") {
         const won = event.winning_seats.includes(seat);
         console.log(`game over: ${won ? "won" : "lost"} in seat ${seat}, scores [${event.scores.join(", ")}]`);
@@ -146,8 +216,8 @@ async function playGame(conn, seat, challenged = false) {
       // While our action is unanswered a turn may be stale: wait for the reply.
       if (pending === null && message.legal_actions.length > 0) {
         options = message.legal_actions;
-        count = message.count;
-        pending = sendAction(conn, choose(options, pile, count));
+        known.count = message.count;
+        pending = sendAction(conn, choose(options, known));
       }
     } else if (pending !== null && message.id === pending.id) {
       const sent = pending.action;
@@ -162,7 +232,7 @@ async function playGame(conn, seat, challenged = false) {
         console.error(`action refused: ${message.code}: ${message.message}`);
         options = options.filter((a) => a !== sent);
         if (options.length === 0) throw new Error("every legal action was refused");
-        pending = sendAction(conn, choose(options, pile, count));
+        pending = sendAction(conn, choose(options, known));
       }
     } else if (challenged && message.type === "table" && message.table.status === "waiting"
                && message.table.seats.includes(null)) {

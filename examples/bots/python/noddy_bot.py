@@ -23,9 +23,17 @@ import json
 import socket
 import sys
 import time
+from collections import Counter
+from itertools import combinations
 from typing import Any, Iterator
 
 RANKS = "A23456789TJQK"
+
+
+DECK = [rank + suit for rank in RANKS for suit in "CDHS"]
+CRIB_PRESETS = ("cribbage", "five-card-cribbage")  # the dealer owns a crib; Noddy has none
+# The old Noddy presets score a twenty-five and a flush in the play, and a run of three 2.
+OLD_NODDY = ("noddy", "noddy-ducoeur", "noddy-holme")
 
 
 def value(card: str) -> int:
@@ -33,37 +41,89 @@ def value(card: str) -> int:
     return min(RANKS.index(card[0]) + 1, 10)
 
 
-def play_points(pile: list[str], card: str, count: int) -> int:
-    """A rough guess at what playing ``card`` scores at once: fifteen or thirty-one,
-    pairs with the cards just played, and runs.  (Each preset has its own table of
-    points; this is only meant to tell a good card from a dull one.)"""
-    points = 2 if count + value(card) in (15, 31) else 0
-    cards = pile + [card]
-    same = 1
-    while same < len(cards) and cards[-1 - same][0] == card[0]:
-        same += 1
-    points += {2: 2, 3: 6, 4: 12}.get(same, 0)
-    for length in range(len(cards), 2, -1):  # the longest run ending with this card
-        ranks = sorted(RANKS.index(c[0]) for c in cards[-length:])
-        if all(b - a == 1 for a, b in zip(ranks, ranks[1:])):
-            points += length
-            break
+def is_run(cards: list[str]) -> bool:
+    """Three or more cards of consecutive ranks, in any order."""
+    ranks = sorted(RANKS.index(card[0]) for card in cards)
+    return len(cards) > 2 and ranks == list(range(ranks[0], ranks[0] + len(ranks)))
+
+
+def worth(cards: list[str]) -> int:
+    """What these cards would show without a turn-up: fifteens, pairs and runs (flushes and
+    the knave are left out: a rough guess is enough to keep the better cards)."""
+    points = 2 * sum(1 for k in range(2, len(cards) + 1) for subset in combinations(cards, k)
+                     if sum(map(value, subset)) == 15)
+    points += 2 * sum(1 for a, b in combinations(cards, 2) if a[0] == b[0])
+    for length in range(len(cards), 2, -1):  # the longest runs, each counted (double runs)
+        runs = sum(1 for subset in combinations(cards, length) if is_run(list(subset)))
+        if runs:
+            return points + length * runs
     return points
 
 
-def choose(legal: list[dict[str, Any]], pile: list[str], count: int) -> dict[str, Any]:
-    """Pick one of the legal actions the server offered: the play that scores most,
-    else the lowest card; a discard or a go is taken as offered.  At a table that counts
-    shows by hand (``counting: "manual"``) a claim comes as a range: this small bot does not
-    count, so it claims 0 (always accepted) and lets every claim stand (``pass``)."""
+def play_points(preset: str, pile: list[str], count: int) -> int:
+    """What the last card of ``pile`` scores at once: fifteen, twenty-five (old Noddy),
+    thirty-one, pairs with the cards just before it, runs, and flushes (old Noddy)."""
+    old = preset in OLD_NODDY
+    points = 2 if count in (15, 31) or (count == 25 and old) else 0
+    same = 1
+    while same < len(pile) and pile[-1 - same][0] == pile[-1][0]:
+        same += 1
+    points += {2: 2, 3: 6, 4: 12}.get(same, 0)
+    run, ranks = 0, set()  # the longest run at the end: its ranks all differ and are adjacent
+    for n in range(1, len(pile) + 1):
+        rank = RANKS.index(pile[-n][0])
+        if rank in ranks:
+            break
+        ranks.add(rank)
+        if n >= 3 and max(ranks) - min(ranks) == n - 1:
+            run = n
+    points += run - 1 if old and run == 3 else run
+    flush = 1
+    while flush < len(pile) and pile[-1 - flush][1] == pile[-1][1]:
+        flush += 1
+    return points + flush if old and flush >= 3 else points
+
+
+def action_value(known: dict[str, Any], action: dict[str, Any]) -> float:
+    """How good an action looks.  A discard: the show of the cards kept, plus (our crib) or
+    minus (theirs) half what the laid-away cards make.  A play: what it pegs now, minus
+    what the next player could expect to peg in reply, averaged over the cards we cannot
+    see -- which is what keeps it from leaving the count on 5 or 21 (or 15 at Noddy, where
+    a ten makes twenty-five) -- and, between equals, the higher card (low ones squeeze in
+    near 31)."""
+    if action["action"] == "discard":
+        kept = [card for card in known["hand"] if card not in action["cards"]]
+        crib = 1 if known["crib"] == known["seat"] else -1
+        return worth(kept) + crib * worth(action["cards"]) / 2
+    if action["action"] != "play":
+        return 0.0
+    pile = known["pile"] + [action["card"]]
+    count = known["count"] + value(action["card"])
+    seen = set(known["hand"]) | set(known["played"]) | {known["turn_up"]}
+    unseen = [card for card in DECK if card not in seen]
+    reply = 0.0
+    # Nobody replies if every other seat has no cards left or has said go in this count.
+    others = [s for s, n in enumerate(known["hand_sizes"])
+              if n and s != known["seat"] and s not in known["passed"]]
+    if count < 31 and others:
+        # Only the rank matters to what a reply pegs, but for old Noddy's flushes: so each
+        # rank is tried once, weighed by how many of it are unseen (about 3 times faster).
+        kinds = Counter(card if known["preset"] in OLD_NODDY else card[0] + "?" for card in unseen)
+        reply = sum(times * play_points(known["preset"], pile + [kind], count + value(kind))
+                    for kind, times in kinds.items() if count + value(kind) <= 31) / len(unseen)
+    return play_points(known["preset"], pile, count) - reply + value(action["card"]) / 100
+
+
+def choose(legal: list[dict[str, Any]], known: dict[str, Any]) -> dict[str, Any]:
+    """Pick one of the legal actions the server offered: the best by :func:`action_value`.
+    At a table that counts shows by hand (``counting: "manual"``) a claim comes as a range:
+    this small bot does not count, so it claims 0 (always accepted) and lets every claim
+    stand (``pass``)."""
     if legal[0]["action"] == "claim":
         return {"action": "claim", "points": legal[0]["min"]}
     if any(a["action"] == "pass" for a in legal):
         return {"action": "pass"}
-    plays = [a for a in legal if a["action"] == "play"]
-    if not plays:
-        return legal[0]
-    return max(plays, key=lambda a: (play_points(pile, a["card"], count), -value(a["card"])))
+    return max(legal, key=lambda action: action_value(known, action))
 
 
 class Connection:
@@ -123,8 +183,11 @@ def play_game(conn: Connection, seat: int, challenged: bool = False) -> bool | N
     the table closed instead (a match table whose games are all played).
     ``challenged``: the table was full (a challenge's), so an empty seat before the game
     means the opponent left, and None is returned."""
-    pile: list[str] = []                # the cards of the current count
-    count = 0                           # the running count of the latest turn
+    # What this seat knows (see action_value): its hand, the cards of the current count
+    # (pile) and of the whole deal (played), the turn-up, the crib's owner, the count.
+    known: dict[str, Any] = {"seat": seat, "preset": "noddy", "hand": [], "pile": [],
+                             "played": [], "turn_up": None, "crib": None, "count": 0,
+                             "hand_sizes": [], "passed": [], "players": 2}
     options: list[dict[str, Any]] = []  # the legal actions we were last offered
     pending: dict[str, Any] | None = None  # our action awaiting its reply, with its id
     begun = False  # whether the game has begun (an event or a turn came)
@@ -137,12 +200,32 @@ def play_game(conn: Connection, seat: int, challenged: bool = False) -> bool | N
             return None
         if kind == "event":
             event = message["event"]
-            if event["kind"] in ("deal_started", "count_reset"):
-                pile = []
+            if event["kind"] == "game_started":
+                known["preset"], known["players"] = event["preset"], event["players"]
+            elif event["kind"] == "deal_started":
+                known.update(hand=[], pile=[], played=[], turn_up=None,
+                             crib=event["dealer"] if known["preset"] in CRIB_PRESETS else None)
+                known["hand_sizes"], known["passed"] = [0] * known["players"], []
+            elif event["kind"] == "count_reset":
+                known["pile"], known["passed"] = [], []
+            elif event["kind"] == "go":
+                known["passed"].append(event["seat"])
+            elif event["kind"] == "cards_dealt":
+                known["hand_sizes"][event["seat"]] = event["count"]
+                if event["seat"] == seat:
+                    known["hand"] = list(event["cards"])
+            elif event["kind"] == "discarded" and event["seat"] is not None:
+                known["hand_sizes"][event["seat"]] -= event["count"]
+                if event["seat"] == seat:
+                    known["hand"] = [c for c in known["hand"] if c not in event["cards"]]
+            elif event["kind"] == "turned_up":
+                known["turn_up"] = event["card"]
             elif event["kind"] == "played":
-                # A count equal to the card's own value means a fresh count began with it.
-                fresh = event["count"] == value(event["card"])
-                pile = [event["card"]] if fresh else pile + [event["card"]]
+                known["pile"].append(event["card"])
+                known["played"].append(event["card"])
+                known["hand_sizes"][event["seat"]] -= 1
+                if event["card"] in known["hand"]:
+                    known["hand"].remove(event["card"])
             elif event["kind"] == "game_over":
                 won = seat in event["winning_seats"]
                 print(f"game over: {'won' if won else 'lost'} in seat {seat}, "
@@ -151,8 +234,8 @@ def play_game(conn: Connection, seat: int, challenged: bool = False) -> bool | N
         elif kind == "turn":
             # While our action is unanswered a turn may be stale: wait for the reply.
             if pending is None and message["legal_actions"]:
-                options, count = message["legal_actions"], message["count"]
-                pending = send_action(conn, choose(options, pile, count))
+                options, known["count"] = message["legal_actions"], message["count"]
+                pending = send_action(conn, choose(options, known))
         elif pending is not None and message.get("id") == pending["id"]:
             sent, pending = pending["action"], None
             if kind == "error" and message["code"] == "rate_limited":
@@ -166,7 +249,7 @@ def play_game(conn: Connection, seat: int, challenged: bool = False) -> bool | N
                 options = [a for a in options if a != sent]
                 if not options:
                     raise RuntimeError("every legal action was refused")
-                pending = send_action(conn, choose(options, pile, count))
+                pending = send_action(conn, choose(options, known))
         elif (challenged and kind == "table" and message["table"]["status"] == "waiting"
               and None in message["table"]["seats"]):
             print("the opponent left before the game began", flush=True)
