@@ -89,6 +89,10 @@ SPECS: tuple[RequestSpec, ...] = (
         _f("version", "int", required=True, nullable=False, minimum=0, maximum=MAX_ID),
         _f("resume", "str", max_length=64),
         _f("password", "str", max_length=MAX_PASSWORD),
+        # Each turn of this session's seat carries the game as the seat sees it (``state``):
+        # a bot can choose from the turn alone.  Asked for, since it costs the server a
+        # seat's view per decision that a client folding the events does not need.
+        _f("turn_state", "bool", default=False, nullable=False),
     ), changes_table=False, before_hello=True,
        no_client="the client says hello itself as it connects, with the name it was given or typed"),
     RequestSpec("ping", (), changes_table=False, before_hello=True, heard=False,

@@ -126,6 +126,7 @@ class Lobby:
         if conn.id in self._logging_in:
             raise ProtocolError("already_hello", "this connection's hello is waiting for its password "
                                 "to be checked")
+        conn.turn_state = f["turn_state"]
         if f["resume"] is not None:
             session = self._sessions.get(f["resume"])
             if session is None:
@@ -211,6 +212,7 @@ class Lobby:
             old.session = None
             outbox.close(old, "replaced")
         session.conn = conn.id
+        session.turn_state = conn.turn_state
         self._board.arrived(session)
         session.held_until = None
         conn.session, conn.refused_name = session, None
@@ -235,7 +237,7 @@ class Lobby:
 
     def _new_session(self, conn: Connection, name: str, bot: bool, account: int | None, rid: Any) -> None:
         outbox = self._outbox
-        session = Session(name, bot, conn.id, account=account)
+        session = Session(name, bot, conn.id, account=account, turn_state=conn.turn_state)
         self.add_session(session)
         conn.session, conn.refused_name = session, None
         self._connections.schedule(conn)  # now it may be pinged

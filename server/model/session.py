@@ -34,6 +34,9 @@ class Connection:
     address: str | None = None
     #: Ids of the tables this connection created (the open ones count against its limit).
     tables_created: set[int] = field(default_factory=set)
+    #: Whether the session this connection says hello to wants its turns to carry ``state``
+    #: (hello's ``turn_state``; kept here until the hello is finished).
+    turn_state: bool = False
     #: Text mode: the name this connection chose last, refused (taken, or a wrong password)
     #: while it had none: a later command must not quietly make it a guest.
     refused_name: str | None = None

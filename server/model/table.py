@@ -64,6 +64,8 @@ class Session:
     #: The id of the account this person logged in to (or registered), None for a guest:
     #: only an account's games are rated, and its records and seats are its own.
     account: int | None = None
+    #: Whether this person's turns carry ``state`` (hello's ``turn_state``).
+    turn_state: bool = False
 
     def __repr__(self) -> str:
         where = "" if self.table is None else f" table={self.table.id} seat={self.seat}"
@@ -449,6 +451,9 @@ class Table:
         game = self.game
         assert game is not None
         view = game.observation(seat)
+        occupant = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        if occupant is None or occupant.session is None or not occupant.session.turn_state:
+            return {**waiting, "legal_actions": describe_legal(view.legal_actions)}
         state = view.to_dict()
         del state["legal_actions"]  # the turn's own, as a client is told them (claims as ranges)
         state["crib_owner"] = state["dealer"] if game.rules.has_crib else None

@@ -91,7 +91,8 @@ def test_validation_fills_defaults() -> None:
         "preset": "noddy", "players": 2, "partnerships": False, "options": None, "private": False,
         "password": None, "seat": 0, "turn_timer": None, "deal_seeds": None})
     assert validate_request({"type": "hello", "name": "Ada", "version": 1, "extra": 1}) == (
-        "hello", {"name": "Ada", "bot": False, "version": 1, "resume": None, "password": None})
+        "hello", {"name": "Ada", "bot": False, "version": 1, "resume": None, "password": None,
+                  "turn_state": False})
 
 
 @pytest.mark.parametrize("message, code, field", [

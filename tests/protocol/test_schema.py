@@ -189,7 +189,8 @@ async def test_a_schema_client_plays_a_full_game_of_every_preset(
         client = SchemaClient(reader, writer, random.Random(f"{preset}{players}{partnerships}"))
         try:
             assert (await client.receive())["type"] == "greeting"
-            assert (await client.request({"type": "hello", "name": "typed", "version": 1}))["type"] == "welcome"
+            assert (await client.request({"type": "hello", "name": "typed", "version": 1,
+                                                 "turn_state": True}))["type"] == "welcome"
             created = await client.request({"type": "create_table", "preset": preset, "players": players,
                                             "partnerships": partnerships, "options": options})
             assert created["type"] == "table", created

@@ -42,8 +42,8 @@ def _check_states(received: list[dict], seat: int, has_crib: bool) -> int:
 async def test_the_deciding_seat_is_told_its_state_and_a_spectator_is_not(preset: str, options: dict) -> None:
     async with running_server() as server:
         ann, sam = await Client.connect(server.port), await Client.connect(server.port)
-        await ann.hello("ann")
-        await sam.hello("sam")
+        await ann.hello("ann", turn_state=True)
+        await sam.hello("sam", turn_state=True)
         table = (await ann.request({"type": "create_table", "preset": preset, "options": options}))["table"]
         await ann.request({"type": "add_computer", "seat": 1})
         await sam.request({"type": "spectate", "table": table["id"]})
@@ -57,3 +57,17 @@ async def test_the_deciding_seat_is_told_its_state_and_a_spectator_is_not(preset
         assert watched and all("state" not in turn and turn["legal_actions"] == [] for turn in watched)
         await ann.close()
         await sam.close()
+
+
+async def test_a_turn_carries_state_only_for_a_session_that_asked_for_it() -> None:
+    """State costs the server a seat's view per decision: a client that folds the events (the
+    full-screen client, nc) does not ask, and gets the turn as before."""
+    async with running_server() as server:
+        ann = await Client.connect(server.port)
+        await ann.hello("ann")
+        await ann.request({"type": "create_table", "preset": "noddy"})
+        await ann.request({"type": "add_computer", "seat": 1})
+        await ann.request({"type": "ready"})
+        turn = await ann.recv_until(lambda m: m["type"] == "turn" and 0 in m["awaiting"])
+        assert turn["legal_actions"] and "state" not in turn
+        await ann.close()

@@ -60,7 +60,7 @@ async def record(port: int) -> list[str]:
                 return message
 
     await receive()  # the greeting
-    await send({"type": "hello", "id": 1, "name": "ada", "bot": True, "version": 1})
+    await send({"type": "hello", "id": 1, "name": "ada", "bot": True, "version": 1, "turn_state": True})
     await until(lambda m: m.get("id") == 1)
     await send({"type": "list_tables", "id": 2})
     await until(lambda m: m.get("id") == 2)
