@@ -58,8 +58,8 @@ from itertools import combinations
 from typing import Any, Mapping
 
 from .actions import (Abandon, Action, Claim, Discard, Go, Muggins, Pass, Play, Resign, TakeBack,
-                      sorted_discards)
-from .cards import JACK, SORT_KEY, Card, draw
+                      go_of, plays_of, sorted_discards)
+from .cards import INDEX, JACK, SORT_KEY, Card, draw
 from .errors import GameOverError, IllegalActionError, NotYourTurnError
 from .events import (
     CardsDealt,
@@ -79,7 +79,7 @@ from .laying_away import LayingAway
 from .outcome import Outcome
 from .pegging import peg
 from .phases import CLAIM, DISCARD, MUGGINS, OVER, PLAY
-from .play import legal_plays, next_turn, play_card, say_go
+from .play import next_turn, play_card, say_go
 from .rules import Rules, configure
 from .score_items import ScoreItem
 from .seats import CLOCKWISE
@@ -196,7 +196,14 @@ class Game:
             counted = self._by_hand.legal_actions(phase, seat)
             if counted is not None:
                 return counted
-        return legal_plays(seat, self.hands[seat], self.count)
+        room = 31 - self.count  # the play (the commonest case, so inline: see play.py)
+        table = plays_of(seat)
+        hand = self.hands[seat]
+        if room >= 10:  # no card is worth more: all of them (most turns), without a loop
+            plays: list[Action] = list(map(table.__getitem__, map(INDEX, hand)))
+        else:
+            plays = [table[card.index] for card in hand if card.value <= room]
+        return plays or [go_of(seat)]
 
     # -- the one mutating call ------------------------------------------------------------
     def apply(self, action: Action) -> list[Event]:

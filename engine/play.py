@@ -1,4 +1,5 @@
-"""The play (pegging): what a seat may play, what each card makes, go, and the count's end.
+"""The play (pegging): what each card makes, go, and the count's end.  (What a seat may
+play is asked at every turn, so :meth:`Game.legal_actions` works it out inline.)
 
 Cards are played in turn from the dealer's left, the count running to 31 at most.  A seat
 that holds cards but cannot play says go (an explicit action); seats with no cards left are
@@ -15,8 +16,7 @@ card played, so they are written for speed: see the comments.
 
 from __future__ import annotations
 
-from .actions import Action, Play, go_of, plays_of
-from .cards import INDEX, Card
+from .actions import Play
 from .events import CountReset, Event, Played, SaidGo
 from .game_state import GameState
 from .pegging import peg
@@ -27,18 +27,6 @@ from .seats import CLOCKWISE
 #: Played events are immutable values, few (seat by card by count) and one for every card
 #: played: each is made once and shared, like the legal actions.
 _PLAYED: dict[tuple[int, int, int], Played] = {}
-
-
-def legal_plays(seat: int, hand: list[Card], count: int) -> list[Action]:
-    """The cards of ``hand`` that ``seat`` may play on ``count`` (each as its shared
-    :class:`Play`), or go when there is none."""
-    room = 31 - count
-    table = plays_of(seat)
-    if room >= 10:  # no card is worth more: all of them (most turns), without a loop
-        plays: list[Action] = list(map(table.__getitem__, map(INDEX, hand)))
-    else:
-        plays = [table[card.index] for card in hand if card.value <= room]
-    return plays or [go_of(seat)]
 
 
 def play_card(game: GameState, action: Play, events: list[Event]) -> bool:
