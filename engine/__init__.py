@@ -55,7 +55,8 @@ from .game import Game, Observation, ShowToCount
 from .options import ENGINE_OPTIONS, OptionSpec
 from .outcome import ENDINGS, SKUNKS, Outcome, judge_skunk
 from .rules import DEFAULT_PRESET, PRESETS, Rules, configure, find_preset
-from .scoring import Score, ScoreItem, number_words, score_play, score_show, show_total
+from .score_items import Score, ScoreItem, number_words
+from .scoring import score_play, score_show, show_total
 
 __all__ = [
     "Abandon", "Resign", "TakeBack",

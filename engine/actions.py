@@ -112,21 +112,6 @@ class Discard(Action):
         _set(self, "seat", seat)
         _set(self, "cards", tuple(sorted([_card(c) for c in cards], key=SORT_KEY)))
 
-    @classmethod
-    def _each_sorted(cls, seat: int, choices: Iterable[tuple[Card, ...]]) -> list["Discard"]:
-        """A discard of each of ``choices``, which the caller guarantees are tuples of Cards
-        already in sorted order (e.g. the combinations of a sorted hand): no parsing, no
-        sort, and one call for them all.  ``legal_actions`` builds every discard this way; a
-        cribbage deal offers 15 of them to each seat."""
-        new = object.__new__
-        out = []
-        for cards in choices:
-            action = new(cls)
-            _set(action, "seat", seat)
-            _set(action, "cards", cards)
-            out.append(action)
-        return out
-
     def __str__(self) -> str:
         return "discard " + format_cards(self.cards)
 
@@ -219,6 +204,21 @@ _AS_OFFERED = methodcaller("to_dict", with_seat=False)
 
 _PLAYS: dict[int, tuple[Play, ...]] = {}
 _GOES: dict[int, Go] = {}
+
+
+def sorted_discards(seat: int, choices: Iterable[tuple[Card, ...]]) -> list[Discard]:
+    """A discard by ``seat`` of each of ``choices``, which the caller guarantees are tuples
+    of Cards already in sorted order (e.g. the combinations of a sorted hand): no parsing,
+    no sort, and one call for them all.  ``legal_actions`` builds every discard this way; a
+    cribbage deal offers 15 of them to each seat."""
+    new, cls = object.__new__, Discard
+    out = []
+    for cards in choices:
+        action = new(cls)
+        _set(action, "seat", seat)
+        _set(action, "cards", cards)
+        out.append(action)
+    return out
 
 
 def plays_of(seat: int) -> tuple[Play, ...]:

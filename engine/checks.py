@@ -1,11 +1,8 @@
 """The checks :meth:`Game.apply <noddy.engine.game.Game.apply>` runs before it changes
-anything: each reads the game and raises the precise error of what is wrong, never changing
-it (split from :mod:`noddy.engine.game` for its size; the check of a card played, the
-commonest action, stays there, inline)."""
+anything: each reads the game (and the step it is in: who still lays away, the show being
+counted by hand) and raises the precise error of what is wrong, never changing anything."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from .actions import MAX_CLAIM, Claim, Discard, Go, Muggins, Pass, Play
 from .cards import format_cards
@@ -15,20 +12,21 @@ from .errors import (
     CardNotInHandError,
     MustPlayError,
     NotYourTurnError,
+    WouldPassThirtyOneError,
     WrongDiscardError,
     WrongPhaseError,
 )
+from .by_hand import CountingByHand
+from .game_state import GameState
+from .laying_away import LayingAway
 from .phases import CLAIM, DISCARD, MUGGINS, PLAY
 
-if TYPE_CHECKING:
-    from .game import Game
 
-
-def check_discard(game: Game, action: Discard) -> None:
+def check_discard(game: GameState, laying_away: LayingAway, action: Discard) -> None:
     if game.phase != DISCARD:
         raise WrongPhaseError(f"nothing is laid away to the crib now (phase: {game.phase})")
     seat = action.seat
-    if seat not in game._pending_discards:
+    if seat not in laying_away.pending:
         raise AlreadyDiscardedError(f"seat {seat} has already laid away to the crib")
     size = game.rules.discards(game.players)
     if len(action.cards) != size or len(set(action.cards)) != size:
@@ -38,7 +36,20 @@ def check_discard(game: Game, action: Discard) -> None:
         if card not in game.hands[seat]:
             raise CardNotInHandError(f"seat {seat} does not hold {card}")
 
-def check_turn(game: Game, action: Play | Go) -> None:
+def check_play(game: GameState, action: Play) -> None:
+    """A card played (the commonest action: the turn's checks run only to fail)."""
+    if game.phase != PLAY or action.seat != game.to_move:
+        check_turn(game, action)
+    card = action.card
+    if card not in game.hands[action.seat]:
+        raise CardNotInHandError(f"seat {action.seat} does not hold {card}")
+    if game.count + card.value > 31:
+        raise WouldPassThirtyOneError(
+            f"{card} would take the count from {game.count} "
+            f"to {game.count + card.value}, past 31"
+        )
+
+def check_turn(game: GameState, action: Play | Go) -> None:
     """The play is on and it is ``action.seat``'s turn (the checks Play and Go share)."""
     if game.phase != PLAY:
         if game.phase in (CLAIM, MUGGINS):
@@ -48,7 +59,7 @@ def check_turn(game: Game, action: Play | Go) -> None:
     if action.seat != game.to_move:
         raise NotYourTurnError(f"it is seat {game.to_move}'s turn, not seat {action.seat}'s")
 
-def check_go(game: Game, action: Go) -> None:
+def check_go(game: GameState, action: Go) -> None:
     check_turn(game, action)
     room = 31 - game.count
     playable = [card for card in game.hands[action.seat] if card.value <= room]
@@ -57,9 +68,10 @@ def check_go(game: Game, action: Go) -> None:
             f"seat {action.seat} can play ({format_cards(playable)}) and may not say go"
         )
 
-def check_count_turn(game: Game, action: Claim | Muggins | Pass, phase: str) -> None:
+def check_count_turn(game: GameState, by_hand: CountingByHand, action: Claim | Muggins | Pass,
+                     phase: str) -> None:
     """Counting by hand: the right phase, the right seat, a number in its range."""
-    counting = game._counting
+    counting = by_hand.show
     if game.phase != phase or counting is None:
         if game.phase == CLAIM:
             raise WrongPhaseError(f"seat {game.to_move} is to claim its points first")

@@ -29,18 +29,24 @@ A deal moves through these phases (the rules object decides which are used)::
          -> [show and crib, Cribbage presets] -> deal over -> next deal
 
 Counting by hand (``counting: "manual"``, only where the show follows the play) turns the
-show into decisions: for each hand from the dealer's left, then the crib, its owner claims
-(phase ``claim``), then each opponent in turn from the owner's left may call muggins or pass
-(phase ``muggins``; partners never call).  The engine knows each show's worth all along but
-tells it only in the ``counted`` event that closes the muggins step.  ``legal_actions`` for
-a claim is every claim from 0 to 29, whatever the show holds; one above the worth is refused
-once (a ``claim_refused`` event that only the claimer may see) and a second one stands as a
-claim of 0 (:mod:`.by_hand`).  :meth:`Game.default_action` is what a silent seat does when a
-turn timer runs out there: claim 0, or pass.
+show into decisions, phases ``claim`` and ``muggins`` (:mod:`.by_hand`).
+:meth:`Game.default_action` is what a silent seat does when a turn timer runs out there:
+claim 0, or pass.
 
-Points are pegged the moment they are made (:meth:`Game._peg`); the first seat or team to
-reach the target wins at once and nothing after that is scored.  A seat that holds cards
-but cannot play says go (an explicit action); seats with no cards left are passed over.
+Who owns what.  This module holds the game's course from deal to deal -- the cut, the deal,
+laying away, the turn-up, the end of the play and of the deal -- and the one mutating call.
+The play itself is :mod:`.play`; pegging, and the game's end at the target,
+:mod:`.pegging`; the show, :mod:`.shows`; counting by hand, :mod:`.by_hand`; people who leave,
+:mod:`.leaving`; the checks before any change, :mod:`.checks`; a seat's view, :mod:`.views`.
+The steps with state of their own keep it in small objects the game holds, each changed only
+by its own module: who still lays away (:class:`~.laying_away.LayingAway`), the shows counted
+so far in show order (:class:`~.shows.ShowRecord`) and the counting-by-hand step
+(:class:`~.by_hand.CountingByHand`).  The game hands those objects to the helpers, which see
+the game itself as a :class:`~.game_state.GameState` (its public attributes): none imports
+this module, and none reads the game's private attributes.
+
+Points are pegged the moment they are made; the first seat or team to reach the target wins
+at once and nothing after that is scored.
 
 Scores are kept per seat, or per team when ``partnerships`` (team 0 is seats 0 and 2).
 """
@@ -51,18 +57,12 @@ import random
 from itertools import combinations
 from typing import Any, Mapping
 
-from .actions import Abandon, Action, Claim, Discard, Go, Muggins, Pass, Play, Resign, TakeBack, go_of, plays_of
+from .actions import (Abandon, Action, Claim, Discard, Go, Muggins, Pass, Play, Resign, TakeBack,
+                      go_of, plays_of, sorted_discards)
 from .cards import INDEX, JACK, SORT_KEY, Card, draw
-from .errors import (
-    CardNotInHandError,
-    GameOverError,
-    IllegalActionError,
-    NotYourTurnError,
-    WouldPassThirtyOneError,
-)
+from .errors import GameOverError, IllegalActionError, NotYourTurnError
 from .events import (
     CardsDealt,
-    CountReset,
     CutForDeal,
     DealEnded,
     DealStarted,
@@ -70,36 +70,23 @@ from .events import (
     Event,
     GameStarted,
     HandsRevealed,
-    Played,
-    SaidGo,
-    Scored,
     TurnedUp,
 )
-from .outcome import Outcome
 from . import by_hand, leaving
-from .by_hand import ShowCount
-from .checks import check_count_turn, check_discard, check_go, check_turn
+from .by_hand import CountingByHand
+from .checks import check_count_turn, check_discard, check_go, check_play
+from .laying_away import LayingAway
+from .outcome import Outcome
+from .pegging import peg
 from .phases import CLAIM, DISCARD, MUGGINS, OVER, PLAY
+from .play import next_turn, play_card, say_go
 from .rules import Rules, configure
-from .scoring import POINTS, ScoreItem, play_items, show_items
-from .views import Observation, ShowToCount, copy_game, observe
+from .score_items import ScoreItem
+from .seats import CLOCKWISE
+from .shows import ShowRecord, count_shows, show_order
+from .views import Observation, ShowToCount, observe
 
 __all__ = ["CLAIM", "DISCARD", "MUGGINS", "OVER", "PLAY", "Game", "Observation", "ShowToCount"]
-
-
-_CLOCKWISE: dict[int, tuple[tuple[int, ...], ...]] = {}
-_PLAYED: dict[tuple[int, int, int], Played] = {}
-
-
-def _clockwise(players: int) -> tuple[tuple[int, ...], ...]:
-    """``_clockwise(players)[seat]``: every seat clockwise from ``seat``'s left, ``seat``
-    last.  Made once per player count: the engine walks the table at every turn."""
-    table = _CLOCKWISE.get(players)
-    if table is None:
-        table = _CLOCKWISE[players] = tuple(
-            tuple((seat + step) % players for step in range(1, players + 1))
-            for seat in range(players))
-    return table
 
 
 class Game:
@@ -132,7 +119,6 @@ class Game:
             seed = random.SystemRandom().randrange(2**53)
         self.seed = seed
         self._rng = random.Random(seed)
-        self._clockwise = _clockwise(players)
         self.phase = DISCARD
         self.deal = 0
         self.dealer: int | None = None
@@ -145,11 +131,9 @@ class Game:
         self.count = 0
         self.played: list[tuple[int, Card]] = []
         self.passed: set[int] = set()
-        self._pending_discards: list[int] = []
-        self._laid_away: list[tuple[Card, ...]] = [() for _ in range(players)]
-        self._shows: list[tuple[int, int]] = []
-        self._to_count: list[tuple[int, str]] = []  # counting by hand: shows still to count
-        self._counting: ShowCount | None = None
+        self._laying_away = LayingAway(players)
+        self._shows = ShowRecord()
+        self._by_hand = CountingByHand()
         self.to_move: int | None = None
         self.scores: list[int] = [0] * (2 if partnerships else players)
         self.winner: int | None = None
@@ -174,7 +158,7 @@ class Game:
     def awaiting(self) -> tuple[int, ...]:
         """Every seat that may act now (several while the crib is laid away)."""
         if self.phase == DISCARD:
-            return tuple(self._pending_discards)
+            return tuple(self._laying_away.pending)
         return () if self.to_move is None else (self.to_move,)
 
     def team_of(self, seat: int) -> int:
@@ -200,19 +184,19 @@ class Game:
             return []
         phase = self.phase
         if phase == DISCARD:
-            if seat not in self._pending_discards:
+            if seat not in self._laying_away.pending:
                 return []
             size = self.rules.discards(self.players)
             # combinations() of a sorted hand come out sorted: skip Discard's own sort.
             hand = sorted(self.hands[seat], key=SORT_KEY)
-            return Discard._each_sorted(seat, combinations(hand, size))
+            return sorted_discards(seat, combinations(hand, size))
         if seat != self.to_move:
             return []
         if phase != PLAY:  # counting by hand (the play's turns skip this test)
-            counted = by_hand.legal_actions(self, seat)
+            counted = self._by_hand.legal_actions(phase, seat)
             if counted is not None:
                 return counted
-        room = 31 - self.count
+        room = 31 - self.count  # the play (the commonest case, so inline: see play.py)
         table = plays_of(seat)
         hand = self.hands[seat]
         if room >= 10:  # no card is worth more: all of them (most turns), without a loop
@@ -233,54 +217,36 @@ class Game:
             raise NotYourTurnError(f"there is no seat {seat!r} in a {self.players}-player game")
         events: list[Event] = []
         if isinstance(action, Play):  # the commonest action first
-            self._check_play(action)
-            self._play(action, events)
+            check_play(self, action)
+            if play_card(self, action, events):
+                self._end_play(events)
         elif isinstance(action, Discard):
-            check_discard(self, action)
+            check_discard(self, self._laying_away, action)
             self._discard(action, events)
         elif isinstance(action, Go):
             check_go(self, action)
-            self._go(seat, events)
+            if say_go(self, seat, events):
+                self._end_play(events)
         elif isinstance(action, Claim):
-            check_count_turn(self, action, CLAIM)
-            by_hand.claim(self, action, events)
+            check_count_turn(self, self._by_hand, action, CLAIM)
+            if self._by_hand.claim(self, self._shows, action, events):
+                self._end_deal(events)
         elif isinstance(action, Muggins):
-            check_count_turn(self, action, MUGGINS)
-            by_hand.muggins(self, action, events)
+            check_count_turn(self, self._by_hand, action, MUGGINS)
+            if self._by_hand.muggins(self, action, events):
+                self._end_deal(events)
         elif isinstance(action, Pass):
-            check_count_turn(self, action, MUGGINS)
-            by_hand.pass_(self, seat, events)
+            check_count_turn(self, self._by_hand, action, MUGGINS)
+            if self._by_hand.pass_(self, seat, events):
+                self._end_deal(events)
         elif isinstance(action, (Resign, Abandon, TakeBack)):
             leaving.apply(self, action, events)
+            if self.winner is not None:  # the last side standing: nobody lays away any more
+                self._laying_away.clear()
         else:
             raise IllegalActionError(f"not an action: {action!r}")
         self.log.extend(events)
         return events
-
-    def _check_play(self, action: Play) -> None:
-        if self.phase != PLAY or action.seat != self.to_move:  # (the checks run only to fail)
-            check_turn(self, action)
-        card = action.card
-        if card not in self.hands[action.seat]:
-            raise CardNotInHandError(f"seat {action.seat} does not hold {card}")
-        if self.count + card.value > 31:
-            raise WouldPassThirtyOneError(
-                f"{card} would take the count from {self.count} "
-                f"to {self.count + card.value}, past 31"
-            )
-
-    # -- scoring --------------------------------------------------------------------------
-    def _peg(self, events: list[Event], seat: int, items: tuple[ScoreItem, ...], reason: str,
-             cards: tuple[Card, ...] | None = None, concealed: bool = False) -> bool:
-        """Peg ``items`` for ``seat``; True (and the game over) if that reaches the target."""
-        points = sum(map(POINTS, items))
-        team = seat % 2 if self.partnerships else seat  # self.team_of(seat), inlined
-        self.scores[team] += points
-        events.append(Scored(seat, points, reason, items, tuple(self.scores), cards, concealed))
-        if self.scores[team] >= self.rules.target:
-            leaving.end_at_target(self, team, events)
-            return True
-        return False
 
     # -- the course of a deal -------------------------------------------------------------
     def _cut_for_deal(self, events: list[Event]) -> None:
@@ -299,7 +265,7 @@ class Game:
     def _seats_from_left(self) -> list[int]:
         """Every seat clockwise from the dealer's left, the dealer last."""
         assert self.dealer is not None
-        return list(self._clockwise[self.dealer])
+        return list(CLOCKWISE[self.players][self.dealer])
 
     def _start_deal(self, events: list[Event]) -> None:
         rules = self.rules
@@ -309,7 +275,7 @@ class Game:
         order = self._seats_from_left()
         if self.deal == 1 and rules.first_deal_bonus:
             item = ScoreItem("first deal", rules.first_deal_bonus)
-            if self._peg(events, order[0], (item,), "first deal"):
+            if peg(self, events, order[0], (item,), "first deal"):
                 return
         size = rules.hand_size(self.players)
         from_pack = rules.pack_to_crib(self.players)
@@ -328,8 +294,8 @@ class Game:
         self.played = []
         self.passed = set()
         self.turn_up = None
-        self._laid_away = [()] * players
-        self._shows = []
+        self._laying_away.new_deal(players)
+        self._shows.clear()
         for seat in order:
             events.append(CardsDealt(seat, size, tuple(hands[seat])))
         for _ in range(from_pack):
@@ -339,7 +305,7 @@ class Game:
         self._starter = deck[position]
         if rules.discards(self.players):
             self.phase = DISCARD
-            self._pending_discards = order
+            self._laying_away.begin(order)
             self.to_move = order[0]
         else:
             self._turn_up(events)
@@ -350,11 +316,10 @@ class Game:
         for card in action.cards:
             hand.remove(card)
             self.crib.append(card)
-        self._laid_away[seat] = action.cards
         events.append(Discarded(seat, len(action.cards), action.cards))
-        self._pending_discards = [s for s in self._pending_discards if s != seat]
-        if self._pending_discards:
-            self.to_move = self._pending_discards[0]
+        owing = self._laying_away.lay_away(seat, action.cards)
+        if owing is not None:
+            self.to_move = owing
             return
         self._turn_up(events)
 
@@ -370,97 +335,28 @@ class Game:
         if card.rank == JACK and rules.turned_jack_points:
             seat = self.dealer if rules.turned_jack_to_dealer else (self.dealer + 1) % self.players
             item = ScoreItem(rules.turned_jack_name, rules.turned_jack_points, (card,))
-            if self._peg(events, seat, (item,), "turn-up"):
+            if peg(self, events, seat, (item,), "turn-up"):
                 return
         if rules.show_before_play and self._show(events):
             return
         self.phase = PLAY
-        self._next_turn(events, self.dealer)
+        if next_turn(self, self.dealer, events):
+            self._end_play(events)
 
     def _show(self, events: list[Event]) -> bool:
         """Every hand in turn from the dealer's left, then the crib.  True if someone won."""
-        rules = self.rules
-        concealed = rules.show_before_play
-        turn_up = self.turn_up
-        assert turn_up is not None
-        for seat in self._seats_from_left():
-            kept = self.kept[seat]
-            items = show_items(kept, turn_up, rules)
-            self._shows.append((seat, sum(map(POINTS, items))))
-            if self._peg(events, seat, items, "show", kept, concealed):
-                return True
-        if rules.has_crib:
-            assert self.dealer is not None
-            crib = tuple(sorted(self.crib, key=SORT_KEY))
-            items = show_items(crib, turn_up, rules, crib=True)
-            self._shows.append((self.dealer, sum(map(POINTS, items))))
-            if self._peg(events, self.dealer, items, "crib", crib):
-                return True
-        return False
-
-    def _play(self, action: Play, events: list[Event]) -> None:
-        seat, card = action.seat, action.card
-        self.hands[seat].remove(card)
-        pile = self.pile
-        pile.append(card)
-        self.count = count = self.count + card.value
-        self.played.append((seat, card))
-        # Played events are immutable values, few (seat by card by count) and one for every
-        # card played: each is made once and shared, like the legal actions.
-        played = _PLAYED.get((seat, card.index, count))
-        if played is None:
-            played = _PLAYED[(seat, card.index, count)] = Played(seat, card, count)
-        events.append(played)
-        items = play_items(tuple(pile), count, self.rules)
-        if items and self._peg(events, seat, items, "play"):
-            return
-        if count == 31:
-            self._end_count(events, last_card_point=False)
-        else:
-            self._next_turn(events, seat)
-
-    def _go(self, seat: int, events: list[Event]) -> None:
-        self.passed.add(seat)
-        events.append(SaidGo(seat))
-        self._next_turn(events, seat)
-
-    def _next_turn(self, events: list[Event], after: int) -> None:
-        """Hand the turn to the next seat clockwise after ``after`` that holds cards and has
-        not said go; if there is none, the count is over."""
-        hands, passed = self.hands, self.passed
-        for seat in self._clockwise[after]:
-            if hands[seat] and seat not in passed:
-                self.to_move = seat
-                return
-        self._end_count(events, last_card_point=True)
-
-    def _end_count(self, events: list[Event], *, last_card_point: bool) -> None:
-        """Nobody can play on: the last card's point, then a new count or the play's end."""
-        rules = self.rules
-        last = self.played[-1][0] if self.played else None  # who played the last card
-        if last_card_point and last is not None and rules.last_card_points:
-            item = ScoreItem(rules.last_card_name, rules.last_card_points, (self.pile[-1],))
-            if self._peg(events, last, (item,), "play"):
-                return
-        if rules.play_restarts and any(self.hands):
-            self.pile = []
-            self.count = 0
-            self.passed = set()
-            events.append(CountReset())
-            assert last is not None
-            self._next_turn(events, last)
-            return
-        self._end_play(events)
+        assert self.dealer is not None
+        order = show_order(self._seats_from_left(), self.dealer, self.rules.has_crib)
+        return count_shows(self, self._shows, order, events)
 
     def _end_play(self, events: list[Event]) -> None:
         self.to_move = None
         if not self.rules.show_before_play:
             if self.rules.counting_by_hand:
-                self._to_count = [(seat, "show") for seat in self._seats_from_left()]
-                if self.rules.has_crib:
-                    assert self.dealer is not None
-                    self._to_count.append((self.dealer, "crib"))
-                by_hand.next_count(self, events)
+                assert self.dealer is not None
+                order = show_order(self._seats_from_left(), self.dealer, self.rules.has_crib)
+                if self._by_hand.begin(self, order, events):
+                    self._end_deal(events)
                 return
             if self._show(events):
                 return
@@ -483,12 +379,28 @@ class Game:
     # -- views and copies -----------------------------------------------------------------
     def observation(self, seat: int | None) -> Observation:
         """What ``seat`` may see now (``None``: a spectator): never another seat's cards."""
-        return observe(self, seat)
+        return observe(self, seat, self._laying_away, self._shows, self._by_hand)
 
-    def copy(self, *, with_log: bool = False) -> "Game":
+    def copy(self, *, with_log: bool = False) -> Game:
         """An independent copy, cheap enough for bots that search (the log is left behind
-        unless ``with_log``): see :func:`~noddy.engine.views.copy_game`."""
-        return copy_game(self, with_log)
+        unless ``with_log``): every attribute shared, then each that changes in place copied."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._rng = random.Random()
+        other._rng.setstate(self._rng.getstate())
+        other.hands = [list(hand) for hand in self.hands]
+        other.kept = list(self.kept)
+        other.crib = list(self.crib)
+        other.pile = list(self.pile)
+        other.played = list(self.played)
+        other.passed = set(self.passed)
+        other._laying_away = self._laying_away.copy()
+        other._shows = self._shows.copy()
+        other._by_hand = self._by_hand.copy()
+        other.scores = list(self.scores)
+        other.gone = dict(self.gone)
+        other.log = list(self.log) if with_log else []
+        return other
 
     def __repr__(self) -> str:
         return (f"<Game {self.rules.name} players={self.players} seed={self.seed} "

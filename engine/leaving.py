@@ -30,22 +30,18 @@ game's other actions, so a stored game replays to the same outcome.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .actions import Abandon, Action, Resign, TakeBack
 from .errors import IllegalActionError
 from .events import Event, GameOver
+from .game_state import GameState
 from .outcome import Outcome
 from .phases import OVER
-
-if TYPE_CHECKING:
-    from .game import Game
 
 RESIGNED = "resignation"
 ABANDONED = "abandoned"
 
 
-def apply(game: Game, action: Action, events: list[Event]) -> None:
+def apply(game: GameState, action: Action, events: list[Event]) -> None:
     """Apply a Resign, Abandon or TakeBack (the game is not over: :meth:`Game.apply` checked)."""
     seat = action.seat
     gone = game.gone
@@ -71,7 +67,7 @@ def apply(game: Game, action: Action, events: list[Event]) -> None:
                            resigned=resigned, abandoned=abandoned), events)
 
 
-def outcome_at_target(game: Game, team: int) -> Outcome:
+def outcome_at_target(game: GameState, team: int) -> Outcome:
     """The outcome when ``team`` (a seat, or a team in partnerships) reaches the target: its
     win, unless a side of a two-sided game abandoned a seat that nobody took back."""
     resigned, abandoned = _who_went(game)
@@ -85,35 +81,34 @@ def outcome_at_target(game: Game, team: int) -> Outcome:
                              game.rules.skunk_margins, resigned, abandoned)
 
 
-def end_at_target(game: Game, team: int, events: list[Event]) -> None:
+def end_at_target(game: GameState, team: int, events: list[Event]) -> None:
     """``team`` reached the target: the game is over (see :func:`outcome_at_target`)."""
     _end(game, outcome_at_target(game, team), events)
 
 
-def _end(game: Game, outcome: Outcome, events: list[Event]) -> None:
+def _end(game: GameState, outcome: Outcome, events: list[Event]) -> None:
     game.winner = outcome.winner
     game.result = outcome
     game.phase = OVER
     game.to_move = None
-    game._pending_discards = []
     events.append(GameOver(outcome))
 
 
-def _sides(game: Game) -> int:
+def _sides(game: GameState) -> int:
     return 2 if game.partnerships else game.players
 
 
-def _seats_of(game: Game, team: int) -> tuple[int, ...]:
+def _seats_of(game: GameState, team: int) -> tuple[int, ...]:
     return tuple(s for s in range(game.players) if game.team_of(s) == team)
 
 
-def _sides_left(game: Game) -> list[int]:
+def _sides_left(game: GameState) -> list[int]:
     """The sides none of whose seats has resigned (a partner's resignation is the team's)."""
     out = {game.team_of(s) for s, (how, _) in game.gone.items() if how == RESIGNED}
     return sorted({game.team_of(s) for s in range(game.players)} - out)
 
 
-def _who_went(game: Game) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _who_went(game: GameState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The seats that resigned, and those abandoned and not taken back, in order."""
     return (tuple(s for s, (how, _) in game.gone.items() if how == RESIGNED),
             tuple(s for s, (how, _) in game.gone.items() if how == ABANDONED))

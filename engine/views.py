@@ -1,23 +1,23 @@
-"""Views and copies of a game -- what one seat (or a spectator) may see of it: :class:`Observation`, and the show
+"""What one seat (or a spectator) may see of a game: :class:`Observation`, and the show
 being counted by hand as everyone may see it (:class:`ShowToCount`).
 
-Split from :mod:`noddy.engine.game` for its size: :func:`observe` is ``Game.observation``,
-which reads the game and never changes it, and :func:`copy_game` is ``Game.copy``.
+:func:`observe` is ``Game.observation``: it reads the game and the steps the game hands it
+(who still lays away, the shows counted, the show being counted by hand) and never changes
+anything.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .actions import Action
+from .by_hand import CountingByHand
 from .cards import Card
+from .game_state import GameState
+from .laying_away import LayingAway
 from .phases import CLAIM, DISCARD, MUGGINS
-
-if TYPE_CHECKING:
-    from .game import Game
+from .shows import ShowRecord
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,8 @@ class Observation:
         }
 
 
-def observe(game: Game, seat: int | None) -> Observation:
+def observe(game: GameState, seat: int | None, laying_away: LayingAway, shows: ShowRecord,
+            by_hand: CountingByHand) -> Observation:
     """What ``seat`` may see now (``None``: a spectator): never another seat's cards."""
     own = None if seat is None else tuple(game.hands[seat])
     legal: tuple[Action, ...] = ()
@@ -106,43 +107,18 @@ def observe(game: Game, seat: int | None) -> Observation:
         turn_up=game.turn_up, pile=tuple(game.pile), count=game.count,
         played=tuple(game.played), passed=tuple(sorted(game.passed)),
         discarded=tuple(s for s in range(game.players)
-                        if game.phase == DISCARD and s not in game._pending_discards),
+                        if game.phase == DISCARD and s not in laying_away.pending),
         scores=tuple(game.scores), to_move=game.to_move, legal_actions=legal,
         winner=game.winner,
-        laid_away=None if seat is None else game._laid_away[seat],
-        shows=tuple(game._shows),
-        counting=count_view(game, seat),
+        laid_away=None if seat is None else laying_away.laid_away[seat],
+        shows=tuple(shows.counted),
+        counting=count_view(game.phase, seat, by_hand),
     )
 
-def count_view(game: Game, seat: int | None) -> ShowToCount | None:
+def count_view(phase: str, seat: int | None, by_hand: CountingByHand) -> ShowToCount | None:
     """The show being counted as ``seat`` sees it (its own refused claim included)."""
-    counting = game._counting
-    if counting is None or game.phase not in (CLAIM, MUGGINS):
+    counting = by_hand.show
+    if counting is None or phase not in (CLAIM, MUGGINS):
         return None
-    refused = counting.refused if seat == counting.seat and game.phase == CLAIM else None
+    refused = counting.refused if seat == counting.seat and phase == CLAIM else None
     return ShowToCount(counting.seat, counting.reason, counting.cards, counting.claimed, refused)
-
-
-def copy_game(game: Game, with_log: bool = False) -> Game:
-    """An independent copy, cheap enough for bots that search (the log is left behind
-    unless ``with_log``)."""
-    other = object.__new__(type(game))
-    other.__dict__.update(game.__dict__)
-    other._rng = random.Random()
-    other._rng.setstate(game._rng.getstate())
-    other.hands = [list(hand) for hand in game.hands]
-    other.kept = list(game.kept)
-    other.crib = list(game.crib)
-    other.pile = list(game.pile)
-    other.played = list(game.played)
-    other.passed = set(game.passed)
-    other._pending_discards = list(game._pending_discards)
-    other._laid_away = list(game._laid_away)
-    other._shows = list(game._shows)
-    other._to_count = list(game._to_count)
-    if game._counting is not None:
-        other._counting = dataclasses.replace(game._counting, callers=list(game._counting.callers))
-    other.scores = list(game.scores)
-    other.gone = dict(game.gone)
-    other.log = list(game.log) if with_log else []
-    return other
