@@ -42,7 +42,8 @@ from ..config import ServerConfig
 from ..model.ratings import Rated, RatingBook, family_of
 from ..model.result import FinishedGameOver, GameResult, duration_between
 from ..model.session import Connection
-from ..model.table import FINISHED, PLAYING, LiveGame, Seat, Table
+from ..model.live_game import LiveGame
+from ..model.table import FINISHED, PLAYING, Seat, Table
 from ..storage.records import ActionApplied, GameBegun, GameFinished
 from .computer_players import ComputerPlayers
 from .instructions import BotJob, Lines, Send

@@ -26,7 +26,8 @@ from ..config import ServerConfig
 from ..model.ratings import RatingBook
 from ..model.session import Connection
 from ..model.match import Match
-from ..model.table import FINISHED, PLAYING, LiveGame, Session, Table
+from ..model.live_game import LiveGame
+from ..model.table import FINISHED, PLAYING, Session, Table
 from ..model.table_options import table_rules
 from ..storage import StoredState
 from ..storage.records import TableClosed, record_actions, replay

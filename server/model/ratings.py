@@ -32,6 +32,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Sequence
 
+#: Why a table's games may be unrated: each code of :meth:`Table.unrated_reasons`.
+UNRATED_REASONS = {
+    "not_two_sides": "three players, or four without partnerships: only two sides are rated",
+    "coach": "the table has the coach (hints): help a rated game must not have",
+    "guest": "a person (or bot) seated has no account (a guest): only registered names are rated",
+    "same_computer": "one computer level sits on both sides: the game tells nothing",
+    "fixed_deals": "the deals were fixed in advance (a match's deal_seeds): known cards",
+}
+
+
 INITIAL_RATING = 1500.0
 K_FACTOR = 32.0
 FAMILIES = ("noddy", "cribbage")

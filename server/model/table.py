@@ -24,18 +24,12 @@ from typing import Any, Callable, Iterable, Sequence
 from noddy.bots import Player
 from noddy.engine import Action, Discard, Event, Game, Outcome, Rules, describe_legal
 
+from .live_game import LiveGame
+from .ratings import UNRATED_REASONS
 from .match_plan import MatchPlan
 from .match import Match
 from .table_options import hints_on, match_to
 
-#: Why a table's games may be unrated: each code of :meth:`Table.unrated_reasons`.
-UNRATED_REASONS = {
-    "not_two_sides": "three players, or four without partnerships: only two sides are rated",
-    "coach": "the table has the coach (hints): help a rated game must not have",
-    "guest": "a person (or bot) seated has no account (a guest): only registered names are rated",
-    "same_computer": "one computer level sits on both sides: the game tells nothing",
-    "fixed_deals": "the deals were fixed in advance (a match's deal_seeds): known cards",
-}
 _HANDS = {3: "three", 4: "four"}
 
 WAITING = "waiting"
@@ -106,37 +100,6 @@ class Seat:
         if self.stand_in:  # whose seat it is, and whether they may take it back
             data["stand_in_for"] = self.stand_in_for.name if self.stand_in_for is not None else None
         return data
-
-
-@dataclass
-class LiveGame:
-    """What storage needs to know of a table's current game: its id, the table's seq when it
-    began, who sat where when it was dealt (they are the ones rated), and how many actions."""
-
-    game_id: int
-    seq_start: int
-    seats: list[dict[str, Any]]
-    actions: int = 0
-    #: The actions taken so far, in order: what the coach's review replays.
-    taken: list[Action] = field(default_factory=list)
-    #: Each time a seat changed hands during the game, in order: ``{"seat", "after"`` (the
-    #: number of actions taken by then), ``"at"`` (seconds since 1970), ``"name", "kind",
-    #: "level", "why"}`` (``resigned``,
-    #: ``abandoned``: a computer stands in; ``back``: the person took it back; ``waiting``:
-    #: the table sent the stand-in away to wait for its person).  The record keeps them.
-    changes: list[dict[str, Any]] = field(default_factory=list)
-    #: When the game was dealt, on the server's wall clock (what its duration is measured
-    #: from: :mod:`noddy.server.model.result`); None when not known.
-    started_at: float | None = None
-
-    def seats_with_changes(self) -> list[dict[str, Any]]:
-        """The seats as dealt, each with its ``changes`` (only a seat that had some)."""
-        out = []
-        for seat in self.seats:
-            changes = [{k: v for k, v in c.items() if k != "seat"} for c in self.changes
-                       if c["seat"] == seat["seat"]]
-            out.append({**seat, "changes": changes} if changes else seat)
-        return out
 
 
 @dataclass(eq=False)
