@@ -33,7 +33,7 @@ from ..model.ratelimit import AddressBuckets
 from ..model.ratings import FAMILIES, Rated, RatingBook
 from ..model.session import Connection
 from ..model.table import PLAYING, WATCHERS_CHAT_KEPT, Session
-from ..model.table_options import advertised_options
+from ..model.table_options import advertised_options, unlisted
 from .turn_timers import turn_timer
 from .instructions import PasswordResult, PasswordWork
 from .names import COMPUTER_SKELETONS, SERVER_NAME
@@ -299,8 +299,10 @@ class Lobby:
 
     def list_tables(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         # people_only: the tables where no program (a hello with "bot": true) sits.
+        session = conn.session
         tables = [table.summary() for table in self._tables.sorted()
-                  if not (f["people_only"] and any(s.bot for s in table.humans()))]
+                  if not (f["people_only"] and any(s.bot for s in table.humans()))
+                  and (not unlisted(table.options) or any(s is session for s, _ in table.members()))]
         self._outbox.reply(conn, rid, {"type": "tables", "tables": tables})
 
     def chat(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from ..model.table_options import unlisted
 from .instructions import Lines
 
 if TYPE_CHECKING:
@@ -77,7 +78,8 @@ class LobbyNews:
                 messages.append(closed)
             else:
                 table = tables.get(table_id)
-                if table is not None:  # else closed unannounced (at shutdown): nothing to say
+                # (Closed unannounced, at shutdown, or unlisted: nothing to say.)
+                if table is not None and not unlisted(table.options):
                     messages.append({"type": "table", "table": table.summary()})
         self._changed.clear()
         return Lines(tuple(messages)) if messages else None

@@ -52,12 +52,15 @@ MAX_SPECTATORS = OptionSpec("max_spectators", "int", None,
                             "the most people who may watch the table at once (null: no limit; 0: "
                             "nobody may watch)", minimum=0, maximum=MAX_SPECTATORS_MAX)
 
+UNLISTED = OptionSpec("unlisted", "bool", False, "the table is left out of the lobby's list and "
+                      "news: only those told its number find it (anyone may still join it)")
+
 #: The server's own table options, and where each goes in ``create_table``: inside its
 #: ``options`` object, or a field of the request itself.
 SERVER_OPTIONS: dict[str, tuple[OptionSpec, str]] = {
     HINTS.name: (HINTS, "options"), MATCH.name: (MATCH, "options"), TURN_TIMER.name: (TURN_TIMER, "request"),
     PASSWORD.name: (PASSWORD, "request"), SEAT_SILENCE.name: (SEAT_SILENCE, "options"),
-    MAX_SPECTATORS.name: (MAX_SPECTATORS, "options"),
+    MAX_SPECTATORS.name: (MAX_SPECTATORS, "options"), UNLISTED.name: (UNLISTED, "options"),
 }
 
 
@@ -79,6 +82,11 @@ def table_rules(preset: str, players: int, partnerships: bool,
                 options: Mapping[str, Any] | None) -> Rules:
     """The rules of a table (or a stored game) with these options."""
     return configure(preset, players, partnerships=partnerships, options=rules_options(options))
+
+
+def unlisted(options: Mapping[str, Any] | None) -> bool:
+    """Whether a table with these options is left out of the lobby's list and news."""
+    return bool(options) and options.get(UNLISTED.name) is True  # type: ignore[union-attr]
 
 
 def hints_on(options: Mapping[str, Any] | None) -> bool:
