@@ -52,10 +52,11 @@ from .turn_timers import TurnTimers
 #: latest), so an idle server wakes once a second.  The parts that sweep rather than keep a
 #: heap -- seat silence and the computer players' safety net (both once a second),
 #: challenges running out or withdrawn -- are looked at this often, which is all they ever
-#: needed; so are keepalive looks, a second late at most: a ping due every ``ping_interval``
-#: (30 s) or a silent newcomer dropped after ``idle_timeout`` (90 s) loses nothing by it, and
-#: 1,000 idle lobby connections, each due at its own moment, are then looked at a second's
-#: worth at a time instead of each waking the server on its own.
+#: needed; so are held seats (grace periods, keep-away) and keepalive looks, a second late
+#: at most: a ping due every ``ping_interval`` (30 s) or a silent newcomer dropped after
+#: ``idle_timeout`` (90 s) loses nothing by it, and 1,000 idle lobby connections, each due
+#: at its own moment, are then looked at a second's worth at a time instead of each waking
+#: the server on its own.
 SWEEP_INTERVAL = 1.0
 
 
@@ -159,20 +160,17 @@ class ServerCore:
 
     def next_deadline(self) -> float:
         """When :meth:`tick` next has something to do, on the core's clock: the earliest of the
-        parts' own deadlines (held seats, keep-away and watchers' places; turn timers; paused
-        tables; the lobby's next push of news), and never later than ``SWEEP_INTERVAL`` after
-        the last tick (the sweeps, and keepalive looks).  The network
+        parts' own deadlines (turn timers; paused tables; the lobby's next push of news), and
+        never later than ``SWEEP_INTERVAL`` after the last tick (the sweeps, keepalive looks,
+        and held seats: a grace period of a minute, a keep-away or a watcher's place loses
+        nothing by ending up to a second late; give the held-seat queue a ``next_due`` here if
+        one ever must be exact).  The network
         layer sleeps until then instead of ticking on a fixed interval, and asks again after
         every call, as a call may have set an earlier deadline.  Cheap: the first item of a
         few heaps.  A deadline may be stale (a timer since moved): the tick then finds
         nothing to do."""
         deadline = self._ticked + SWEEP_INTERVAL
-        # The held seats' heap is read here, not by a method of Seating: seating.py is at its
-        # 500 lines and its held-seat queue is being moved to a module of its own (give that
-        # a next_due() then).
-        held = self.seating._held_due
-        for due in (held[0][0] if held else None, self.turn_timers.next_due(), self.paused.next_due(),
-                    self.board.next_due()):
+        for due in (self.turn_timers.next_due(), self.paused.next_due(), self.board.next_due()):
             if due is not None and due < deadline:
                 deadline = due
         return deadline

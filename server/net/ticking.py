@@ -2,7 +2,8 @@
 
 The core keeps its timers (turn timers, held seats and keep-away, paused tables, the lobby's
 pushes, keepalive looks) in heaps of its own, and ``ServerCore.next_deadline`` says when the
-first is due (a second after the last tick at the latest: the parts that sweep).  The tick
+first that must be exact is due (a second after the last tick at the latest: the parts that
+sweep, held seats and keepalive looks).  The tick
 loop sleeps until then rather than waking every ``tick_interval`` (issue 37: an idle local
 game woke ten times a second for nothing), and every core call re-arms it, as a call may set
 an earlier deadline.
@@ -44,8 +45,7 @@ class Ticking:
 
     async def _tick_loop(self) -> None:
         """Tick when the core's next deadline is due (``ServerCore.next_deadline``: a turn
-        timer, a held seat, a lobby push, a keepalive look; a second after the last tick at
-        the latest), not on a fixed interval: an idle server wakes about once a second.
+        timer, a lobby push, a paused table; a second after the last tick at the latest), not on a fixed interval: an idle server wakes about once a second.
         ``_apply`` re-arms the wake-up after every core call, which may have set an earlier
         deadline.  Two ticks are never closer than ``tick_interval``, so a deadline that is
         due but cannot be acted on yet (a paused table, a turn still being written) is looked
