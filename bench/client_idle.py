@@ -9,7 +9,16 @@ at the start and the end of a window of ``--seconds``, after a warm-up.  Scenari
                 the discard is yours, no turn timer);
 * ``timer``     the same with a 60 s turn timer: the clock ticks, so once a second is right;
 * ``watch``     spectating a game between two scripted players (two connections of this
-                script) who each act 0.1 s after their turn: ~10 actions a second.
+                script) who each act 0.1 s after their turn: ~10 actions a second;
+* ``local``     ``noddy play``'s solo game waiting for you: the client with its private
+                server in the same process (issue 37: the server's tick woke it 10 times
+                a second);
+* ``server``    no client: the server alone with ``--idle-connections`` (1,000) idle
+                lobby connections from 20 loopback addresses (issue 37); measured is the server.
+
+Besides the share of a core, each line gives the measured process's wake-ups a second: the
+voluntary context switches of its main thread (the event loop's), each a return from
+``epoll_wait``.
 
 ``--client-dir DIR`` runs the client package found in DIR instead of the installed one (a
 copy of an older ``client/``, to measure before and after in one sitting).  ``--rounds N``
@@ -35,7 +44,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCENARIOS = ("lobby", "game", "timer", "watch")
+SCENARIOS = ("lobby", "game", "timer", "watch", "local", "server")
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -57,6 +66,9 @@ def run_client(host: str, port: int, scenario: str, client_dir: str | None, pid_
     from noddy.client.cli import run_client as run
 
     Path(pid_file).write_text(str(os.getpid()))
+    if scenario == "local":
+        from noddy.play import play_local
+        return asyncio.run(play_local(f"bench-{scenario}", "noddy", 2, target=121))
     options: dict = {}
     if scenario in ("game", "timer"):
         quick = {"preset": "noddy", "players": 2, "computers": 1, "options": {"target": 121}}
@@ -153,6 +165,14 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
+def wakes(pid: int) -> int:
+    """The voluntary context switches of ``pid``'s main thread (its event loop's waits)."""
+    for line in Path(f"/proc/{pid}/task/{pid}/status").read_text().splitlines():
+        if line.startswith("voluntary_ctxt_switches:"):
+            return int(line.split()[1])
+    raise RuntimeError("no voluntary_ctxt_switches")
+
+
 def wait_for(check, timeout: float = 15.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -162,8 +182,9 @@ def wait_for(check, timeout: float = 15.0) -> None:
     raise TimeoutError
 
 
-def measure(scenario: str, client_dir: str | None, seconds: float, warmup: float) -> tuple[float, float]:
-    """(share of one core in %, actions per second of the watched game)."""
+def measure(scenario: str, client_dir: str | None, seconds: float, warmup: float,
+            idle_connections: int = 1000) -> tuple[float, float, float]:
+    """(share of one core in %, actions per second of the watched game, wake-ups a second)."""
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "noddy.server.cli", "--host", "127.0.0.1",
                                "--port", str(port), "--db", ":memory:", "--log-level", "WARNING",
@@ -185,6 +206,15 @@ def measure(scenario: str, client_dir: str | None, seconds: float, warmup: float
             # Some hundreds of actions first, so that the spectator's log is full (500 lines).
             loop.run_until_complete(asyncio.sleep(1.5 if scenario == "watch" else 0.5))
             delay[0] = 0.1
+        if scenario == "server":
+            table_task = loop.create_task(_idle_crowd(port, idle_connections, stop))
+            loop.run_until_complete(asyncio.sleep(0.2))
+            loop.run_until_complete(asyncio.sleep(warmup))
+            pid = server.pid
+            start_cpu, start, start_wakes = cpu_seconds(pid), time.monotonic(), wakes(pid)
+            loop.run_until_complete(asyncio.sleep(seconds))
+            used, elapsed = cpu_seconds(pid) - start_cpu, time.monotonic() - start
+            return 100.0 * used / elapsed, 0.0, (wakes(pid) - start_wakes) / elapsed
         command = [sys.executable, str(Path(__file__).resolve()), "--as-client", str(port), scenario,
                    "--pid-file", pid_file] + (["--client-dir", client_dir] if client_dir else [])
         if os.environ.get("NODDY_BENCH_PROFILE"):       # (tmux does not pass our environment on)
@@ -198,14 +228,16 @@ def measure(scenario: str, client_dir: str | None, seconds: float, warmup: float
             subprocess.run(["tmux", "send-keys", "-t", session, "w"], check=True)
         loop.run_until_complete(asyncio.sleep(warmup))
         start_cpu, start, start_actions = cpu_seconds(pid), time.monotonic(), counter[0]
+        start_wakes = wakes(pid)
         loop.run_until_complete(asyncio.sleep(seconds))
         used, elapsed = cpu_seconds(pid) - start_cpu, time.monotonic() - start
+        woke = (wakes(pid) - start_wakes) / elapsed
         actions = counter[0] - start_actions
         screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
                                 capture_output=True, text=True).stdout
         if os.environ.get("NODDY_BENCH_SHOW"):
             print(screen)
-        return 100.0 * used / elapsed, actions / elapsed
+        return 100.0 * used / elapsed, actions / elapsed, woke
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
         stop.set()
@@ -219,6 +251,21 @@ def measure(scenario: str, client_dir: str | None, seconds: float, warmup: float
         server.terminate()
         server.wait()
         Path(pid_file).unlink(missing_ok=True)
+
+
+async def _idle_crowd(port: int, count: int, stop: asyncio.Event) -> None:
+    """``count`` connections that say hello and stay in the lobby, answering pings."""
+    async def one(n: int) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(f"127.0.0.{n % 20 + 1}", 0))
+        writer.write((json.dumps({"type": "hello", "name": f"idle{n}", "version": 1, "bot": True}) + "\n").encode())
+        while not stop.is_set():
+            raw = await reader.readline()
+            if not raw:
+                return
+            if json.loads(raw).get("type") == "ping":
+                writer.write(b'{"type":"pong"}\n')
+
+    await asyncio.gather(*(one(n) for n in range(count)))
 
 
 async def _one_waiting_table(port: int, stop: asyncio.Event) -> None:
@@ -252,22 +299,32 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--against", metavar="REV", help="the whole package (server too) of commit REV "
+                        "first, then this checkout's, alternated (for local and server)")
+    parser.add_argument("--idle-connections", type=int, default=1000)
     args = parser.parse_args()
     if args.as_client:
         port, scenario = args.as_client
         dirs = args.client_dir or [None]
         sys.exit(run_client("127.0.0.1", int(port), scenario, dirs[0], args.pid_file))
-    versions = args.client_dir or [None]
+    versions: list[tuple[str, str | None, str | None]] = [(d, d, None) for d in args.client_dir or [None]]
+    scratch = tempfile.TemporaryDirectory()
+    if args.against:
+        from core_diff import package_tree
+        versions = [(f"before ({args.against})", None, str(package_tree(args.against, Path(scratch.name) / "b"))),
+                    ("after", None, str(package_tree(None, Path(scratch.name) / "a")))]
     results: dict[tuple[str, str], list[float]] = {}
     for scenario in args.scenario or SCENARIOS:
         for round_ in range(args.rounds):
-            for version in versions:
-                share, rate = measure(scenario, version, args.seconds, args.warmup)
-                label = version or "installed"
+            for label, version, tree in versions:
+                if tree:
+                    os.environ["PYTHONPATH"] = tree
+                share, rate, woke = measure(scenario, version, args.seconds, args.warmup, args.idle_connections)
+                label = label or "installed"
                 results.setdefault((scenario, label), []).append(share)
                 extra = f"  ({rate:.1f} actions/s)" if scenario == "watch" else ""
-                print(f"{scenario:6} {label:30} round {round_ + 1}: {share:6.2f} % of a core{extra}",
-                      flush=True)
+                print(f"{scenario:6} {label:30} round {round_ + 1}: {share:6.2f} % of a core, "
+                      f"{woke:5.1f} wake-ups/s{extra}", flush=True)
     print()
     for (scenario, label), shares in results.items():
         print(f"{scenario:6} {label:30} median {statistics.median(shares):6.2f} %  "

@@ -50,6 +50,18 @@ from .talk import Talk
 from .turn_timers import TurnTimers
 
 
+#: The longest the core's timers go without a look (the network layer wakes by then at the
+#: latest), so an idle server wakes once a second.  The parts that sweep rather than keep a
+#: heap -- seat silence and the computer players' safety net (both once a second),
+#: challenges running out or withdrawn -- are looked at this often, which is all they ever
+#: needed; so are held seats (grace periods, keep-away) and keepalive looks, a second late
+#: at most: a ping due every ``ping_interval`` (30 s) or a silent newcomer dropped after
+#: ``idle_timeout`` (90 s) loses nothing by it, and 1,000 idle lobby connections, each due
+#: at its own moment, are then looked at a second's worth at a time instead of each waking
+#: the server on its own.
+SWEEP_INTERVAL = 1.0
+
+
 class ServerCore:
     """Every connection, session and table of one server; see :mod:`noddy.server.core`."""
 
@@ -61,6 +73,8 @@ class ServerCore:
         #: Seconds since the epoch, for the times kept in game records.
         self.wall_clock = wall_clock
         self.closed = False
+        #: When tick() last ran (see next_deadline).
+        self._ticked = clock()
         # The rooms that hold state others read, leaves first.
         self.connections = Connections(config)
         self.sessions = Sessions()
@@ -139,7 +153,7 @@ class ServerCore:
         """Time passed: each part looks at what is due by now, in this order.  Only what is
         due is looked at: held seats, turn timers and connections each wait in a heap ordered
         by when they are due (a stale entry is checked and skipped)."""
-        now = self.clock()
+        self._ticked = now = self.clock()
         self.held_seats.tick(now)  # grace periods over
         self.gameplay.tick(now)  # turn timers, and the computer players' sweep
         self.silence.tick(now)  # the people to move silent long enough: the others are told
@@ -148,6 +162,23 @@ class ServerCore:
         self.matchmaking.tick(now)  # challenges run out, or their players left the lobby
         self.board.tick(now, self.tables.by_id())  # the lobby's table news, last (this tick's too)
         return self._effects()
+
+    def next_deadline(self) -> float:
+        """When :meth:`tick` next has something to do, on the core's clock: the earliest of the
+        parts' own deadlines (held seats, turn timers, paused tables, the lobby's next push of
+        news), and never later than ``SWEEP_INTERVAL`` after the last tick (the sweeps and the
+        keepalive looks: a ping or a silent seat's notice loses nothing by coming up to a second
+        late).  The network
+        layer sleeps until then instead of ticking on a fixed interval, and asks again after
+        every call, as a call may have set an earlier deadline.  Cheap: the first item of a
+        few heaps.  A deadline may be stale (a timer since moved): the tick then finds
+        nothing to do."""
+        deadline = self._ticked + SWEEP_INTERVAL
+        for due in (self.held_seats.next_due(), self.turn_timers.next_due(), self.paused.next_due(),
+                    self.board.next_due()):
+            if due is not None and due < deadline:
+                deadline = due
+        return deadline
 
     def turns_sent(self, timers: list[TurnTimer]) -> None:
         """The network layer has written the Sends that carried ``timers`` (see

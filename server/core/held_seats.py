@@ -85,6 +85,11 @@ class HeldSeats:
                                           "name": session.name, "grace": self._config.grace_period})
             self._tables.changed(table)
 
+    def next_due(self) -> float | None:
+        """When the first held seat's time may be up (None: none is held); an entry may be
+        stale (its person came back), and the tick then finds nothing to do."""
+        return self._held_due[0][0] if self._held_due else None
+
     def tick(self, now: float) -> None:
         """Held seats and watchers' places whose time is over are given up (not at a paused table)."""
         held = self._held_due

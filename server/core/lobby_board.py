@@ -86,6 +86,10 @@ class LobbyBoard:
     def table_closed(self, message: dict[str, Any]) -> None:
         self._news.closed(message)
 
+    def next_due(self) -> float | None:
+        """When the lobby's next push of table news is due, if news is waiting."""
+        return self._news.next_due()
+
     def tick(self, now: float, tables: Mapping[int, Table]) -> None:
         """Push the lobby its table news if some is waiting and the last push was at least
         ``lobby_push_interval`` ago: each changed table's latest ``table`` (or its

@@ -65,6 +65,10 @@ class LobbyNews:
         """A table closed (``message`` is its ``table_closed``): the next push carries that."""
         self._changed[message["table"]] = message
 
+    def next_due(self) -> float | None:
+        """When the next push may go, if news is waiting for one."""
+        return self._next if self._changed else None
+
     def take(self, now: float, tables: dict[int, Table]) -> Lines | None:
         """The lines of a push due by ``now`` (``tables``: the open tables), or None if
         nothing changed or the last push was less than ``interval`` ago.  Taking them

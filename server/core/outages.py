@@ -27,6 +27,11 @@ class PausedTables:
     def __contains__(self, table_id: object) -> bool:
         return table_id in self._due
 
+    def next_due(self) -> float | None:
+        """When the first paused table with no query out is due a look, if any is (few are
+        ever paused: a look over them all is cheap)."""
+        return min((due for table_id, due in self._due.items() if table_id not in self._repairing), default=None)
+
     def due(self, now: float) -> Iterator[tuple[int, bool]]:
         """The paused tables due a look by ``now`` with no query out: ``(id, rolled back)``."""
         for table_id, due in self._due.items():

@@ -47,12 +47,30 @@ class Sessions(Mapping[str, Session]):
         return self._by_token.get(session.token) is session
 
     def add(self, session: Session) -> None:
+        old = self._by_token.get(session.token)
         self._by_token[session.token] = session
+        if old is not None and old is not session:  # replaced: its name goes with it
+            self._tidy(skeleton(old.name))
         self._names.setdefault(skeleton(session.name), []).append(session)
 
     def forget(self, session: Session) -> None:
-        """``session``'s person has gone for good (or is choosing another name)."""
-        self._by_token.pop(session.token, None)
+        """``session``'s person has gone for good (or is choosing another name).  Its name
+        goes too: the names were only tidied when the same name was asked about again, so
+        every guest who ever came (a new name each, mostly) stayed here with their session,
+        and with it what it held (issue 37)."""
+        gone = self._by_token.pop(session.token, None)
+        self._tidy(skeleton(session.name))
+        if gone is not None and gone is not session:
+            self._tidy(skeleton(gone.name))
+
+    def _tidy(self, wanted: str) -> None:
+        """Leave only current sessions under the name skeleton ``wanted`` (none: no entry)."""
+        same = self._names.get(wanted)
+        if same is None:
+            return
+        same[:] = [s for s in same if self._by_token.get(s.token) is s]
+        if not same:
+            del self._names[wanted]
 
     def holder(self, name: str) -> Session | None:
         """The session, connected or holding a seat (or one a computer stands in for, or the
@@ -69,10 +87,8 @@ class Sessions(Mapping[str, Session]):
         that looks the same (any case, width or accents, Cyrillic or Greek lookalikes: the
         names' :func:`~noddy.protocol.names.skeleton` is the same)."""
         wanted = skeleton(name)
+        self._tidy(wanted)  # forget sessions gone
         same = self._names.get(wanted)
         if not same:
             return False
-        same[:] = [s for s in same if self._by_token.get(s.token) is s]  # forget sessions gone
-        if not same:
-            del self._names[wanted]
         return any(s.conn is not None or s.held_until is not None or s.table is not None for s in same)

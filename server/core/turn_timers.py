@@ -89,6 +89,10 @@ class TurnTimers:
         del table.turns_in_flight[seat]
         return False
 
+    def next_due(self) -> float | None:
+        """When the first turn timer runs out, if one runs (it may be stale: looked at and skipped)."""
+        return self._timer_due[0][0] if self._timer_due else None
+
     def due(self, now: float) -> list[Table]:
         """The open tables some of whose timers are due by ``now``, in table order (each
         once); the caller plays for their seats, then :meth:`look_again`."""

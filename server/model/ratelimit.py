@@ -5,6 +5,7 @@ and guessing table passwords)."""
 from __future__ import annotations
 
 import ipaddress
+from typing import Any
 
 #: The bits of an IPv6 address that name one host for the per-address limits: a home or a
 #: machine is given a whole /64, so each of its 2**64 addresses is the same host.
@@ -65,6 +66,12 @@ class TokenBucket:
 #: Entries an address table holds before it forgets the addresses that no longer matter (a
 #: full bucket, no recent wrong password): the tables must not grow with every address seen.
 _PRUNE_AT = 256
+#: Entries an address table holds at most, even when none can be pruned (a crowd of
+#: addresses, each still limited or locked out): past it the oldest entry is forgotten, so
+#: the tables cannot grow with every address seen (issue 37).  An entry is ~200 bytes:
+#: 16,384 of them ~3 MB a table.  Forgetting an address only gives it a fresh allowance,
+#: which a host that holds 16,384 addresses has anyway.
+MAX_ADDRESSES = 16_384
 
 
 class AddressBuckets:
@@ -85,6 +92,7 @@ class AddressBuckets:
         if bucket is None:
             if len(self._buckets) >= _PRUNE_AT:
                 self._prune(now)
+                _forget_oldest(self._buckets)
             bucket = self._buckets[address] = TokenBucket(self.rate, self.burst, now)
         return bucket.take(now)
 
@@ -133,6 +141,7 @@ class PasswordGuard:
         entry = self._guesses.get(address)
         if entry is None and len(self._guesses) >= _PRUNE_AT:
             self._prune(now)
+            _forget_oldest(self._guesses)
         times, locked_until = entry if entry is not None else ([], 0.0)
         times = [t for t in times[-self.attempts:] if t > now - self.window] + [now]
         if len(times) >= self.attempts:
@@ -144,3 +153,9 @@ class PasswordGuard:
         for address, (times, locked_until) in list(self._guesses.items()):
             if locked_until <= now and all(t <= now - self.window for t in times):
                 del self._guesses[address]
+
+
+def _forget_oldest(table: dict[str, Any]) -> None:
+    """Make room for one more entry within :data:`MAX_ADDRESSES`: forget the oldest."""
+    while len(table) >= MAX_ADDRESSES:
+        del table[next(iter(table))]

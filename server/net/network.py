@@ -8,7 +8,8 @@ allows (below).  The rest of the layer is one module per idea, each a part of th
 - :mod:`noddy.server.net.link`: one connection (``_Link``): cutting lines, buffering writes;
 - :mod:`noddy.server.net.accepting`: the listening sockets, and pausing when descriptors run out;
 - :mod:`noddy.server.net.sending`: encoding messages and writing them to links, within the caps;
-- :mod:`noddy.server.net.computer_players`: computer players thinking in worker threads.
+- :mod:`noddy.server.net.computer_players`: computer players thinking in worker threads;
+- :mod:`noddy.server.net.ticking`: the core's timers, slept to (``ServerCore.next_deadline``).
 
 The parts are mixins of :class:`NoddyServer` rather than objects it calls, so a message's path
 from the socket to the core and back is the same chain of method calls it was when this was
@@ -37,6 +38,7 @@ from typing import Any
 
 from .accepting import BACKLOG, OUT_OF_RESOURCES, Accepting
 from .computer_players import ComputerPlayers
+from .ticking import Ticking
 from ..config import ServerConfig
 from ..core import Close, Effects, Out, PasswordResult, PasswordWork, Query, ServerCore
 from .hashing import PasswordWorker
@@ -77,7 +79,7 @@ class _Step:
 
 
 @dataclass(eq=False)
-class NoddyServer(Accepting, Sending, ComputerPlayers):
+class NoddyServer(Accepting, Sending, ComputerPlayers, Ticking):
     """A listening server; ``start()``, then ``shutdown()`` (or ``async with``)."""
 
     config: ServerConfig = field(default_factory=ServerConfig)
@@ -98,7 +100,7 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
         #: as each read is cut into lines before the next.
         self._inbox = memoryview(bytearray(RECEIVE_BUFFER))
         self._init_computer_players()
-        self._ticker: asyncio.Task[None] | None = None
+        self._init_ticking()
         self._store: StorageWorker | None = None
         self._pending: deque[_Step] = deque()
         #: Instructions held in ``_pending`` per connection: a call that waits for no write
@@ -226,6 +228,8 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
         and start its computer players thinking.  ``marked``: the text adapter has seen the
         instructions already."""
         assert self.core is not None
+        if self._alarm is not None:  # the call may have set an earlier deadline
+            self._arm()
         outs, records, origin = effects.out, effects.records, effects.origin
         if not marked and self._text.people:
             self._text.outgoing(outs)
@@ -456,11 +460,3 @@ class NoddyServer(Accepting, Sending, ComputerPlayers):
             else:
                 outs += part
         return outs
-
-    # -- timers ---------------------------------------------------------------------------------
-    async def _tick_loop(self) -> None:
-        assert self.core is not None
-        while True:
-            await asyncio.sleep(self.config.tick_interval)
-            self._apply(self.core.tick())
-
