@@ -74,3 +74,17 @@ def test_the_checker_sees_a_forbidden_import(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("import asyncio\nfrom ..server import net\nfrom . import cards\n")
     assert _imports("noddy.engine.bad", bad) == {"asyncio", "noddy.server", "noddy.engine"}
+
+
+#: The line limit is a smoke detector (issue 32): no module may stand within 10 % of it, so a
+#: module that grows is split by what its parts do long before anyone is tempted to squeeze.
+LINE_LIMIT = 500
+NEAR_THE_LIMIT = LINE_LIMIT * 9 // 10
+
+
+def test_no_module_stands_within_a_tenth_of_the_line_limit() -> None:
+    near = {name: lines for name, lines in
+            ((str(path.relative_to(ROOT)), len(path.read_text().splitlines()))
+             for folder in PACKAGE_DIRS.values() for path in (ROOT / folder).rglob("*.py"))
+            if lines > NEAR_THE_LIMIT}
+    assert near == {}

@@ -9,7 +9,9 @@ allows (below).  The rest of the layer is one module per idea, each a part of th
 - :mod:`noddy.server.net.accepting`: the listening sockets, and pausing when descriptors run out;
 - :mod:`noddy.server.net.sending`: encoding messages and writing them to links, within the caps;
 - :mod:`noddy.server.net.computer_players`: computer players thinking in worker threads;
-- :mod:`noddy.server.net.ticking`: the core's timers, slept to (``ServerCore.next_deadline``).
+- :mod:`noddy.server.net.ticking`: the core's timers, slept to (``ServerCore.next_deadline``);
+- :mod:`noddy.server.net.ordering`: each connection's messages in order while storage steps
+  and password checks are in flight (and the hashing worker those checks run on).
 
 The parts are mixins of :class:`NoddyServer` rather than objects it calls, so a message's path
 from the socket to the core and back is the same chain of method calls it was when this was
@@ -40,9 +42,9 @@ from .accepting import BACKLOG, OUT_OF_RESOURCES, Accepting
 from .computer_players import ComputerPlayers
 from .ticking import Ticking
 from ..config import ServerConfig
-from ..core import Close, Effects, Out, PasswordResult, PasswordWork, Query, ServerCore
-from .hashing import PasswordWorker
+from ..core import Close, Effects, Out, Query, ServerCore
 from .link import RECEIVE_BUFFER, SEND_BUFFER, _Link
+from .ordering import Ordering
 from .sending import ESSENTIAL_TYPES, LOG_PERIOD, Sending, _essential
 from ..storage import MEMORY, StorageWorker
 from ..text import TextAdapter
@@ -79,7 +81,7 @@ class _Step:
 
 
 @dataclass(eq=False)
-class NoddyServer(Accepting, Sending, ComputerPlayers, Ticking):
+class NoddyServer(Accepting, Sending, ComputerPlayers, Ticking, Ordering):
     """A listening server; ``start()``, then ``shutdown()`` (or ``async with``)."""
 
     config: ServerConfig = field(default_factory=ServerConfig)
@@ -103,14 +105,7 @@ class NoddyServer(Accepting, Sending, ComputerPlayers, Ticking):
         self._init_ticking()
         self._store: StorageWorker | None = None
         self._pending: deque[_Step] = deque()
-        #: Instructions held in ``_pending`` per connection: a call that waits for no write
-        #: sends at once to every connection with nothing held (see ``_overtake``).
-        self._held: dict[int, int] = {}
-        #: Account passwords are checked and hashed here, apart from storage and the loop.
-        self._hasher = PasswordWorker()
-        #: What the core sent a connection while its account request was with the hashing
-        #: worker: written after that request's reply, in order (see ``_password_done``).
-        self._parked: dict[int, list[Out]] = {}
+        self._init_ordering()
         #: Records of this turn of the loop not yet handed to storage, and the future that
         #: their messages wait on (see ``_gate``).
         self._batch: list[Any] = []
@@ -295,52 +290,6 @@ class NoddyServer(Accepting, Sending, ComputerPlayers, Ticking):
         read = None if self._store is None else self._watch(self._store.read(query.kind, query.args))
         self._held[query.conn] = self._held.get(query.conn, 0) + 1
         self._pending.append(_Step(read, [], query))
-
-    def _hold(self, outs: list[Out]) -> None:
-        """``outs`` wait in ``_pending``: their connections have something held."""
-        held = self._held
-        for out in outs:
-            held[out.conn] = held.get(out.conn, 0) + 1
-
-    def _release(self, step: _Step) -> None:
-        """``step`` left ``_pending``: its connections hold that much less."""
-        held = self._held
-        conns = [out.conn for out in step.outs]
-        if step.query is not None:
-            conns.append(step.query.conn)
-        for conn in conns:
-            left = held.get(conn, 0) - 1
-            if left > 0:
-                held[conn] = left
-            else:
-                held.pop(conn, None)
-
-    def _overtake(self, outs: list[Out]) -> list[Out]:
-        """A call that wrote nothing, while other calls wait for storage: what it sends to a
-        connection with nothing held goes out now (a ``pong`` never waits for another
-        connection's write or read); what it sends to one with something held waits behind
-        that, so each connection still gets its messages in the order the core gave them.
-        Returns what must wait."""
-        held = self._held
-        later = [out for out in outs if out.conn in held]
-        if len(later) < len(outs):
-            self._carry_out([out for out in outs if out.conn not in held] if later else outs)
-        return later
-
-    def _password_done(self, work: PasswordWork, result: PasswordResult | None) -> None:
-        """The hashing worker is done with ``work``: the core answers it.  What the core sent
-        the connection meanwhile follows the answer (or the storage write the answer asks
-        for), as it would have had the check been instant: a text-mode person who typed
-        ``register PW`` and then ``stats`` reads the two replies in that order."""
-        assert self.core is not None
-        parked = self._parked.pop(work.conn, [])
-        if self.core.closed:
-            return
-        effects = self.core.password_done(work, result)
-        if self._text.people:
-            self._text.outgoing(effects.out)
-        effects.out += parked
-        self._apply(effects, marked=True)
 
     async def _settle(self) -> None:
         """Wait (a bounded time) until every step held back so far has been carried out.
