@@ -413,10 +413,11 @@ class Table:
         without folding the events."""
         game = self.game
         assert game is not None
-        view = game.observation(seat)
         occupant = self.seats[seat] if 0 <= seat < len(self.seats) else None
         if occupant is None or occupant.session is None or not occupant.session.turn_state:
-            return {**waiting, "legal_actions": describe_legal(view.legal_actions)}
+            # (No view of the game: a seat's view costs as much again as the rest of a turn.)
+            return {**waiting, "legal_actions": describe_legal(game.legal_actions(seat))}
+        view = game.observation(seat)
         state = view.to_dict()
         del state["legal_actions"]  # the turn's own, as a client is told them (claims as ranges)
         state["crib_owner"] = state["dealer"] if game.rules.has_crib else None

@@ -94,5 +94,5 @@ def test_the_option_is_declared_and_advertised_with_its_range() -> None:
         "type": "int", "min": 0, "max": 1000, "default": None, "in": "options",
         "description": "the most people who may watch the table at once (null: no limit; 0: nobody may watch)"}
     # rules_options reads the declarations: every server option is taken out, none named by hand
-    server_own = {name: None for name, spec in advertised_options().items() if spec["in"] == "options"}
-    assert rules_options({**server_own, "hints": False, "target": 61}) == {"target": 61}
+    server_own = {name: spec["default"] for name, spec in advertised_options().items() if spec["in"] == "options"}
+    assert rules_options({**server_own, "target": 61}) == {"target": 61}
