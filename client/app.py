@@ -4,9 +4,9 @@ its loop.
 The application composes the screens: their models (session, lobby, new-table form, table and
 game: :mod:`noddy.client.model` composes them into one :class:`~noddy.client.model.ViewModel`;
 the finished games: :class:`~noddy.client.screens.records.RecordsView`), their drawing and their
-keys.  :class:`ClientApp` is put together from three ideas, one module each: its windows
-(:class:`~noddy.client.layout.Windows`, drawn from the view model by
-:mod:`noddy.client.render`), its keys (:class:`~noddy.client.bindings.Bindings`), and, here,
+keys.  :class:`ClientApp` is put together from three ideas, one module each: its frame
+(:class:`~noddy.client.layout.Windows`: the title, the bottom lines, the boxes, and which
+screen's windows are up), its keys (:class:`~noddy.client.bindings.Bindings`), and, here,
 the loop that ties them to the server.  Keys call the model's methods; whatever requests the
 model queues are written to the connection right after.  The connection runs in a background
 task of the application and never blocks a key.  A full-screen application never prints:

@@ -1,33 +1,32 @@
-"""The application's windows: the screens, the lines at the bottom and the boxes over them.
+"""The application's frame: the title, the lines at the bottom, the boxes over the screens,
+and which screen is up.
 
-:class:`Windows` is the part of :class:`~noddy.client.app.ClientApp` that builds its
+:class:`Windows` is the part of :class:`~noddy.client.app.ClientApp` that composes its
 prompt_toolkit layout (:meth:`Windows._build_layout`) and measures it (the screen's width and
-rows, the log window's height).  Every window's text is a callable over the view model, drawn
-by :mod:`noddy.client.render`, so ``invalidate()`` is all a redraw takes (and a resize redraws
-by itself).
+rows, the log window's height).  Every window's text is a callable over the view model, so
+``invalidate()`` is all a redraw takes (and a resize redraws by itself).
 
-Screens are chosen by ``model.session.screen`` (``connecting``/``lobby``, ``table``), each a
-``ConditionalContainer`` here, with its keys (:mod:`noddy.client.bindings`) filtered on the
-same condition.  The screens of finished games (My games, the replay, the leaderboard:
-:mod:`noddy.client.screens.records`) hook in with one container of their own
-(``records.build_layout``) under their own ``model.session.screen`` values.
+Each screen owns its windows: the lobby (:class:`~noddy.client.screens.lobby_layout.LobbyLayout`),
+the new-table form (:class:`~noddy.client.screens.form_layout.FormLayout`), the table
+(:class:`~noddy.client.screens.table_layout.TableLayout`), the screens of finished games (My
+games, the replay, the leaderboard: ``records.build_layout``) and who is online
+(``people.build_layout``).  Here each is only put up, as a ``ConditionalContainer`` on
+``model.session.screen`` (``connecting``/``lobby``, ``table``, the records' and people's own
+values), with its keys (:mod:`noddy.client.bindings`) filtered on the same condition.
 
 Three one-line inputs share the bottom of the screen: the chat line, the password line of a
 private table and the name line.  Three boxes float over any screen: the coach's (a hint or a
 review, ``model.coach.panel``), the help, and the quit/resign question (:meth:`confirm_text`).
-The coach's box and the count of a deal scroll what does not fit the screen
+The coach's box, like the count of a deal, scrolls what does not fit the screen
 (:class:`~noddy.client.scrolling.Scrolled`: a marker row says how many rows are hidden).
-A log formats only the lines the screen has rows for (``render.log_tail``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import (
     ConditionalContainer,
@@ -36,7 +35,7 @@ from prompt_toolkit.layout import (
     HSplit,
     Window,
 )
-from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.processors import PasswordProcessor
 from prompt_toolkit.widgets import Frame
@@ -44,9 +43,13 @@ from prompt_toolkit.widgets import Frame
 from . import keys, render
 from .keymap import Screen
 from .model import CONNECTING, LOBBY, TABLE, ViewModel
-from .screens import people, records
+from .screens import lobby_layout, people, records
+from .screens.form_layout import FormLayout
+from .screens.lobby_layout import LobbyLayout
 from .screens.people import PeopleView
 from .screens.records import RecordsView
+from .screens.table_layout import TableLayout
+from .screens.windows import text
 from .scrolling import Scrolled
 from .state import ResumeTokens
 
@@ -77,6 +80,9 @@ class Windows:
     _help_opened: object
     screens: Callable[[], list[Screen]]
     chatting: bool
+    lobby_layout: LobbyLayout
+    form_layout: FormLayout
+    table_layout: TableLayout
     lobby_status_window: Window | None
     count_view: Scrolled
     coach_view: Scrolled
@@ -87,7 +93,7 @@ class Windows:
     _now: Callable[[], float]
 
     def lobby_status_fragments(self) -> render.Fragments:
-        return render.status_fragments_lobby(self.model, self._width())
+        return lobby_layout.status_fragments(self.model, self._width())
 
     def confirm_text(self) -> render.Fragments:
         """The question of the quit or resign box."""
@@ -142,79 +148,23 @@ class Windows:
         in_lobby = Condition(lambda: model.session.screen in LOBBY_SCREENS)
         form_open = Condition(lambda: model.new_table.form is not None)
         at_table = Condition(lambda: model.session.screen == TABLE)
-        in_game = Condition(lambda: model.game.in_game or model.game.view.winner is not None)
 
-        def text(fn: Any) -> FormattedTextControl:
-            return FormattedTextControl(fn, focusable=False)
-
-        def log_window(lines: Any) -> Window:
-            # Only the log's last lines are drawn: the window shows its end, and it can show
-            # no more lines than the screen has rows (each takes one row at least), so the
-            # lines before those would be formatted and wrapped for nothing.
-            def shown() -> list[Any]:
-                return render.log_tail(lines(), self._rows())
-
-            def cursor() -> Point:  # the last row: a long line takes more than one
-                return Point(0, render.last_row(render.log_fragments(shown(), self._width())))
-            return Window(FormattedTextControl(lambda: render.log_fragments(shown(), self._width()),
-                                               get_cursor_position=cursor, focusable=False),
-                          wrap_lines=True, always_hide_cursor=True)
-
-        # A status line wraps onto a second and third line rather than being cut off.
-        status = lambda: Dimension(min=1, max=3)  # noqa: E731
-        lobby_status = self.lobby_status_window = Window(text(self.lobby_status_fragments),
-                                                         height=status, wrap_lines=True)
-        lobby = HSplit([
-            # The cursor on the selected row keeps it in view when the list is longer
-            # than the window.
-            Window(FormattedTextControl(lambda: render.lobby_fragments(model, self._width()), focusable=False,
-                                        get_cursor_position=lambda: Point(0, model.lobby.lobby_cursor + 1)),
-                   always_hide_cursor=True,
-                   height=Dimension(min=3, preferred=len(model.lobby.tables) + 2, max=12)),
-            Window(height=1, char="─", style="class:dim"),
-            lobby_status,
-            Window(text(lambda: [("class:label", " Lobby chat")]), height=1),
-            log_window(lambda: model.lobby.lobby_chat),
-        ])
-        form = HSplit([
-            Window(text(lambda: render.form_fragments(model))),
-            Window(text(self.lobby_status_fragments), height=status, wrap_lines=True),
-        ])
-        board_height = lambda: max(1, len(model.game.view.scores))  # noqa: E731
-        table_log = self.log_window = log_window(model.game.visible_log)
-        game = HSplit([
-            Window(text(lambda: render.table_fragments(model, self._now(), self._width())), height=2),
-            Window(text(lambda: render.hand_or_show_fragments(model)), height=4),
-        ])
-        counting = Condition(lambda: model.game.deal_count is not None)
-        # The count and the coach's box scroll what does not fit (a marker says so).
-        self.count_view = Scrolled(lambda width: render.count_fragments(model, width),
-                                   lambda: model.game.deal_count)
-        # (it has the room before the log under it: its rows are what the screen is for now)
-        count = Window(self.count_view, height=Dimension(min=6, max=16, weight=10),
-                       always_hide_cursor=True)
-        table = HSplit([
-            Window(text(lambda: render.board_fragments(model, self._width())), height=board_height),
-            Window(height=1, char="─", style="class:dim"),
-            ConditionalContainer(count, filter=counting),
-            ConditionalContainer(game, filter=in_game & ~counting),
-            ConditionalContainer(Window(text(lambda: render.waiting_fragments(model)),
-                                        height=Dimension(min=2, max=6)), filter=~in_game & ~counting),
-            # (while the count is up, it has the room: the prompt comes back with the game)
-            ConditionalContainer(
-                Window(text(lambda: render.status_fragments(model, self._width())), wrap_lines=True,
-                       height=Dimension(min=2, max=4)), filter=~counting),
-            Window(text(lambda: render.log_rule_fragments(model, self._width())), height=1),
-            table_log,
-        ])
+        # The screens own their windows; here they are only put up, each on its condition.
+        columns, rows = (lambda: self._width()), (lambda: self._rows())
+        self.lobby_layout = LobbyLayout(model, columns, rows)
+        self.lobby_status_window = self.lobby_layout.status_window
+        self.form_layout = FormLayout(model, columns)
+        self.table_layout = TableLayout(model, columns, rows, lambda: self._now())
+        self.log_window = self.table_layout.log_window
+        self.count_view = self.table_layout.count_view
         body = HSplit([
             Window(text(lambda: records.title_fragments(self.records, self.address)
                         if self.records.active else render.title_bar(model, self.address, "Who is online")
                         if self.people.active else render.title_fragments(model, self.address)),
                    height=1),
-            ConditionalContainer(lobby, filter=in_lobby & ~form_open),
-            ConditionalContainer(form, filter=in_lobby & form_open),
-            ConditionalContainer(table, filter=at_table),
+            ConditionalContainer(self.lobby_layout.container, filter=in_lobby & ~form_open),
+            ConditionalContainer(self.form_layout.container, filter=in_lobby & form_open),
+            ConditionalContainer(self.table_layout.container, filter=at_table),
             records.build_layout(self.records, self._width, self._rows),
             people.build_layout(self.people, self._width),
             ConditionalContainer(

@@ -12,9 +12,9 @@ modules by what is drawn:
 * :mod:`~noddy.client.render.fragments` – the fragment type, :data:`STYLE`, :func:`plain`;
 * :mod:`~noddy.client.render.cards` – inline cards and the hand;
 * :mod:`~noddy.client.render.board` – the peg board;
-* :mod:`~noddy.client.render.table` – turn-up and pile, other hands, log, seats, the count;
+* :mod:`~noddy.client.render.table` – a log, and the count at the end of a deal;
 * :mod:`~noddy.client.render.bars` – title, status line and key hints;
-* :mod:`~noddy.client.render.lobby` – the table list, the new-table form, the password line;
+* :mod:`~noddy.client.render.lobby` – lists with a cursor, the password line;
 * :mod:`~noddy.client.render.coach` – a show counted by hand, and the coach's box.
 
 The help box is written from the screens' keys (:mod:`noddy.client.keys`).
@@ -39,21 +39,12 @@ from .board import board_fragments, compact, pegs_fragments
 from .cards import card_faces, card_fragments, cards_inline, hand_fragments
 from .coach import counting_fragments, hand_or_show_fragments, panel_fragments
 from .fragments import STYLE, Fragments, fit, plain, wrapped
-from .lobby import cursor_list, form_fragments, lobby_fragments, password_prefix
-from .table import (
-    count_fragments,
-    last_row,
-    log_fragments,
-    log_rule_fragments,
-    log_tail,
-    pile_fragments,
-    table_fragments,
-    waiting_fragments,
-)
+from .lobby import cursor_list, password_prefix
+from .table import count_fragments, last_row, log_fragments, log_tail
 
 __all__ = ["STYLE", "hand_or_show_fragments", "counting_fragments", "panel_fragments",
-           "card_faces", "count_fragments", "board_fragments", "pegs_fragments", "hand_fragments", "table_fragments", "log_fragments", "last_row", "log_tail",
-           "pile_fragments", "log_rule_fragments", "password_prefix",
-           "lobby_fragments", "form_fragments", "keys_fragments",
-           "status_fragments", "title_fragments", "waiting_fragments", "cards_inline",
+           "card_faces", "count_fragments", "board_fragments", "pegs_fragments", "hand_fragments", "log_fragments", "last_row", "log_tail",
+           "password_prefix",
+           "keys_fragments",
+           "status_fragments", "title_fragments", "cards_inline",
            "card_fragments", "key_hints", "status_line", "title_bar", "cursor_list", "fit"]

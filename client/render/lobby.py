@@ -1,26 +1,15 @@
-"""The lobby's screens: the list of tables, the new-table form, the password question.
+"""Lists with a cursor, and the password question: drawn for more than one screen.
 
-Everything drawn before the player sits at a table; :func:`cursor_list` is also what the
-records screens use for their lists.
+:func:`cursor_list` draws the lobby's tables and the records' and people's lists;
+:func:`password_prefix` is the password line's question, at the bottom of any screen.  The
+lobby's own windows are :mod:`noddy.client.screens.lobby_layout`'s, the new-table form's
+:mod:`noddy.client.screens.form_layout`'s.
 """
 
 from __future__ import annotations
 
 from ..model import ViewModel
-from ..session import CONNECTING
 from .fragments import Fragments, fit
-
-
-def lobby_fragments(model: ViewModel, width: int | None = None) -> Fragments:
-    """The list of tables with the cursor, or why there is none yet; each row fits ``width``
-    columns (see :func:`cursor_list`)."""
-    out: Fragments = [("class:label", " Tables\n")]
-    tables = model.lobby.sorted_tables()
-    if model.session.screen == CONNECTING:
-        return out + [("class:dim", "   Connecting to the server…\n")]
-    if not tables:
-        out.append(("class:dim", "   No tables yet: press n to create one.\n"))
-    return out + cursor_list([model.lobby.table_line(table) for table in tables], model.lobby.lobby_cursor, width)
 
 
 def cursor_list(lines: list[str], cursor: int, width: int | None = None) -> Fragments:
@@ -32,31 +21,6 @@ def cursor_list(lines: list[str], cursor: int, width: int | None = None) -> Frag
         if width is not None:
             line = fit(line, width - 3)
         out.append(("class:selected", f" ▶ {line}") if i == cursor else ("", f"   {line}"))
-        out.append(("", "\n"))
-    return out
-
-
-def form_fragments(model: ViewModel) -> Fragments:
-    """The new-table form: a line per option, the current one highlighted, the password
-    typed in place."""
-    form = model.new_table.form
-    if form is None:
-        return []
-    if form.on_text:
-        hint = "↑↓ line  type a password (none: public)  ⌫ delete  Enter create"
-    else:
-        hint = "↑↓ line  ←→ change  PgUp/PgDn ±10  Enter create  Esc back"
-    out: Fragments = [("class:label", " New table  "), ("class:dim", hint + "\n\n")]
-    texts = form.text_rows()
-    for i, (label, value) in enumerate(form.rows()):
-        current = i == form.row
-        if i in texts:
-            typed = str(form.current().value) if current else ""   # type: ignore[union-attr]
-            shown = typed + "▏" if current else value
-            text = f"  {label:<22} {shown}"
-        else:
-            text = f"  {label:<22} {'‹ ' + value + ' ›' if label else value}"
-        out.append(("class:selected" if current else "", text))
         out.append(("", "\n"))
     return out
 

@@ -1,8 +1,10 @@
-"""The table screen's middle: turn-up, count and pile, the other hands, the log, the
-seats before a game, and the count at the end of a deal.
+"""A log, as the table, the lobby's chat and a replay draw it, and the count at the end of a deal.
 
-These are the panels that show one table's play; the bars above and below them are in
-:mod:`noddy.client.render.bars`, the hand in :mod:`noddy.client.render.cards` and the
+The log's lines wrap under a hanging indent, and only its last lines are formatted
+(:func:`log_tail`); the count of a deal wraps its rows the same way.  The rest of the table
+screen's middle (turn-up, count and pile, the other hands, the seats before a game, the
+log's rule) is :mod:`noddy.client.screens.table_layout`'s; the bars above and below it are
+in :mod:`noddy.client.render.bars`, the hand in :mod:`noddy.client.render.cards` and the
 board in :mod:`noddy.client.render.board`.
 """
 
@@ -14,92 +16,8 @@ from prompt_toolkit.utils import get_cwidth
 
 from ..lines import LogLine
 from ..model import ViewModel
-from .board import compact
 from .cards import card_fragments, cards_inline
 from .fragments import Fragments, plain
-
-
-def pile_fragments(model: ViewModel, width: int) -> Fragments:
-    """The cards of the current count, each after a dim mark of who played it (``A:4♥``;
-    see :meth:`ViewModel.seat_marks`).  When the pile is longer than ``width`` allows, its
-    oldest cards give way to ``…``, so the line never wraps."""
-    if not model.game.view.pile:
-        return [("class:dim", "—")]
-    marks = model.game.seat_marks()
-    entries: list[Fragments] = []
-    for seat, card in model.game.view.pile:
-        mark = marks[seat] if 0 <= seat < len(marks) else "?"
-        mine = seat == model.game.seat
-        entries.append([("class:peg.mine" if mine else "class:dim", f"{mark}:"),
-                        *card_fragments(card)])
-    shown: list[Fragments] = []
-    used = 0
-    for entry in reversed(entries):
-        size = len(plain(entry)) + 1
-        if used + size > width - (2 if len(shown) + 1 < len(entries) else 0):
-            break
-        shown.insert(0, entry)
-        used += size
-    out: Fragments = [("class:dim", "… ")] if len(shown) < len(entries) else []
-    for i, entry in enumerate(shown):
-        if i:
-            out.append(("", " "))
-        out += entry
-    return out
-
-
-def table_fragments(model: ViewModel, now: float, width: int = 80) -> Fragments:
-    """Turn-up, count and pile (who played each card); the other hands, the dealer, whose
-    turn, the timer."""
-    out: Fragments = [("class:label", " Turn-up ")]
-    if model.game.view.turn_up:
-        out += [("", "["), *card_fragments(model.game.view.turn_up), ("", "]")]
-    else:
-        out.append(("class:dim", "[  ]"))
-    out += [("class:label", "   Count "), ("class:key", f"{model.game.view.count:>2}"), ("class:label", "   Pile ")]
-    out += pile_fragments(model, width - len(plain(out)) - 1)
-    out.append(("", "\n"))
-    parts: Fragments = [("", " ")]
-    marks = model.game.seat_marks()
-    crowded = len(model.game.view.hand_sizes) > 2 and width < 100  # three other hands share one line
-    for seat in range(model.game.view.players):
-        if seat == model.game.seat:
-            continue
-        size = model.game.view.hand_sizes[seat] if seat < len(model.game.view.hand_sizes) else 0
-        name = model.game.seat_name(seat)
-        if seat < len(marks) and marks[seat].isdigit():
-            name = f"{marks[seat]}:{name}"     # the pile's marks are seat numbers: say whose
-        if crowded:
-            name = compact(name)
-        mark = "▶" if seat in model.game.view.awaiting else " "
-        parts += [("class:key" if seat in model.game.view.awaiting else "", f"{mark}{name}"),
-                  ("", " "), ("class:cardback", "▒" * size if size else ""),
-                  ("class:dim", f" {size} " if size else " 0 ")]
-    dealer = model.game.view.dealer
-    if dealer is not None:
-        if crowded:  # named as the other hands are
-            if dealer == model.game.seat:
-                parts.append(("class:dim", " · your deal"))
-            else:
-                mark = marks[dealer] if dealer < len(marks) else ""
-                label = mark if mark.isdigit() else compact(model.game.seat_name(dealer))
-                parts.append(("class:dim", f" · dealer {label}"))
-        else:
-            parts.append(("class:dim", f" · dealer {model.game.seat_name(dealer)}"))
-    if model.game.view.crib_size:
-        parts.append(("class:dim", f" · crib {model.game.view.crib_size}"))
-    left = model.game.time_left_now(now)
-    if left is not None and model.game.view.awaiting:
-        parts.append(("class:status.error" if left < 10 else "class:status", f" · ⏱ {left:.0f}s"))
-    return out + parts + [("", "\n")]
-
-
-def log_rule_fragments(model: ViewModel, width: int) -> Fragments:
-    """The rule above the table's log; while scrolled back, it says how far and how to return."""
-    if not model.game.log_scroll:
-        return [("class:dim", "─" * width)]
-    note = f" ↓ {model.game.log_scroll} newer line{'s' * (model.game.log_scroll != 1)} · PgDn / End return "
-    return [("class:dim", "──"), ("class:status", note), ("class:dim", "─" * max(0, width - len(note) - 2))]
 
 
 def log_tail(lines: list[LogLine], rows: int) -> list[LogLine]:
@@ -169,35 +87,6 @@ def _wrapped_segments(segments: Fragments, width: int, indent: str = HANGING_IND
                 cells = get_cwidth(token)
             out.append((style, token))
             used += cells
-    return out
-
-
-def waiting_fragments(model: ViewModel) -> Fragments:
-    """Before a game: the seats by the number that picks them, who is ready, who watches."""
-    table = model.game.table or {}
-    out: Fragments = []
-    seats = table.get("seats", [])
-    for entry in range(table.get("players", 0)):
-        seat = seats[entry] if entry < len(seats) else None
-        mine = " (you)" if entry == model.game.seat else ""
-        out.append(("class:key", f"  {entry + 1} "))
-        if seat is None:
-            out.append(("class:dim", " ·free·\n"))
-        else:
-            ready = "ready" if seat.get("ready") else "not ready"
-            kind = f"computer, {seat.get('level')}" if seat.get("kind") == "computer" else ready
-            if seat.get("kind") == "computer" and not seat.get("level"):
-                kind = "computer"
-            away = "" if seat.get("connected", True) else ", away"
-            if seat.get("bot"):  # a program that said so in its hello (issue 24)
-                kind = f"bot, {kind}"
-            elif seat.get("guest"):  # unrated, as the lobby row says
-                kind = f"guest, {kind}"
-            out.append(("class:label", f" {seat.get('name')}{mine}"))
-            out.append(("class:dim", f"  ({kind}{away})\n"))
-    watchers = list(table.get("spectators") or [])
-    if watchers:
-        out.append(("class:dim", f"  watching: {', '.join(watchers)}\n"))
     return out
 
 

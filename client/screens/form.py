@@ -16,7 +16,8 @@ how an option reads to a person (its label, its values' words) is :mod:`noddy.cl
 ``--quick``, :attr:`NewTable.quick_start`): it sends ``create_table`` and keeps the requests
 that must follow once the table exists (computers in the other seats, ``ready``), which
 :class:`~noddy.client.model.ViewModel` sends when the ``table`` reply comes
-(:meth:`NewTable.take_follow_ups`).  Its keys are declared with it (:mod:`noddy.client.keymap`).
+(:meth:`NewTable.take_follow_ups`).  Its keys are declared with it (:mod:`noddy.client.keymap`);
+its windows are :class:`~noddy.client.screens.form_layout.FormLayout`.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ password prompt of a private table (:class:`PasswordPrompt`, opened again by a
 ``wrong_password`` error).  Its keys (``lobby_move``, ``sit``, ``spectate``,
 ``submit_password``, ``cancel_password``) only queue requests on the
 :class:`~noddy.client.session.Session`; the ``table`` reply that seats us is handled by
-:class:`~noddy.client.model.ViewModel`, which moves us to the table screen.
+:class:`~noddy.client.model.ViewModel`, which moves us to the table screen.  Its windows are
+:class:`~noddy.client.screens.lobby_layout.LobbyLayout`.
 """
 
 from __future__ import annotations

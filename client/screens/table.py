@@ -6,7 +6,8 @@ cards with the number keys or the arrows and Enter, lay away, say go.  It reads 
 :class:`~noddy.client.screens.game.Game` folds from the server's messages and queues requests on
 the :class:`~noddy.client.session.Session`; it keeps only what a key started
 (``picking``: a seat key is choosing which computer to remove).  :meth:`TableScreen.prompt`
-is the line that says what happens now and which keys do something.
+is the line that says what happens now and which keys do something.  The screen's windows
+are :class:`~noddy.client.screens.table_layout.TableLayout`.
 """
 
 from __future__ import annotations

@@ -26,8 +26,8 @@ from noddy.client.render import (
     panel_fragments,
     plain,
     status_fragments,
-    table_fragments,
 )
+from noddy.client.screens.table_layout import table_fragments
 
 from .test_model import ev
 

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from noddy.client.model import CreateForm, ViewModel, number_words
-from noddy.client.render import board_fragments, form_fragments, hand_fragments, plain, title_fragments
+from noddy.client.render import board_fragments, hand_fragments, plain, title_fragments
+from noddy.client.screens.form_layout import form_fragments
 
 SHOW_BEN = "fifteen two, fifteen four, twenty-five seven, a flush ten, knave noddy eleven"
 PRESETS = [

@@ -22,7 +22,8 @@ from noddy import play
 from noddy.client import cli
 from noddy.client.app import ClientApp
 from noddy.client.model import CONNECTING, ViewModel
-from noddy.client.render import keys_fragments, lobby_fragments, plain
+from noddy.client.render import keys_fragments, plain
+from noddy.client.screens.lobby_layout import lobby_fragments
 from noddy.client.state import ResumeTokens, state_directory
 
 from ..server.harness import running_server

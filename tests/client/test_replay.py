@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from noddy.client.connection import Connection
-from noddy.client.render import lobby_fragments, pegs_fragments, plain
+from noddy.client.render import pegs_fragments, plain
+from noddy.client.screens.lobby_layout import lobby_fragments
 from noddy.client.screens.records import (GAMES, LEADERBOARD, REPLAY, RecordsView, game_line,
                                           hands_fragments, leaderboard_fragments, step_fragments)
 from noddy.client.screens.replay import Replay

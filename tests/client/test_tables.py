@@ -13,18 +13,10 @@ import pytest
 
 from noddy.client.model import CreateForm, PasswordPrompt, ViewModel
 from noddy.client.keys import HELP_TEXT, help_text
-from noddy.client.render import (
-    form_fragments,
-    keys_fragments,
-    lobby_fragments,
-    log_fragments,
-    log_rule_fragments,
-    password_prefix,
-    plain,
-    table_fragments,
-    title_fragments,
-    waiting_fragments,
-)
+from noddy.client.render import keys_fragments, log_fragments, password_prefix, plain, title_fragments
+from noddy.client.screens.form_layout import form_fragments
+from noddy.client.screens.lobby_layout import lobby_fragments
+from noddy.client.screens.table_layout import log_rule_fragments, table_fragments, waiting_fragments
 
 from .test_model import PRESETS, deal_004, ev, seated_ben, summary
 

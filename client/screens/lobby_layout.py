@@ -1,0 +1,73 @@
+"""The lobby screen's layout: the list of tables, the status line and the lobby's chat.
+
+:class:`LobbyLayout` is what :class:`~noddy.client.screens.lobby.Lobby` shows (its keys are
+declared with it); the application puts it up while ``model.session.screen`` is the lobby
+(or connecting: before the welcome, the lobby is drawn empty) and no new-table form is open.
+It lives apart from :mod:`~noddy.client.screens.lobby` because it draws from the whole
+:class:`~noddy.client.model.ViewModel`, which is composed from the lobby.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.layout import HSplit, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension
+
+from .. import render
+from ..model import ViewModel
+from ..session import CONNECTING
+from .windows import log_window, status_height, text
+
+#: The most rows the list of tables takes (the lobby's chat has the rest); a longer list
+#: scrolls with its cursor.
+TABLE_LIST_ROWS = 12
+
+
+def lobby_fragments(model: ViewModel, width: int | None = None) -> render.Fragments:
+    """The list of tables with the cursor, or why there is none yet; each row fits ``width``
+    columns (see :func:`~noddy.client.render.cursor_list`)."""
+    out: render.Fragments = [("class:label", " Tables\n")]
+    tables = model.lobby.sorted_tables()
+    if model.session.screen == CONNECTING:
+        return out + [("class:dim", "   Connecting to the server…\n")]
+    if not tables:
+        out.append(("class:dim", "   No tables yet: press n to create one.\n"))
+    lines = [model.lobby.table_line(table) for table in tables]
+    return out + render.cursor_list(lines, model.lobby.lobby_cursor, width)
+
+
+def status_fragments(model: ViewModel, width: int) -> render.Fragments:
+    """The lobby's status line (the new-table form shows it too)."""
+    return render.status_fragments_lobby(model, width)
+
+
+def status_window(model: ViewModel, width: Callable[[], int]) -> Window:
+    """The lobby's status line, wrapping rather than cut off."""
+    return Window(text(lambda: status_fragments(model, width())), height=status_height,
+                  wrap_lines=True)
+
+
+class LobbyLayout:
+    """The lobby's windows (module docstring); ``width`` and ``rows`` measure the screen."""
+
+    def __init__(self, model: ViewModel, width: Callable[[], int], rows: Callable[[], int]) -> None:
+        self.status_window = status_window(model, width)
+        self.container = HSplit([
+            # The cursor on the selected row keeps it in view when the list is longer
+            # than the window.
+            Window(FormattedTextControl(lambda: lobby_fragments(model, width()), focusable=False,
+                                        get_cursor_position=lambda: Point(0, model.lobby.lobby_cursor + 1)),
+                   always_hide_cursor=True,
+                   height=Dimension(min=3, preferred=len(model.lobby.tables) + 2,
+                                    max=TABLE_LIST_ROWS)),
+            Window(height=1, char="─", style="class:dim"),
+            self.status_window,
+            Window(text(lambda: [("class:label", " Lobby chat")]), height=1),
+            log_window(lambda: model.lobby.lobby_chat, width, rows),
+        ])
+
+
+__all__ = ["LobbyLayout", "lobby_fragments", "status_fragments", "status_window", "TABLE_LIST_ROWS"]
