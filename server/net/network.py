@@ -223,8 +223,8 @@ class NoddyServer(Accepting, Sending, ComputerPlayers, Ticking, Ordering):
         and start its computer players thinking.  ``marked``: the text adapter has seen the
         instructions already."""
         assert self.core is not None
-        if self._alarm is not None:  # the call may have set an earlier deadline
-            self._arm()
+        if self._alarm is not None and not self._arm_due:  # the call may have set an earlier deadline
+            self._arm_soon()
         outs, records, origin = effects.out, effects.records, effects.origin
         if not marked and self._text.people:
             self._text.outgoing(outs)

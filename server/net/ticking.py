@@ -3,10 +3,9 @@
 The core keeps its timers (turn timers, held seats and keep-away, paused tables, the lobby's
 pushes, keepalive looks) in heaps of its own, and ``ServerCore.next_deadline`` says when the
 first that must be exact is due (a second after the last tick at the latest: the parts that
-sweep, held seats and keepalive looks).  The tick
-loop sleeps until then rather than waking every ``tick_interval`` (issue 37: an idle local
-game woke ten times a second for nothing), and every core call re-arms it, as a call may set
-an earlier deadline.
+sweep and keepalive looks).  The tick loop sleeps until then rather than waking every
+``tick_interval`` (issue 37: an idle local game woke ten times a second for nothing), and a
+turn of the event loop that made core calls re-arms it, as a call may set an earlier deadline.
 
 :class:`Ticking` is a mixin of :class:`~noddy.server.net.network.NoddyServer`: the server
 starts ``_tick_loop`` as ``_ticker`` and calls ``_arm`` from ``_apply``.
@@ -42,12 +41,15 @@ class Ticking:
         self._wake: asyncio.TimerHandle | None = None
         self._wake_at = math.inf
         self._ticked_at = -math.inf
+        #: Whether a look at the core's next deadline is due at the end of this turn of the
+        #: event loop (see ``_arm_soon``).
+        self._arm_due = False
 
     async def _tick_loop(self) -> None:
         """Tick when the core's next deadline is due (``ServerCore.next_deadline``: a turn
         timer, a lobby push, a paused table; a second after the last tick at the latest), not on a fixed interval: an idle server wakes about once a second.
-        ``_apply`` re-arms the wake-up after every core call, which may have set an earlier
-        deadline.  Two ticks are never closer than ``tick_interval``, so a deadline that is
+        ``_apply`` has the wake-up re-armed once the turn of the event loop that made core
+        calls is done (``_arm_soon``), as a call may have set an earlier deadline.  Two ticks are never closer than ``tick_interval``, so a deadline that is
         due but cannot be acted on yet (a paused table, a turn still being written) is looked
         at again no more often than the fixed tick used to.
 
@@ -69,6 +71,19 @@ class Ticking:
             if self._wake is not None:
                 self._wake.cancel()
                 self._wake, self._wake_at = None, math.inf
+
+    def _arm_soon(self) -> None:
+        """A core call may have set an earlier deadline: look once this turn of the event loop
+        is done, however many calls it carries (under load a turn carries dozens, and the look
+        -- the core's next deadline, the loop's timer -- cost each of them ~10 µs)."""
+        if self._alarm is not None and not self._arm_due:
+            self._arm_due = True
+            asyncio.get_running_loop().call_soon(self._arm_now)
+
+    def _arm_now(self) -> None:
+        self._arm_due = False
+        if self._alarm is not None:
+            self._arm()
 
     def _arm(self) -> None:
         """Have the tick loop woken at the core's next deadline, if that is sooner than the
