@@ -8,6 +8,7 @@ connections, and stops by itself; none asserts on elapsed time (the machine is s
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import contextlib
 import logging
 import random
@@ -149,3 +150,15 @@ def check_game(server: NoddyServer, table_id: int, game_over: dict[str, Any]) ->
     assert replay.is_over and replay.winner == game.winner
     assert outcome(game_over) == outcome(replay.log[-1].to_dict())
     assert max(game_over["scores"]) >= table.rules.target
+
+
+async def stop_server_process(process: subprocess.Popen[bytes]) -> None:
+    """End a server a test started as its own process: close its standard input (it stops when
+    that ends), wait up to 10 s, and kill it if it is still there."""
+    if process.stdin is not None:
+        process.stdin.close()
+    try:
+        await asyncio.to_thread(process.wait, 10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .helpers import stop_server_process
+
 #: Descriptors left free under the lowered limit.
 FREE = 8
 
@@ -79,13 +81,7 @@ async def test_out_of_descriptors_pauses_accepting_logs_once_and_recovers(tmp_pa
         for _, writer in [*waiting, (kept_reader, kept_writer)]:
             writer.close()
     finally:
-        if process.stdin is not None:
-            process.stdin.close()
-        try:
-            await asyncio.to_thread(process.wait, 10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        await stop_server_process(process)
     lines = log_path.read_text(errors="replace").splitlines()
     noisy = [line for line in lines if "accept" in line.lower() or "Traceback" in line]
     # One WARNING when descriptors run out and one INFO when accepting works again.  The

@@ -26,6 +26,7 @@ from noddy.server.net.handshake import HANDSHAKES_PER_TURN, LEAN_TLS, TLS_READ_B
 
 from ..server.harness import Client, running_server
 from ..server.test_tls import _self_signed
+from .helpers import stop_server_process
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command")
 
@@ -211,13 +212,7 @@ async def test_a_flood_of_handshakes_leaves_descriptors_for_the_plain_port(certi
     finally:
         for _, writer in flood:
             writer.close()
-        if process.stdin is not None:
-            process.stdin.close()
-        try:
-            await asyncio.to_thread(process.wait, 10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        await stop_server_process(process)
 
 
 async def test_handshakes_begin_a_few_per_turn_of_the_event_loop() -> None:
