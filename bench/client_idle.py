@@ -253,17 +253,23 @@ def measure(scenario: str, client_dir: str | None, seconds: float, warmup: float
         Path(pid_file).unlink(missing_ok=True)
 
 
+async def _answer_pings(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                        stop: asyncio.Event) -> None:
+    """Stay connected, answering the server's pings, until ``stop`` or the server hangs up."""
+    while not stop.is_set():
+        raw = await reader.readline()
+        if not raw:
+            return
+        if json.loads(raw).get("type") == "ping":
+            writer.write(b'{"type":"pong"}\n')
+
+
 async def _idle_crowd(port: int, count: int, stop: asyncio.Event) -> None:
     """``count`` connections that say hello and stay in the lobby, answering pings."""
     async def one(n: int) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(f"127.0.0.{n % 20 + 1}", 0))
         writer.write((json.dumps({"type": "hello", "name": f"idle{n}", "version": 1, "bot": True}) + "\n").encode())
-        while not stop.is_set():
-            raw = await reader.readline()
-            if not raw:
-                return
-            if json.loads(raw).get("type") == "ping":
-                writer.write(b'{"type":"pong"}\n')
+        await _answer_pings(reader, writer, stop)
 
     await asyncio.gather(*(one(n) for n in range(count)))
 
@@ -273,12 +279,7 @@ async def _one_waiting_table(port: int, stop: asyncio.Event) -> None:
     for message in ({"type": "hello", "name": "host", "version": 1, "bot": True},
                     {"type": "create_table", "id": 1, "preset": "noddy", "players": 2}):
         writer.write((json.dumps(message) + "\n").encode())
-    while not stop.is_set():
-        raw = await reader.readline()
-        if not raw:
-            return
-        if json.loads(raw).get("type") == "ping":
-            writer.write(b'{"type":"pong"}\n')
+    await _answer_pings(reader, writer, stop)
 
 
 def _port_open(port: int) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import pytest
 from prompt_toolkit.input import PipeInput, create_pipe_input
@@ -42,10 +43,12 @@ async def server() -> AsyncIterator[NoddyServer]:
 
 
 @contextlib.asynccontextmanager
-async def running_client(port: int, name: str = "Me", **options: object) -> AsyncIterator[
+async def running_client(port: int, name: str = "Me", output: Any = None, **options: object) -> AsyncIterator[
         tuple[ClientApp, PipeInput]]:
+    """The client on a server at ``port``, keys from a pipe, drawn to ``output`` (nowhere by
+    default); it is stopped when the block ends."""
     with create_pipe_input() as keys:
-        app = ClientApp("127.0.0.1", port, name, input=keys, output=DummyOutput(),
+        app = ClientApp("127.0.0.1", port, name, input=keys, output=output or DummyOutput(),
                         backoff=(0.05, 0.1), **options)  # type: ignore[arg-type]
         task = asyncio.create_task(app.run())
         try:

@@ -5,14 +5,13 @@ all read that one declaration.  Also the ``resign_match`` key, and the help at 6
 from __future__ import annotations
 
 import ast
-import asyncio
 import inspect
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 from prompt_toolkit.filters import Always
-from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.input import PipeInput
 from prompt_toolkit.key_binding import KeyBindings, KeyPress
 from prompt_toolkit.keys import Keys
 
@@ -25,7 +24,7 @@ from noddy.client.screens.table import TableScreen
 from noddy.server.model.table_options import advertised_options
 
 from ..server.harness import running_server
-from .test_app import wait_for
+from .test_app import running_client, wait_for
 from .test_idle import SizedOutput, screen_text
 from .test_model import seated_ben
 
@@ -91,16 +90,8 @@ def test_the_form_code_names_no_option() -> None:
 @asynccontextmanager
 async def sized_client(port: int, rows: int, columns: int, **options: Any) -> AsyncIterator[
         tuple[ClientApp, PipeInput]]:
-    with create_pipe_input() as keys:
-        app = ClientApp("127.0.0.1", port, "Ann", input=keys, output=SizedOutput(rows, columns),
-                        backoff=(0.05, 0.1), **options)
-        task = asyncio.create_task(app.run())
-        try:
-            yield app, keys
-        finally:
-            if not task.done():
-                app.application.exit(result=0)
-            await asyncio.wait_for(task, 15)
+    async with running_client(port, "Ann", output=SizedOutput(rows, columns), **options) as client:
+        yield client
 
 
 async def test_m_gives_up_a_match_after_asking() -> None:
