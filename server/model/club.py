@@ -77,6 +77,7 @@ class Event(EventCourse):
         self.reason: str | None = None
         #: The standings as they stood when it ended, kept.
         self.final: dict[str, Any] | None = None
+        self.ratings_memo = None
 
     @classmethod
     def announce(cls, definition: EventDefinition, now: float) -> tuple["Event", Effects]:

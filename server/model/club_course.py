@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from noddy.bots.crosstable import GameRow
+from noddy.bots.ratings import Rating
 from noddy.bots.schedule import round_robin
 
 from .club_standings import board_seeds, next_pairings, standings_view
@@ -36,6 +37,9 @@ class EventCourse:
     paused_at: float | None
     reason: str | None
     final: dict[str, Any] | None
+    #: The rating estimates last worked out (once a round), and what from: not state, but
+    #: what :func:`~noddy.server.model.club_standings.standings_view` remembers.
+    ratings_memo: tuple[tuple[int, tuple[str, ...]], dict[str, Rating]] | None
 
     # -- reading ------------------------------------------------------------------------------
 

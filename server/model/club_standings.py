@@ -28,7 +28,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from noddy.bots.crosstable import WIN_POINTS, GameRow, Standing, standings, wins_matrix
-from noddy.bots.ratings import bradley_terry
+from noddy.bots.ratings import Rating, bradley_terry
 from noddy.bots.results import deal_seed, game_seeds
 from noddy.bots.schedule import swiss_round
 
@@ -97,14 +97,28 @@ def next_pairings(event: "Event", number: int) -> tuple[list[tuple[str, str]], s
     return swiss_round(ranked, met, byes)
 
 
+def _ratings(event: "Event") -> dict[str, Rating]:
+    """Each entrant's rating estimate from the games played (not forfeits) in the rounds
+    finished so far, worked out once a round: the estimate costs about 0.2 s of CPU for a
+    full field of 64 after a few rounds (``bench/club.py``), too much for the server's event
+    loop after every game; the points and spread beside it are live."""
+    finished = [number for number in event.rounds if number.finished_at is not None]
+    key = (len(finished), tuple(event.entrants))
+    if event.ratings_memo is None or event.ratings_memo[0] != key:
+        played = [row for number in finished for pairing in number.pairings for row in pairing.games
+                  if row.forfeit is None]
+        event.ratings_memo = (key, bradley_terry(list(event.entrants), wins_matrix(played)))
+    return event.ratings_memo[1]
+
+
 def standings_view(event: "Event") -> dict[str, Any]:
     """The live cross-table as plain data: per entrant (best first) its rank, kind, entry
     status, games, wins, skunk wins, byes, forfeits, ACC points, spread, its rating estimate
-    with the 95 % interval (games played only: a forfeit says nothing of play), and its
-    games won and played against each opponent met."""
+    with the 95 % interval (as of the last round finished, ``rated_rounds``; games played
+    only: a forfeit says nothing of play), and its games won and played against each
+    opponent met."""
     ranked = table(event)
-    played = [row for row in game_rows(event) if row.forfeit is None]
-    ratings = bradley_terry([s.name for s in ranked], wins_matrix(played))
+    ratings = _ratings(event)
     rows = []
     for rank, standing in enumerate(ranked, start=1):
         entrant, rating = event.entrants[standing.name], ratings[standing.name]
@@ -117,4 +131,5 @@ def standings_view(event: "Event") -> dict[str, Any]:
             "against": {other: [standing.beat.get(other, 0), met]
                         for other, met in sorted(standing.met.items())}})
     return {"event": event.definition.id, "title": event.definition.title, "state": event.state,
-            "round": len(event.rounds), "rounds": event.total_rounds, "rows": rows}
+            "round": len(event.rounds), "rounds": event.total_rounds,
+            "rated_rounds": sum(number.finished_at is not None for number in event.rounds), "rows": rows}

@@ -31,10 +31,16 @@ def test_a_round_robin_meets_everyone_once_and_forfeits_a_withdrawn_players_late
     assert only(round2, RoundOver) == [RoundOver(1, 20.0)]
     assert pairs(round2) == ([(1, "cat", "ann"), (2, "dan", "ben")], None)
     open_tables(event, 20.0, round2, 3)
+    # the rating estimate is worked out once a round: round 1's games
+    after1 = event.standings()
+    assert after1["rated_rounds"] == 1 and after1["rows"][0]["name"] == "cat"
+    assert after1["rows"][0]["rating"] > 1500 > after1["rows"][-1]["rating"]  # cat won, ben lost
     gone = event.withdraw(25.0, "dan")
     assert gone[1:3] == [CloseTable(2, 2, 4, "withdrew"), PairingForfeited(2, 2, ("dan",), "withdrew")]
     # ann wins 121-119 as B; round 3 opens ann v ben only: cat v dan is cat's by forfeit
+    ratings = [(row["name"], row["rating"]) for row in event.standings()["rows"]]
     round3 = play(event, 30.0, 2, 1, [("ann", 121, 119, "none")])
+    assert [(row["name"], row["rating"]) for row in event.standings()["rows"]] != ratings  # round 2 is over
     assert pairs(round3) == ([(1, "ann", "ben")], None)
     assert PairingForfeited(3, 2, ("dan",), "withdrew") in round3
     open_tables(event, 30.0, round3, 5)
@@ -79,6 +85,9 @@ def test_the_director_pauses_and_the_clocks_stand_still_until_resumed() -> None:
     # games being played go on while paused
     event.game_finished(30.0, 1, 1, 0, "ann", {"ann": 121, "ben": 100})
     assert event.game_finished(31.0, 1, 1, 1, "ben", {"ann": 100, "ben": 121}) == []
+    live = event.standings()  # points live; ratings once round 1 is over
+    assert [(row["name"], row["points"], row["rating"]) for row in live["rows"]][:2] == [
+        ("ann", 2, 1500.0), ("ben", 2, 1500.0)] and live["rated_rounds"] == 0
     resumed = event.resume(50.0, "dir")
     assert resumed == [Announce("resumed", "the director resumed Tuesday club")]
     assert event.next_deadline() == 60.0 + 30.0  # the 30 s paused do not count
@@ -157,6 +166,10 @@ def test_refused_calls_change_nothing() -> None:
             call()
         assert refused.value.code == code
     assert event.to_dict() == before
+    # one who withdraws before the start may enter again, last in the order
+    event.withdraw(5.5, "ann")
+    event.join(5.6, "ann", "person")
+    assert list(event.entrants) == ["ben", "ann"] and event.entrants["ann"].joined_at == 5.6
     event.remove(6.0, "dir", "ben")
     with pytest.raises(ClubError) as again:
         event.join(7.0, "ben", "person")
