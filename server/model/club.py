@@ -16,10 +16,10 @@ The event's states (``state``) and the calls that move it::
 
     announced --start / tick at starts_at--> running <--pause / resume--> paused
     announced, running, paused --end_early--> ended
-    running --the last round's last game / too few left--> finished
+    running, paused --the last round's last game / too few left--> finished
     announced --tick at starts_at with fewer than two entered--> ended
 
-A round begins (:data:`OpenTables`) when the event starts and then ``round_pause`` seconds
+A round begins (:class:`OpenTables`) when the event starts and then ``round_pause`` seconds
 after the previous round ended (at once if the pause is 0).  Each board's pairing goes
 ``pending`` (its table not yet open) -> ``seating`` (``table_opened``: the no-show clock
 runs, ``forfeit_wait`` seconds) -> ``playing`` (``player_arrived`` for both: game 0 is
@@ -39,9 +39,14 @@ deadlines set before the pause move on by its length when it is resumed.
 
 Who may do what is checked here (``by``): only the director starts, pauses, resumes, ends
 early, removes an entrant or changes the pause.  A password is checked by the caller before
-``join`` (the event keeps only its hash).  Scoring, pairing and the deals are in
-:mod:`noddy.server.model.club_standings`; :meth:`Event.to_dict` / :meth:`Event.from_dict`
-round-trip the whole state exactly, for storage (:mod:`noddy.server.storage.club`).
+``join`` (the event keeps only its hash).
+
+Where it lives: the entrants' and the director's calls here; the course of the rounds (the
+tables' calls, ``tick``, pairing and ending a round) in :mod:`noddy.server.model.club_course`;
+scoring, pairing and the deals in :mod:`noddy.server.model.club_standings`; the values and
+the effects in :mod:`noddy.server.model.club_types`.  :meth:`Event.to_dict` /
+:meth:`Event.from_dict` round-trip the whole state exactly, for storage
+(:mod:`noddy.server.storage.club`).
 """
 
 from __future__ import annotations

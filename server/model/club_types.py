@@ -231,10 +231,9 @@ class Round:
 @dataclass(frozen=True)
 class Announce:
     """Tell the event's entrants (and whoever watches it) of a change: ``kind`` says which
-    (``announced``, ``joined``, ``withdrew``, ``removed``, ``started``, ``paused``,
+    (``announced``, ``joined``, ``withdrawn``, ``removed``, ``started``, ``paused``,
     ``resumed``, ``pause-changed``, ``round``, ``bye``, ``forfeit``, ``round-over``,
-    ``next-round``, ``finished``, ``ended``), ``text`` says it in English, ``names`` who it
-    is about."""
+    ``finished``, ``ended``), ``text`` says it in English, ``names`` who it is about."""
 
     kind: str
     text: str
