@@ -25,17 +25,30 @@ board has its own match seed and each game its own deal.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from noddy.bots.crosstable import WIN_POINTS, GameRow, Standing, standings, wins_matrix
 from noddy.bots.ratings import Rating, bradley_terry
 from noddy.bots.results import deal_seed, game_seeds
 from noddy.bots.schedule import swiss_round
 
-from .club_types import EventDefinition
+from .club_types import Entrant, EventDefinition, Round
 
-if TYPE_CHECKING:
-    from .club_course import EventCourse as Event
+
+class Event(Protocol):
+    """What is read here of a :class:`~noddy.server.model.club.Event` (named by its parts
+    so that this module imports none of the state machine's)."""
+
+    definition: EventDefinition
+    state: str
+    entrants: dict[str, Entrant]
+    rounds: list[Round]
+    schedule: list[list[list[str]]]
+    field: list[str]
+    ratings_memo: tuple[tuple[int, tuple[str, ...]], dict[str, Rating]] | None
+
+    @property
+    def total_rounds(self) -> int | None: ...
 
 
 def round_seed(event_seed: int, number: int) -> int:
@@ -57,12 +70,12 @@ def bye_points(definition: EventDefinition) -> int:
     return WIN_POINTS * definition.games_per_pairing
 
 
-def game_rows(event: "Event") -> list[GameRow]:
+def game_rows(event: Event) -> list[GameRow]:
     """Every game of the event with a result or a forfeit, round by round, board by board."""
     return [row for number in event.rounds for pairing in number.pairings for row in pairing.games]
 
 
-def table(event: "Event") -> list[Standing]:
+def table(event: Event) -> list[Standing]:
     """Every entrant's standing (withdrawn and removed ones too), best first."""
     names = list(event.entrants)
     byes = [number.bye for number in event.rounds if number.bye is not None]
@@ -77,7 +90,7 @@ def table(event: "Event") -> list[Standing]:
     return ranked
 
 
-def next_pairings(event: "Event", number: int) -> tuple[list[tuple[str, str]], str | None]:
+def next_pairings(event: Event, number: int) -> tuple[list[tuple[str, str]], str | None]:
     """Who plays whom in round ``number``, and who sits it out.  A round robin follows the
     schedule made at the start (a pairing with someone who has left is forfeited by the
     caller); a Swiss pairs the entrants still in, ranked by the standings (the first round
@@ -97,7 +110,7 @@ def next_pairings(event: "Event", number: int) -> tuple[list[tuple[str, str]], s
     return swiss_round(ranked, met, byes)
 
 
-def _ratings(event: "Event") -> dict[str, Rating]:
+def _ratings(event: Event) -> dict[str, Rating]:
     """Each entrant's rating estimate from the games played (not forfeits) in the rounds
     finished so far, worked out once a round: the estimate costs about 0.2 s of CPU for a
     full field of 64 after a few rounds (``bench/club.py``), too much for the server's event
@@ -111,7 +124,7 @@ def _ratings(event: "Event") -> dict[str, Rating]:
     return event.ratings_memo[1]
 
 
-def standings_view(event: "Event") -> dict[str, Any]:
+def standings_view(event: Event) -> dict[str, Any]:
     """The live cross-table as plain data: per entrant (best first) its rank, kind, entry
     status, games, wins, skunk wins, byes, forfeits, ACC points, spread, its rating estimate
     with the 95 % interval (as of the last round finished, ``rated_rounds``; games played
