@@ -177,6 +177,8 @@ class EventCourse:
     def _begin_round(self, now: float) -> Effects:
         number = len(self.rounds) + 1
         self.next_round_at = None
+        if len(self.active_names()) < MIN_ENTRANTS:  # they withdrew in the pause
+            return self._finish("finished", f"fewer than {MIN_ENTRANTS} entrants are left")
         pairs, bye = next_pairings(self, number)
         if bye is not None and not self.entrants[bye].active:
             bye = None

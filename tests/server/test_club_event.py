@@ -140,6 +140,17 @@ def test_a_double_no_show_scores_nobody_and_a_late_table_is_closed() -> None:
     assert start[0] == Announce("started", "Tuesday club has begun with 4 entrants", ("ann", "ben", "cat", "dan"))
 
 
+def test_an_event_left_with_one_entrant_in_a_pause_ends_when_the_next_round_was_due() -> None:
+    event = entered(["ann", "ben", "cat"])
+    open_tables(event, 0.0, event.start(0.0, "dir"), 1)
+    play(event, 10.0, 1, 1, [("ann", 121, 100, "none"), ("ann", 121, 100, "none")])
+    event.withdraw(20.0, "ben")
+    event.withdraw(21.0, "cat")
+    assert event.tick(40.0) == [EventOver("finished", "fewer than 2 entrants are left"),
+                                Announce("finished", "Tuesday club is over: fewer than 2 entrants are left")]
+    assert len(event.rounds) == 1 and points(event)[0] == ("ann", 4, 42)
+
+
 def test_a_game_given_to_one_side_counts_as_a_forfeit_of_that_game_only() -> None:
     event = entered(["ann", "ben"])
     open_tables(event, 0.0, event.start(0.0, "dir"), 1)
