@@ -136,6 +136,9 @@ MESSAGES: dict[str, Fields] = {
     "player_replaced": {"table": "int", "seat": "int", "name": "str", "level": "str?",
                         "~resigned": "bool"},
     "stand_in": {"table": "int", "seat": "int", "name": "str", "level": "str?", "~silent": "number"},
+    #: A result told to someone not at the table when it was decided (issue 33).
+    "game_result": {"table": "int", "game": "int", "seat": "int", "names": "[str?]", "why": "str",
+                    "result": "object?", "match": "object?", "rating": "object?", "message": "str"},
     "seat_silent": {"table": "int", "seat": "int", "name": "str", "silent": "number",
                     "request": "object"},
     "hint": {"id": "id", "table": "int", "seat": "int", "decision": "str", "choices": "[object]"},

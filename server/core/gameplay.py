@@ -51,6 +51,7 @@ from .places import my_seat, my_table, session_of
 from .turn_timers import turn_timer
 
 if TYPE_CHECKING:
+    from .results import Results
     from .outages import PausedTables
     from .outbox import Outbox
     from .sessions import Sessions
@@ -66,7 +67,7 @@ class Gameplay:
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], wall_clock: Callable[[], float],
                  outbox: Outbox, timers: TurnTimers, silence: Silence, tables: Tables,
-                 ratings: RatingBook, paused: PausedTables, sessions: Sessions) -> None:
+                 ratings: RatingBook, paused: PausedTables, sessions: Sessions, results: Results) -> None:
         self._config = config
         self._sessions = sessions
         self._clock = clock
@@ -76,6 +77,8 @@ class Gameplay:
         self._silence = silence
         self._tables = tables
         self._ratings = ratings
+        #: The results told to people not at the table when a game ends (see :mod:`.results`).
+        self.results = results
         self._paused = paused
         self._next_game = 1
         #: The computer players' jobs, whose moves are played like anyone's.
@@ -268,10 +271,12 @@ class Gameplay:
             sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
                      for side in (0, 1)]
             changes = self._ratings.rate_game(family_of(table.preset), sides, outcome.winner)
+        match = table.match_game_won(outcome)  # (rated per game)
         self._outbox.record(GameFinished(live.game_id, self._wall_clock(), result.to_dict(),
                                          tuple(changes), table.id,
                                          live.seats_with_changes() if live.changes else None,
-                                         match=table.match_game_won(outcome)))  # (rated per game)
+                                         match=match))
+        self.results.game_finished(table, live.game_id, live.seats, result.event_dict(), outcome, changes, match)
 
     def _play(self, table: Table, game: Game, action: Action) -> None:
         """Apply ``action`` and publish its events (a computer player's decision)."""
