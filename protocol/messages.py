@@ -82,7 +82,8 @@ EVENTS: dict[str, Fields] = {
     "deal_ended": {"deal": "int", "scores": "[int]"},
     "game_over": {"winner": "int", "winning_seats": "[int]", "scores": "[int]", "ending": "str",
                   "skunk": "str", "~resigned": "[int]", "~abandoned": "[int]",
-                  "~duration_s": "number?"},  # the server's, from its result (issue 32)
+                  "~duration_s": "number?",  # the server's, from its result (issue 32)
+                  "~names": "[str?]", "~played_to": "[int]"},  # the server's too (issue 33)
     "counting": {"seat": "int", "reason": "str", "cards": "[card]", "turn_up": "card"},
     "claimed": {"seat": "int", "reason": "str", "cards": "[card]", "points": "int"},
     "claim_refused": {"seat": "int", "reason": "str", "points": "int", "counts_as_zero": "bool"},
@@ -135,7 +136,8 @@ MESSAGES: dict[str, Fields] = {
     "player_back": {"table": "int", "seat": "int", "name": "str"},
     "player_replaced": {"table": "int", "seat": "int", "name": "str", "level": "str?",
                         "~resigned": "bool"},
-    "stand_in": {"table": "int", "seat": "int", "name": "str", "level": "str?", "~silent": "number"},
+    "stand_in": {"table": "int", "seat": "int", "name": "str", "level": "str?", "~silent": "number",
+                 "~counts": "str"},  # what counts if they never come back (issue 33)
     #: A result told to someone not at the table when it was decided (issue 33).
     "game_result": {"table": "int", "game": "int", "seat": "int", "names": "[str?]", "why": "str",
                     "result": "object?", "match": "object?", "rating": "object?", "message": "str"},

@@ -394,7 +394,9 @@ class TableView:
         self.phase = "deal over"
 
     def _game_over(self, e: dict[str, Any]) -> None:
-        self.scores = list(e.get("scores", self.scores))
+        # The board stays as played (``played_to``) when the result counts the scores of an
+        # earlier moment (a seat left and never taken back): it does not snap back (issue 33).
+        self.scores = list(e.get("played_to") or e.get("scores", self.scores))
         self.winner, self.winning_seats = e["winner"], list(e.get("winning_seats", []))
         self.phase = "over"
         self.to_move, self.awaiting, self.legal_actions = None, [], []

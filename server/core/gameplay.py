@@ -246,11 +246,25 @@ class Gameplay:
         live, outcome = table.live, game.outcome
         if outcome is None or live is None:
             return None
-        result = GameResult(outcome, duration_between(live.started_at, self._wall_clock()))
+        result = self._made_result(table, game)
         for index, event in enumerate(events):
             if event.kind == FinishedGameOver.kind:
                 events[index] = FinishedGameOver(result)
         return result
+
+    def _made_result(self, table: Table, game: Game) -> GameResult:
+        """The result of ``game`` (over) with the server's facts: how long it took, and when
+        someone resigned or left, who sat where and the board as played (issue 33)."""
+        live, outcome = table.live, game.outcome
+        assert live is not None and outcome is not None
+        names = played_to = None
+        if outcome.resigned or outcome.abandoned:  # the result names who left, not their stand-in
+            by_seat = {entry["seat"]: entry["name"] for entry in live.seats}
+            names = tuple(by_seat.get(seat) for seat in range(table.players))
+        if outcome.ending == "abandoned" and list(game.scores) != list(outcome.scores):
+            played_to = tuple(game.scores)  # the board as played, not the scores that count
+        return GameResult(outcome, duration_between(live.started_at, self._wall_clock()),
+                          names=names, played_to=played_to)
 
     def finish_game(self, table: Table, game: Game, result: GameResult | None = None) -> None:
         """Record a won game as finished and rate it.  Every way a game ends comes here: an
@@ -261,7 +275,7 @@ class Gameplay:
         outcome = game.outcome
         assert live is not None and outcome is not None
         if result is None:
-            result = GameResult(outcome, duration_between(live.started_at, self._wall_clock()))
+            result = self._made_result(table, game)
         changes: list = []
         reasons = table.unrated_reasons()
         if reasons:  # see Table.unrated_reasons: only two sides of registered people, no coach

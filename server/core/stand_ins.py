@@ -109,7 +109,8 @@ class StandIns:
         table.seats[seat] = stand_in = self.computer(table, seat, level)
         stand_in.stand_in, stand_in.stand_in_for = True, session
         table.deadlines.pop(seat, None)
-        message = {"type": "stand_in", "table": table.id, "seat": seat, "name": session.name, "level": level}
+        message = {"type": "stand_in", "table": table.id, "seat": seat, "name": session.name, "level": level,
+                   "counts": _what_counts(table, session.name)}
         if silent is not None:  # they are here, though no longer the seat's: they are told too
             message["silent"] = silent
             self._outbox.send(session.conn, message)
@@ -236,6 +237,21 @@ class StandIns:
                                 f"a computer may stand in after {limit:g} s ({limit - silent:.0f} s more)",
                                 field="seat")
         return silent
+
+
+def _what_counts(table: Table, name: str) -> str:
+    """What the table is told when ``name``'s seat is abandoned: what counts if they never
+    take it back, so nobody plays deals that cannot count without knowing it (issue 33)."""
+    game, live = table.game, table.live
+    if game is None or live is None or len(game.scores) != 2:
+        return (f"If {name} does not take the seat back before the game ends, it is a loss for {name}; the game goes on "
+                "to the target for the others.")
+    dealt = {entry["seat"]: entry["name"] for entry in live.seats}
+    sides = [" & ".join(str(dealt.get(seat)) for seat in range(table.players) if game.team_of(seat) == side)
+             for side in (0, 1)]
+    scores = ", ".join(f"{side} {score}" for side, score in zip(sides, game.scores))
+    return (f"If {name} does not take the seat back before the game ends, it counts as {name}'s resignation now, at "
+            f"{scores}: the deals played from here count only if {name} comes back.")
 
 
 def _check_seat_number(table: Table, seat: int) -> None:
