@@ -88,7 +88,7 @@ class HeldSeats:
         session.held_until = self._clock() + self._config.grace_period
         self.schedule_held(session)
         if session.seat is not None:
-            log.info("seat %d at table %d held for %s", session.seat, table.id, session.name)
+            log.info("seat %d at table %d held for %s", session.seat + 1, table.id, session.name)
             self._tell_away(table, session, self._config.grace_period)
             self._tables.changed(table)
 

@@ -90,7 +90,7 @@ class StandIns:
         table.seats[seat] = stand_in = self.computer(table, seat, level)
         stand_in.stand_in = True
         table.deadlines.pop(seat, None)
-        log.info("%s resigned seat %d at table %d", name, seat, table.id)
+        log.info("%s resigned seat %d at table %d", name, seat + 1, table.id)
         self._gameplay.leave_game(table, Resign(seat), "resigned")
         if table.status == PLAYING:
             self._outbox.to_table(table, {"type": "player_replaced", "table": table.id, "seat": seat,
@@ -144,7 +144,7 @@ class StandIns:
             return
         game = table.game
         if table.status == PLAYING and game is not None and seat in game.gone:
-            log.info("%s took seat %d at table %d back", session.name, seat, table.id)
+            log.info("%s took seat %d at table %d back", session.name, seat + 1, table.id)
             self._gameplay.leave_game(table, TakeBack(seat), "back")
 
     def heard(self, conn: Connection) -> None:
@@ -186,7 +186,7 @@ class StandIns:
             silent = self._check_silent(table, seat, person)
             self._outbox.reply(conn, rid, {"type": "ok"})
             log.info("%s calls in a computer for %s (seat %d at table %d), silent %.0f s",
-                     session.name, person.name, seat, table.id, silent)
+                     session.name, person.name, seat + 1, table.id, silent)
             self.abandon(table, seat, person, silent=self._silence.limit(table))
             self._tables.changed(table)
             return
