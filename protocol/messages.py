@@ -114,7 +114,8 @@ MESSAGES: dict[str, Fields] = {
     "table": {"~id": "id", "table": "@table", "~seat": "int?"},
     "table_closed": {"table": "int", "reason": "str", "message": "str", "~games_played": "int"},
     "snapshot": {"~id": "id", "table": "@table", "seat": "int?", "seq": "int", "game": "@game_view?",
-                 "events": "[@logged_event]", "~turn": "message:turn"},
+                 "events": "[@logged_event]", "~turn": "message:turn",
+                 "~dealt": "[str?]", "~seat_changes": "[object]"},  # who played each seat when (issue 33)
     "chat": {"from": "str", "text": "str", "to": "str", "~seat": "int?", "~table": "int?"},
     "chat_history": {"lines": "[@chat_line]"},
     "who": {"id": "id", "people": "[object]"},

@@ -40,7 +40,7 @@ from noddy.protocol import ProtocolError
 
 from ..config import ServerConfig
 from ..model.ratings import Rated, RatingBook, family_of
-from ..model.result import FinishedGameOver, GameResult, duration_between
+from ..model.result import FinishedGameOver, GameResult, duration_between, game_result
 from ..model.session import Connection
 from ..model.live_game import LiveGame
 from ..model.table import FINISHED, PLAYING, Seat, Table
@@ -214,7 +214,8 @@ class Gameplay:
         live, occupant = table.live, table.seats[seat]
         if live is None or occupant is None or table.status != PLAYING:
             return
-        live.changes.append({"seat": seat, "after": live.actions, "at": round(self._wall_clock(), 2),
+        live.changes.append({"seat": seat, "after": live.actions, "seq": table.seq + 1,  # (its first event)
+                             "at": round(self._wall_clock(), 2),
                              "name": occupant.name,
                              "kind": "computer" if occupant.is_computer else "human",
                              "level": occupant.level, "why": why})
@@ -253,18 +254,11 @@ class Gameplay:
         return result
 
     def _made_result(self, table: Table, game: Game) -> GameResult:
-        """The result of ``game`` (over) with the server's facts: how long it took, and when
-        someone resigned or left, who sat where and the board as played (issue 33)."""
+        """The result of ``game`` (over) with the server's facts (see :func:`game_result`)."""
         live, outcome = table.live, game.outcome
         assert live is not None and outcome is not None
-        names = played_to = None
-        if outcome.resigned or outcome.abandoned:  # the result names who left, not their stand-in
-            by_seat = {entry["seat"]: entry["name"] for entry in live.seats}
-            names = tuple(by_seat.get(seat) for seat in range(table.players))
-        if outcome.ending == "abandoned" and list(game.scores) != list(outcome.scores):
-            played_to = tuple(game.scores)  # the board as played, not the scores that count
-        return GameResult(outcome, duration_between(live.started_at, self._wall_clock()),
-                          names=names, played_to=played_to)
+        return game_result(outcome, duration_between(live.started_at, self._wall_clock()), live.seats,
+                           table.players, game.scores)
 
     def finish_game(self, table: Table, game: Game, result: GameResult | None = None) -> None:
         """Record a won game as finished and rate it.  Every way a game ends comes here: an

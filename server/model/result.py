@@ -26,7 +26,7 @@ with the field's default (``duration_s``: None).  Adding a field is therefore on
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from noddy.engine import Outcome
 from noddy.engine.events import GameOver
@@ -100,6 +100,21 @@ class GameResult:
         return cls(outcome, duration, {k: v for k, v in data.items() if k not in known},
                    None if not isinstance(names, list) else tuple(names),
                    None if not isinstance(played_to, list) else tuple(played_to))
+
+
+def game_result(outcome: Outcome, duration_s: float | None, seats: Sequence[Mapping[str, Any]],
+                players: int, board: Sequence[int]) -> GameResult:
+    """A game's result with the server's facts: how long it took (``duration_s``) and, when
+    someone resigned or left, who sat where as dealt (``seats``, the record's) -- so the
+    result names who left, not their stand-in -- and the ``board`` as played when the result
+    counts other scores (a seat left and never taken back; issue 33)."""
+    names = played_to = None
+    if outcome.resigned or outcome.abandoned:
+        by_seat = {entry["seat"]: entry["name"] for entry in seats}
+        names = tuple(by_seat.get(seat) for seat in range(players))
+    if outcome.ending == "abandoned" and list(board) != list(outcome.scores):
+        played_to = tuple(board)
+    return GameResult(outcome, duration_s, names=names, played_to=played_to)
 
 
 def stored_result(stored: Any) -> Any:
