@@ -71,6 +71,27 @@ async def test_a_match_given_up_is_told_to_the_one_who_gave_it_up() -> None:
         await ben.close()
 
 
+async def test_leaving_between_games_of_a_match_is_told_as_giving_it_up() -> None:
+    async with running_server() as server:
+        ann, ben = await Client.connect(server.port), await Client.connect(server.port)
+        await ann.hello("ann")
+        await ben.hello("ben")
+        await ann.request({"type": "create_table", "preset": "noddy", "options": {"target": 15, "match": 3}})
+        await ben.request({"type": "sit", "table": 1})
+        await _ready_both(ann, ben)
+        over = await _game(ann, ben, configure("noddy", 2, options={"target": 15}), lambda _: True, seed=3)
+        points = [0, 0]
+        points[over["winner"]] = 1
+        assert (await ann.request({"type": "leave"}))["type"] == "ok"
+        told = await ann.recv_until(_told)
+        assert (told["why"], told["seat"], told["match"]["resigned"], told["match"]["winner"]) == (
+            "match_given_up", 0, 0, 1)
+        assert told["message"] == (f"You gave up the match: the match (first to 3): ann {points[0]}, "
+                                   f"ben {points[1]}, ben wins it.")
+        await ann.close()
+        await ben.close()
+
+
 async def test_in_text_mode_leaving_mid_game_prints_the_result() -> None:
     async with running_server() as server:
         reader, writer = await text_connection(server.port)
