@@ -217,6 +217,7 @@ class TextAdapter:
         people = self._people
         if not people:
             return
+        news: dict[Any, Any] = {}  # a lobby push as told to those who knew the same tables
         for out in outs:
             if out.__class__ is not Send or not out.text:  # type: ignore[union-attr]
                 continue
@@ -226,7 +227,7 @@ class TextAdapter:
             message = out.message  # type: ignore[union-attr]
             if message.__class__ is Lines:
                 if not message.essential:  # the lobby's news: what this person can act on
-                    message = out.message = person.lobby.read(message)  # type: ignore[union-attr]
+                    message = out.message = person.lobby.read(message, news)  # type: ignore[union-attr]
                 for item in message.messages:
                     person.seen(item)
             else:

@@ -334,8 +334,7 @@ COMMANDS: tuple[Command, ...] = (
                                       "(a password is sent in the clear: see help register)")),
         brief=('login NAME PW | register', 'log in | keep your name, be rated (help register)')),
     Command(("register",), "register", _register,
-        usage="register PASSWORD PASSWORD (one word, as login takes it, typed twice; or register "
-              "PASSWORD, then once again)",
+        usage="register PASSWORD PASSWORD (one word, as login takes it, typed twice)",
         help=("register PASSWORD PASSWORD | password OLD NEW | unregister PASSWORD",
               ("keep your name for good (then: login NAME PASSWORD) and be rated;",
                "the password typed twice (register PW alone asks for it again);",

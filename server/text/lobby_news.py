@@ -40,10 +40,24 @@ class LobbyNews:
         """The person was sent the whole list (``tables``): what they know now."""
         self.open = {table["id"] for table in tables if joinable(table)}
 
-    def read(self, push: Lines) -> Lines:
+    def read(self, push: Lines, shared: dict[Any, tuple[Lines, frozenset[int]]]) -> Lines:
         """What of ``push`` (one lobby push) this person is told: a table newly joinable
         (marked ``joinable``, which :func:`~.render.render` words as such), or the closing
-        of one they were told of; anything else of the push is passed on as it is."""
+        of one they were told of; anything else of the push is passed on as it is.
+
+        ``shared`` holds what people who knew the same tables were told of the same push
+        (the caller keeps it for one batch): they are given the same object, so the network
+        layer still encodes a push once for all the text people told the same."""
+        key = (id(push), frozenset(self.open))
+        done = shared.get(key)
+        if done is not None:
+            self.open = set(done[1])
+            return done[0]
+        told_lines = self._read(push)
+        shared[key] = (told_lines, frozenset(self.open))
+        return told_lines
+
+    def _read(self, push: Lines) -> Lines:
         told: list[dict[str, Any]] = []
         for message in push.messages:
             kind = message.get("type")

@@ -37,6 +37,8 @@ CONTINUATION_INDENT = "  "
 MIN_PIECE = 10
 #: The spaces between words (kept, so ``Count: 0  Pile: -`` keeps its two spaces).
 _WORDS = re.compile(r"( +)")
+#: A label that is never left at the end of a line: a seat's number (``2: empty``).
+_LABEL = re.compile(r"\d+:")
 
 
 def wrap(text: str, width: int = DEFAULT_WIDTH) -> str:
@@ -65,6 +67,11 @@ def _wrap_line(line: str, width: int) -> Iterator[str]:
     further = indent + CONTINUATION_INDENT
     current, spaces = indent, ""
     pieces = _WORDS.split(body)  # word, spaces, word, ... (words never empty but the first)
+    index = 0
+    while index + 2 < len(pieces):  # a seat's label stays with what follows it: "2: empty"
+        if _LABEL.fullmatch(pieces[index]):
+            pieces[index:index + 3] = ["".join(pieces[index:index + 3])]
+        index += 2
     for index in range(0, len(pieces), 2):
         word = pieces[index]
         if index:
