@@ -22,6 +22,17 @@ async def _lines(reader: asyncio.StreamReader, count: int) -> list[str]:
     return [await text_line(reader) for _ in range(count)]
 
 
+async def _named(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, name: str) -> None:
+    """``width 1000`` (one line a message: these tests are about what is said, not about
+    wrapping), then ``name NAME``, read up to the guest's note."""
+    writer.write(f"width 1000\nname {name}\n".encode())
+    assert await text_line(reader) == "Lines are wrapped at 1000 columns now.\n"
+    await text_until(reader, f"Welcome, {name}!")
+    assert await text_line(reader) == ("Type tables to see the tables, new noddy to start one, "
+                                       "help for all commands.\n")
+    assert await text_line(reader) == "You are a guest (unrated): register PASSWORD keeps your name.\n"
+
+
 async def _registered(port: int, name: str, password: str) -> None:
     client = await Client.connect(port)
     await client.hello(name)
@@ -31,18 +42,32 @@ async def _registered(port: int, name: str, password: str) -> None:
 
 
 async def test_quit_after_a_refused_name_says_goodbye_and_closes_at_once() -> None:
+    """Issue 33, item 1: ``quit`` after a refused name was answered name_required, and the
+    connection stayed open until the idle limit."""
+    async with running_server() as server:
+        await _registered(server.port, "cy", "sesame")
+        for refused in ("c y", "c\u0443"):  # cy spaced out; with a Cyrillic у
+            reader, writer = await text_connection(server.port)
+            writer.write(f"width 1000\nname {refused}\n".encode())  # (width: one line a message)
+            await text_line(reader)
+            assert (await text_line(reader)).startswith("Error (password_required): 'cy' is a registered name")
+            writer.write(b"quit\n")
+            assert (await asyncio.wait_for(reader.read(), 5)).decode() == f"Goodbye.\n{LEAVE}\n"
+            writer.close()
+
+
+async def test_a_refused_names_hint_names_the_registered_spelling() -> None:
     async with running_server() as server:
         await _registered(server.port, "cy", "sesame")
         reader, writer = await text_connection(server.port)
-        writer.write(b"name c y\n")
-        assert await _lines(reader, 2) == [
-            "Error (password_required): 'cy' is a registered name: give its password (in text\n",
-            "  mode: login cy PASSWORD), or choose another name\n"]
+        writer.write(b"width 1000\nname c y\n")  # (width: one line a message)
+        await text_line(reader)
+        assert await text_line(reader) == ("Error (password_required): 'cy' is a registered name: give its "
+                                           "password (in text mode: login cy PASSWORD), or choose another name\n")
         writer.write(b"look\n")  # the hint names the registered spelling, cy, not 'c y'
-        assert await _lines(reader, 3) == [
-            "Error (name_required): the name 'c y' was refused, so you have no name yet: type\n",
-            "  name NAME with another name (or login cy PASSWORD if cy is your registered\n",
-            "  name) first\n"]
+        assert await text_line(reader) == (
+            "Error (name_required): the name 'c y' was refused, so you have no name yet: type name NAME "
+            "with another name (or login cy PASSWORD if cy is your registered name) first\n")
         writer.write(b"quit\n")
         assert (await asyncio.wait_for(reader.read(), 5)).decode() == f"Goodbye.\n{LEAVE}\n"
         writer.close()
@@ -80,19 +105,17 @@ async def test_the_idle_goodbye_of_a_nameless_person_who_typed_lines_is_true() -
     async with running_server(core=core) as server:
         await _registered(server.port, "cy", "sesame")
         reader, writer = await text_connection(server.port)
-        writer.write(b"name c y\nlook\n")  # lines typed, and no name taken
-        await _lines(reader, 2)
-        assert (await _lines(reader, 3))[0].startswith("Error (name_required): ")
+        writer.write(b"width 1000\nname c y\nlook\n")  # lines typed, and no name taken
+        await text_until(reader, "Error (name_required): ")
         now[0] += 89.0
         writer.write(b"look\n")  # a line typed: the 90 s start again
-        await _lines(reader, 3)
+        await text_until(reader, "Error (name_required): ")
         now[0] += 89.0
         writer.write(b"name c y\n")
-        await _lines(reader, 2)
+        await text_until(reader, "Error (password_required): ")
         now[0] += 90.0
         text = (await asyncio.wait_for(reader.read(), 5)).decode()
-        assert text == ("Goodbye (still no name 90 s after your last line; closing the connection).\n"
-                        f"{LEAVE}\n")
+        assert text == f"Goodbye (still no name 90 s after your last line; closing the connection).\n{LEAVE}\n"
         writer.close()
 
 
@@ -154,35 +177,40 @@ def test_prompts_wrap_between_cards_and_words() -> None:
 async def test_registering_over_nc_asks_for_the_password_twice() -> None:
     async with running_server() as server:
         reader, writer = await text_connection(server.port)
-        writer.write(b"name Ada\n")
-        await _lines(reader, 3)
+        await _named(reader, writer, "Ada")
         writer.write(b"register sesame\n")
-        assert await _lines(reader, 2) == [
-            "To be sure of it, type the password again: register sesame (a mistyped password\n",
-            "  would keep you out of your name).\n"]
+        assert await text_line(reader) == ("To be sure of it, type the password again: register sesame "
+                                           "(a mistyped password would keep you out of your name).\n")
         writer.write(b"register sesamr\n")
-        assert await _lines(reader, 2) == [
-            "Error (bad_field): the two passwords differ, so nothing is registered; type\n",
-            "  register PASSWORD again\n"]
+        assert await text_line(reader) == ("Error (bad_field): the two passwords differ, so nothing is "
+                                           "registered; type register PASSWORD again\n")
         assert not server.core.accounts.registered_as("Ada")
-        writer.write(b"register sesame sesame\n")
-        assert await _lines(reader, 2) == [
-            "Ada is registered: the name is yours, and your games with other registered\n",
-            "  people are rated. Next time: login Ada PASSWORD.\n"]
+        writer.write(b"register sesame sesamr\n")  # on one line: the same
+        assert await text_line(reader) == ("Error (bad_field): the two passwords differ, so nothing is "
+                                           "registered; type register PASSWORD again\n")
+        writer.write(b"register sesame\nregister sesame\n")
+        await text_until(reader, "To be sure")
+        done = ("Ada is registered: the name is yours, and your games with other registered people are "
+                "rated. Next time: login Ada PASSWORD.\n")
+        assert await text_line(reader) == done
+        writer.close()
+        reader, writer = await text_connection(server.port)
+        await _named(reader, writer, "Bea")
+        writer.write(b"register sesame sesame\n")  # both on one line
+        assert await text_line(reader) == done.replace("Ada", "Bea")
         writer.close()
 
 
 async def test_a_private_tables_waiting_line_asks_for_its_password() -> None:
     async with running_server() as server:
         reader, writer = await text_connection(server.port)
-        writer.write(b"name Ada\nnew noddy password=pw\n")
-        await _lines(reader, 3)
-        assert await _lines(reader, 4) == [
-            "Table 1 noddy 2p (private, unrated: Ada is a guest) [waiting] 1: Ada (guest) |\n",
-            "  2: empty\n",
-            "Seat 2 is free. The game begins when every seat is taken and ready: type bot for\n",
-            "  a computer player, or invite NAME: the table is private, so anyone else needs\n"]
-        assert await text_line(reader) == "  its password (join 1 PASSWORD).\n"
+        await _named(reader, writer, "Ada")
+        writer.write(b"new noddy password=pw\n")
+        assert await _lines(reader, 2) == [
+            "Table 1 noddy 2p (private, unrated: Ada is a guest) [waiting] 1: Ada (guest) | 2: empty\n",
+            "Seat 2 is free. The game begins when every seat is taken and ready: type bot for a computer "
+            "player, or invite NAME: the table is private, so anyone else needs its password (join 1 "
+            "PASSWORD).\n"]
         writer.close()
 
 
@@ -203,8 +231,7 @@ async def test_the_lobby_tells_a_text_person_only_of_tables_they_can_join() -> N
         for client, name in ((obs, "obs"), (ann, "ann"), (ben, "ben"), (dee, "dee"), (eve, "eve")):
             await client.hello(name)
         reader, writer = await text_connection(server.port)
-        writer.write(b"name cy\n")
-        await text_until(reader, "You are a guest")
+        await _named(reader, writer, "cy")
 
         async def pushed(check) -> None:  # obs has read a push of which ``check`` is true
             await obs.recv_until(lambda m: m["type"] in ("table", "table_closed") and check(m))
@@ -215,9 +242,8 @@ async def test_the_lobby_tells_a_text_person_only_of_tables_they_can_join() -> N
 
         await ann.request({"type": "create_table", "preset": "noddy"})
         await pushed(lambda m: m["type"] == "table" and m["table"]["id"] == 1)
-        assert await _lines(reader, 2) == [
-            "Table 1 has a free seat (type join 1): noddy 2p (unrated: ann is a guest)\n",
-            "  [waiting] 1: ann (guest) | 2: empty\n"]
+        assert await text_line(reader) == ("Table 1 has a free seat (type join 1): noddy 2p (unrated: ann "
+                                           "is a guest) [waiting] 1: ann (guest) | 2: empty\n")
         await ben.request({"type": "sit", "table": 1})
         await ann.request({"type": "ready"})
         await ben.request({"type": "ready"})
@@ -230,11 +256,11 @@ async def test_the_lobby_tells_a_text_person_only_of_tables_they_can_join() -> N
         await pushed(lambda m: m["type"] == "table_closed" and m["table"] == 2)
         await nothing_more()  # a table cy could not join closed
         await obs.request({"type": "create_table", "preset": "cribbage"})  # a table cy can join
-        assert await _lines(reader, 2) == [
-            "Table 3 has a free seat (type join 3): cribbage 2p (unrated: obs is a guest)\n",
-            "  [waiting] 1: obs (guest) | 2: empty\n"]
+        assert await text_line(reader) == ("Table 3 has a free seat (type join 3): cribbage 2p (unrated: "
+                                           "obs is a guest) [waiting] 1: obs (guest) | 2: empty\n")
         await obs.request({"type": "leave"})  # ... closed before anyone joined it: cy is told
         assert await text_line(reader) == "Table 3 is closed: everyone has left.\n"
         writer.write(b"tables\n")  # still the whole picture on request
-        assert (await text_line(reader)).startswith("Table 1 noddy 2p")
+        assert await text_line(reader) == ("Table 1 noddy 2p (unrated: ann and ben are guests) [playing] "
+                                           "1: ann (guest) | 2: ben (guest); watching: dee\n")
         writer.close()
