@@ -44,8 +44,10 @@ _LABEL = re.compile(r"\d+:")
 def wrap(text: str, width: int = DEFAULT_WIDTH) -> str:
     """``text`` (lines joined by ``\\n``, without the last line's end) with each line longer
     than ``width`` wrapped between words (see the module docstring)."""
+    if len(text) <= width:  # most messages: one short line (or a few that fit together)
+        return text
     lines = text.split("\n")
-    if all(len(line) <= width for line in lines):  # nearly every message: nothing to do
+    if all(len(line) <= width for line in lines):
         return text
     return "\n".join(_wrapped(lines, width))
 
