@@ -93,7 +93,7 @@ class Windows:
     _now: Callable[[], float]
 
     def lobby_status_fragments(self) -> render.Fragments:
-        return lobby_layout.status_fragments(self.model, self._width())
+        return lobby_layout.status_fragments(self.model, self._width(), self.people.waiting_words)
 
     def confirm_text(self) -> render.Fragments:
         """The question of the quit or resign box."""
@@ -151,7 +151,7 @@ class Windows:
 
         # The screens own their windows; here they are only put up, each on its condition.
         columns, rows = (lambda: self._width()), (lambda: self._rows())
-        self.lobby_layout = LobbyLayout(model, columns, rows)
+        self.lobby_layout = LobbyLayout(model, columns, rows, lambda: self.people.waiting_words())
         self.lobby_status_window = self.lobby_layout.status_window
         self.form_layout = FormLayout(model, columns)
         self.table_layout = TableLayout(model, columns, rows, lambda: self._now())

@@ -39,22 +39,38 @@ def lobby_fragments(model: ViewModel, width: int | None = None) -> render.Fragme
     return out + render.cursor_list(lines, model.lobby.lobby_cursor, width)
 
 
-def status_fragments(model: ViewModel, width: int) -> render.Fragments:
-    """The lobby's status line (the new-table form shows it too)."""
-    return render.status_fragments_lobby(model, width)
+#: What waits for an answer, as :meth:`~noddy.client.screens.people.PeopleView.waiting_words`
+#: says it (None: nothing waits).
+Waiting = Callable[[], "str | None"]
 
 
-def status_window(model: ViewModel, width: Callable[[], int]) -> Window:
+def status_fragments(model: ViewModel, width: int, waiting: Waiting = lambda: None) -> render.Fragments:
+    """The lobby's status line (the new-table form shows it too), under the challenge or
+    invitation that waits for an answer: that one stays on its own line until it is
+    answered, withdrawn or expired, whatever the status line says meanwhile."""
+    words = waiting()
+    status = render.status_fragments_lobby(model, width)
+    if words is None:
+        return status
+    said = [("class:info", render.wrapped(words, width))]
+    if model.session.status and model.session.status != words:
+        return said + [("", "\n")] + status
+    return said
+
+
+def status_window(model: ViewModel, width: Callable[[], int], waiting: Waiting = lambda: None) -> Window:
     """The lobby's status line, wrapping rather than cut off."""
-    return Window(text(lambda: status_fragments(model, width())), height=status_height,
+    return Window(text(lambda: status_fragments(model, width(), waiting)), height=status_height,
                   wrap_lines=True)
 
 
 class LobbyLayout:
-    """The lobby's windows (module docstring); ``width`` and ``rows`` measure the screen."""
+    """The lobby's windows (module docstring); ``width`` and ``rows`` measure the screen,
+    ``waiting`` says the challenge or invitation that waits for an answer."""
 
-    def __init__(self, model: ViewModel, width: Callable[[], int], rows: Callable[[], int]) -> None:
-        self.status_window = status_window(model, width)
+    def __init__(self, model: ViewModel, width: Callable[[], int], rows: Callable[[], int],
+                 waiting: Waiting = lambda: None) -> None:
+        self.status_window = status_window(model, width, waiting)
         self.container = HSplit([
             # The cursor on the selected row keeps it in view when the list is longer
             # than the window.

@@ -204,17 +204,29 @@ class PeopleView(Screen):
 
     def _say_next(self) -> None:
         """The oldest challenge waiting, on the status line with its keys."""
-        if self.incoming and self.model.game.table_id is None:
-            challenge = self.incoming[0]
-            who = challenge["from"] + (" (bot)" if challenge.get("from_bot") else "")
-            options = ", ".join(f"{k} {v}" for k, v in (challenge.get("options") or {}).items())
-            game = challenge["preset"] + (f" ({options})" if options else "")
-            if challenge.get("table") is not None:
-                private = ", private" if challenge.get("private") else ""
-                self.model.session.set_status(f"{who} invites you to table {challenge['table']} "
-                                      f"({game}{private}): a accept · d decline")
-                return
-            self.model.session.set_status(f"{who} challenges you to {game}: a accept · d decline")
+        words = self.waiting_words()
+        if words is not None and self.model.game.table_id is None:
+            self.model.session.set_status(words)
+
+    def waiting_words(self) -> str | None:
+        """The oldest challenge or invitation waiting, with its keys (None: none waits).
+
+        The lobby shows it on a line of its own until it is answered, withdrawn or expired,
+        whatever the status line says meanwhile: said only on the status line, an invitation
+        that came to My games was gone once Esc cleared it (issue 33, item 3)."""
+        if not self.incoming:
+            return None
+        challenge = self.incoming[0]
+        who = challenge["from"] + (" (bot)" if challenge.get("from_bot") else "")
+        options = ", ".join(f"{k} {v}" for k, v in (challenge.get("options") or {}).items())
+        game = challenge["preset"] + (f" ({options})" if options else "")
+        more = len(self.incoming) - 1
+        after = f" ({more} more waiting)" if more else ""
+        if challenge.get("table") is not None:
+            private = ", private" if challenge.get("private") else ""
+            return (f"{who} invites you to table {challenge['table']} ({game}{private}): "
+                    f"a accept · d decline{after}")
+        return f"{who} challenges you to {game}: a accept · d decline{after}"
 
     # -- what the screen shows -------------------------------------------------------------
     def person_line(self, person: dict[str, Any]) -> str:

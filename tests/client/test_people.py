@@ -6,14 +6,20 @@ table.  Keys go through prompt_toolkit's pipe input against a real server on 127
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from noddy.client.model import TABLE, ViewModel
+import pytest
+
+from noddy.client.model import LOBBY, TABLE, ViewModel
 from noddy.client.render import plain
 from noddy.client.screens.people import PEOPLE, PeopleView, people_fragments
 from noddy.server import NoddyServer
 
 from ..server.harness import Client
 from .test_app import ENTER, running_client, server, wait_for  # noqa: F401
+from .test_idle import SizedOutput, screen_text
+
+ESCAPE = "\x1b"
 
 
 def _welcomed(name: str = "Ann") -> tuple[ViewModel, PeopleView]:
@@ -104,3 +110,57 @@ async def test_a_in_the_lobby_accepts_a_waiting_challenge_rather_than_registerin
         await wait_for(lambda: model.session.screen == TABLE, "the table of the challenge")
         assert model.lobby.password_prompt is None
     await bot.close()
+
+
+async def _invited_while_on(server: NoddyServer, app: Any, keys: Any, opening: str) -> Client:  # noqa: F811
+    """fay sits at a new table and invites dee (the client) while dee is on the screen
+    ``opening`` opens (m: My games, i: the statistics)."""
+    model = app.model
+    await wait_for(lambda: model.session.welcomed and model.session.screen == LOBBY, "the lobby")
+    keys.send_text(opening)
+    await wait_for(lambda: model.session.screen not in (LOBBY, TABLE), "the screen opened")
+    fay = await Client.connect(server.port)
+    await fay.hello("fay")
+    await fay.request({"type": "create_table", "preset": "noddy"})
+    assert (await fay.request({"type": "invite", "name": "dee"}))["type"] == "challenge"
+    await wait_for(lambda: app.people.incoming, "the invitation")
+    return fay
+
+
+INVITED = "fay invites you to table 1 (noddy): a accept · d decline"
+
+
+@pytest.mark.parametrize("opening", ["m", "i"])
+@pytest.mark.parametrize("size", [(24, 80), (20, 60)])
+async def test_an_invitation_stays_in_the_lobby_whichever_screen_it_came_to(
+        server: NoddyServer, opening: str, size: tuple[int, int]) -> None:  # noqa: F811
+    """Issue 33, item 3: dee was invited in My games (or the statistics), pressed Esc, and the
+    lobby showed no invitation, only ``a accept  d decline`` in the footer."""
+    async with running_client(server.port, "dee", output=SizedOutput(*size)) as (app, keys):
+        fay = await _invited_while_on(server, app, keys, opening)
+        keys.send_text(ESCAPE)
+        await wait_for(lambda: app.model.session.screen == LOBBY, "back in the lobby")
+        text = " ".join(" ".join(screen_text(app)).split())
+        assert INVITED in text
+        # Other keys and messages do not take it away: it stays until it is answered.
+        keys.send_text("r")
+        await wait_for(lambda: app.model.lobby.tables, "the list of tables")
+        assert INVITED in " ".join(" ".join(screen_text(app)).split())
+        keys.send_text("a")
+        await wait_for(lambda: app.model.session.screen == TABLE, "the table of the invitation")
+        assert app.model.game.table_id == 1 and not app.people.incoming
+    await fay.close()
+
+
+async def test_a_withdrawn_invitation_leaves_the_lobby(server: NoddyServer) -> None:  # noqa: F811
+    async with running_client(server.port, "dee", output=SizedOutput(20, 60)) as (app, keys):
+        fay = await _invited_while_on(server, app, keys, "m")
+        keys.send_text(ESCAPE)
+        await wait_for(lambda: app.model.session.screen == LOBBY, "back in the lobby")
+        assert INVITED in " ".join(" ".join(screen_text(app)).split())
+        await fay.request({"type": "leave"})
+        await wait_for(lambda: not app.people.incoming, "the invitation withdrawn")
+        text = " ".join(" ".join(screen_text(app)).split())
+        assert "invites you" not in text and " a accept" not in text
+        assert "Invitation 1 from fay is over" in text or "withdrawn" in text
+    await fay.close()
