@@ -31,6 +31,8 @@ def password_prefix(model: ViewModel) -> Fragments:
     if prompt is None:
         return []
     if prompt.table is None:  # an account's: never kept by the client
+        if prompt.verb == "register" and prompt.confirming:
+            return [("class:key", " The same password again (Esc cancels): ")]
         if prompt.verb == "register":
             return [("class:key", f" New password for {model.session.name} (Esc cancels): ")]
         again = " again" if prompt.retry else ""

@@ -12,7 +12,7 @@ password prompt of a private table (:class:`PasswordPrompt`, opened again by a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..keymap import Screen, key
@@ -31,13 +31,21 @@ class PasswordPrompt:
     ``verb`` is ``sit`` or ``spectate`` (a private ``table``), ``login`` (the server said the
     name is registered: the hello is said again with the password) or ``register`` (the
     person keeps their name: ``a`` in the lobby); ``seat`` is the seat asked for (sit only);
-    ``retry`` says the last password was refused, so the screen can say so.
+    ``retry`` says the last password was refused, so the screen can say so; ``first`` is,
+    while registering, the password typed once, to be typed again (asked once, a typo locked
+    the person out of their own name: issue 33, item 12).
     """
 
     table: int | None
     verb: str
     seat: int | None = None
     retry: bool = False
+    first: str | None = field(default=None, repr=False)
+
+    @property
+    def confirming(self) -> bool:
+        """The password is asked the second time (registering)."""
+        return self.first is not None
 
 
 def free_seats(summary: dict[str, Any]) -> list[int]:
@@ -207,6 +215,8 @@ class Lobby(Screen):
             if not password:
                 self.session.set_status("Type the password first, or Esc.", error=True)
                 return
+            if prompt.verb == "register" and not self._confirmed(prompt, password):
+                return
             self.password_prompt = None
             self.session.clear_status()
             if prompt.verb == "login":
@@ -224,6 +234,20 @@ class Lobby(Screen):
         if prompt.verb == "sit":
             fields["seat"] = prompt.seat
         self.session.send(prompt.verb, **fields)
+
+    def _confirmed(self, prompt: PasswordPrompt, password: str) -> bool:
+        """Registering: the first typing is asked again; the second must match it, else
+        nothing is sent and the password is chosen afresh."""
+        if prompt.first is None:
+            self.password_prompt = PasswordPrompt(None, "register", first=password)
+            self.session.set_status("Type the same password again to be sure of it (Esc cancels).")
+            return False
+        if password != prompt.first:
+            self.password_prompt = PasswordPrompt(None, "register")
+            self.session.set_status("The two passwords differ, so nothing was sent: choose a "
+                                    "password again (Esc cancels).", error=True)
+            return False
+        return True
 
     def cancel_password(self) -> None:
         prompt, self.password_prompt = self.password_prompt, None
