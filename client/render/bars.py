@@ -51,7 +51,7 @@ def title_fragments(model: ViewModel, address: str) -> Fragments:
     score), and the
     connection's state, so a dropped link is visible at a glance."""
     if model.session.screen == LOBBY or model.game.table_id is None:
-        where = "Lobby"
+        where = "Lobby" + (" · people only" if model.lobby.people_only else "")
     else:
         table = model.game.table or {}
         target = model.game.target  # the game's, or before it the table's (see Game.target)

@@ -48,6 +48,12 @@ class PasswordPrompt:
         return self.first is not None
 
 
+def has_machine(summary: dict[str, Any]) -> bool:
+    """A computer player or a bot sits at the table (what people only hides)."""
+    return any(seat and (seat.get("bot") or seat.get("kind") == "computer")
+               for seat in summary.get("seats", []))
+
+
 def free_seats(summary: dict[str, Any]) -> list[int]:
     """The empty seats of a table summary, in order."""
     return [i for i, s in enumerate(summary.get("seats", [])) if s is None]
@@ -69,7 +75,8 @@ class Lobby(Screen):
         self.lobby_chat: list[LogLine] = []
         #: Set while the password of a private table is being asked for.
         self.password_prompt: PasswordPrompt | None = None
-        #: People only (p): the tables where a bot sits are left out of the list.
+        #: People only (p): the tables where a computer player or a bot sits are left out of
+        #: the list (and bots out of who is on and the ratings).
         self.people_only = False
 
     # == keys ============================================================================
@@ -299,10 +306,17 @@ class Lobby(Screen):
                 + (f"  {watchers} watching" if watchers else ""))
 
     def sorted_tables(self) -> list[dict[str, Any]]:
+        """The tables listed, by number: people only (``p``) leaves out those where a computer
+        player or a bot sits (computer players are not bots: their tables stayed listed,
+        issue 33, item 13)."""
         tables = [self.tables[k] for k in sorted(self.tables)]
         if self.people_only:
-            tables = [t for t in tables if not any(s and s.get("bot") for s in t.get("seats", []))]
+            tables = [t for t in tables if not has_machine(t)]
         return tables
 
+    def hidden_tables(self) -> int:
+        """How many tables people only leaves out now (0 when it is off)."""
+        return len(self.tables) - len(self.sorted_tables())
 
-__all__ = ["Lobby", "PasswordPrompt", "free_seats", "PASSWORD_LIMIT"]
+
+__all__ = ["Lobby", "PasswordPrompt", "free_seats", "has_machine", "PASSWORD_LIMIT"]

@@ -29,11 +29,16 @@ TABLE_LIST_ROWS = 12
 def lobby_fragments(model: ViewModel, width: int | None = None) -> render.Fragments:
     """The list of tables with the cursor, or why there is none yet; each row fits ``width``
     columns (see :func:`~noddy.client.render.cursor_list`)."""
-    out: render.Fragments = [("class:label", " Tables\n")]
+    out: render.Fragments = [("class:label", " Tables")]
+    if model.lobby.people_only:  # on until p again, and says so (issue 33, item 13)
+        out.append(("class:info", f" · people only ({model.lobby.hidden_tables()} hidden) · p shows all"))
+    out.append(("", "\n"))
     tables = model.lobby.sorted_tables()
     if model.session.screen == CONNECTING:
         return out + [("class:dim", "   Connecting to the server…\n")]
-    if not tables:
+    if not tables and model.lobby.hidden_tables():
+        out.append(("class:dim", "   Every table has a computer or a bot: p shows them, n creates one.\n"))
+    elif not tables:
         out.append(("class:dim", "   No tables yet: press n to create one.\n"))
     lines = [model.lobby.table_line(table) for table in tables]
     return out + render.cursor_list(lines, model.lobby.lobby_cursor, width)

@@ -75,12 +75,19 @@ class PeopleView(Screen):
         self._ask("who", people_only=self.people_only)
 
     def toggle_people_only(self) -> None:
-        """p: people only (no bots), in this list and the lobby's tables; p again: everyone."""
+        """p: people only, in the lobby's tables (none where a computer player or a bot
+        sits), this list and the ratings (no bots); p again: everyone.  The status line says
+        exactly what it hides, and the lobby shows it is on until it is turned off."""
         lobby = self.model.lobby
         lobby.people_only = not lobby.people_only
         lobby.clamp_cursor()
-        self.model.session.set_status("Showing people only: bots are hidden." if lobby.people_only
-                              else "Showing everyone, bots too.")
+        if lobby.people_only:
+            self.model.session.set_status(
+                "People only: the tables where a computer player or a bot sits are hidden "
+                f"({lobby.hidden_tables()} now), and bots are left out of who is on and the "
+                "ratings. p again shows everyone.")
+        else:
+            self.model.session.set_status("Showing everyone: people, computer players and bots.")
         if self.active:
             self.refresh()
 
@@ -133,7 +140,7 @@ class PeopleView(Screen):
     def _open(self, pressed: str) -> None:
         self.open()
 
-    @key("p", help="people only (no computers, no bots)", sends="who")
+    @key("p", help="people only: hide the tables where a computer or a bot sits, and bots (p again: everyone)", sends="who")
     def _people_only(self, pressed: str) -> None:
         self.toggle_people_only()
 

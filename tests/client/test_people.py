@@ -164,3 +164,50 @@ async def test_a_withdrawn_invitation_leaves_the_lobby(server: NoddyServer) -> N
         assert "invites you" not in text and " a accept" not in text
         assert "Invitation 1 from fay is over" in text or "withdrawn" in text
     await fay.close()
+
+
+def _rows_of_tables(rows: list[str]) -> list[str]:
+    """The table numbers the lobby lists, in order (``#2`` of `` ▶ #2   noddy ...``)."""
+    return [word for row in rows for word in row.split()[:2] if word.startswith("#")]
+
+
+@pytest.mark.parametrize("size", [(24, 80), (20, 60)])
+async def test_people_only_hides_the_tables_of_computers_and_bots_and_says_so(
+        server: NoddyServer, size: tuple[int, int]) -> None:  # noqa: F811
+    """Issue 33, item 13: p changed nothing to be seen and nothing said it was on; the
+    tables where a computer player sat stayed listed."""
+    cy, dee, pybot = [await Client.connect(server.port) for _ in range(3)]
+    await cy.hello("cy")
+    await dee.hello("dee")
+    await pybot.hello("pybot", bot=True)
+    await cy.request({"type": "create_table", "preset": "noddy"})
+    assert (await cy.request({"type": "add_computer", "seat": 1}))["type"] == "table"
+    await dee.request({"type": "create_table", "preset": "noddy"})
+    await pybot.request({"type": "create_table", "preset": "noddy"})
+    async with running_client(server.port, "ann", output=SizedOutput(*size)) as (app, keys):
+        model = app.model
+        await wait_for(lambda: len(model.lobby.tables) == 3, "the three tables")
+        assert _rows_of_tables(screen_text(app)) == ["#1", "#2", "#3"]
+        keys.send_text("p")
+        await wait_for(lambda: model.lobby.people_only, "people only")
+        assert model.session.status == (
+            "People only: the tables where a computer player or a bot sits are hidden (2 now), "
+            "and bots are left out of who is on and the ratings. p again shows everyone.")
+        rows = screen_text(app)
+        assert _rows_of_tables(rows) == ["#2"]
+        assert rows[0].startswith(" Noddy · ann (guest) @ 127.0.0.1:") and rows[0].endswith("· Lobby · people only")
+        assert rows[1] == " Tables · people only (2 hidden) · p shows all"
+        keys.send_text("m")      # it stays on, and says so, after other screens
+        await wait_for(lambda: model.session.screen != LOBBY, "My games")
+        keys.send_text(ESCAPE)
+        await wait_for(lambda: model.session.screen == LOBBY, "back in the lobby")
+        rows = screen_text(app)
+        assert _rows_of_tables(rows) == ["#2"] and rows[1] == " Tables · people only (2 hidden) · p shows all"
+        keys.send_text("p")
+        await wait_for(lambda: not model.lobby.people_only, "everyone again")
+        assert model.session.status == "Showing everyone: people, computer players and bots."
+        rows = screen_text(app)
+        assert _rows_of_tables(rows) == ["#1", "#2", "#3"] and rows[1] == " Tables"
+        assert rows[0].endswith("· Lobby")
+    for client in (cy, dee, pybot):
+        await client.close()
