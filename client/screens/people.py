@@ -46,6 +46,8 @@ class PeopleView(Screen):
         self.preset_index = 0
         #: Challenges sent to us, oldest first, each waiting for a (one-key) answer.
         self.incoming: list[dict[str, Any]] = []
+        #: The challenges and invitations we sent that are still open, by id.
+        self.outgoing: dict[int, dict[str, Any]] = {}
         self._asked: dict[int, str] = {}
 
     @property
@@ -119,7 +121,8 @@ class PeopleView(Screen):
         what = "challenge" if challenge.get("table") is None else "invitation"
         if accept:
             self._ask("accept", challenge=challenge["id"], ready=True)
-            self.model.session.set_status(f"Accepted {challenge['from']}'s {what}; to the table…")
+            self.model.session.set_status(f"Accepted {challenge['from']}'s {what}; the table follows…",
+                                          until_game=True)
         else:
             self._ask("decline", challenge=challenge["id"])
             self.model.session.set_status(f"Declined {challenge['from']}'s {what}.")
@@ -188,11 +191,14 @@ class PeopleView(Screen):
             return
         if kind == "challenge_over":
             self.incoming = [c for c in self.incoming if c.get("id") != message.get("challenge")]
+            sent = self.outgoing.pop(message.get("challenge"), None)  # type: ignore[arg-type]
             if message.get("reason") == "accepted":
-                self.model.session.set_status(f"{message.get('message')}: to the table.")
+                self.model.session.set_status(self._accepted_words(message, sent), until_game=True)
             else:
                 self.model.session.set_status(f"Challenge {message.get('challenge')} is over: {message.get('message')}.")
             return
+        if kind == "challenge":     # ours, sent (an invitation is sent as a chat line's /invite)
+            self._sent(message["challenge"])
         request_id = message.get("id")
         asked = self._asked.pop(request_id, None) if isinstance(request_id, int) else None
         if asked == "who" and kind == "who":
@@ -200,14 +206,27 @@ class PeopleView(Screen):
             self.cursor = max(0, min(self.cursor, len(self.people) - 1))
         elif asked == "who" and kind == "error":
             self.people = []
-        elif kind == "challenge" and message["challenge"].get("table") is not None:
-            invitation = message["challenge"]
-            self.model.session.set_status(f"Invited {invitation['to']} to table {invitation['table']}; "
-                                  f"it lasts {invitation['expires_in']} s.")
-        elif kind == "challenge":
-            challenge = message["challenge"]
+
+    def _sent(self, challenge: dict[str, Any]) -> None:
+        """Our challenge or invitation is out: kept until it is over, and said."""
+        if isinstance(challenge.get("id"), int):
+            self.outgoing[challenge["id"]] = challenge
+        if challenge.get("table") is not None:
+            self.model.session.set_status(f"Invited {challenge['to']} to table {challenge['table']}; "
+                                          f"it lasts {challenge['expires_in']} s.")
+        else:
             self.model.session.set_status(f"Challenge sent to {challenge['to']} ({challenge['preset']}); "
-                                  f"it lasts {challenge['expires_in']} s.")
+                                          f"it lasts {challenge['expires_in']} s.")
+
+    @staticmethod
+    def _accepted_words(message: dict[str, Any], sent: dict[str, Any] | None) -> str:
+        """What an accepted challenge or invitation of ours means for us, in words (the
+        server's "ben accepted challenge 1" was followed by an odd ": to the table.")."""
+        if sent is None:
+            return f"{message.get('message')}."
+        if sent.get("table") is not None:
+            return f"{sent['to']} accepted your invitation to table {sent['table']}."
+        return f"{sent['to']} accepted your challenge: your game is at a new table."
 
     def _say_next(self) -> None:
         """The oldest challenge waiting, on the status line with its keys."""

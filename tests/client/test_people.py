@@ -211,3 +211,44 @@ async def test_people_only_hides_the_tables_of_computers_and_bots_and_says_so(
         assert rows[0].endswith("· Lobby")
     for client in (cy, dee, pybot):
         await client.close()
+
+
+async def test_an_accepted_challenge_is_said_plainly_and_not_through_the_game(server: NoddyServer) -> None:  # noqa: F811
+    """Issue 33, item 15: ``ben accepted challenge 1: to the table.`` stayed on ann's status
+    line through the game, and "to the table" read oddly."""
+    ben = await Client.connect(server.port)
+    await ben.hello("ben")
+    async with running_client(server.port, "ann") as (app, keys):
+        model = app.model
+        await wait_for(lambda: model.session.welcomed, "the welcome")
+        keys.send_text("o")
+        await wait_for(lambda: app.people.people, "the list of who is online")
+        keys.send_text("j" * [p["name"] for p in app.people.people].index("ben") + ENTER)
+        challenged = await ben.recv_until(lambda m: m["type"] == "challenged")
+        await ben.request({"type": "accept", "challenge": challenged["challenge"]["id"], "ready": True})
+        await wait_for(lambda: model.session.screen == TABLE, "the table of the challenge")
+        await wait_for(lambda: "accepted" in model.session.status, "the news")
+        assert model.session.status == "ben accepted your challenge: your game is at a new table."
+        keys.send_text("r")
+        await wait_for(lambda: model.game.in_game, "the game to start")
+        assert "accepted" not in model.session.status
+    await ben.close()
+
+
+async def test_an_accepted_invitation_is_said_until_the_game_starts(server: NoddyServer) -> None:  # noqa: F811
+    dee = await Client.connect(server.port)
+    await dee.hello("dee")
+    async with running_client(server.port, "fay", quick_start={
+            "preset": "noddy", "players": 2, "computers": 0}) as (app, keys):
+        model = app.model
+        await wait_for(lambda: model.session.screen == TABLE, "at the new table")
+        app.chat_buffer.text = "/invite dee"
+        app.chat_buffer.validate_and_handle()
+        invited = await dee.recv_until(lambda m: m["type"] == "challenged")
+        await dee.request({"type": "accept", "challenge": invited["challenge"]["id"], "ready": False})
+        await wait_for(lambda: "accepted" in model.session.status, "the news")
+        assert model.session.status == "dee accepted your invitation to table 1."
+        await dee.request({"type": "ready", "ready": True})
+        await wait_for(lambda: model.game.in_game, "the game to start")
+        assert "accepted" not in model.session.status
+    await dee.close()
