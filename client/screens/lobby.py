@@ -19,6 +19,8 @@ from ..keymap import Screen, key
 from ..lines import LOG_LIMIT, LogLine
 from ..session import CONNECTING, LOBBY, Session, request_field
 
+#: The parts of a lobby row that give way on a narrow screen (:meth:`Lobby.table_line`).
+ROW_PARTS = 7
 #: The longest table password the protocol accepts (``password`` of create_table/sit).
 PASSWORD_LIMIT = request_field("sit", "password").max_length
 
@@ -263,9 +265,16 @@ class Lobby(Screen):
             self.session.on_name_refused({"code": "name_taken"})
 
     # == what the screen shows ===========================================================
-    def table_line(self, summary: dict[str, Any]) -> str:
+    def table_line(self, summary: dict[str, Any], dropped: int = 0) -> str:
         """One row of the lobby's table list, in plain text: each seated player with their
-        rating in the table's family (docs/PROTOCOL.md "Ratings") when the server gives it."""
+        rating in the table's family (docs/PROTOCOL.md "Ratings") when the server gives it.
+
+        ``dropped``: how many of the least important parts to leave out, for a narrow screen
+        (up to :data:`ROW_PARTS`): the watchers, whether it is rated, the columns' padding,
+        the timer and the options' words, the seats' ratings, the "(guest)" marks, computer
+        players' names said short ("greedy cpu 2"); never
+        the target, a match, "private", who sits or is away (a row cut at the edge read
+        ``cy (1500) (aw…``: issue 33, item 8)."""
         options = summary.get("options") or {}
         # Always the target, the preset's default too: a row that said nothing of it left a
         # cribbage table to be guessed at 31 (issue 27, item 1).
@@ -276,12 +285,14 @@ class Lobby(Screen):
                 seats.append("·free·")
             else:
                 mark = (" (bot)" if seat.get("bot") else "") + ("" if seat.get("connected", True) else " (away)")
-                mark += " (guest)" if seat.get("guest") else ""
+                mark += " (guest)" if seat.get("guest") and dropped < 6 else ""
                 # A guest's games are not rated: a "(1500)" beside them said otherwise (and
                 # pushed the row's target and match past 80 columns).
-                rated = isinstance(seat.get("rating"), int) and not seat.get("guest")
+                rated = isinstance(seat.get("rating"), int) and not seat.get("guest") and dropped < 5
                 rating = f" ({seat['rating']})" if rated else ""
-                seats.append(f"{seat['name']}{rating}{mark}")
+                name = seat["name"] if dropped < 7 or seat.get("kind") != "computer" else \
+                    seat["name"].replace(" computer ", " cpu ")  # (as the peg board says it)
+                seats.append(f"{name}{rating}{mark}")
         who = f"{summary['players']}p" + (" pairs" if summary.get("partnerships") else "")
         extra = []
         if target is not None:
@@ -290,19 +301,22 @@ class Lobby(Screen):
             match = summary.get("match") or {}
             points = "-".join(str(p) for p in match.get("points") or []) + " " if match else ""
             extra.append(f"match {points}to {options['match']}")
-        extra += [name for name, value in options.items() if name != "target" and value is True]
-        extra += [f"no {name}" for name, value in options.items() if value is False]
-        if summary.get("turn_timer"):
-            extra.append(f"{summary['turn_timer']:g}s timer")
+        if dropped < 4:
+            extra += [name for name, value in options.items() if name != "target" and value is True]
+            extra += [f"no {name}" for name, value in options.items() if value is False]
+            if summary.get("turn_timer"):
+                extra.append(f"{summary['turn_timer']:g}s timer")
         if summary.get("private"):
             extra.append("private")
-        if summary.get("rated") is False:
+        if dropped < 2 and summary.get("rated") is False:
             extra.append("unrated")
-        elif summary.get("rated"):
+        elif dropped < 2 and summary.get("rated"):
             extra.append("rated")
-        watchers = len(summary.get("spectators", []))
-        return (f"#{summary['id']:<3} {summary['preset']:<18} {who:<8} {summary.get('status', ''):<9} "
-                f"{', '.join(seats)}" + (f"  [{'; '.join(extra)}]" if extra else "")
+        watchers = len(summary.get("spectators", [])) if dropped < 1 else 0
+        status = summary.get('status', '')
+        head = (f"#{summary['id']:<3} {summary['preset']:<18} {who:<8} {status:<9} " if dropped < 3
+                else f"#{summary['id']} {summary['preset']} {who} {status}  ")
+        return (head + f"{', '.join(seats)}" + (f"  [{'; '.join(extra)}]" if extra else "")
                 + (f"  {watchers} watching" if watchers else ""))
 
     def sorted_tables(self) -> list[dict[str, Any]]:

@@ -18,7 +18,9 @@ from prompt_toolkit.layout.dimension import Dimension
 
 from .. import render
 from ..model import ViewModel
+from ..render.lobby import CURSOR_COLUMNS
 from ..session import CONNECTING
+from .lobby import ROW_PARTS
 from .windows import log_window, status_height, text
 
 #: The most rows the list of tables takes (the lobby's chat has the rest); a longer list
@@ -40,7 +42,11 @@ def lobby_fragments(model: ViewModel, width: int | None = None) -> render.Fragme
         out.append(("class:dim", "   Every table has a computer or a bot: p shows them, n creates one.\n"))
     elif not tables:
         out.append(("class:dim", "   No tables yet: press n to create one.\n"))
-    lines = [model.lobby.table_line(table) for table in tables]
+    if width is None:
+        lines = [model.lobby.table_line(table) for table in tables]
+    else:  # whole parts left out, least important first, before a word is cut
+        room = width - CURSOR_COLUMNS - render.EDGE
+        lines = render.fit_rows(model.lobby.table_line, tables, ROW_PARTS, room)
     return out + render.cursor_list(lines, model.lobby.lobby_cursor, width)
 
 
@@ -63,9 +69,17 @@ def status_fragments(model: ViewModel, width: int, waiting: Waiting = lambda: No
     return said
 
 
+#: The rows a challenge or invitation waiting may take above the status line (it wraps).
+WAITING_ROWS = 2
+
+
 def status_window(model: ViewModel, width: Callable[[], int], waiting: Waiting = lambda: None) -> Window:
-    """The lobby's status line, wrapping rather than cut off."""
-    return Window(text(lambda: status_fragments(model, width(), waiting)), height=status_height,
+    """The lobby's status line, wrapping rather than cut off, under what waits for an answer."""
+    def height() -> Dimension:
+        usual = status_height()
+        more = WAITING_ROWS if waiting() is not None else 0
+        return Dimension(min=usual.min, max=usual.max + more)
+    return Window(text(lambda: status_fragments(model, width(), waiting)), height=height,
                   wrap_lines=True)
 
 

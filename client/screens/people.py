@@ -28,6 +28,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from .. import render
 from ..keymap import Screen, key
 from ..model import LOBBY, ViewModel
+from .windows import status_height
 
 PEOPLE = "people"
 
@@ -287,12 +288,13 @@ def people_fragments(view: PeopleView, width: int | None = None) -> Fragments:
     return out + render.cursor_list([view.person_line(p) for p in view.people], view.cursor, width)
 
 
-def keys_fragments(view: PeopleView) -> Fragments:
+def keys_fragments(view: PeopleView, width: int = 80) -> Fragments:
+    """The key hints, whole ones left out where the screen is narrow (never Esc)."""
     keys = [("↑↓", "choose"), ("←→", "game"), ("↵", "challenge"), ("t", "tell"), ("p", "people only"),
             ("r", "refresh"), ("Esc", "lobby")]
     if view.incoming:
         keys = [("a", "accept"), ("d", "decline")] + keys
-    return render.key_hints(keys)
+    return render.key_hints(render.fit_keys(keys, width - render.EDGE))
 
 
 def build_layout(view: PeopleView, width: Callable[[], int]) -> Container:
@@ -300,8 +302,9 @@ def build_layout(view: PeopleView, width: Callable[[], int]) -> Container:
         Window(FormattedTextControl(lambda: people_fragments(view, width()), focusable=False,
                                     get_cursor_position=lambda: Point(0, view.cursor + 1)),
                always_hide_cursor=True),
-        Window(FormattedTextControl(lambda: render.status_line(view.model, [("", "")]), focusable=False),
-               height=1),
+        # The status wraps rather than running off the edge (a challenge's words are long).
+        Window(FormattedTextControl(lambda: render.status_line(view.model, [("", "")], width()),
+                                    focusable=False), height=status_height, wrap_lines=True),
     ]), filter=Condition(lambda: view.active))
 
 

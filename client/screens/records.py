@@ -31,6 +31,7 @@ from ..model import LOBBY, ViewModel, request_field
 from .replay import Replay, ReplayScreen
 from .stats import STATS, StatsView, stats_fragments
 from .stats import keys as stats_keys
+from .windows import status_height
 
 GAMES = "games"
 REPLAY = "replay"
@@ -221,11 +222,17 @@ def _when(seconds: float | None) -> str:
     return time.strftime("%d %b %H:%M", time.localtime(seconds))
 
 
-def game_line(game: dict[str, Any], me: str) -> str:
+def game_line(game: dict[str, Any], me: str, dropped: int = 0) -> str:
     """One finished game in the list: id, preset, when, the scores, and how it went for me;
     a skunk says so, and a match's game the match score after it (and, the game that decided
-    the match, whether I won it)."""
-    names = {s["seat"]: s["name"] for s in game.get("seats", [])}
+    the match, whether I won it).
+
+    ``dropped``: how many parts give way on a narrow screen (up to :data:`GAME_ROW_PARTS`):
+    computers' names made short ("greedy cpu 2"), the date, the columns' padding, the number
+    of players, then how the game ended said short; never the scores (a row cut at the edge read
+    ``lost  ann 9, ben 8 (by``: issue 33, item 8)."""
+    names = {s["seat"]: s["name"] if dropped < 1 else render.compact(s["name"])
+             for s in game.get("seats", [])}
     players = game.get("players", len(names))
     if game.get("partnerships"):
         sides = [" & ".join(names.get(s, "?") for s in range(players) if s % 2 == t) for t in (0, 1)]
@@ -238,9 +245,9 @@ def game_line(game: dict[str, Any], me: str) -> str:
     figures = ", ".join(f"{side} {score}" for side, score in zip(sides, scores))
     ending = result.get("ending")
     if ending == "resignation":
-        figures += " (by resignation)"
+        figures += " (by resignation)" if dropped < 5 else " (resigned)"
     elif ending == "abandoned":
-        figures += " (a seat left, never taken back)"
+        figures += " (a seat left, never taken back)" if dropped < 5 else " (seat left)"
     outcome = "    "
     if mine and result.get("winner") is not None:
         outcome = "won " if result["winner"] in mine else "lost"
@@ -251,28 +258,37 @@ def game_line(game: dict[str, Any], me: str) -> str:
         if match.get("winner") is not None:
             figures += (" won" if match["winner"] in mine else " lost") if mine else " over"
     pairs = " pairs" if game.get("partnerships") else ""
-    return (f"#{game['id']:<3} {game['preset']:<10} {str(players) + 'p' + pairs:<3} "
-            f"{_when(game.get('finished_at'))}  {outcome}  {figures}")
+    when = f"{_when(game.get('finished_at'))}  " if dropped < 2 else ""
+    if dropped < 3:
+        return f"#{game['id']:<3} {game['preset']:<10} {str(players) + 'p' + pairs:<3} {when}{outcome}  {figures}"
+    seats = f"{players}p{pairs} " if dropped < 4 else ""
+    return f"#{game['id']} {game['preset']} {seats}{when}{outcome.strip() or '·'} {figures}"
 
 
-def games_fragments(view: RecordsView) -> Fragments:
+#: The parts of a row of My games that give way on a narrow screen (:func:`game_line`).
+GAME_ROW_PARTS = 5
+
+
+def games_fragments(view: RecordsView, width: int = 80) -> Fragments:
     out: Fragments = [("class:label", " My games"), ("class:dim", "  newest first\n")]
     if view.games is None:
         return out + [("class:dim", "   Asking the server…\n")]
     if not view.games:
         return out + [("class:dim", "   No finished games yet: play one, then come back.\n")]
-    return out + render.cursor_list([game_line(game, view.model.session.name) for game in view.games],
-                                    view.cursor)
+    room = width - render.CURSOR_COLUMNS - render.EDGE
+    me = view.model.session.name
+    rows = render.fit_rows(lambda game, dropped: game_line(game, me, dropped), view.games, GAME_ROW_PARTS, room)
+    return out + render.cursor_list(rows, view.cursor, width)
 
 
-def leaderboard_fragments(view: RecordsView) -> Fragments:
+def leaderboard_fragments(view: RecordsView, width: int = 80) -> Fragments:
     out: Fragments = [("class:label", f" Leaderboard · {view.family}"),
                       ("class:dim", "   (Tab: " + " / ".join(FAMILIES) + ")\n")]
     if view.board is None:
         return out + [("class:dim", "   Asking the server…\n")]
     if not view.board:
         why = view.board_why or f"Nobody has played a rated {view.family} game yet."
-        return out + [("class:dim", "".join(f"   {line}\n" for line in textwrap.wrap(why, 74)))]
+        return out + [("class:dim", "".join(f"   {line}\n" for line in textwrap.wrap(why, min(74, width - 4))))]
     out.append(("class:dim", f"   {'#':>3}  {'name':<24} {'rating':>6}  {'games':>5}  {'wins':>5}\n"))
     for i, row in enumerate(view.board):
         kind = row.get("kind")
@@ -280,7 +296,7 @@ def leaderboard_fragments(view: RecordsView) -> Fragments:
             " (guest)" if row.get("guest") else "")
         style = "class:peg.mine" if row.get("name") == view.model.session.name else ""
         mark = " ▶ " if i == view.board_cursor else "   "
-        out.append((style, f"{mark}{row.get('rank', ''):>3}  {name[:24]:<24} {row.get('rating', ''):>6}  "
+        out.append((style, f"{mark}{row.get('rank', ''):>3}  {render.fit(name, 24):<24} {row.get('rating', ''):>6}  "
                            f"{row.get('games', ''):>5}  {row.get('wins', ''):>5}\n"))
     return out
 
@@ -335,15 +351,15 @@ def replay_title(replay: Replay) -> str:
     return f"Replay of game {record['id']} · {record['preset']} to {replay.target}"
 
 
-def title_fragments(view: RecordsView, address: str) -> Fragments:
+def title_fragments(view: RecordsView, address: str, width: int = 80) -> Fragments:
     screen = view.model.session.screen
     where = {GAMES: "My games", LEADERBOARD: "Leaderboard", STATS: "Statistics"}.get(screen, "")
     if screen == REPLAY and view.replay is not None:
         where = replay_title(view.replay)
-    return render.title_bar(view.model, address, where)
+    return render.title_bar(view.model, address, where, width)
 
 
-def keys_fragments(view: RecordsView) -> Fragments:
+def keys_fragments(view: RecordsView, width: int = 80) -> Fragments:
     screen = view.model.session.screen
     if screen == REPLAY:
         keys = [("← →", "step"), ("↑ ↓", "deal"), ("Home End", "start/end"),
@@ -356,11 +372,12 @@ def keys_fragments(view: RecordsView) -> Fragments:
     else:
         keys = [("Tab", "/".join(FAMILIES)), ("↑ ↓", "choose"), ("↵", "statistics"), ("m", "my games"),
                 ("Esc", "lobby"), ("q", "quit")]
-    return render.key_hints(keys)
+    # Whole hints left out where the screen is narrow ("m my games  E" at 60 columns).
+    return render.key_hints(render.fit_keys(keys, width - render.EDGE))
 
 
-def status_fragments(view: RecordsView) -> Fragments:
-    return render.status_line(view.model, [("", "")])
+def status_fragments(view: RecordsView, width: int | None = None) -> Fragments:
+    return render.status_line(view.model, [("", "")], width)
 
 
 # == the application's hooks ================================================================
@@ -389,19 +406,19 @@ def build_layout(view: RecordsView, width: Callable[[], int],
         return Point(0, render.last_row(render.log_fragments(log_shown(view.replay), width())))
 
     games = HSplit([
-        Window(FormattedTextControl(lambda: games_fragments(view), focusable=False,
+        Window(FormattedTextControl(lambda: games_fragments(view, width()), focusable=False,
                                     get_cursor_position=lambda: Point(0, view.cursor + 1)),
                always_hide_cursor=True),
-        Window(text(lambda: status_fragments(view)), height=1),
+        Window(text(lambda: status_fragments(view, width())), height=status_height, wrap_lines=True),
     ])
     board = HSplit([
-        Window(text(lambda: leaderboard_fragments(view)), always_hide_cursor=True),
-        Window(text(lambda: status_fragments(view)), height=1),
+        Window(text(lambda: leaderboard_fragments(view, width())), always_hide_cursor=True),
+        Window(text(lambda: status_fragments(view, width())), height=status_height, wrap_lines=True),
     ])
     # The statistics' body has the screen less the title, status and keys lines.
     statistics = HSplit([
         Window(text(lambda: stats_fragments(view.stats, width(), rows() - 3)), always_hide_cursor=True),
-        Window(text(lambda: status_fragments(view)), height=1),
+        Window(text(lambda: status_fragments(view, width())), height=status_height, wrap_lines=True),
     ])
     replay = HSplit([
         Window(text(when_replaying(lambda r: render.pegs_fragments(r.pegs(), width()))),
