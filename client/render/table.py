@@ -109,6 +109,7 @@ def count_fragments(model: ViewModel, width: int = 80) -> Fragments:
     count = model.game.deal_count
     if count is None:
         return []
+    width -= EDGE  # (the last column left free: a row that reached it read as cut)
     turn_up = [count.turn_up] if count.turn_up else []
     head: Fragments = [("class:label", f"The count of deal {count.deal}")]
     if count.turn_up:

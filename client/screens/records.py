@@ -301,21 +301,29 @@ def leaderboard_fragments(view: RecordsView, width: int = 80) -> Fragments:
     return out
 
 
-def step_fragments(replay: Replay) -> Fragments:
-    """What this step was, where it stands, and the turn-up, count and pile."""
+def step_fragments(replay: Replay, width: int = 80) -> Fragments:
+    """What this step was, where it stands, and the turn-up, count and pile; in ``width``
+    columns: the headline cut between words (the log below tells it whole), the pile's
+    oldest cards left out (issue 33, item 8)."""
     frame = replay.frame
-    out: Fragments = [("class:key", f" Step {frame.index}/{len(replay.frames) - 1}"),
-                      ("class:dim", f" · deal {frame.deal}/{replay.deals} · "),
-                      ("class:label", frame.headline), ("", "\n")]
+    step, deal = f" Step {frame.index}/{len(replay.frames) - 1}", f" · deal {frame.deal}/{replay.deals} · "
+    room = width - len(step + deal) - render.EDGE
+    out: Fragments = [("class:key", step), ("class:dim", deal),
+                      ("class:label", render.fit_words(frame.headline, room)), ("", "\n")]
     out += [("class:label", " Turn-up ")]
     out += [("", "["), *render.card_fragments(frame.turn_up), ("", "]")] if frame.turn_up else [("class:dim", "[  ]")]
     out += [("class:label", "   Count "), ("class:key", f"{frame.count:>2}"), ("class:label", "   Pile ")]
     if not frame.pile:
         out.append(("class:dim", "—"))
     marks = replay.seat_marks()
-    for i, (seat, card) in enumerate(frame.pile[-12:]):
-        out += [("", " " if i else ""), ("class:dim", f"{marks[seat]}:"), *render.card_fragments(card)]
-    return out + [("", "\n")]
+    room = width - render.EDGE - len(render.plain(out).split("\n")[-1])
+    pile: Fragments = []
+    for seat, card in reversed(frame.pile[-12:]):  # the newest first, as many as fit
+        played = [("class:dim", f"{marks[seat]}:"), *render.card_fragments(card)]
+        if len(render.plain(played + pile)) + bool(pile) > room:
+            break
+        pile = played + ([("", " ")] if pile else []) + pile
+    return out + pile + [("", "\n")]
 
 
 def hands_fragments(replay: Replay) -> Fragments:
@@ -364,6 +372,7 @@ def keys_fragments(view: RecordsView, width: int = 80) -> Fragments:
     if screen == REPLAY:
         keys = [("← →", "step"), ("↑ ↓", "deal"), ("Home End", "start/end"),
                 ("v", "coach's review"), ("Esc", "back"), ("q", "quit")]
+        return render.key_hints(render.fit_keys(keys, width - render.EDGE))
     elif screen == GAMES:
         keys = [("↑ ↓", "choose"), ("↵", "replay"), ("b", "leaderboard"), ("Esc", "lobby"),
                 ("q", "quit")]
@@ -424,7 +433,7 @@ def build_layout(view: RecordsView, width: Callable[[], int],
         Window(text(when_replaying(lambda r: render.pegs_fragments(r.pegs(), width()))),
                height=lambda: max(1, len(view.replay.pegs()) if view.replay else 1)),
         Window(height=1, char="─", style="class:dim"),
-        Window(text(when_replaying(step_fragments)), height=2),
+        Window(text(when_replaying(lambda r: step_fragments(r, width()))), height=2),
         Window(text(when_replaying(hands_fragments)),
                height=lambda: (view.replay.players + bool(view.replay.frame.crib)) if view.replay else 1),
         Window(height=1, char="─", style="class:dim"),

@@ -22,6 +22,7 @@ every part of every row is there to be cut.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -33,10 +34,13 @@ from prompt_toolkit.keys import Keys
 from noddy.client.app import ClientApp
 from noddy.client.model import LOBBY
 from noddy.client.screens.people import PEOPLE
-from noddy.client.screens.records import GAMES, LEADERBOARD
+from noddy.client.screens.records import GAMES, LEADERBOARD, REPLAY
 
+from ..server.harness import running_server
+from .test_app import play_one_move, running_client, wait_for
 from .test_idle import SizedOutput, screen_text
 from .test_model import PRESETS, deal_004, ev, summary
+from .test_replay import _record
 from .test_scrolling import press
 from .test_stats_screen import STATS_MESSAGE
 
@@ -229,3 +233,49 @@ async def test_who_is_on(client: ClientApp) -> None:
     press(client, Keys.Escape)
     assert client.model.session.screen == LOBBY
     assert_whole(client, "the lobby with a challenge")
+
+
+@pytest.fixture(scope="module")
+def record() -> dict[str, Any]:
+    """A whole game of Cribbage with three players, as the server stores it."""
+    return asyncio.run(_record("cribbage", 3))
+
+
+async def test_the_replay_of_a_game(client: ClientApp, record: dict[str, Any]) -> None:
+    press(client, "m")
+    asked = client.sent[-1]  # type: ignore[attr-defined]
+    client.records.handle({"type": "games", "id": asked["id"], "games": [{**GAME, "id": record["id"]}]})
+    press(client, Keys.ControlM)
+    asked = client.sent[-1]  # type: ignore[attr-defined]
+    assert asked["type"] == "get_game"
+    client.records.handle({"type": "game_record", "id": asked["id"], "record": record})
+    assert client.model.session.screen == REPLAY
+    for step in range(12):
+        assert_whole(client, f"the replay, step {step}")
+        press(client, Keys.Right if step < 6 else Keys.Down)
+    press(client, Keys.End)
+    assert_whole(client, "the replay's end")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[1]}x{size[0]}")
+async def test_a_whole_game_against_a_computer_every_move(size: tuple[int, int]) -> None:
+    """Every screen of a real game (each turn, the count of each deal, the end), three
+    handed so that the count has the most rows, on a server started here."""
+    async with running_server(default_level="greedy") as server:
+        async with running_client(server.port, name=LONG, output=SizedOutput(*size), quick_start={
+                "preset": "cribbage", "players": 3, "computers": 2, "options": {"target": 61}}) as (app, keys):
+            model = app.model
+            await wait_for(lambda: model.game.in_game, "the game to start")
+            moves = 0
+            while model.game.view.winner is None:
+                await wait_for(lambda: model.game.view.winner is not None or model.game.deal_count is not None
+                               or (model.game.can_act and not model.game.sending_action), "my turn")
+                assert_whole(app, f"move {moves}")
+                if model.game.view.winner is not None:
+                    break
+                before = model.game.view.seq, len(model.game.hand), model.game.deal_count
+                await play_one_move(model, keys)
+                await wait_for(lambda: (model.game.view.seq, len(model.game.hand), model.game.deal_count) != before
+                               or model.game.view.winner is not None, "the move")
+                moves += 1
+            assert_whole(app, "the game's end")
