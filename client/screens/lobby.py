@@ -271,8 +271,8 @@ class Lobby(Screen):
 
         ``dropped``: how many of the least important parts to leave out, for a narrow screen
         (up to :data:`ROW_PARTS`): the watchers, whether it is rated, the columns' padding,
-        the timer and the options' words, the seats' ratings, the "(guest)" marks, computer
-        players' names said short ("greedy cpu 2"); never
+        the timer and the options' words, the seats' ratings, computer players' names said
+        short ("greedy cpu 2"), the "(guest)" marks; never
         the target, a match, "private", who sits or is away (a row cut at the edge read
         ``cy (1500) (aw…``: issue 33, item 8)."""
         options = summary.get("options") or {}
@@ -285,12 +285,12 @@ class Lobby(Screen):
                 seats.append("·free·")
             else:
                 mark = (" (bot)" if seat.get("bot") else "") + ("" if seat.get("connected", True) else " (away)")
-                mark += " (guest)" if seat.get("guest") and dropped < 6 else ""
+                mark += " (guest)" if seat.get("guest") and dropped < 7 else ""
                 # A guest's games are not rated: a "(1500)" beside them said otherwise (and
                 # pushed the row's target and match past 80 columns).
                 rated = isinstance(seat.get("rating"), int) and not seat.get("guest") and dropped < 5
                 rating = f" ({seat['rating']})" if rated else ""
-                name = seat["name"] if dropped < 7 or seat.get("kind") != "computer" else \
+                name = seat["name"] if dropped < 6 or seat.get("kind") != "computer" else \
                     seat["name"].replace(" computer ", " cpu ")  # (as the peg board says it)
                 seats.append(f"{name}{rating}{mark}")
         who = f"{summary['players']}p" + (" pairs" if summary.get("partnerships") else "")
