@@ -78,6 +78,8 @@ def cuts(rows: list[str], width: int) -> list[str]:
 # == the client, fed what a server would send =============================================
 
 LONG = "christabel-longname"
+#: The presets as a server describes them, with their long titles.
+TITLED = [{**preset, "title": f"{preset['title']} (Parlett's reconstruction)"} for preset in PRESETS]
 ME = "guinevere"
 
 
@@ -88,7 +90,7 @@ def client(request: pytest.FixtureRequest) -> Iterator[ClientApp]:
         app = ClientApp("192.168.100.200", 3131, ME, input=keys, output=SizedOutput(rows, columns))
         app.model.connection_up()
         app.model.handle({"type": "welcome", "name": ME, "token": "t", "resumed": False,
-                          "registered": False, "presets": PRESETS, "levels": ["random", "greedy"]})
+                          "registered": False, "presets": TITLED, "levels": ["random", "greedy"]})
         app.model.session.take_outbox()
         app.sent = []  # type: ignore[attr-defined]
         app.connection.send = app.sent.append  # type: ignore[attr-defined,method-assign]
