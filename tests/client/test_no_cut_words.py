@@ -15,9 +15,10 @@ What "a word cut at a border" means here, exactly (:func:`cuts`), for the screen
   letter or digit, the mark :func:`noddy.client.render.fit` leaves on a cut word, unless
   the word is one of :data:`WHOLE_WORDS` (ends in ``…`` as written: "Asking the server…").
 
-Each screen is drawn from the messages a server sends (no server runs: the client is fed
-them), with long names, a match, a rated game, a 4-player table with players away, so that
-every part of every row is there to be cut.
+Most screens are drawn from the messages a server sends, fed to the client (long names, a
+match, a rated game, a 4-player table with players away, so that every part of every row is
+there to be cut); a whole three-handed game and a replay are played on a server started in
+the test, every move looked at.
 """
 
 from __future__ import annotations
@@ -73,6 +74,16 @@ def cuts(rows: list[str], width: int) -> list[str]:
             if part.endswith("…") and re.search(r"\w…$", part) and not part.endswith(WHOLE_WORDS):
                 say("a word cut (…)")
     return found
+
+
+def test_the_checker_sees_each_kind_of_cut() -> None:
+    assert cuts([" Table 1 · noddy to 31 · rate", " fits"], 29) == [
+        "row 0: text reaches the screen's edge: ' Table 1 · noddy to 31 · rate'"]
+    assert cuts([" │ /invite NAME│ ", " │ /invite    │ "], 17) == [
+        "row 0: text against a box's side at column 15: ' │ /invite NAME│ '"]
+    assert cuts(["   cy (1500) (aw…   ", " Asking the server…", " cy (away), …"], 20) == [
+        "row 0: a word cut (…): '   cy (1500) (aw…   '"]
+    assert cuts(["──────────", " x │ box │"], 10) == []     # rules and a box at the edge
 
 
 # == the client, fed what a server would send =============================================
