@@ -10,7 +10,9 @@ from a results file (``--resume``) give the same table.
 win (a double skunk counts 3 too), ties broken by **spread**, the sum of a player's winning
 margins minus the sum of its losing margins.  A margin is the winner's score minus the
 loser's (with more than one seat a side, each side's best seat).  A forfeited game is a win
-for the other side, with margin 0 and no skunk.
+for the other side, with margin 0 and no skunk.  A bye (a Swiss round sat out) is listed and
+scores nothing here by default, as the offline tournament has always counted it; a club
+night on the server (:mod:`noddy.server.model.club`) passes ``bye_points`` to score it.
 
 >>> rows = [GameRow(1, "ann", "ben", 0, 7, "ann", 121, 85, "skunk"),
 ...         GameRow(1, "ann", "ben", 1, 7, "ben", 100, 121)]
@@ -112,10 +114,13 @@ class Standing:
     beat: dict[str, int] = field(default_factory=dict)
     met: dict[str, int] = field(default_factory=dict)
     byes: int = 0
+    #: Standing points the byes scored (0 unless :func:`standings` was given ``bye_points``).
+    bye_points: int = 0
 
     @property
     def points(self) -> int:
-        return WIN_POINTS * (self.wins - self.skunk_wins) + SKUNK_WIN_POINTS * self.skunk_wins
+        return (WIN_POINTS * (self.wins - self.skunk_wins) + SKUNK_WIN_POINTS * self.skunk_wins
+                + self.bye_points)
 
     @property
     def losses(self) -> int:
@@ -123,9 +128,10 @@ class Standing:
 
 
 def standings(rows: Sequence[GameRow], names: Sequence[str],
-              byes: Sequence[str] = ()) -> list[Standing]:
+              byes: Sequence[str] = (), bye_points: int = 0) -> list[Standing]:
     """Every player's standing from ``rows``, best first: by points, then spread, then the
-    order of ``names`` (``byes``: players who sat a Swiss round out, listed, not scored)."""
+    order of ``names`` (``byes``: players who sat a Swiss round out, once a round; each bye
+    scores ``bye_points`` standing points, none by default, and no game, win or spread)."""
     table = {name: Standing(name) for name in names}
     for row in rows:
         won, lost = table[row.winner], table[row.loser]
@@ -141,6 +147,7 @@ def standings(rows: Sequence[GameRow], names: Sequence[str],
             table[row.forfeit_by or lost.name].forfeits += 1
     for name in byes:
         table[name].byes += 1
+        table[name].bye_points += bye_points
     order = {name: i for i, name in enumerate(names)}
     return sorted(table.values(), key=lambda s: (-s.points, -s.spread, order[s.name]))
 

@@ -263,6 +263,10 @@ class ViewModel:
         names = [str(n) for n in m.get("names") or []]
         self.session.set_status("Muted: " + ", ".join(names) + "." if names else "You have muted nobody.")
 
+    def _on_game_result(self, m: dict[str, Any], request: Any, now: float) -> None:
+        """A result decided away from us (we resigned, gave a match up, or were away): say it."""
+        self.session.set_status(str(m.get("message", "")))
+
     def _on_player_away(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.game.on_player_away(m)
 

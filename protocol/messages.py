@@ -82,7 +82,8 @@ EVENTS: dict[str, Fields] = {
     "deal_ended": {"deal": "int", "scores": "[int]"},
     "game_over": {"winner": "int", "winning_seats": "[int]", "scores": "[int]", "ending": "str",
                   "skunk": "str", "~resigned": "[int]", "~abandoned": "[int]",
-                  "~duration_s": "number?"},  # the server's, from its result (issue 32)
+                  "~duration_s": "number?",  # the server's, from its result (issue 32)
+                  "~names": "[str?]", "~played_to": "[int]"},  # the server's too (issue 33)
     "counting": {"seat": "int", "reason": "str", "cards": "[card]", "turn_up": "card"},
     "claimed": {"seat": "int", "reason": "str", "cards": "[card]", "points": "int"},
     "claim_refused": {"seat": "int", "reason": "str", "points": "int", "counts_as_zero": "bool"},
@@ -113,7 +114,8 @@ MESSAGES: dict[str, Fields] = {
     "table": {"~id": "id", "table": "@table", "~seat": "int?"},
     "table_closed": {"table": "int", "reason": "str", "message": "str", "~games_played": "int"},
     "snapshot": {"~id": "id", "table": "@table", "seat": "int?", "seq": "int", "game": "@game_view?",
-                 "events": "[@logged_event]", "~turn": "message:turn"},
+                 "events": "[@logged_event]", "~turn": "message:turn",
+                 "~dealt": "[str?]", "~seat_changes": "[object]"},  # who played each seat when (issue 33)
     "chat": {"from": "str", "text": "str", "to": "str", "~seat": "int?", "~table": "int?"},
     "chat_history": {"lines": "[@chat_line]"},
     "who": {"id": "id", "people": "[object]"},
@@ -135,7 +137,11 @@ MESSAGES: dict[str, Fields] = {
     "player_back": {"table": "int", "seat": "int", "name": "str"},
     "player_replaced": {"table": "int", "seat": "int", "name": "str", "level": "str?",
                         "~resigned": "bool"},
-    "stand_in": {"table": "int", "seat": "int", "name": "str", "level": "str?", "~silent": "number"},
+    "stand_in": {"table": "int", "seat": "int", "name": "str", "level": "str?", "~silent": "number",
+                 "~counts": "str"},  # what counts if they never come back (issue 33)
+    #: A result told to someone not at the table when it was decided (issue 33).
+    "game_result": {"table": "int", "game": "int", "seat": "int", "names": "[str?]", "why": "str",
+                    "result": "object?", "match": "object?", "rating": "object?", "message": "str"},
     "seat_silent": {"table": "int", "seat": "int", "name": "str", "silent": "number",
                     "request": "object"},
     "hint": {"id": "id", "table": "int", "seat": "int", "decision": "str", "choices": "[object]"},

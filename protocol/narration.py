@@ -340,25 +340,41 @@ def _tell_game_over(e: dict[str, Any], t: _Teller) -> list[Line]:
     others = " to ".join(str(s) for i, s in enumerate(scores) if i != winner)
     mine = scores[winner] if 0 <= winner < len(scores) else "?"
     ending = e.get("ending", "target")
+    # Who left is named as dealt in (the result's ``names``), not as the computer that played
+    # the seat on (issue 33); a result without them names the seat as the reader knows it.
+    dealt = list(e.get("names") or [])
+
+    def left(seat: int) -> str:
+        return (dealt[seat] if seat < len(dealt) else None) or t.name(seat)
+    played_to = list(e.get("played_to") or [])
     if ending == "resignation":
-        who = " and ".join(t.name(s) for s in e.get("resigned", []))
+        who = " and ".join(left(s) for s in e.get("resigned", []))
         lines = [Line("win", (f"{_capital(label)} {verb} the game by resignation ({who} resigned), "
                               f"{mine} to {others}!",))]
     elif ending == "abandoned":
-        left = " and ".join(f"seat {s + 1}" for s in e.get("abandoned", []))
-        lines = [Line("win", (f"{_capital(label)} {verb} the game: {left} was left and never taken "
-                              f"back, which counts as a resignation ({mine} to {others} then)!",))]
+        who = " and ".join(left(s) for s in e.get("abandoned", []))
+        since = ""
+        if len(played_to) == len(scores):  # the deals played on after it count for nothing
+            board = " to ".join(str(s) for s in [played_to[winner], *(p for i, p in enumerate(played_to)
+                                                                      if i != winner)])
+            since = f"; the deals played since, to {board}, do not count"
+        lines = [Line("win", (f"{_capital(label)} {verb} the game: {who} left and never came back, which "
+                              f"counts as a resignation at {mine} to {others}, the score then{since}!",))]
     else:
         skunk = _SKUNK_WORDS.get(str(e.get("skunk")), "")
         lines = [Line("win", (f"{_capital(label)} {verb} the game, {mine} to {others}{skunk}!",))]
-        gone = [f"seat {s + 1} resigned" for s in e.get("resigned", [])]
-        gone += [f"seat {s + 1} was left and never taken back" for s in e.get("abandoned", [])]
+        gone = [f"{left(s)} resigned" for s in e.get("resigned", [])]
+        gone += [f"{left(s)} left and never came back" for s in e.get("abandoned", [])]
         if gone:  # a loss for each, whatever the computer playing it on did
             lines.append(Line("win", (f"({_capital('; '.join(gone))}: a loss.)",)))
     view = t.view
     if view is not None and view.deal:
-        lines.append(Line("win", (f"Summary after {_n(view.deal, 'deal')}:",)))
-        for team, side in enumerate(side_labels(len(scores), t.names, view.players)):
+        if len(played_to) == len(scores):  # the summary adds up to the board as played
+            scores = played_to
+        as_played = " (as played)" if played_to else ""
+        lines.append(Line("win", (f"Summary after {_n(view.deal, 'deal')}{as_played}:",)))
+        summary_names = [left(s) for s in range(len(t.names))] if dealt else t.names
+        for team, side in enumerate(side_labels(len(scores), summary_names, view.players)):
             parts = view.points_by_reason.get(team, {})
             detail = ", ".join(f"{reason} {points}" for reason, points in sorted(parts.items())
                                if points)

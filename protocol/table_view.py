@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from .narration import Line, Show, seat_name, sort_cards, tell
+from .seat_history import names_then, record_changes
+from .snapshot_fold import apply_snapshot
 
 
 @dataclass
@@ -44,7 +46,13 @@ class TableView:
     * ``shows`` -- every show and crib counted this deal; ``points_by_reason`` (per team)
       and ``best_show`` (per seat) -- for the whole game;
     * ``winner`` (a seat, or a team), ``winning_seats``; ``seq`` -- the last event's number,
-      ``missed`` -- a number was skipped since the last snapshot (ask for one).
+      ``missed`` -- a number was skipped since the last snapshot (ask for one);
+    * who sat where *when* (issue 33: a stand-in must not rewrite history): ``played_by`` --
+      the name of whoever played each card of ``played`` when they played it
+      (:meth:`pile_names` for the pile), ``dealer_name`` -- who dealt the deal; ``dealt`` and
+      ``seat_changes`` -- the names the game was dealt to and each later change of a seat's
+      player, ``(seq, seat, name)`` from event ``seq`` on (a snapshot's, so its events are
+      retold with who played them; a record's, by step, see :meth:`at_step`).
     """
 
     seat: int | None = None
@@ -82,6 +90,10 @@ class TableView:
     best_show: dict[int, int] = field(default_factory=dict)
     winner: int | None = None
     winning_seats: list[int] = field(default_factory=list)
+    played_by: list[str] = field(default_factory=list)
+    dealer_name: str = ""
+    dealt: list[str] = field(default_factory=list)
+    seat_changes: list[tuple[int, int, str]] = field(default_factory=list)
     #: Counting by hand: the show being counted (``seat``, ``reason``, ``cards``, ``claimed``:
     #: None until the owner claims; ``refused``: our own claim refused once, else None), as
     #: the ``counting`` and ``claim_refused`` events and the snapshot tell it.
@@ -97,7 +109,19 @@ class TableView:
         view = cls(seat=None, names=[names.get(s, "") for s in range(players)],
                    table_id=record.get("table"))
         view.players, view.partnerships = players, bool(record.get("partnerships"))
+        view.dealt, view.seat_changes = list(view.names), record_changes(record)  # (by step)
         return view
+
+    def at_step(self, step: int) -> None:
+        """A record's view: the names of who played each seat at its step ``step`` (the
+        index in ``steps``), so its events are told with who made them (issue 33)."""
+        self.names = names_then(self.dealt, self.seat_changes, step)
+
+    def pile_names(self) -> list[str]:
+        """Who played each card of the pile, named as they were when they played it."""
+        if len(self.played_by) != len(self.played):
+            return [self.names[seat] if 0 <= seat < len(self.names) else "" for seat, _ in self.pile]
+        return self.played_by[len(self.played) - len(self.pile):]
 
     def copy(self) -> "TableView":
         """An independent copy of the view as it stands now."""
@@ -106,7 +130,8 @@ class TableView:
         other.hands = [None if h is None else list(h) for h in self.hands]
         other.kept = [None if h is None else list(h) for h in self.kept]
         for name in ("hand_sizes", "crib", "pile", "played", "passed", "discarded", "scores",
-                     "back_pegs", "awaiting", "shows", "winning_seats"):
+                     "back_pegs", "awaiting", "shows", "winning_seats", "played_by", "dealt",
+                     "seat_changes"):
             setattr(other, name, list(getattr(self, name)))
         other.laid_away = None if self.laid_away is None else list(self.laid_away)
         other.legal_actions = [dict(a) for a in self.legal_actions]
@@ -153,7 +178,7 @@ class TableView:
         if kind == "snapshot":
             return self._apply_snapshot(message)
         if kind == "table":
-            self._apply_table(message.get("table") or {})
+            self.apply_table(message.get("table") or {})
             return []
         if self.table_id is not None and message.get("table") not in (None, self.table_id):
             return []
@@ -184,7 +209,7 @@ class TableView:
             fold(self, event)
         return lines
 
-    def _apply_table(self, summary: dict[str, Any]) -> None:
+    def apply_table(self, summary: dict[str, Any]) -> None:
         if "id" in summary and self.table_id is None:
             self.table_id = summary["id"]
         if summary.get("id", self.table_id) != self.table_id:
@@ -194,65 +219,10 @@ class TableView:
             self.names = [str(s.get("name") or "") if isinstance(s, dict) else "" for s in seats]
 
     def _apply_snapshot(self, m: dict[str, Any]) -> list[Line]:
-        """Start afresh from the server's snapshot: its events retold, then its ``game``
-        (the server's own view) taken over them, then its ``turn``."""
-        summary = m.get("table") or {}
-        fresh = TableView(seat=m.get("seat"), names=list(self.names),
-                          table_id=summary.get("id", self.table_id))
-        self.__dict__.update(fresh.__dict__)
-        self._apply_table(summary)
-        lines: list[Line] = []
-        for entry in m.get("events", []):
-            lines += self.apply_event(entry["event"])
-            if isinstance(entry.get("seq"), int):  # (a private event has none)
-                self.seq = entry["seq"]
-        self.seq = m.get("seq", self.seq)
-        game = m.get("game")
-        if game is not None:
-            self._adopt(game)
-        turn = m.get("turn")
-        if turn is not None:
-            self.apply(turn)
-        elif game is not None:       # no turn: nobody is to act (the game is over)
-            self.to_move, self.awaiting, self.legal_actions = None, [], []
-        return lines
+        """Start afresh from the server's snapshot (see :mod:`.snapshot_fold`)."""
+        return apply_snapshot(self, m)
 
-    def _adopt(self, game: dict[str, Any]) -> None:
-        """The server's observation is the truth: take it over what the events said."""
-        self.preset = game.get("preset", self.preset)
-        self.players = game.get("players", self.players)
-        self.partnerships = game.get("partnerships", self.partnerships)
-        self.target = game.get("target", self.target)
-        self.deal = game.get("deal", self.deal)
-        self.dealer = game.get("dealer", self.dealer)
-        self.phase = game.get("phase", self.phase)
-        self.hand_sizes = list(game.get("hand_sizes", self.hand_sizes))
-        self._size_hands()
-        if self.seat is not None and game.get("hand") is not None and self.seat < self.players:
-            self.hands[self.seat] = sort_cards(game["hand"])
-        self.crib_size = game.get("crib_size", self.crib_size)
-        self.turn_up = game.get("turn_up")
-        played = [(p["seat"], p["card"]) for p in game.get("played", [])]
-        pile = game.get("pile", [])
-        self.played = played
-        self.pile = played[len(played) - len(pile):] if pile else []
-        self.count = game.get("count", 0)
-        self.passed = list(game.get("passed", []))
-        self.discarded = list(game.get("discarded", []))
-        if game.get("laid_away") is not None:
-            self.laid_away = list(game["laid_away"])
-        scores = list(game.get("scores", self.scores))
-        if len(self.back_pegs) != len(scores):
-            self.back_pegs = [0] * len(scores)
-        self.scores = scores
-        self.to_move = game.get("to_move")
-        self.legal_actions = [dict(a) for a in game.get("legal_actions", [])]
-        self.awaiting = []           # the snapshot's turn says who is awaited
-        self.winner = game.get("winner", self.winner)
-        counting = game.get("counting")
-        self.counting = None if counting is None else dict(counting)
-
-    def _size_hands(self) -> None:
+    def size_hands(self) -> None:
         for name in ("hands", "kept"):
             seats: list[list[str] | None] = getattr(self, name)
             seats += [None] * (self.players - len(seats))
@@ -261,19 +231,20 @@ class TableView:
 
     # -- one fold per event kind ---------------------------------------------------------
     def _game_started(self, e: dict[str, Any]) -> None:
-        keep = (self.seat, self.names, self.table_id, self.seq, self.missed)
+        keep = (self.seat, self.names, self.table_id, self.seq, self.missed, self.dealt, self.seat_changes)
         self.__dict__.update(TableView().__dict__)
-        self.seat, self.names, self.table_id, self.seq, self.missed = keep
+        self.seat, self.names, self.table_id, self.seq, self.missed, self.dealt, self.seat_changes = keep
         self.preset, self.players = e["preset"], e["players"]
         self.partnerships, self.target = e["partnerships"], e["target"]
         teams = 2 if self.partnerships else self.players
         self.scores, self.back_pegs = [0] * teams, [0] * teams
         self.points_by_reason = {t: {} for t in range(teams)}
         self.phase = "deal"
-        self._size_hands()
+        self.size_hands()
 
     def _deal_started(self, e: dict[str, Any]) -> None:
         self.deal, self.dealer, self.phase = e["deal"], e["dealer"], "deal"
+        self.dealer_name = self.names[self.dealer] if 0 <= self.dealer < len(self.names) else ""
         self.hands = [None] * self.players
         self.kept = [None] * self.players
         self.hand_sizes = [0] * self.players
@@ -281,10 +252,11 @@ class TableView:
         self.laid_away = None if self.seat is None else []
         self.turn_up, self.pile, self.count = None, [], 0
         self.played, self.passed, self.discarded, self.shows = [], [], [], []
+        self.played_by = []
 
     def _cards_dealt(self, e: dict[str, Any]) -> None:
         seat = e["seat"]
-        self._size_hands()
+        self.size_hands()
         if 0 <= seat < len(self.hand_sizes):
             self.hand_sizes[seat] = e["count"]
             if e.get("cards") is not None:
@@ -336,6 +308,7 @@ class TableView:
         seat, card = e["seat"], e["card"]
         self.pile.append((seat, card))
         self.played.append((seat, card))
+        self.played_by.append(self.names[seat] if 0 <= seat < len(self.names) else "")
         self.count, self.phase = e["count"], "play"
         if 0 <= seat < len(self.hand_sizes):
             self.hand_sizes[seat] -= 1
@@ -351,7 +324,7 @@ class TableView:
 
     def _hands_revealed(self, e: dict[str, Any]) -> None:
         self.phase = "show"
-        self._size_hands()
+        self.size_hands()
         for seat, hand in enumerate(e.get("hands", [])):
             if seat < self.players:
                 self.kept[seat] = sort_cards(hand)
@@ -394,7 +367,9 @@ class TableView:
         self.phase = "deal over"
 
     def _game_over(self, e: dict[str, Any]) -> None:
-        self.scores = list(e.get("scores", self.scores))
+        # The board stays as played (``played_to``) when the result counts the scores of an
+        # earlier moment (a seat left and never taken back): it does not snap back (issue 33).
+        self.scores = list(e.get("played_to") or e.get("scores", self.scores))
         self.winner, self.winning_seats = e["winner"], list(e.get("winning_seats", []))
         self.phase = "over"
         self.to_move, self.awaiting, self.legal_actions = None, [], []

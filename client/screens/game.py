@@ -170,6 +170,8 @@ class Game:
                            if m.get("level") is None else
                            f"{name} {gone}; a {m.get('level')} computer stands in until "
                            f"{name} returns (w: wait for {name} instead)."))
+        if m.get("counts"):  # what counts if they never come back (issue 33)
+            self.log_line(line("info", str(m["counts"])))
 
     def on_seat_silent(self, m: dict[str, Any]) -> None:
         """The person to move in ``seat`` is here but has said nothing for the table's limit:

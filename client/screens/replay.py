@@ -156,7 +156,8 @@ class Replay:
         for event in self.record.get("opening", []):
             self._apply(event)
         self._snapshot(None, self._deal_headline())
-        for step in self.record.get("steps", []):
+        for index, step in enumerate(self.record.get("steps", [])):
+            view.at_step(index)  # told with who played the seat then (issue 33)
             action: dict[str, Any] | None = dict(step.get("action") or {})
             headline = self._action_text(action or {})
             for event in step.get("events", []):

@@ -32,9 +32,12 @@ def pile_fragments(model: ViewModel, width: int) -> render.Fragments:
     if not model.game.view.pile:
         return [("class:dim", "—")]
     marks = model.game.seat_marks()
+    names = model.game.names()
     entries: list[render.Fragments] = []
-    for seat, card in model.game.view.pile:
+    for (seat, card), then in zip(model.game.view.pile, model.game.view.pile_names()):
         mark = marks[seat] if 0 <= seat < len(marks) else "?"
+        if then and seat < len(names) and then != names[seat] and not mark.isdigit():
+            mark = then[:1].upper()  # who played it then, not who sits there now (issue 33)
         mine = seat == model.game.seat
         entries.append([("class:peg.mine" if mine else "class:dim", f"{mark}:"),
                         *render.card_fragments(card)])
@@ -106,7 +109,7 @@ def _others_fragments(model: ViewModel, width: int, now: float, dropped: int) ->
                 label = mark if mark.isdigit() else render.compact(model.game.seat_name(dealer))
                 parts.append(("class:dim", f" · dealer {label}"))
         else:
-            parts.append(("class:dim", f" · dealer {model.game.seat_name(dealer)}"))
+            parts.append(("class:dim", f" · dealer {model.game.view.dealer_name or model.game.seat_name(dealer)}"))
     if model.game.view.crib_size and dropped < 1:
         parts.append(("class:dim", f" · crib {model.game.view.crib_size}"))
     left = model.game.time_left_now(now)

@@ -94,6 +94,6 @@ class ComputerPlayers:
         legal = game.legal_actions(job.seat)
         if action not in legal:
             log.error("computer player %s at table %d seat %d chose %r; playing %s instead",
-                      occupant.level, table.id, job.seat, action, legal[0])
+                      occupant.level, table.id, job.seat + 1, action, legal[0])
             action = legal[0]
         self._play(table, game, action)

@@ -39,6 +39,7 @@ from .outbox import Outbox
 from .queries import Queries
 from .reception import Reception
 from .recovery import Recovery
+from .results import Results
 from .seating import Seating
 from .sessions import Sessions
 from .silence import Silence
@@ -89,8 +90,9 @@ class ServerCore:
         # The parts that handle requests, each given what it works with.
         self.turn_timers = TurnTimers(outbox, self.tables)
         self.silence = Silence(config, clock, outbox, self.tables)
+        self.results = Results(outbox, self.sessions)
         self.gameplay = Gameplay(config, clock, wall_clock, outbox, self.turn_timers, self.silence, self.tables,
-                                 self.ratings, self.paused, self.sessions)
+                                 self.ratings, self.paused, self.sessions, self.results)
         self.stand_ins = StandIns(config, clock, outbox, self.tables, self.gameplay, self.silence)
         self.closing = TableClosing(outbox, self.sessions, self.board, self.tables)
         self.seating = Seating(config, clock, outbox, self.connections, self.sessions, self.board,
@@ -102,7 +104,7 @@ class ServerCore:
                          self.mutes)
         self.lobby = Lobby(config, clock, outbox, self.connections, self.sessions, self.board,
                            self.tables, self.ratings, self.lost, self.seating, self.accounts, self.mutes,
-                           self.talk)
+                           self.talk, self.results)
         self.queries = Queries(config, clock, outbox, self.connections, self.ratings, guard, self.accounts)
         self.coaching = Coaching(outbox, self.queries)
         self.matchmaking = Matchmaking(config, clock, outbox, self.connections, self.sessions, self.board,

@@ -40,7 +40,7 @@ from noddy.protocol import ProtocolError
 
 from ..config import ServerConfig
 from ..model.ratings import Rated, RatingBook, family_of
-from ..model.result import FinishedGameOver, GameResult, duration_between
+from ..model.result import FinishedGameOver, GameResult, duration_between, game_result
 from ..model.session import Connection
 from ..model.live_game import LiveGame
 from ..model.table import FINISHED, PLAYING, Seat, Table
@@ -51,6 +51,7 @@ from .places import my_seat, my_table, session_of
 from .turn_timers import turn_timer
 
 if TYPE_CHECKING:
+    from .results import Results
     from .outages import PausedTables
     from .outbox import Outbox
     from .sessions import Sessions
@@ -66,7 +67,7 @@ class Gameplay:
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], wall_clock: Callable[[], float],
                  outbox: Outbox, timers: TurnTimers, silence: Silence, tables: Tables,
-                 ratings: RatingBook, paused: PausedTables, sessions: Sessions) -> None:
+                 ratings: RatingBook, paused: PausedTables, sessions: Sessions, results: Results) -> None:
         self._config = config
         self._sessions = sessions
         self._clock = clock
@@ -76,6 +77,8 @@ class Gameplay:
         self._silence = silence
         self._tables = tables
         self._ratings = ratings
+        #: The results told to people not at the table when a game ends (see :mod:`.results`).
+        self.results = results
         self._paused = paused
         self._next_game = 1
         #: The computer players' jobs, whose moves are played like anyone's.
@@ -211,7 +214,8 @@ class Gameplay:
         live, occupant = table.live, table.seats[seat]
         if live is None or occupant is None or table.status != PLAYING:
             return
-        live.changes.append({"seat": seat, "after": live.actions, "at": round(self._wall_clock(), 2),
+        live.changes.append({"seat": seat, "after": live.actions, "seq": table.seq + 1,  # (its first event)
+                             "at": round(self._wall_clock(), 2),
                              "name": occupant.name,
                              "kind": "computer" if occupant.is_computer else "human",
                              "level": occupant.level, "why": why})
@@ -243,11 +247,18 @@ class Gameplay:
         live, outcome = table.live, game.outcome
         if outcome is None or live is None:
             return None
-        result = GameResult(outcome, duration_between(live.started_at, self._wall_clock()))
+        result = self._made_result(table, game)
         for index, event in enumerate(events):
             if event.kind == FinishedGameOver.kind:
                 events[index] = FinishedGameOver(result)
         return result
+
+    def _made_result(self, table: Table, game: Game) -> GameResult:
+        """The result of ``game`` (over) with the server's facts (see :func:`game_result`)."""
+        live, outcome = table.live, game.outcome
+        assert live is not None and outcome is not None
+        return game_result(outcome, duration_between(live.started_at, self._wall_clock()), live.seats,
+                           table.players, game.scores)
 
     def finish_game(self, table: Table, game: Game, result: GameResult | None = None) -> None:
         """Record a won game as finished and rate it.  Every way a game ends comes here: an
@@ -258,7 +269,7 @@ class Gameplay:
         outcome = game.outcome
         assert live is not None and outcome is not None
         if result is None:
-            result = GameResult(outcome, duration_between(live.started_at, self._wall_clock()))
+            result = self._made_result(table, game)
         changes: list = []
         reasons = table.unrated_reasons()
         if reasons:  # see Table.unrated_reasons: only two sides of registered people, no coach
@@ -268,10 +279,12 @@ class Gameplay:
             sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
                      for side in (0, 1)]
             changes = self._ratings.rate_game(family_of(table.preset), sides, outcome.winner)
+        match = table.match_game_won(outcome)  # (rated per game)
         self._outbox.record(GameFinished(live.game_id, self._wall_clock(), result.to_dict(),
                                          tuple(changes), table.id,
                                          live.seats_with_changes() if live.changes else None,
-                                         match=table.match_game_won(outcome)))  # (rated per game)
+                                         match=match))
+        self.results.game_finished(table, live.game_id, live.seats, result.event_dict(), outcome, changes, match)
 
     def _play(self, table: Table, game: Game, action: Action) -> None:
         """Apply ``action`` and publish its events (a computer player's decision)."""

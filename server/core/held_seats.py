@@ -4,10 +4,15 @@ Owns: when held seats and watchers' places run out (the held heap: the held part
 ``tick``).  A lost connection (:meth:`HeldSeats.connection_lost`) holds the person's seat,
 or watcher's place, for the grace period; recovery holds the places of people restored
 from storage the same way (:meth:`HeldSeats.schedule_held`).  When the time is over
-(:meth:`HeldSeats.tick`) a watcher's place is given up, a seat between games is freed (a
-match going on is given up), and mid-game a computer stands in until the person takes the
-seat back (:mod:`.stand_ins`) -- unless nobody is left at the table to play on, when the
-game waits ``keep_away`` seconds more.  Nothing is given up at a paused table (its seats
+(:meth:`HeldSeats.tick`) a watcher's place is given up, a seat between games is freed, and
+mid-game a computer stands in until the person takes the seat back (:mod:`.stand_ins`) --
+unless nobody is left at the table to play on, when the game waits ``keep_away`` seconds
+more.  Between two games of a match going on, the seat is held as for a game (issue 33):
+quitting is not resigning.  When the grace period runs out there, the seat is held
+``keep_away`` seconds more (the table is told with ``player_away`` again); a person back
+meanwhile plays the match's next game.  Only when that time is over too is the seat freed,
+and the match is left unfinished, never given up: only ``leave`` or ``resign_match`` gives
+a match away.  Nothing is given up at a paused table (its seats
 cannot be saved): the look is put off by ``storage_retry``.
 
 This is a part of its own, apart from :mod:`.seating`, because it is about time, not about
@@ -26,7 +31,7 @@ import logging
 from typing import TYPE_CHECKING, Callable
 
 from ..config import ServerConfig
-from ..model.table import FINISHED, PLAYING, Session
+from ..model.table import FINISHED, PLAYING, Session, Table
 
 if TYPE_CHECKING:
     from .lobby_board import LobbyBoard
@@ -60,6 +65,9 @@ class HeldSeats:
         #: Min-heap of (when, serial, session) of held seats' (and watchers' places') ends.
         self._held_due: list[tuple[float, int, Session]] = []
         self._due_serial = 0
+        #: The resume token of each person held ``keep_away`` more between two games of a
+        #: match, and when that hold ends (a later, fresh hold is told apart by its time).
+        self._kept_for_match: dict[str, float] = {}
 
     def connection_lost(self, session: Session) -> None:
         """``session``'s connection is gone: forget it in the lobby; at a table, hold its
@@ -80,10 +88,15 @@ class HeldSeats:
         session.held_until = self._clock() + self._config.grace_period
         self.schedule_held(session)
         if session.seat is not None:
-            log.info("seat %d at table %d held for %s", session.seat, table.id, session.name)
-            self._outbox.to_table(table, {"type": "player_away", "table": table.id, "seat": session.seat,
-                                          "name": session.name, "grace": self._config.grace_period})
+            log.info("seat %d at table %d held for %s", session.seat + 1, table.id, session.name)
+            self._tell_away(table, session, self._config.grace_period)
             self._tables.changed(table)
+
+    def _tell_away(self, table: Table, session: Session, held_for: float) -> None:
+        """The table hears that ``session``'s seat is held ``held_for`` seconds."""
+        assert session.seat is not None
+        self._outbox.to_table(table, {"type": "player_away", "table": table.id, "seat": session.seat,
+                                      "name": session.name, "grace": held_for})
 
     def next_due(self) -> float | None:
         """When the first held seat's time may be up (None: none is held); an entry may be
@@ -123,6 +136,8 @@ class HeldSeats:
             else:
                 self._tables.changed(table)
             return
+        if table is not None and seat is not None and self._hold_for_match(table, session, due):
+            return self.schedule_held(session)
         self._sessions.forget(session)
         if table is not None and seat is None:
             self._seating.remove_spectator(table, session)
@@ -132,9 +147,24 @@ class HeldSeats:
         if table is None or seat is None:
             return
         log.info("%s did not come back to table %d", session.name, table.id)
-        table.seats[seat] = None
-        self._seating.give_up_match(table, seat)  # between games of a match: given up
+        table.seats[seat] = None  # a match going on stays unfinished: not given up (issue 33)
         if not table.humans():
             self._closing.close_table(table, "empty")
         else:
             self._tables.changed(table)
+
+    def _hold_for_match(self, table: Table, session: Session, due: float | None) -> bool:
+        """``session``'s grace period (``due``) ran out between two games of a match going on
+        at ``table``: hold the seat ``keep_away`` seconds more (True) -- once: when that time
+        is over too, the seat is freed (False), the match left unfinished."""
+        match = table.running_match
+        if match is None or match.over or table.status == PLAYING:
+            return False
+        if self._kept_for_match.pop(session.token, None) == due or self._config.keep_away <= 0:
+            return False
+        keep = self._config.keep_away
+        session.held_until = self._kept_for_match[session.token] = self._clock() + keep
+        log.info("table %d: %s is away between games of a match; the seat is held %g s more",
+                 table.id, session.name, keep)
+        self._tell_away(table, session, keep)
+        return True

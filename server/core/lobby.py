@@ -40,6 +40,7 @@ from .names import COMPUTER_SKELETONS, SERVER_NAME
 from .places import my_table, session_of as _session
 
 if TYPE_CHECKING:
+    from .results import Results
     from .accounts import Accounts
     from .connections import Connections
     from .lobby_board import LobbyBoard
@@ -60,7 +61,7 @@ class Lobby:
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
                  connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
                  ratings: RatingBook, lost: LostTables, seating: Seating, accounts: Accounts,
-                 mutes: Mutes, talk: Talk) -> None:
+                 mutes: Mutes, talk: Talk, results: Results) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
@@ -74,6 +75,7 @@ class Lobby:
         self._accounts = accounts
         self._mutes = mutes
         self._talk = talk
+        self._results = results
         self._guests = 0
         #: Connections whose hello with a registered name waits for its password check: the
         #: session they had (a text-mode rename) or None, whether a bot, and the name.
@@ -234,6 +236,7 @@ class Lobby:
         else:
             self._board.greet(session)
         self._talk.deliver(session)  # the tells that waited for the account
+        self._results.deliver(session)  # a result decided while they were away
 
     def _new_session(self, conn: Connection, name: str, bot: bool, account: int | None, rid: Any) -> None:
         outbox = self._outbox
@@ -245,6 +248,7 @@ class Lobby:
         outbox.reply(conn, rid, self.welcome(session, resumed=False))
         self._board.greet(session)
         self._talk.deliver(session)  # the tells that waited for the account
+        self._results.deliver(session)  # a result decided while they were away
 
     def guest_name(self) -> str:
         """A free ``guest-N`` name, for a text-mode person who has not chosen one (not one

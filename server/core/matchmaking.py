@@ -320,7 +320,8 @@ class Matchmaking:
             self._seating.take_seat(table, me, free[0], ready=ready)
         else:
             self._seating.watch(table, me)
-        log.info("%s joins table %d by invitation (seat %s)", me.name, table.id, me.seat)
+        log.info("%s joins table %d by invitation (%s)", me.name, table.id,
+                 "watching" if me.seat is None else f"seat {me.seat + 1}")  # seats as people count them
         started = self._gameplay.start_game(table) if me.seat is not None and table.can_start() else None
         summary = table.summary()
         self._outbox.reply(conn, rid, {"type": "table", "table": summary, "seat": me.seat})

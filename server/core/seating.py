@@ -393,7 +393,11 @@ class Seating:
         resigned = table.resign_match(seat)
         if resigned is not None and table.live is not None:
             self._outbox.record(MatchResigned(table.live.game_id, resigned, table.id))
-            log.info("table %d: seat %d gives up the match", table.id, seat)
+            match = table.running_match
+            name = match.names[seat] if match is not None and seat < len(match.names) else None
+            log.info("table %d: %s (seat %d) gives up the match", table.id, name, seat + 1)
+            if name is not None:  # told the result, wherever they are now (issue 33)
+                self._gameplay.results.match_given_up(table, seat, name, resigned)
         return resigned is not None
 
     def remove_spectator(self, table: Table, session: Session) -> None:

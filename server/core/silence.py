@@ -129,7 +129,7 @@ class Silence:
             return
         self._told.add((table.id, seat))
         log.info("table %d: %s (seat %d) has said nothing for %g s on their turn", table.id,
-                 person.name, seat, limit)
+                 person.name, seat + 1, limit)
         message = {"type": "seat_silent", "table": table.id, "seat": seat, "name": person.name,
                    "silent": limit, "request": {"type": "stand_in", "seat": seat, "on": True}}
         for other in others:

@@ -90,7 +90,7 @@ class StandIns:
         table.seats[seat] = stand_in = self.computer(table, seat, level)
         stand_in.stand_in = True
         table.deadlines.pop(seat, None)
-        log.info("%s resigned seat %d at table %d", name, seat, table.id)
+        log.info("%s resigned seat %d at table %d", name, seat + 1, table.id)
         self._gameplay.leave_game(table, Resign(seat), "resigned")
         if table.status == PLAYING:
             self._outbox.to_table(table, {"type": "player_replaced", "table": table.id, "seat": seat,
@@ -109,7 +109,8 @@ class StandIns:
         table.seats[seat] = stand_in = self.computer(table, seat, level)
         stand_in.stand_in, stand_in.stand_in_for = True, session
         table.deadlines.pop(seat, None)
-        message = {"type": "stand_in", "table": table.id, "seat": seat, "name": session.name, "level": level}
+        message = {"type": "stand_in", "table": table.id, "seat": seat, "name": session.name, "level": level,
+                   "counts": _what_counts(table, session.name)}
         if silent is not None:  # they are here, though no longer the seat's: they are told too
             message["silent"] = silent
             self._outbox.send(session.conn, message)
@@ -143,7 +144,7 @@ class StandIns:
             return
         game = table.game
         if table.status == PLAYING and game is not None and seat in game.gone:
-            log.info("%s took seat %d at table %d back", session.name, seat, table.id)
+            log.info("%s took seat %d at table %d back", session.name, seat + 1, table.id)
             self._gameplay.leave_game(table, TakeBack(seat), "back")
 
     def heard(self, conn: Connection) -> None:
@@ -185,7 +186,7 @@ class StandIns:
             silent = self._check_silent(table, seat, person)
             self._outbox.reply(conn, rid, {"type": "ok"})
             log.info("%s calls in a computer for %s (seat %d at table %d), silent %.0f s",
-                     session.name, person.name, seat, table.id, silent)
+                     session.name, person.name, seat + 1, table.id, silent)
             self.abandon(table, seat, person, silent=self._silence.limit(table))
             self._tables.changed(table)
             return
@@ -236,6 +237,21 @@ class StandIns:
                                 f"a computer may stand in after {limit:g} s ({limit - silent:.0f} s more)",
                                 field="seat")
         return silent
+
+
+def _what_counts(table: Table, name: str) -> str:
+    """What the table is told when ``name``'s seat is abandoned: what counts if they never
+    take it back, so nobody plays deals that cannot count without knowing it (issue 33)."""
+    game, live = table.game, table.live
+    if game is None or live is None or len(game.scores) != 2:
+        return (f"If {name} does not take the seat back before the game ends, it is a loss for {name}; the game goes on "
+                "to the target for the others.")
+    dealt = {entry["seat"]: entry["name"] for entry in live.seats}
+    sides = [" & ".join(str(dealt.get(seat)) for seat in range(table.players) if game.team_of(seat) == side)
+             for side in (0, 1)]
+    scores = ", ".join(f"{side} {score}" for side, score in zip(sides, game.scores))
+    return (f"If {name} does not take the seat back before the game ends, it counts as {name}'s resignation now, at "
+            f"{scores}: the deals played from here count only if {name} comes back.")
 
 
 def _check_seat_number(table: Table, seat: int) -> None:

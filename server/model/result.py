@@ -26,7 +26,7 @@ with the field's default (``duration_s``: None).  Adding a field is therefore on
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from noddy.engine import Outcome
 from noddy.engine.events import GameOver
@@ -37,7 +37,7 @@ DURATION_DIGITS = 1
 
 #: The keys the server adds to the outcome's; every other key the outcome does not know is
 #: kept as it came (see :meth:`GameResult.from_dict`).
-_SERVER_KEYS: tuple[str, ...] = ("duration_s",)
+_SERVER_KEYS: tuple[str, ...] = ("duration_s", "names", "played_to")
 
 
 def duration_between(started_at: float | None, finished_at: float) -> float | None:
@@ -65,10 +65,22 @@ class GameResult:
     outcome: Outcome
     duration_s: float | None = None
     unknown: Mapping[str, Any] = field(default_factory=dict)
+    #: Who sat in each seat when the game was dealt -- given only when someone resigned or
+    #: left a seat never taken back, so the result names *them*, not the computer that
+    #: played their seat on (issue 33).
+    names: tuple[str | None, ...] | None = None
+    #: The scores on the board when the game ended, as played, when the result counts
+    #: others (a seat left and never taken back: the scores when it was left; issue 33).
+    played_to: tuple[int, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The result as records and the ``game_over`` event carry it."""
-        return {**self.outcome.to_dict(), "duration_s": self.duration_s, **self.unknown}
+        data = {**self.outcome.to_dict(), "duration_s": self.duration_s}
+        if self.names is not None:
+            data["names"] = list(self.names)
+        if self.played_to is not None:
+            data["played_to"] = list(self.played_to)
+        return {**data, **self.unknown}
 
     def event_dict(self) -> dict[str, Any]:
         """The ``game_over`` event's dict: the outcome's event with the server's facts."""
@@ -84,7 +96,25 @@ class GameResult:
         duration = data.get("duration_s")
         if duration is not None and (isinstance(duration, bool) or not isinstance(duration, int | float)):
             raise ValueError(f"a game's duration is a number of seconds, not {duration!r}")
-        return cls(outcome, duration, {k: v for k, v in data.items() if k not in known})
+        names, played_to = data.get("names"), data.get("played_to")
+        return cls(outcome, duration, {k: v for k, v in data.items() if k not in known},
+                   None if not isinstance(names, list) else tuple(names),
+                   None if not isinstance(played_to, list) else tuple(played_to))
+
+
+def game_result(outcome: Outcome, duration_s: float | None, seats: Sequence[Mapping[str, Any]],
+                players: int, board: Sequence[int]) -> GameResult:
+    """A game's result with the server's facts: how long it took (``duration_s``) and, when
+    someone resigned or left, who sat where as dealt (``seats``, the record's) -- so the
+    result names who left, not their stand-in -- and the ``board`` as played when the result
+    counts other scores (a seat left and never taken back; issue 33)."""
+    names = played_to = None
+    if outcome.resigned or outcome.abandoned:
+        by_seat = {entry["seat"]: entry["name"] for entry in seats}
+        names = tuple(by_seat.get(seat) for seat in range(players))
+    if outcome.ending == "abandoned" and list(board) != list(outcome.scores):
+        played_to = tuple(board)
+    return GameResult(outcome, duration_s, names=names, played_to=played_to)
 
 
 def stored_result(stored: Any) -> Any:

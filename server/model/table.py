@@ -433,6 +433,12 @@ class Table:
             message["game"]["legal_actions"] = describe_legal(view.legal_actions)
             message["events"] = [{"seq": seq, "event": told} for seq, event in self.log
                                  if (told := redacted(event, seat)) is not None]
+            live = self.live
+            if live is not None and live.changes:  # who played each seat when (issue 33)
+                dealt = {entry["seat"]: entry["name"] for entry in live.seats}
+                message["dealt"] = [dealt.get(index) for index in range(self.players)]
+                message["seat_changes"] = [{"seat": c["seat"], "seq": c.get("seq", 0), "name": c["name"]}
+                                           for c in live.changes]
             if self.status == PLAYING:
                 message["turn"] = self.turn_message(seat, now)
         return message

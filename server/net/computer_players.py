@@ -54,6 +54,6 @@ class ComputerPlayers:
         try:
             action = job.run() if self.config.computers_inline else await asyncio.to_thread(job.run)
         except Exception:
-            log.exception("computer player at table %d seat %d failed", job.table_id, job.seat)
+            log.exception("computer player at table %d seat %d failed", job.table_id, job.seat + 1)
             action = None
         self._apply(self.core.bot_moved(job, action))

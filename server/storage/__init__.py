@@ -19,8 +19,7 @@ database, or comes from a newer server, is refused with :class:`StorageError` an
 untouched.  The journal is WAL with ``synchronous=FULL``: a committed action survives the
 process being killed and the machine losing power.
 
-What is kept (schema version 10, which worked each account's key out again with a stronger
-skeleton):
+What is kept (schema version 11, which added club nights):
 
 * ``tables`` -- every table ever opened: its id, whether it is still ``open``, and its state
   as JSON (settings, the password's salted hash, creator, seats with the seated people's resume tokens, counters,
@@ -45,6 +44,10 @@ skeleton):
 * ``tells`` -- tells waiting for an account's next login, deleted as they are delivered
   (:mod:`~noddy.server.storage.tells`), with the sender's account (version 9); and ``mutes``,
   each account's muted names (version 9), which keep a muted name's tells out.
+* ``events`` -- club nights (version 11): each event's whole state as JSON, what a restart
+  brings back; and ``event_entrants``, ``event_pairings``, ``event_games``, its entries (with
+  their places), boards and games as rows, written afresh from it at each save
+  (:mod:`~noddy.server.storage.club`).
 
 Where it lives: the schema and its migrations in :mod:`~noddy.server.storage.schema`; opening
 a file (checks, the lock file, exclusive locking, the probe write) in

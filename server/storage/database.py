@@ -2,7 +2,8 @@
 query dispatch the core uses.
 
 The class is composed of its accounts (:mod:`noddy.server.storage.accounts`), the tells
-waiting for a login (:mod:`noddy.server.storage.tells`), its reads (:mod:`noddy.server.storage.reads`) and writes
+waiting for a login (:mod:`noddy.server.storage.tells`), club nights
+(:mod:`noddy.server.storage.club`), its reads (:mod:`noddy.server.storage.reads`) and writes
 (:mod:`noddy.server.storage.writes`); what is left here is its life -- opening the file and
 taking its lock (:mod:`noddy.server.storage.opening`), closing both -- and :meth:`Storage.read`,
 which routes the core's queries to either half.  See :mod:`noddy.server.storage`.
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .accounts import ACCOUNT_QUERIES, StorageAccounts
+from .club import EVENT_QUERIES, StorageEvents
 from .game_stats import backfill, read_stats
 from .opening import MEMORY, open_database, take_lock
 from .schema import MIGRATIONS, STATS_VERSION
@@ -23,7 +25,7 @@ from .tells import TELL_QUERIES, StorageTells
 from .writes import StorageWrites
 
 
-class Storage(StorageAccounts, StorageTells, StorageWrites):
+class Storage(StorageAccounts, StorageTells, StorageEvents, StorageWrites):
     """The database, used from one thread only; see :mod:`noddy.server.storage`."""
 
     def __init__(self, path: str | os.PathLike[str], migrations: Sequence[str] = MIGRATIONS) -> None:
@@ -83,4 +85,6 @@ class Storage(StorageAccounts, StorageTells, StorageWrites):
             return self.account(kind, args)
         if kind in TELL_QUERIES:
             return self.tell_query(kind, args)
+        if kind in EVENT_QUERIES:
+            return self.event_query(kind, args)
         raise ValueError(f"unknown storage query {kind!r}")

@@ -278,7 +278,70 @@ DELETE FROM mutes WHERE id NOT IN (SELECT min(id) FROM mutes GROUP BY account, n
 UPDATE mutes SET key = name_skeleton(name);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10)
+# -- Version 11 (issue 35): club nights ---------------------------------------------------------
+#: Version 11: club nights (:mod:`noddy.server.storage.club`).  ``events`` keeps each event's
+#: whole state as JSON (``data``: :meth:`noddy.server.model.club.Event.to_dict`, what a restart
+#: reads back, as ``tables.state`` is for a table) with its title, director, state and times;
+#: beside it, rewritten from it in the same transaction at every save, the rows SQL answers
+#: questions from: ``event_entrants`` (each entry, its kind and status, its place and ACC
+#: points in the standings as saved -- the final ones once over; found by name for a person's
+#: events), ``event_pairings`` (each board of each round: its players, its table, its status,
+#: a forfeit and by whom; found by table for the event a game belonged to) and ``event_games``
+#: (each game's result or forfeit, the offline tournament's columns).
+_V11 = """
+CREATE TABLE events (
+    id           INTEGER PRIMARY KEY,
+    title        TEXT    NOT NULL,
+    director     TEXT    NOT NULL,
+    state        TEXT    NOT NULL,
+    announced_at REAL    NOT NULL,
+    updated_at   REAL    NOT NULL,
+    data         TEXT    NOT NULL
+);
+CREATE INDEX events_by_state ON events (state, id);
+CREATE TABLE event_entrants (
+    event_id INTEGER NOT NULL REFERENCES events (id),
+    name     TEXT    NOT NULL,
+    kind     TEXT    NOT NULL,
+    status   TEXT    NOT NULL,
+    place    INTEGER NOT NULL,
+    points   INTEGER NOT NULL,
+    PRIMARY KEY (event_id, name)
+) WITHOUT ROWID;
+CREATE INDEX event_entrants_by_name ON event_entrants (kind, name, event_id);
+CREATE TABLE event_pairings (
+    event_id   INTEGER NOT NULL REFERENCES events (id),
+    round      INTEGER NOT NULL,
+    board      INTEGER NOT NULL,
+    a          TEXT    NOT NULL,
+    b          TEXT    NOT NULL,
+    table_id   INTEGER,
+    status     TEXT    NOT NULL,
+    forfeit    TEXT,
+    forfeit_by TEXT,
+    PRIMARY KEY (event_id, round, board)
+) WITHOUT ROWID;
+CREATE INDEX event_pairings_by_table ON event_pairings (table_id) WHERE table_id IS NOT NULL;
+CREATE TABLE event_games (
+    event_id   INTEGER NOT NULL REFERENCES events (id),
+    round      INTEGER NOT NULL,
+    board      INTEGER NOT NULL,
+    game       INTEGER NOT NULL,
+    a          TEXT    NOT NULL,
+    b          TEXT    NOT NULL,
+    seed       INTEGER NOT NULL,
+    winner     TEXT    NOT NULL,
+    a_score    INTEGER NOT NULL,
+    b_score    INTEGER NOT NULL,
+    skunk      TEXT    NOT NULL,
+    forfeit    TEXT,
+    forfeit_by TEXT,
+    PRIMARY KEY (event_id, round, board, game)
+) WITHOUT ROWID;
+"""
+# -- end of version 11 -----------------------------------------------------------------------
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11)
 
 #: The SQL functions the migrations may call, registered on the connection before they run
 #: (each takes one argument and is deterministic): SQL cannot work out a skeleton.

@@ -53,7 +53,9 @@ def result_text(game: dict[str, Any]) -> str:
         text += f" ({'; '.join(gone)})"
     match = game.get("match")
     if match:  # which match, which game of it, and the match points after it
-        text += f"; match {match['id']} to {match['to']}, game {match['game']}: {match_points(match, dealt_sides)}"
+        # "#" and "first to": read as a match's number and length, not a score (issue 33)
+        text += (f"; match #{match['id']} (first to {match['to']}) after game {match['game']}: "
+                 f"{match_points(match, dealt_sides)}")
     return text
 
 

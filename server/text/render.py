@@ -172,6 +172,8 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         text = (f"Table {message['table']} is put away: {closed_words(message)}."
                 if message.get("reason") == "shutdown" else
                 f"Table {message['table']} is closed: {closed_words(message)}.")
+    elif kind == "game_result":  # a result decided away from the table (issue 33)
+        text = message["message"]
     elif kind == "event":
         text = _event_text(message["event"], names)
     elif kind == "turn":

@@ -34,5 +34,6 @@ def seat_news_text(message: dict[str, Any]) -> str:
     if message["level"] is None:
         return f"The table waits for {name} (seat {seat}); type standin {seat} to let a computer play meanwhile."
     gone = "has said nothing" if message.get("silent") else "has not come back"
+    counts = f" {message['counts']}" if message.get("counts") else ""  # (issue 33)
     return (f"{name} (seat {seat}) {gone}: {message['level']} computer {seat} stands in until {name} does "
-            f"(type wait {seat} to wait for {name} instead).")
+            f"(type wait {seat} to wait for {name} instead).{counts}")

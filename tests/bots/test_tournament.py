@@ -59,6 +59,18 @@ def test_a_forfeit_is_a_win_for_the_other_side_with_no_margin() -> None:
     assert (ben.wins, ben.points, ben.spread, ann.forfeits, ann.spread) == (1, 2, 0, 1, 0)
 
 
+def test_a_bye_is_listed_and_scores_only_the_bye_points_given() -> None:
+    """The offline tournament lists a bye and scores it nothing; a club night on the server
+    (noddy.server.model.club) scores it ``bye_points``: points only, no game, win or spread."""
+    rows = [row("ann", "ben", "ann", 121, 111)]
+    offline = {s.name: (s.byes, s.points, s.games, s.wins, s.spread)
+               for s in standings(rows, ["ann", "ben", "cy"], ["cy"])}
+    assert offline == {"ann": (0, 2, 1, 1, 10), "ben": (0, 0, 1, 0, -10), "cy": (1, 0, 0, 0, 0)}
+    club = standings(rows, ["ann", "ben", "cy"], ["cy", "cy"], bye_points=4)
+    assert [(s.name, s.byes, s.points, s.games, s.wins, s.spread) for s in club] == [
+        ("cy", 2, 8, 0, 0, 0), ("ann", 0, 2, 1, 1, 10), ("ben", 0, 0, 1, 0, -10)]
+
+
 def test_a_row_must_be_won_by_one_of_its_players() -> None:
     with pytest.raises(ValueError, match="not won by 'cy'"):
         row("ann", "ben", "cy", 31, 2)

@@ -192,7 +192,9 @@ async def test_resign_gives_the_seat_away_after_asking(tmp_path: Path) -> None:
             await wait_for(lambda: app.confirm_resign, "the question again")
             keys.send_text("y")
             await wait_for(lambda: model.session.screen == "lobby", "back in the lobby")
-            assert model.session.status == "You left the table."
+            # The result she caused, not only "You left the table." (issue 33, item 4).
+            await wait_for(lambda: model.session.status.startswith(
+                "You resigned: greedy computer 2 wins the game, "), "the result")
             # Given away for good: with no person left, the table closed at once (a quit
             # would have held the seat; see the test above).
             assert table not in server.core.tables

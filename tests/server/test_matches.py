@@ -187,8 +187,8 @@ async def test_a_match_to_3_won_by_a_skunk_the_loser_dealing_first_across_a_rest
         games = [line for line in await text("games ann", lambda line: line.startswith("Game 1:"))
                  if line.startswith("Game ")]
         assert games[0].endswith(f"ann {over['scores'][0]}, ben {over['scores'][1]}; ann wins, a skunk; "
-                                 f"match 1 to 3, game 2: ann 3, ben 0, ann wins the match.")
-        assert games[1].endswith("; ann wins; match 1 to 3, game 1: ann 1, ben 0.")
+                                 f"match #1 (first to 3) after game 2: ann 3, ben 0, ann wins the match.")
+        assert games[1].endswith("; ann wins; match #1 (first to 3) after game 1: ann 1, ben 0.")
         # Statistics replay each stored game (the second dealt by ben, no cut): both counted.
         stats = (await ann.request({"type": "stats", "preset": "cribbage"}))["presets"][0]
         assert (stats["games"], stats["wins"], stats["skunks_given"]) == (2, 2, 1)

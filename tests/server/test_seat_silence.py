@@ -56,12 +56,15 @@ def test_a_silent_person_past_the_default_the_others_are_told_and_a_stand_in_pla
     assert _told(h, ann) == [BEN_SILENT]  # once a silence; and nothing happened by itself
     assert table.seats[1].session is _ben(h) and not table.game.gone
     assert h.send(ann, {"type": "stand_in", "id": 5, "seat": 1, "on": True}) == {"type": "ok", "id": 5}
-    assert [m for m in h.inbox[ann] if m["type"] == "stand_in"] == [
-        {"type": "stand_in", "table": 1, "seat": 1, "name": "ben", "level": "greedy", "silent": 300.0}]
+    stood_in = {"type": "stand_in", "table": 1, "seat": 1, "name": "ben", "level": "greedy", "silent": 300.0,
+                    "counts": "If ben does not take the seat back before the game ends, it counts as ben's "
+                              "resignation now, at ann 2, ben 7: the deals played from here count only if ben "
+                              "comes back."}
+    assert [m for m in h.inbox[ann] if m["type"] == "stand_in"] == [stood_in]
     seat = table.seats[1]
     assert (seat.is_computer, seat.stand_in_for) == (True, _ben(h))
     assert [m for m in h.inbox[ben] if m["type"] == "stand_in"] == [  # ben hears it too
-        {"type": "stand_in", "table": 1, "seat": 1, "name": "ben", "level": "greedy", "silent": 300.0}]
+        stood_in]
     # the seat is abandoned (the rules for leaving), and the computer played ben's discard
     assert table.game.gone[1][0] == "abandoned"
     moves = [m["event"] for m in h.inbox[ann] if m["type"] == "event" and m["event"].get("seat") == 1
@@ -218,7 +221,10 @@ async def test_over_sockets_a_person_on_nc_is_told_and_types_standin() -> None:
         line = await text_until(reader, "ben (seat 2) has said nothing:")
         assert line.startswith("ben (seat 2) has said nothing: greedy computer 2 stands in until ben does")
         told = await ben.recv_until(lambda m: m["type"] == "stand_in")  # ben is told, though no longer a member
-        assert told == {"type": "stand_in", "table": 1, "seat": 1, "name": "ben", "level": "greedy", "silent": 300.0}
+        assert told == {"type": "stand_in", "table": 1, "seat": 1, "name": "ben", "level": "greedy", "silent": 300.0,
+                        "counts": "If ben does not take the seat back before the game ends, it counts as ben's "
+                                  "resignation now, at ann 0, ben 10: the deals played from here count only if "
+                                  "ben comes back."}
         snapshot = await ben.request({"type": "snapshot"})  # any request: the seat is his again
         assert snapshot["type"] == "snapshot" and snapshot["table"]["seats"][1]["kind"] == "human"
         assert (await text_until(reader, "ben (seat 2) is back")) == "ben (seat 2) is back.\n"

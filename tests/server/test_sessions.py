@@ -10,6 +10,7 @@ import random
 import pytest
 
 from .harness import Client, play_out, running_server, two_player_table
+from .test_stand_ins import scores_now
 
 
 async def test_reconnect_mid_deal_with_the_token() -> None:
@@ -67,8 +68,12 @@ async def test_a_computer_stands_in_when_the_grace_period_ends() -> None:
         await ann.close()
         await ben.recv_until(lambda m: m["type"] == "player_away")
         stand_in = await ben.recv_until(lambda m: m["type"] == "stand_in")
+        then = scores_now(ben)
         assert stand_in == {"type": "stand_in", "table": table_id, "seat": 0, "name": "ann",
-                            "level": server.config.computer_level}
+                            "level": server.config.computer_level,
+                            "counts": "If ann does not take the seat back before the game ends, it counts as ann's "
+                                      f"resignation now, at ann {then[0]}, ben {then[1]}: the deals played from here "
+                                      "count only if ann comes back."}
         await ben.send({"type": "snapshot"})
         result = await play_out(ben, random.Random(3))
         assert result["winner"] == server.core.tables[table_id].game.winner == 1

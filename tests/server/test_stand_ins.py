@@ -90,8 +90,11 @@ async def test_a_seat_abandoned_and_never_taken_back_counts_as_a_resignation() -
         await ben.close()
         await ann.recv_until(lambda m: m["type"] == "player_away")
         stand_in = await ann.recv_until(lambda m: m["type"] == "stand_in")
-        assert stand_in == {"type": "stand_in", "table": table_id, "seat": 1, "name": "ben", "level": "greedy"}
         scores_then = scores_now(ann)
+        assert stand_in == {"type": "stand_in", "table": table_id, "seat": 1, "name": "ben", "level": "greedy",
+                            "counts": f"If ben does not take the seat back before the game ends, it counts as "
+                                      f"ben's resignation now, at ann {scores_then[0]}, ben {scores_then[1]}: the "
+                                      "deals played from here count only if ben comes back."}
         over = await play_out(ann, random.Random(4))
         assert (over["winner"], over["scores"], over["ending"], over["abandoned"]) == (0, scores_then, "abandoned", [1])
         game_id = (await ann.request({"type": "snapshot"}))["table"]["game_id"]

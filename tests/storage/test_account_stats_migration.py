@@ -19,7 +19,7 @@ from .helpers import Driver
 def _as_version_8(path: Path) -> None:
     """Make the file what a server of schema version 8 left: ``game_stats`` without its
     account, the version-6 indexes, ``stats_totals`` summed by name, tells without their
-    sender's account, no mutes kept."""
+    sender's account, no mutes kept, no club nights (version 11)."""
     db = sqlite3.connect(path)
     db.executescript("""
         DROP INDEX game_stats_best;
@@ -29,6 +29,10 @@ def _as_version_8(path: Path) -> None:
         DROP INDEX tells_by_sender;
         ALTER TABLE tells DROP COLUMN sender_account;
         DROP TABLE mutes;
+        DROP TABLE events;
+        DROP TABLE event_entrants;
+        DROP TABLE event_pairings;
+        DROP TABLE event_games;
     """)
     db.executescript(MIGRATIONS[5])  # the version-6 indexes and an empty stats_totals of then
     db.executescript("""
@@ -83,7 +87,7 @@ def test_a_version_8_database_gives_each_statistics_row_its_account(tmp_path: Pa
 
     _as_version_8(path)
     d.storage = Storage(path)
-    assert d.storage.schema_version == SCHEMA_VERSION == 10
+    assert d.storage.schema_version == SCHEMA_VERSION == 11
     assert _rows(d.storage, "SELECT name, account, count(*) FROM game_stats GROUP BY name, account "
                             "ORDER BY account, name") == seats
     assert _rows(d.storage, "SELECT kind, name, account, private, games FROM stats_totals "

@@ -114,7 +114,7 @@ def test_an_older_database_with_events_reads_restores_and_goes_on(tmp_path: Path
     assert old_rows and all(has_events for _, _, has_events in old_rows)
 
     d.storage = Storage(path)  # migrated to today's version: its rows keep their events
-    assert d.storage.schema_version == SCHEMA_VERSION == 10
+    assert d.storage.schema_version == SCHEMA_VERSION == 11
     d.restart()
     bob, after = _resume(d, token)
     assert comparable(after) == comparable(before)

@@ -40,7 +40,7 @@ def test_opening_an_old_database_works_each_key_out_again(tmp_path: Path) -> Non
     path = tmp_path / "old.sqlite3"
     _old_database(path)
     storage = Storage(path)
-    assert storage.schema_version == SCHEMA_VERSION == 10
+    assert storage.schema_version == SCHEMA_VERSION == 11
     assert _keys(storage) == {"Bill": "blll", "Al": "al", "AI": " AI", "Zoë": "zoe", "νal": "val"}
     assert [_keys(storage)[name] for name in ("Bill", "Al", "Zoë", "νal")] == [
         skeleton(name) for name in ("Bill", "Al", "Zoë", "νal")]

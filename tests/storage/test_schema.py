@@ -22,7 +22,8 @@ from noddy.server.storage import (
 
 EXPECTED_TABLES = {"tables", "games", "game_players", "actions", "ratings", "accounts", "tells",
                    "sqlite_sequence",  # (SQLite's own: accounts' ids are never used again)
-                   "game_stats", "stats_totals", "mutes"}
+                   "game_stats", "stats_totals", "mutes",
+                   "events", "event_entrants", "event_pairings", "event_games"}
 
 
 def _tables(path: Path) -> set[str]:

@@ -23,7 +23,9 @@ def test_a_stand_in_survives_a_restart_and_its_person_takes_the_seat_back() -> N
     d.now += 6.0
     d.take(d.core.tick())
     assert [m for m in d.inbox[ann] if m["type"] == "stand_in"] == [
-        {"type": "stand_in", "table": 1, "seat": 1, "name": "ben", "level": "greedy"}]
+        {"type": "stand_in", "table": 1, "seat": 1, "name": "ben", "level": "greedy",
+         "counts": "If ben does not take the seat back before the game ends, it counts as ben's resignation "
+                   "now, at ann 2, ben 2: the deals played from here count only if ben comes back."}]
     d.restart()
     table = d.core.tables[1]
     assert table.seats[1].stand_in and table.seats[1].stand_in_for.name == "ben"
