@@ -75,14 +75,19 @@ def play_points(preset: str, pile: list[str], count: int) -> int:
     """What the last card of ``pile`` scores at once: fifteen, twenty-five (old Noddy),
     thirty-one, pairs with the cards just before it, runs, and flushes (old Noddy)."""
     # Remembered per pile: the reply to every card is weighed at every play, so the same
-    # piles come again and again.  Only ranks count but for old Noddy's flushes.
-    old = preset in OLD_NODDY
-    return pile_points(old, tuple(pile) if old else "".join(card[0] for card in pile), count)
+    # piles come again and again.
+    return pile_points(preset in OLD_NODDY, pile_key(preset, pile), count)
+
+
+def pile_key(preset: str, pile: list[str]) -> tuple[str, ...] | str:
+    """What a pile's points depend on, which they are remembered by: its ranks (``"T5"``),
+    or at old Noddy, which scores flushes in the play, its cards."""
+    return tuple(pile) if preset in OLD_NODDY else "".join(card[0] for card in pile)
 
 
 @lru_cache(maxsize=100_000)  # a few MB at most
 def pile_points(old: bool, pile: tuple[str, ...] | str, count: int) -> int:
-    """:func:`play_points` of a pile of cards (or of ranks, when suits do not count)."""
+    """:func:`play_points` of a pile given by its :func:`pile_key`."""
     points = 2 if count in (15, 31) or (count == 25 and old) else 0
     same = 1
     while same < len(pile) and pile[-1 - same][0] == pile[-1][0]:
@@ -105,18 +110,24 @@ def pile_points(old: bool, pile: tuple[str, ...] | str, count: int) -> int:
     return points + flush if flush >= 3 else points
 
 
-def reply_kinds(known: dict[str, Any]) -> tuple[Counter[str], int]:
-    """The cards we cannot see, as what a reply could be: by rank (``"5?"``), but for old
-    Noddy's flushes (by card), each with how many unseen cards it stands for; and how many
-    cards are unseen.  (Trying each rank once is about 3 times faster than each card.)"""
+#: What a reply could be (:func:`reply_kinds`): (what it adds to a pile's key, what it
+#: counts, how many unseen cards it stands for) for each kind of card; how many are unseen.
+Replies = tuple[list[tuple[Any, int, int]], int]
+
+
+def reply_kinds(known: dict[str, Any]) -> Replies:
+    """The cards we cannot see, as the replies to try: each rank once, weighed by how many
+    unseen cards have it (about 3 times faster than each card), but at old Noddy, where
+    suits make flushes, each card."""
     seen = set(known["hand"]) | set(known["played"]) | {known["turn_up"]}
     unseen = [card for card in DECK if card not in seen]
-    kinds = Counter(card if known["preset"] in OLD_NODDY else card[0] + "?" for card in unseen)
-    return kinds, len(unseen)
+    old = known["preset"] in OLD_NODDY
+    kinds = Counter(card if old else card[0] for card in unseen)
+    return [((kind,) if old else kind, value(kind), times) for kind, times in kinds.items()], len(unseen)
 
 
 def action_value(known: dict[str, Any], action: dict[str, Any],
-                 replies: tuple[Counter[str], int] | None = None) -> float:
+                 replies: Replies | None = None) -> float:
     """How good an action looks.  A discard: the show of the cards kept, plus (our crib) or
     minus (theirs) half what the laid-away cards make.  A play: what it pegs now, minus
     what the next player could expect to peg in reply, averaged over the cards we cannot
@@ -129,7 +140,8 @@ def action_value(known: dict[str, Any], action: dict[str, Any],
         return worth(kept) + crib * worth(action["cards"]) / 2
     if action["action"] != "play":
         return 0.0
-    pile = known["pile"] + [action["card"]]
+    old = known["preset"] in OLD_NODDY
+    pile = pile_key(known["preset"], known["pile"] + [action["card"]])
     count = known["count"] + value(action["card"])
     reply = 0.0
     # Nobody replies if every other seat has no cards left or has said go in this count.
@@ -137,9 +149,9 @@ def action_value(known: dict[str, Any], action: dict[str, Any],
               if n and s != known["seat"] and s not in known["passed"]]
     if count < 31 and others:
         kinds, unseen = replies or reply_kinds(known)
-        reply = sum(times * play_points(known["preset"], pile + [kind], count + value(kind))
-                    for kind, times in kinds.items() if count + value(kind) <= 31) / unseen
-    return play_points(known["preset"], pile, count) - reply + value(action["card"]) / 100
+        reply = sum(times * pile_points(old, pile + kind, count + points)
+                    for kind, points, times in kinds if count + points <= 31) / unseen
+    return pile_points(old, pile, count) - reply + value(action["card"]) / 100
 
 
 def choose(legal: list[dict[str, Any]], known: dict[str, Any]) -> dict[str, Any]:
