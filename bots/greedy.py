@@ -101,7 +101,5 @@ class _PlayValue:
         now = fast.points(pile, count)
         if count == 31 or not self.unseen:
             return float(now)  # the count ends here, or nobody can reply
-        room = 31 - count
-        reply = sum(times * fast.points(pile + (x,), count + x.value)
-                    for x, times in self.replies if x.value <= room)
+        reply = fast.reply_points(pile, count, self.replies)
         return now + self.sign * (reply / len(self.unseen))
