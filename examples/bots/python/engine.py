@@ -23,8 +23,8 @@ def score(d, a):  # a discard by the hand kept (and the crib's share); a play by
         return worth([c for c in d["hand"] if c not in a["cards"]]) + (1 if d["crib"] == d["seat"] else -1) * worth(a["cards"]) / 2
     if a["action"] != "play":
         return -(a["action"] == "muggins")
-    old, pile, count = d["preset"] in OLD_NODDY, d["pile"] + [a["card"]], d["count"] + value(a["card"])
-    unseen = [r + s for r in RANKS for s in "CDHS" if r + s not in d["hand"] + [p["card"] for p in d["played"]] + [d["turn_up"]]]
+    old, pile, count, seen = d["preset"] in OLD_NODDY, d["pile"] + [a["card"]], d["count"] + value(a["card"]), {*d["hand"], *(p["card"] for p in d["played"]), d["turn_up"]}
+    unseen = [r + s for r in RANKS for s in "CDHS" if r + s not in seen]
     replies = any(n and s != d["seat"] and s not in d["passed"] for s, n in enumerate(d["hand_sizes"])) and count < 31
     reply = replies * sum(pegs(old, pile + [x], count + value(x)) for x in unseen if count + value(x) <= 31) / len(unseen)
     return pegs(old, pile, count) - reply + value(a["card"]) / 100
