@@ -17,7 +17,7 @@ or leave the count on 21 for no reason, but it has no idea what the others hold 
 
 from __future__ import annotations
 
-from noddy.engine import Action, Card, Discard, Observation, Play, Rules, score_show
+from noddy.engine import Action, Card, Discard, Observation, Play, Rules, show_total
 
 from .counting import counting_action
 from .pegging import PlayRules, next_seat, team_of, unseen_cards
@@ -46,11 +46,12 @@ class GreedyPlayer:
 
 
 def discard_value(view: Observation, rules: Rules, action: Discard) -> float:
-    """Show points of the cards kept, plus (or minus) what the laid-away cards make."""
+    """Show points of the cards kept, plus (or minus) what the laid-away cards make
+    (``show_total`` without a turn-up: ``score_show``'s total, from a cache of the ranks)."""
     assert view.hand is not None and view.seat is not None
     kept = tuple(card for card in view.hand if card not in action.cards)
-    value = float(score_show(kept, None, rules).total)
-    crib_points = score_show(action.cards, None, rules, crib=True).total
+    value = float(show_total(kept, None, rules))
+    crib_points = show_total(action.cards, None, rules, crib=True)
     assert view.dealer is not None
     own_crib = team_of(view, view.dealer) == team_of(view, view.seat)
     return value + (crib_points if own_crib else -crib_points)
@@ -63,7 +64,11 @@ def play_value(view: Observation, rules: Rules, card: Card) -> float:
 
 class _PlayValue:
     """:func:`play_value` for one decision: the rules, the replier and the cards it could
-    hold are the same whichever card is played, so they are worked out once."""
+    hold are the same whichever card is played, so they are worked out once.
+
+    Without flushes in the play what a reply pegs depends on its rank alone, so each rank
+    is tried once, weighed by how many unseen cards have it (``replies``): the same whole
+    number of points as trying every unseen card, about three times faster."""
 
     def __init__(self, view: Observation, rules: Rules) -> None:
         assert view.seat is not None and view.hand is not None
@@ -74,10 +79,20 @@ class _PlayValue:
         sizes[view.seat] -= 1
         replier = next_seat(view, view.seat, sizes, view.passed)
         self.unseen: list[Card] = []  # none when nobody replies
+        #: The replies to try: (a card, how many unseen cards score as it does).
+        self.replies: list[tuple[Card, int]] = []
         self.sign = 0
         if replier is not None and replier != view.seat:
             self.unseen = unseen_cards(view)
             self.sign = 1 if team_of(view, replier) == team_of(view, view.seat) else -1
+            if self.fast.flush:
+                self.replies = [(card, 1) for card in self.unseen]
+            else:
+                by_rank: dict[int, tuple[Card, int]] = {}
+                for card in self.unseen:
+                    first, times = by_rank.get(card.rank, (card, 0))
+                    by_rank[card.rank] = (first, times + 1)
+                self.replies = list(by_rank.values())
 
     def __call__(self, card: Card) -> float:
         fast = self.fast
@@ -86,6 +101,5 @@ class _PlayValue:
         now = fast.points(pile, count)
         if count == 31 or not self.unseen:
             return float(now)  # the count ends here, or nobody can reply
-        room = 31 - count
-        reply = sum(fast.points(pile + (x,), count + x.value) for x in self.unseen if x.value <= room)
+        reply = fast.reply_points(pile, count, self.replies)
         return now + self.sign * (reply / len(self.unseen))

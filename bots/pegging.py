@@ -74,6 +74,27 @@ class PlayRules:
             PILE_POINTS.put(memo, key, value)
             return value
 
+    def reply_points(self, pile: tuple[Card, ...], count: int,
+                     replies: Sequence[tuple[Card, int]]) -> int:
+        """``sum(times * points(pile + (card,), count + card.value))`` over the ``replies``
+        that fit under 31: what every answer to ``pile`` pegs, each weighed ``times``.  The
+        same totals as asking :meth:`points` each time, with the key of ``pile`` built once."""
+        flush = self.flush
+        prefix = tuple([card.index for card in pile] if flush else [card.rank for card in pile])
+        memo = self._memo
+        room = 31 - count
+        total = 0
+        for card, times in replies:
+            if card.value > room:
+                continue
+            key = prefix + ((card.index if flush else card.rank),)
+            value = memo.get(key)
+            if value is None:
+                value = self.points_uncached(pile + (card,), count + card.value)
+                PILE_POINTS.put(memo, key, value)
+            total += times * value
+        return total
+
     def points_uncached(self, pile: Sequence[Card], count: int) -> int:
         """:meth:`points` computed afresh."""
         n = len(pile)

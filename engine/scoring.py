@@ -243,38 +243,41 @@ def _rank_cache(rules: Rules) -> dict[int, int]:
     return cache
 
 
-def show_total(hand: Sequence[Card], turn_up: Card, rules: Rules, *, crib: bool = False) -> int:
+def show_total(hand: Sequence[Card], turn_up: Card | None, rules: Rules, *,
+               crib: bool = False) -> int:
     """``score_show(hand, turn_up, rules, crib=crib).total``, fast; ``rules`` a Rules object.
 
     Fifteens, pairs, runs, twenty-fives and thirty-ones depend only on the multiset of
     ranks, which ``sum(card.rank_bit)`` identifies exactly (at most four cards a rank), so
     that part is computed once per multiset and cached.  Suits are checked directly.
+    ``turn_up`` None is the show without a turn-up: what a bot weighs when it lays away,
+    before the cut (no held Jack then, and a flush of the hand alone).
     """
-    key = turn_up.rank_bit
+    key = 0 if turn_up is None else turn_up.rank_bit
     for card in hand:
         key += card.rank_bit
     cache = rules.__dict__.get("_rank_cache") or _rank_cache(rules)
     total = cache.get(key)
     if total is None:
-        cards = tuple(hand) + (turn_up,)
+        cards = tuple(hand) + (() if turn_up is None else (turn_up,))
         total = sum(item.points for item in _rank_items(rules, cards))
         cache[key] = total
-    suit = turn_up.suit
     if rules.flush_rule == "three_of_a_suit":
-        counts = {suit: 1}
+        counts = {} if turn_up is None else {turn_up.suit: 1}
         for card in hand:
             counts[card.suit] = counts.get(card.suit, 0) + 1
-        most = max(counts.values())
+        most = max(counts.values(), default=0)
         if most >= 3:
             total += most
-    else:
+    elif hand:
         first = hand[0].suit
         if all(card.suit == first for card in hand):
-            if first == suit:
+            if turn_up is not None and first == turn_up.suit:
                 total += len(hand) + 1
             elif not crib:
                 total += len(hand)
-    if rules.held_jack_points:
+    if rules.held_jack_points and turn_up is not None:
+        suit = turn_up.suit
         for card in hand:
             if card.rank == JACK and card.suit == suit:
                 total += rules.held_jack_points

@@ -40,3 +40,20 @@ def test_points_equal_score_play_on_random_piles(preset: str, hitter: bool) -> N
             assert fast.points(tuple(pile), count) == expected, pile
             assert fast.points(tuple(pile), count) == expected, pile
             checked += 1
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_reply_points_add_up_what_points_gives_for_each_reply(preset: str) -> None:
+    fast = PlayRules(configure(preset))
+    rng = random.Random(f"replies:{preset}")
+    for _ in range(500):
+        cards = rng.sample(list(FULL_DECK), rng.randint(1, 5))
+        pile: list = []
+        for card in cards:
+            if sum(c.value for c in pile) + card.value <= 31:
+                pile.append(card)
+        count = sum(c.value for c in pile)
+        replies = [(card, rng.randint(1, 4)) for card in rng.sample(list(FULL_DECK), 12)]
+        expected = sum(times * score_play(pile + [card], preset).total
+                       for card, times in replies if count + card.value <= 31)
+        assert fast.reply_points(tuple(pile), count, replies) == expected, (pile, replies)

@@ -24,10 +24,13 @@ import socket
 import sys
 import time
 from collections import Counter
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, Iterator
 
 RANKS = "A23456789TJQK"
+VALUES = {rank: min(order + 1, 10) for order, rank in enumerate(RANKS)}  # ace 1 ... ten-cards 10
+ORDER = {rank: order for order, rank in enumerate(RANKS)}  # ace 0 ... king 12, for runs
 
 
 DECK = [rank + suit for rank in RANKS for suit in "CDHS"]
@@ -38,18 +41,26 @@ OLD_NODDY = ("noddy", "noddy-ducoeur", "noddy-holme")
 
 def value(card: str) -> int:
     """What a card counts: ace 1, number cards their number, T J Q K ten."""
-    return min(RANKS.index(card[0]) + 1, 10)
+    return VALUES[card[0]]
 
 
 def is_run(cards: list[str]) -> bool:
     """Three or more cards of consecutive ranks, in any order."""
-    ranks = sorted(RANKS.index(card[0]) for card in cards)
+    ranks = sorted(ORDER[card[0]] for card in cards)
     return len(cards) > 2 and ranks == list(range(ranks[0], ranks[0] + len(ranks)))
 
 
 def worth(cards: list[str]) -> int:
     """What these cards would show without a turn-up: fifteens, pairs and runs (flushes and
     the knave are left out: a rough guess is enough to keep the better cards)."""
+    # Only the ranks count, so the answer is remembered per set of ranks (a hand of six has
+    # fifteen discards to weigh, and hands repeat): the ranks stand in for the cards.
+    return worth_of_ranks("".join(sorted(card[0] for card in cards)))
+
+
+@lru_cache(maxsize=None)  # at most a few thousand sets of up to six ranks
+def worth_of_ranks(cards: str) -> int:
+    """:func:`worth` of cards given by their ranks alone (``"55JJ"``)."""
     points = 2 * sum(1 for k in range(2, len(cards) + 1) for subset in combinations(cards, k)
                      if sum(map(value, subset)) == 15)
     points += 2 * sum(1 for a, b in combinations(cards, 2) if a[0] == b[0])
@@ -63,7 +74,20 @@ def worth(cards: list[str]) -> int:
 def play_points(preset: str, pile: list[str], count: int) -> int:
     """What the last card of ``pile`` scores at once: fifteen, twenty-five (old Noddy),
     thirty-one, pairs with the cards just before it, runs, and flushes (old Noddy)."""
-    old = preset in OLD_NODDY
+    # Remembered per pile: the reply to every card is weighed at every play, so the same
+    # piles come again and again.
+    return pile_points(preset in OLD_NODDY, pile_key(preset, pile), count)
+
+
+def pile_key(preset: str, pile: list[str]) -> tuple[str, ...] | str:
+    """What a pile's points depend on, which they are remembered by: its ranks (``"T5"``),
+    or at old Noddy, which scores flushes in the play, its cards."""
+    return tuple(pile) if preset in OLD_NODDY else "".join(card[0] for card in pile)
+
+
+@lru_cache(maxsize=100_000)  # a few MB at most
+def pile_points(old: bool, pile: tuple[str, ...] | str, count: int) -> int:
+    """:func:`play_points` of a pile given by its :func:`pile_key`."""
     points = 2 if count in (15, 31) or (count == 25 and old) else 0
     same = 1
     while same < len(pile) and pile[-1 - same][0] == pile[-1][0]:
@@ -78,40 +102,56 @@ def play_points(preset: str, pile: list[str], count: int) -> int:
         if n >= 3 and max(ranks) - min(ranks) == n - 1:
             run = n
     points += run - 1 if old and run == 3 else run
+    if not old:  # (and the pile is of ranks alone)
+        return points
     flush = 1
     while flush < len(pile) and pile[-1 - flush][1] == pile[-1][1]:
         flush += 1
-    return points + flush if old and flush >= 3 else points
+    return points + flush if flush >= 3 else points
 
 
-def action_value(known: dict[str, Any], action: dict[str, Any]) -> float:
+#: What a reply could be (:func:`reply_kinds`): (what it adds to a pile's key, what it
+#: counts, how many unseen cards it stands for) for each kind of card; how many are unseen.
+Replies = tuple[list[tuple[Any, int, int]], int]
+
+
+def reply_kinds(known: dict[str, Any]) -> Replies:
+    """The cards we cannot see, as the replies to try: each rank once, weighed by how many
+    unseen cards have it (about 3 times faster than each card), but at old Noddy, where
+    suits make flushes, each card."""
+    seen = set(known["hand"]) | set(known["played"]) | {known["turn_up"]}
+    unseen = [card for card in DECK if card not in seen]
+    old = known["preset"] in OLD_NODDY
+    kinds = Counter(card if old else card[0] for card in unseen)
+    return [((kind,) if old else kind, value(kind), times) for kind, times in kinds.items()], len(unseen)
+
+
+def action_value(known: dict[str, Any], action: dict[str, Any],
+                 replies: Replies | None = None) -> float:
     """How good an action looks.  A discard: the show of the cards kept, plus (our crib) or
     minus (theirs) half what the laid-away cards make.  A play: what it pegs now, minus
     what the next player could expect to peg in reply, averaged over the cards we cannot
     see -- which is what keeps it from leaving the count on 5 or 21 (or 15 at Noddy, where
     a ten makes twenty-five) -- and, between equals, the higher card (low ones squeeze in
-    near 31)."""
+    near 31).  ``replies``: :func:`reply_kinds` of ``known``, if worked out already."""
     if action["action"] == "discard":
         kept = [card for card in known["hand"] if card not in action["cards"]]
         crib = 1 if known["crib"] == known["seat"] else -1
         return worth(kept) + crib * worth(action["cards"]) / 2
     if action["action"] != "play":
         return 0.0
-    pile = known["pile"] + [action["card"]]
+    old = known["preset"] in OLD_NODDY
+    pile = pile_key(known["preset"], known["pile"] + [action["card"]])
     count = known["count"] + value(action["card"])
-    seen = set(known["hand"]) | set(known["played"]) | {known["turn_up"]}
-    unseen = [card for card in DECK if card not in seen]
     reply = 0.0
     # Nobody replies if every other seat has no cards left or has said go in this count.
     others = [s for s, n in enumerate(known["hand_sizes"])
               if n and s != known["seat"] and s not in known["passed"]]
     if count < 31 and others:
-        # Only the rank matters to what a reply pegs, but for old Noddy's flushes: so each
-        # rank is tried once, weighed by how many of it are unseen (about 3 times faster).
-        kinds = Counter(card if known["preset"] in OLD_NODDY else card[0] + "?" for card in unseen)
-        reply = sum(times * play_points(known["preset"], pile + [kind], count + value(kind))
-                    for kind, times in kinds.items() if count + value(kind) <= 31) / len(unseen)
-    return play_points(known["preset"], pile, count) - reply + value(action["card"]) / 100
+        kinds, unseen = replies or reply_kinds(known)
+        reply = sum(times * pile_points(old, pile + kind, count + points)
+                    for kind, points, times in kinds if count + points <= 31) / unseen
+    return pile_points(old, pile, count) - reply + value(action["card"]) / 100
 
 
 def choose(legal: list[dict[str, Any]], known: dict[str, Any]) -> dict[str, Any]:
@@ -123,7 +163,8 @@ def choose(legal: list[dict[str, Any]], known: dict[str, Any]) -> dict[str, Any]
         return {"action": "claim", "points": legal[0]["min"]}
     if any(a["action"] == "pass" for a in legal):
         return {"action": "pass"}
-    return max(legal, key=lambda action: action_value(known, action))
+    replies = reply_kinds(known) if legal[0]["action"] == "play" else None  # the same for each
+    return max(legal, key=lambda action: action_value(known, action, replies))
 
 
 class Connection:
