@@ -150,6 +150,9 @@ class Table:
     match: MatchPlan | None = None
     #: The match being played here (table option ``match``), or the last one, won.
     running_match: Match | None = None
+    #: A club night's board played here (issue 35): ``{"id", "round", "board"}``, shown in
+    #: the summary; None for any other table.  Set by the server's club-night room.
+    event: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -308,6 +311,7 @@ class Table:
             "games_played": self.games_played,
             "game_id": self.game_id,
             "match": None if self.running_match is None else self.running_match.summary(),
+            **({} if self.event is None else {"event": dict(self.event)}),
         }
 
     def rating_terms(self) -> dict[str, Any]:
@@ -431,8 +435,8 @@ class Table:
             view = self.game.observation(seat)
             message["game"] = view.to_dict()
             message["game"]["legal_actions"] = describe_legal(view.legal_actions)
-            message["events"] = [{"seq": seq, "event": told} for seq, event in self.log
-                                 if (told := redacted(event, seat)) is not None]
+            message["events"] = [{"seq": seq, "event": view.to_dict()} for seq, event in self.log
+                                 if (view := event.for_seat(seat)) is not None]
             live = self.live
             if live is not None and live.changes:  # who played each seat when (issue 33)
                 dealt = {entry["seat"]: entry["name"] for entry in live.seats}
@@ -443,8 +447,3 @@ class Table:
                 message["turn"] = self.turn_message(seat, now)
         return message
 
-
-def redacted(event: Event, seat: int | None) -> dict[str, Any] | None:
-    """``event`` as ``seat`` may see it, on the wire (None: ``seat`` is not told of it)."""
-    view = event.for_seat(seat)
-    return None if view is None else view.to_dict()

@@ -18,6 +18,7 @@ from noddy.protocol import compact_json
 
 from ..model.passwords import hash_password, is_hashed
 from ..model.result import stored_result
+from .club import load_events
 from .records import StoredGame, is_complete, replay, wire_int
 
 log = logging.getLogger("noddy.server.storage")
@@ -36,6 +37,10 @@ class StoredState:
     #: Every account as (id, key, name, stored hash): which names are registered, and what the
     #: core checks a login against (on its hashing worker, not here).
     accounts: list[tuple[int, str, str, str]] = field(default_factory=list)
+    #: The club nights not over (each as ``Event.to_dict`` gave it), oldest first, and the
+    #: highest event id ever stored (issue 35: :mod:`noddy.server.storage.club`).
+    events: list[dict[str, Any]] = field(default_factory=list)
+    last_event: int = 0
 
 
 class StorageReads:
@@ -65,6 +70,8 @@ class StorageReads:
         state.ratings = self._ratings()
         state.accounts = [(row[0], row[1], row[2], row[3]) for row in db.execute(
             "SELECT id, key, name, password FROM accounts ORDER BY id")]
+        club = load_events(db)
+        state.events, state.last_event = club["events"], club["last_id"]
         return state
 
     def _ratings(self) -> list[tuple[str, str, str, float, int, int]]:
