@@ -248,11 +248,11 @@ class ClubTables:
                 effects += self._result(event, pairing, table, now)
             elif table.games_played == games:
                 self._deal(event, pairing, table, now)
+        if pairing.over and table_id in self._boards:
+            self.close(table_id)  # first: its players are back in the lobby for the next round
         if effects:
             self._report(event, effects)
             self._to_look.add(table_id)
-        if pairing.over and table_id in self._boards:
-            self.close(table_id)
 
     def _result(self, event: Event, pairing: Pairing, table: Table, now: float) -> list[Effect]:
         """The game just over at ``table``, told to the event: a result, or a game lost by a
