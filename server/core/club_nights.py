@@ -189,7 +189,8 @@ class ClubNights:
 
     def view(self, event: Event) -> dict[str, Any]:
         """The event whole, as ``event`` replies (docs/PROTOCOL.md "Club nights")."""
-        d, now = event.definition, self._wall()
+        d = event.definition
+        now = self._wall() if event.paused_at is None else event.paused_at  # its clocks stand still
         rounds = []
         for number in event.rounds:
             boards = [{"board": p.board, "a": p.a, "b": p.b, "table": p.table, "status": p.status,

@@ -75,3 +75,68 @@ async def test_a_swiss_of_two_rounds_on_duplicate_deals_with_people_and_a_bot() 
             (1, "Tuesday club", "finished", place, 4)]
         for client in players.values():
             await client.close()
+
+
+async def test_a_no_show_forfeits_a_bye_scores_and_the_director_pauses_resumes_and_removes() -> None:
+    """Three entrants: round 1 pairs ben with cal, who has gone away, and gives dan the bye;
+    cal forfeits when the no-show wait runs out (the injected clock); the pause between
+    rounds stands still while the director pauses; cal removed, round 2 pairs ben with dan."""
+    now = [1000.0]
+    async with running_server(core=core(now)) as server:
+        ann = await person(server.port, "ann", "127.0.0.2")
+        assert (await ann.request({"type": "register", "password": "sesame"}))["type"] == "registered"
+        await ann.request({"type": "announce_event", "title": "Odd field", "format": "swiss", "rounds": 2,
+                           "games": 2, "forfeit_wait": 60, "round_pause": 30, **PRESET})
+        ben = await person(server.port, "ben", "127.0.0.3")
+        cal = await person(server.port, "cal", "127.0.0.4")
+        dan = await person(server.port, "dan", "127.0.0.5")
+        for client in (ben, cal, dan):
+            assert (await client.request({"type": "join_event", "event": 1}))["type"] == "ok"
+        await cal.close()
+        assert (await ann.request({"type": "direct_event", "event": 1, "command": "start"}))["type"] == "ok"
+        told = await ben.recv_until(lambda m: m["type"] == "event_table")
+        assert {k: told[k] for k in ("round", "board", "seat", "opponent")} == {
+            "round": 1, "board": 1, "seat": 0, "opponent": "cal"}
+        bye = await dan.recv_until(lambda m: m["type"] == "event_news" and m["kind"] == "bye")
+        assert bye["text"] == "dan sits out round 1 (a bye)"
+        await ben.recv_until(lambda m: m["type"] == "table" and m.get("seat") == 0)
+        now[0] += 61.0  # the no-show wait is over
+        forfeit = await ben.recv_until(lambda m: m["type"] == "event_news" and m["kind"] == "forfeit")
+        assert forfeit["text"] == "round 1 board 1: cal forfeits (no-show)"
+        # (the table is closed as the forfeit happens -- told to ben at it, and again with the
+        # lobby's news -- and the news follows once the event is saved)
+        assert {(m["table"], m["reason"]) for m in ben.received if m["type"] == "table_closed"} == {
+            (told["table"], "event_board")}
+        over = await ann.recv_until(lambda m: m["type"] == "event_news" and m["kind"] == "round-over")
+        assert over["text"] == "round 1 is over; round 2 begins in 30 seconds"
+        assert (await ann.request({"type": "direct_event", "event": 1, "command": "pause"}))["type"] == "ok"
+        now[0] += 100.0  # paused: the pause between rounds stands still
+        shown = (await ann.request({"type": "event", "event": 1}))["event"]
+        assert (shown["state"], shown["round"], shown["next_round_in"]) == ("paused", 1, 30.0)
+        assert (await ann.request({"type": "direct_event", "event": 1, "command": "resume"}))["type"] == "ok"
+        shown = (await ann.request({"type": "event", "event": 1}))["event"]
+        assert (shown["state"], shown["round"], shown["next_round_in"]) == ("running", 1, 30.0)
+        reply = await ann.request({"type": "direct_event", "event": 1, "command": "remove", "name": "cal"})
+        assert reply["type"] == "ok"
+        removed = await dan.recv_until(lambda m: m["type"] == "event_news" and m["kind"] == "removed")
+        assert removed["text"] == "the director removed cal (Odd field)"
+        now[0] += 30.0
+        told = await dan.recv_until(lambda m: m["type"] == "event_table")
+        assert (told["round"], told["opponent"]) == (2, "ben")
+        await asyncio.gather(play_board(ben, random.Random(1)), play_board(dan, random.Random(2)))
+        await ann.recv_until(lambda m: m["type"] == "event_news" and m["kind"] == "finished")
+        final = (await ann.request({"type": "event", "event": 1}))["event"]
+        rounds = final["rounds_played"]
+        assert (rounds[0]["bye"], rounds[0]["boards"][0]["forfeit"], rounds[0]["boards"][0]["forfeit_by"]) == (
+            "dan", "no-show", ["cal"])
+        rows = {row["name"]: row for row in final["standings"]["rows"]}
+        records = await records_of(ann, ["ben", "dan"])
+        played = acc_points(list(records.values()))
+        # ben: two games won by forfeit (2 points each, no spread) and round 2's games;
+        # dan: the bye (a plain win of each of its two games) and round 2's games.
+        assert (rows["ben"]["points"], rows["ben"]["spread"]) == (4 + played["ben"][0], played["ben"][1])
+        assert (rows["dan"]["points"], rows["dan"]["spread"]) == (4 + played["dan"][0], played["dan"][1])
+        assert (rows["dan"]["byes"], rows["cal"]["forfeits"], rows["cal"]["points"], rows["cal"]["status"]) == (
+            1, 2, 0, "removed")
+        for client in (ann, ben, dan):
+            await client.close()
