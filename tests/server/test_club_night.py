@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 
-from .club_play import PRESET, acc_points, core, news, person, play_board, records_of
-from .harness import running_server
+from .club_play import PRESET, acc_points, core, person, play_board, records_of
+from .harness import Client, play_out, running_server
 
 
 async def test_a_swiss_of_two_rounds_on_duplicate_deals_with_people_and_a_bot() -> None:
@@ -139,4 +140,64 @@ async def test_a_no_show_forfeits_a_bye_scores_and_the_director_pauses_resumes_a
         assert (rows["dan"]["byes"], rows["cal"]["forfeits"], rows["cal"]["points"], rows["cal"]["status"]) == (
             1, 2, 0, "removed")
         for client in (ann, ben, dan):
+            await client.close()
+
+
+async def test_a_person_drops_mid_game_and_comes_back_and_a_restart_mid_round_brings_the_event_back(
+        tmp_path: Path) -> None:
+    """ben drops in the middle of game 1 (his seat is held) and comes back with his token;
+    the server restarts in the middle of game 2 and comes back with the event where it was,
+    its board's table and the seats as the event put them (B first in odd games)."""
+    db = str(tmp_path / "noddy.sqlite3")
+    now = [1000.0]
+    async with running_server(core=core(now, db=db)) as server:
+        ann = await person(server.port, "ann", "127.0.0.2")
+        assert (await ann.request({"type": "register", "password": "sesame"}))["type"] == "registered"
+        await ann.request({"type": "announce_event", "title": "Restart", "format": "swiss", "rounds": 1,
+                           "games": 2, "round_pause": 0, **PRESET})
+        ben = await person(server.port, "ben", "127.0.0.3")
+        cal = await person(server.port, "cal", "127.0.0.4", bot=True)
+        for client in (ben, cal):
+            assert (await client.request({"type": "join_event", "event": 1}))["type"] == "ok"
+        assert (await ann.request({"type": "direct_event", "event": 1, "command": "start"}))["type"] == "ok"
+        told = await ben.recv_until(lambda m: m["type"] == "event_table")
+        table = told["table"]
+        await ben.recv_until(lambda m: m["type"] == "turn")  # game 1 is dealt: ben in seat 0
+        token = ben.token
+        await ben.close()
+        away = await cal.recv_until(lambda m: m["type"] == "player_away")
+        assert (away["table"], away["seat"], away["name"]) == (table, 0, "ben")
+        ben = await Client.connect(server.port, "127.0.0.3")
+        welcome = await ben.hello("ben", resume=token)
+        assert (welcome["resumed"], welcome["table"], welcome["seat"]) == (True, table, 0)
+        await cal.send({"type": "snapshot"})  # (its turn was read past, waiting for player_away)
+        await asyncio.gather(play_out(ben, random.Random(1)), play_out(cal, random.Random(2)))
+        # Game 2 is dealt at once, the seats swapped: cal first.
+        turn = await cal.recv_until(lambda m: m["type"] == "table" and m["table"]["status"] == "playing")
+        assert [s["name"] for s in turn["table"]["seats"]] == ["cal", "ben"]
+        tokens = {"ben": ben.token, "cal": cal.token}
+    async with running_server(core=core(now, db=db)) as server:
+        ann = await person(server.port, "ann", "127.0.0.2", password="sesame")
+        shown = (await ann.request({"type": "event", "event": 1}))["event"]
+        board = shown["rounds_played"][0]["boards"][0]
+        assert (shown["state"], shown["round"], board["table"], board["status"], len(board["games"])) == (
+            "running", 1, table, "playing", 1)
+        ben = await Client.connect(server.port, "127.0.0.3")
+        cal = await Client.connect(server.port, "127.0.0.4")
+        assert (await ben.hello("ben", resume=tokens["ben"]))["seat"] == 1
+        welcome = await cal.hello("cal", resume=tokens["cal"], bot=True)
+        assert (welcome["table"], welcome["seat"]) == (table, 0)
+        summary = (await ben.request({"type": "snapshot"}))["table"]
+        assert summary["event"] == {"id": 1, "round": 1, "board": 1}
+        await cal.send({"type": "snapshot"})  # where the game stands, its turn (a client asks on coming back)
+        await ben.send({"type": "snapshot"})
+        played = await asyncio.gather(play_board(ben, random.Random(3)), play_board(cal, random.Random(4)))
+        assert played == [1, 1]
+        await ann.recv_until(lambda m: m["type"] == "event_news" and m["kind"] == "finished")
+        final = (await ann.request({"type": "event", "event": 1}))["event"]
+        records = await records_of(ann, ["ben", "cal"])
+        assert [r["table"] for r in records.values()] == [table, table]
+        rows = {row["name"]: (row["points"], row["spread"]) for row in final["standings"]["rows"]}
+        assert rows == acc_points(list(records.values()))
+        for client in (ann, ben, cal):
             await client.close()
