@@ -53,6 +53,13 @@ async def test_a_swiss_of_two_rounds_on_duplicate_deals_with_people_and_a_bot() 
         assert final["state"] == "finished"
         records = await records_of(ann, list(players))
         assert len(records) == 8
+        boards = {(b["table"]): (number["round"], b["board"]) for number in final["rounds_played"]
+                  for b in number["boards"]}
+        assert [r["event"] for r in records.values()] == [
+            {"id": 1, "title": "Tuesday club", "round": boards[r["table"]][0], "board": boards[r["table"]][1]}
+            for r in records.values()]
+        rows = (await ben.request({"type": "list_games", "name": "ben"}))["games"]
+        assert {row["event"]["id"] for row in rows} == {1} and len(rows) == 4
         # Duplicate deals: within a round, both boards' games are dealt the same seeds, each
         # deal played both ways (games 2k and 2k+1 share one).
         by_table: dict[int, list[dict]] = {}
