@@ -8,6 +8,7 @@ import asyncio
 import random
 from pathlib import Path
 
+from ..protocol.test_schema import STRICT
 from .club_play import PRESET, acc_points, core, person, play_board, records_of
 from .harness import Client, play_out, running_server
 
@@ -81,7 +82,9 @@ async def test_a_swiss_of_two_rounds_on_duplicate_deals_with_people_and_a_bot() 
         place = next(row["rank"] for row in rows if row["name"] == "ben")
         assert [(e["event"], e["title"], e["state"], e["place"], e["entrants"]) for e in stats["events"]] == [
             (1, "Tuesday club", "finished", place, 4)]
-        for client in players.values():
+        for client in players.values():  # everything the club night sent fits the schema
+            for message in client.received:
+                STRICT.check(message)
             await client.close()
 
 
