@@ -211,3 +211,32 @@ async def test_a_person_drops_mid_game_and_comes_back_and_a_restart_mid_round_br
         assert rows == acc_points(list(records.values()))
         for client in (ann, ben, cal):
             await client.close()
+
+
+async def test_an_entrant_not_connected_when_the_round_begins_is_seated_on_logging_in() -> None:
+    now = [1000.0]
+    async with running_server(core=core(now)) as server:
+        ann = await person(server.port, "ann", "127.0.0.2")
+        assert (await ann.request({"type": "register", "password": "sesame"}))["type"] == "registered"
+        await ann.request({"type": "announce_event", "title": "Late", "format": "swiss", "rounds": 1,
+                           "games": 2, "forfeit_wait": 60, **PRESET})
+        ben = await person(server.port, "ben", "127.0.0.3")
+        cal = await person(server.port, "cal", "127.0.0.4")
+        for client in (ben, cal):
+            assert (await client.request({"type": "join_event", "event": 1}))["type"] == "ok"
+        await cal.close()
+        assert (await ann.request({"type": "direct_event", "event": 1, "command": "start"}))["type"] == "ok"
+        told = await ben.recv_until(lambda m: m["type"] == "event_table")
+        now[0] += 59.0  # within the no-show wait
+        cal = await person(server.port, "cal", "127.0.0.4")
+        where = await cal.recv_until(lambda m: m["type"] == "event_table")
+        assert where == {"type": "event_table", "event": 1, "round": 1, "board": 1, "table": told["table"],
+                         "seat": 1, "opponent": "ben", "games": 2}
+        seated = await cal.recv_until(lambda m: m["type"] == "table")
+        assert (seated["table"]["id"], seated["seat"]) == (told["table"], 1)
+        played = await asyncio.gather(play_board(ben, random.Random(5)), play_board(cal, random.Random(6)))
+        assert played == [2, 2]
+        final = (await ann.request({"type": "event", "event": 1}))["event"]
+        assert (final["state"], [p["forfeit"] for p in final["rounds_played"][0]["boards"]]) == ("finished", [None])
+        for client in (ann, ben, cal):
+            await client.close()
