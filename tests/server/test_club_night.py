@@ -45,6 +45,7 @@ async def test_a_swiss_of_two_rounds_on_duplicate_deals_with_people_and_a_bot() 
                 seated = await client.recv_until(lambda m: m["type"] == "table" and m.get("seat") is not None)
                 assert seated["table"]["id"] == told["table"] and seated["table"]["event"] == {
                     "id": 1, "round": round_, "board": told["board"]}
+                assert seated["table"]["unrated_reasons"][-1] == "unrated_event"  # announced unrated
                 tables[name] = told
             assert {t["opponent"] for t in tables.values()} == set(players)
             played = await asyncio.gather(*(play_board(c, rngs[n]) for n, c in players.items()))
