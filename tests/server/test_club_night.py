@@ -241,3 +241,37 @@ async def test_an_entrant_not_connected_when_the_round_begins_is_seated_on_loggi
         assert (final["state"], [p["forfeit"] for p in final["rounds_played"][0]["boards"]]) == ("finished", [None])
         for client in (ann, ben, cal):
             await client.close()
+
+
+async def test_a_held_seat_that_runs_out_forfeits_the_game_and_an_absent_player_the_next() -> None:
+    """ben drops in game 1 and never comes back: when his grace period is over a computer
+    stands in and plays the game out, which counts as ben's forfeit (abandoned); game 2
+    waits forfeit_wait seconds for him, then is his forfeit too (no-show)."""
+    now = [1000.0]
+    async with running_server(core=core(now, grace_period=5.0)) as server:
+        ann = await person(server.port, "ann", "127.0.0.2")
+        assert (await ann.request({"type": "register", "password": "sesame"}))["type"] == "registered"
+        await ann.request({"type": "announce_event", "title": "Gone", "format": "swiss", "rounds": 1,
+                           "games": 2, "forfeit_wait": 60, **PRESET})
+        ben = await person(server.port, "ben", "127.0.0.3")
+        cal = await person(server.port, "cal", "127.0.0.4", bot=True)
+        for client in (ben, cal):
+            assert (await client.request({"type": "join_event", "event": 1}))["type"] == "ok"
+        assert (await ann.request({"type": "direct_event", "event": 1, "command": "start"}))["type"] == "ok"
+        await ben.recv_until(lambda m: m["type"] == "turn")
+        await ben.close()
+        await cal.recv_until(lambda m: m["type"] == "player_away")
+        now[0] += 6.0  # the grace period is over: a computer stands in
+        await cal.recv_until(lambda m: m["type"] == "stand_in")
+        await cal.send({"type": "snapshot"})
+        await play_out(cal, random.Random(7))
+        now[0] += 61.0  # game 2 waited forfeit_wait for ben
+        await ann.recv_until(lambda m: m["type"] == "event_news" and m["kind"] == "finished")
+        final = (await ann.request({"type": "event", "event": 1}))["event"]
+        games = final["rounds_played"][0]["boards"][0]["games"]
+        assert [(g["game"], g["winner"], g["forfeit"]) for g in games] == [(0, "cal", "abandoned"),
+                                                                            (1, "cal", "no-show")]
+        rows = {row["name"]: (row["points"], row["forfeits"]) for row in final["standings"]["rows"]}
+        assert rows == {"cal": (4, 0), "ben": (0, 2)}
+        for client in (ann, cal):
+            await client.close()
