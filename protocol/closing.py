@@ -22,6 +22,7 @@ CLOSE_REASONS: dict[str, str] = {
     "not_restored": "it could not be restored after the server restarted",
     "nobody_back": "nobody came back to it after the server restarted",
     "match_played": "the match's games are all played",
+    "event_board": "the club night's board is over (played out, forfeited, or the event ended)",
 }
 
 

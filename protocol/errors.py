@@ -36,7 +36,8 @@ ERROR_CODES: dict[str, str] = {
                   "the same, or the name is a computer player's",
     "password_required": "hello with a registered name and no password (nor a resume token of that name)",
     "bad_password": "the account's password is wrong (hello, change_password, unregister); wrong ones are "
-                    "counted per address like a table's",
+                    "counted per address like a table's; join_event: a private event's password is "
+                    "missing or wrong",
     "already_registered": "register of a name that is registered already (yours, or someone's)",
     "not_registered": "change_password or unregister by a guest (no account), hello with a password "
                       "for a name no account has, or a guest's tell to an account that is not online",
@@ -104,6 +105,19 @@ ERROR_CODES: dict[str, str] = {
             "seconds (the request was ignored)",
     "too_many_accounts": "register: your address has made as many accounts today as allowed; wait "
                          "`retry_after` seconds",
+    # club nights (docs/PROTOCOL.md "Club nights")
+    "no_such_event": "no club night has this id",
+    "not_director": "only the event's director may do that (direct_event); announce_event by someone not "
+                    "among the server's --director names",
+    "event_state": "the event is not in a state that allows it (over, not running, not paused, started)",
+    "not_entered": "withdraw_event or remove of a name not entered in the event",
+    "already_entered": "join_event: you have entered the event already",
+    "removed_from_event": "join_event: the director removed you from the event",
+    "too_late": "join_event: the event takes no more entrants (started, and late entry is over)",
+    "event_full": "join_event: the event has as many entrants as it may",
+    "too_few_entrants": "direct_event start with fewer than two entrants",
+    "too_many_events": "announce_event: the server has as many unfinished events as it keeps, or you "
+                       "direct one that is not over",
     "flood": "far too many requests; the connection is then closed",
     # resource limits
     "too_many_connections": "the client's address has too many connections open; this one is then closed",

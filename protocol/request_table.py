@@ -50,6 +50,18 @@ MAX_DEAL_SEEDS = 1000
 #: account's may be (``register``, ``change_password``: ``bad_field`` below it).
 MAX_PASSWORD = 64
 MIN_ACCOUNT_PASSWORD = 4
+#: The longest club-night title a request may carry (the event's own limit, MAX_TITLE in
+#: server/model/club_types.py, says why: one line of an 80-column lobby screen).
+MAX_EVENT_TITLE = 60
+#: Most Swiss rounds and games per pairing a request may name (the event's limits, kept in
+#: step with server/model/club_types.py, which refuses more with a clearer message).
+MAX_EVENT_ROUNDS = 15
+MAX_EVENT_GAMES = 10
+#: The longest wait a club night's clocks take, in seconds (no-show wait, pause between
+#: rounds, start): half an hour each (longer holds the whole room for one absent player);
+#: a start is at most a day ahead.
+MAX_EVENT_WAIT = 1800
+MAX_EVENT_START = 86400
 
 
 
@@ -79,6 +91,10 @@ def _f(name: str, kind: str, **kw: Any) -> FieldSpec:
 #: Why the full-screen client has no key for some requests (``no_client``).
 _ACCOUNT_UPKEEP = ("a password is changed or an account given up over nc (password, unregister) or "
                    "by a program; the client registers and logs in")
+#: Why club nights' requests have no text command or client key yet (issue 35): the text
+#: and client helpers remove these reasons when they add them.
+_CLUB_TEXT = "club nights' text command comes with the text-mode wiring"
+_CLUB_CLIENT = "club nights' client key comes with the client's events screen"
 _SEEKING = "seeking is for programs and nc; a person in the client challenges someone from who is on"
 
 #: Every request type (``type`` and ``id`` are common to all and not among the fields).
@@ -235,6 +251,39 @@ SPECS: tuple[RequestSpec, ...] = (
         _f("name", "str", required=True, nullable=False, max_length=32),
     ), changes_table=False),
     RequestSpec("muted", (), changes_table=False),
+    # -- club nights (issue 35): docs/PROTOCOL.md "Club nights"
+    RequestSpec("announce_event", (
+        _f("title", "str", required=True, nullable=False, max_length=MAX_EVENT_TITLE),
+        _f("format", "str", required=True, nullable=False, choices=("swiss", "round-robin")),
+        _f("rounds", "int", minimum=1, maximum=MAX_EVENT_ROUNDS),
+        _f("preset", "str", default="cribbage", nullable=False, max_length=32),
+        _f("options", "object"),
+        _f("games", "int", default=2, nullable=False, minimum=1, maximum=MAX_EVENT_GAMES),
+        _f("duplicate", "bool", default=True, nullable=False),
+        _f("starts_in", "number", minimum=0, maximum=MAX_EVENT_START),
+        _f("rated", "bool", default=False, nullable=False),
+        _f("password", "str", max_length=MAX_PASSWORD),
+        _f("forfeit_wait", "number", minimum=1, maximum=MAX_EVENT_WAIT),
+        _f("round_pause", "number", minimum=0, maximum=MAX_EVENT_WAIT),
+    ), changes_table=False, no_text=_CLUB_TEXT, no_client=_CLUB_CLIENT),
+    RequestSpec("events", (), changes_table=False, no_text=_CLUB_TEXT, no_client=_CLUB_CLIENT),
+    RequestSpec("event", (
+        _f("event", "int", required=True, nullable=False, minimum=1, maximum=MAX_ID),
+    ), changes_table=False, no_text=_CLUB_TEXT, no_client=_CLUB_CLIENT),
+    RequestSpec("join_event", (
+        _f("event", "int", required=True, nullable=False, minimum=1, maximum=MAX_ID),
+        _f("password", "str", max_length=MAX_PASSWORD),
+    ), changes_table=False, no_text=_CLUB_TEXT, no_client=_CLUB_CLIENT),
+    RequestSpec("withdraw_event", (
+        _f("event", "int", required=True, nullable=False, minimum=1, maximum=MAX_ID),
+    ), changes_table=False, no_text=_CLUB_TEXT, no_client=_CLUB_CLIENT),
+    RequestSpec("direct_event", (
+        _f("event", "int", required=True, nullable=False, minimum=1, maximum=MAX_ID),
+        _f("command", "str", required=True, nullable=False,
+           choices=("start", "pause", "resume", "end", "remove", "round_pause")),
+        _f("name", "str", max_length=32),
+        _f("seconds", "number", minimum=0, maximum=MAX_EVENT_WAIT),
+    ), changes_table=False, no_text=_CLUB_TEXT, no_client=_CLUB_CLIENT),
 )
 
 #: Each request type's declaration, by type.

@@ -173,6 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="let create_table fix its games' deals with deal_seeds (unrated "
                              "tables; what noddy-match uses on its own servers: whoever chooses "
                              "a seed chooses the cards, so never on a server people play on)")
+    parser.add_argument("--director", action="append", default=[], metavar="NAME",
+                        help="a registered name that may announce club nights (repeatable); "
+                             "without it any registered person may")
     parser.add_argument("--computers-inline", action="store_true",
                         help="computer players decide on the event loop, not in a worker thread "
                              "(cheaper for a match runner's few tables; a slow decision holds "
@@ -202,6 +205,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
                         record_cache_bytes=args.record_cache_bytes,
                         lobby_push_interval=args.lobby_push_interval, db=args.db,
                         allow_deal_seeds=args.allow_deal_seeds,
+                        directors=tuple(args.director),
                         computers_inline=args.computers_inline,
                         tls_cert=args.tls_cert, tls_key=args.tls_key, tls_port=args.tls_port,
                         tls_handshake_timeout=args.tls_handshake_timeout,

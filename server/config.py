@@ -142,6 +142,10 @@ class ServerConfig:
     #: Whether ``create_table`` may fix its games' deals (``deal_seeds``): for the match
     #: runner's own private servers only, as whoever chooses a seed chooses the cards.
     allow_deal_seeds: bool = False
+    #: Who may announce a club night (``--director NAME``, repeatable; issue 35): these
+    #: registered names only.  Empty: any registered person may (a guest never may: an
+    #: event outlives a guest's name).
+    directors: tuple[str, ...] = ()
     #: Whether computer players decide on the event loop instead of in a worker thread: a
     #: quarter less CPU a game for a match server's one table (no thread hop, no wait for
     #: the GIL), but a slow decision holds everyone up -- never on a server people play on.

@@ -24,7 +24,10 @@ from ..storage import StoredState
 from ..storage.accounts import ACCOUNT_QUERIES
 from ..storage.tells import TELL_QUERIES
 from ..storage.record_cache import RecordCache
+from ..storage.club import EVENT_QUERIES
 from .accounts import Accounts
+from .club_nights import ClubNights
+from .club_tables import ClubTables
 from .coaching import Coaching
 from .connections import Connections
 from .gameplay import Gameplay
@@ -112,9 +115,12 @@ class ServerCore:
         self.recovery = Recovery(config, clock, outbox, self.connections, self.sessions, self.board,
                                  self.tables, self.ratings, self.paused, self.lost, self.lobby,
                                  self.seating, self.held_seats, self.closing, self.gameplay)
+        self.club_tables = ClubTables(outbox, self.sessions, self.board, self.tables, self.seating,
+                                      self.gameplay, self.closing)
+        self.club_nights = ClubNights(config, clock, wall_clock, outbox, self.sessions, self.club_tables)
         handlers: dict[str, Any] = {}
         for part in (self.lobby, self.seating, self.stand_ins, self.gameplay, self.queries,
-                     self.coaching, self.matchmaking, self.accounts, self.talk):
+                     self.coaching, self.matchmaking, self.accounts, self.talk, self.club_nights):
             handlers.update(part.handlers())
         self.reception = Reception(config, clock, outbox, self.connections, self.lobby, self.held_seats,
                                    self.recovery, self.paused, handlers,
@@ -163,6 +169,7 @@ class ServerCore:
         self.recovery.tick(now)  # paused tables due a look
         self.reception.tick(now)  # ping or drop the silent
         self.matchmaking.tick(now)  # challenges run out, or their players left the lobby
+        self.club_nights.tick()  # club nights' starts, no-shows and rounds (on the wall clock)
         self.board.tick(now, self.tables.by_id())  # the lobby's table news, last (this tick's too)
         return self._effects()
 
@@ -178,7 +185,7 @@ class ServerCore:
         nothing to do."""
         deadline = self._ticked + SWEEP_INTERVAL
         for due in (self.held_seats.next_due(), self.turn_timers.next_due(), self.paused.next_due(),
-                    self.board.next_due()):
+                    self.board.next_due(), self.club_nights.next_deadline()):
             if due is not None and due < deadline:
                 deadline = due
         return deadline
@@ -200,6 +207,8 @@ class ServerCore:
             self.recovery.repaired(query.args["table"], result, failed)
         elif query.kind in ACCOUNT_QUERIES:
             self.accounts.answer(query, result, failed)
+        elif query.kind in EVENT_QUERIES:
+            self.club_nights.answer(query, result, failed)
         elif query.kind in TELL_QUERIES:
             self.talk.answer(query, result, failed)
         else:
@@ -218,6 +227,7 @@ class ServerCore:
         """Once, before any connection: what storage kept (see :meth:`Recovery.restore`)."""
         self.accounts.load(state.accounts)  # first: a restored seat's person may have an account
         self.recovery.restore(state)
+        self.club_nights.restore(state.events, state.last_event)  # after the tables: their boards
         return self._effects()
 
     def unstored(self, table_ids: set[int] | frozenset[int], origin: tuple[int, Any] | None,
@@ -248,5 +258,7 @@ class ServerCore:
         return None
 
     def _effects(self, origin: tuple[int, Any] | None = None) -> Effects:
+        if not self.closed:
+            self.club_nights.settle()  # what this call did at the club nights' boards
         out, records = self.outbox.take(self.closed, self._stored_state)
         return Effects(out, records, self.gameplay.take_bot_jobs(), origin, self.outbox.take_passwords())

@@ -131,13 +131,14 @@ class Gameplay:
         message = table.snapshot(session.seat, self._clock())
         self._outbox.reply(conn, rid, message, timer=turn_timer(table, session.seat, conn.id, message.get("turn")))
 
-    def start_game(self, table: Table) -> tuple[list[tuple[int, Event]], list[dict[str, Any]]]:
-        """Deal a new game at a full, ready table; the caller publishes the returned events
-        (numbered) with their dicts, which the storage record holds too."""
+    def start_game(self, table: Table, seed: int | None = None,
+                   ) -> tuple[list[tuple[int, Event]], list[dict[str, Any]]]:
+        """Deal a new game at a full, ready table (``seed``: its deal, fixed by a club night's
+        board); the caller publishes the returned events (numbered) with their dicts."""
         table.games_played += 1
         plan = table.match
         if plan is None:
-            seed = self._config.game_seed(table.id, table.games_played)
+            seed = self._config.game_seed(table.id, table.games_played) if seed is None else seed
         else:  # a match table: the runner's seed (see noddy.server.model.match_plan)
             seed = plan.seed_of(table.games_played)
             plan.new_game()

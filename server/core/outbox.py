@@ -15,7 +15,7 @@ mark what goes to a text-mode connection (which the network layer renders as lin
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from noddy.protocol import ProtocolError
 
@@ -111,6 +111,10 @@ class Outbox:
     def saved_again(self, table: Table) -> None:
         """Store ``table`` again at the end of the call (its seats or game changed)."""
         self._dirty[table.id] = table
+
+    def changed_ids(self) -> Iterable[int]:
+        """The ids of the tables changed so far in this call (a view: read, never kept)."""
+        return self._dirty.keys()
 
     def may_move(self, table_id: int) -> None:
         """A computer player at the table may owe the next move."""

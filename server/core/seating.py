@@ -140,6 +140,7 @@ class Seating:
         if session.seat is not None and session.seat == f["seat"]:
             self._outbox.reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
             return
+        _check_not_event(table, "seats its board's two players itself")
         seat = self._choose_seat(table, f["seat"])
         self._check_seating_open(table)
         self.take_seat(table, session, seat)
@@ -191,6 +192,7 @@ class Seating:
     def add_computer(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = session_of(conn)
         table = my_table(session)
+        _check_not_event(table, "is played by its board's two players")
         self._check_seating_open(table)
         level = f["level"] or self._config.computer_level
         if level not in LEVELS:
@@ -218,6 +220,9 @@ class Seating:
         session = session_of(conn)
         table, seat = my_seat(session)
         self._check_seating_open(table)
+        if table.event is not None:  # the club night deals its games itself: nothing to say
+            self._outbox.reply(conn, rid, {"type": "table", "table": table.summary(), "seat": seat})
+            return
         occupant = table.seats[seat]
         assert occupant is not None
         occupant.ready = f["ready"]
@@ -241,6 +246,7 @@ class Seating:
     def configure_table(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = session_of(conn)
         table = my_table(session)
+        _check_not_event(table, "keeps the event's settings")
         self._check_creator(table, session, "change its settings")
         self._check_seating_open(table)
         options = table.options if f["options"] is None else dict(f["options"])
@@ -416,6 +422,12 @@ def _identity(seat: Seat) -> Rated:
     if seat.is_computer:
         return Rated("computer", seat.level or "")
     return Rated("bot" if seat.session is not None and seat.session.bot else "human", seat.name)
+
+
+def _check_not_event(table: Table, what: str) -> None:
+    """A club night's table (issue 35) is the server's to seat and deal: refused otherwise."""
+    if table.event is not None:
+        raise ProtocolError("event_state", f"table {table.id} is a club night's board: it {what}")
 
 
 def _check_seat_number(table: Table, seat: int) -> None:

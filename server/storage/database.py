@@ -17,12 +17,15 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .accounts import ACCOUNT_QUERIES, StorageAccounts
-from .club import EVENT_QUERIES, StorageEvents
+from .club import EVENT_QUERIES, StorageEvents, events_of
 from .game_stats import backfill, read_stats
 from .opening import MEMORY, open_database, take_lock
 from .schema import MIGRATIONS, STATS_VERSION
 from .tells import TELL_QUERIES, StorageTells
 from .writes import StorageWrites
+
+#: The club nights a ``stats`` reply lists (the latest): a season's worth of club nights.
+EVENTS_IN_STATS = 20
 
 
 class Storage(StorageAccounts, StorageTells, StorageEvents, StorageWrites):
@@ -77,8 +80,12 @@ class Storage(StorageAccounts, StorageTells, StorageEvents, StorageWrites):
             return self.list_games(args["name"], args["limit"], args.get("viewer"))
         if kind == "get_game":
             return self.stored_game(args["game"])
-        if kind == "stats":
-            return read_stats(self.db, args["name"], args.get("account", 0), args["preset"], args["private"])
+        if kind == "stats":  # with the club nights the name entered (issue 35), as person or bot
+            events = events_of(self.db, args["name"], "person", EVENTS_IN_STATS) + events_of(
+                self.db, args["name"], "bot", EVENTS_IN_STATS)
+            events.sort(key=lambda row: -row["event"])
+            stats = read_stats(self.db, args["name"], args.get("account", 0), args["preset"], args["private"])
+            return {**stats, "events": events[:EVENTS_IN_STATS]} if events else stats
         if kind == "repair_table":
             return self.repair(args["table"], args["write"])
         if kind in ACCOUNT_QUERIES:

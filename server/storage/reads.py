@@ -18,6 +18,7 @@ from noddy.protocol import compact_json
 
 from ..model.passwords import hash_password, is_hashed
 from ..model.result import stored_result
+from .club import load_events
 from .records import StoredGame, is_complete, replay, wire_int
 
 log = logging.getLogger("noddy.server.storage")
@@ -36,6 +37,10 @@ class StoredState:
     #: Every account as (id, key, name, stored hash): which names are registered, and what the
     #: core checks a login against (on its hashing worker, not here).
     accounts: list[tuple[int, str, str, str]] = field(default_factory=list)
+    #: The club nights not over (each as ``Event.to_dict`` gave it), oldest first, and the
+    #: highest event id ever stored (issue 35: :mod:`noddy.server.storage.club`).
+    events: list[dict[str, Any]] = field(default_factory=list)
+    last_event: int = 0
 
 
 class StorageReads:
@@ -65,6 +70,8 @@ class StorageReads:
         state.ratings = self._ratings()
         state.accounts = [(row[0], row[1], row[2], row[3]) for row in db.execute(
             "SELECT id, key, name, password FROM accounts ORDER BY id")]
+        club = load_events(db)
+        state.events, state.last_event = club["events"], club["last_id"]
         return state
 
     def _ratings(self) -> list[tuple[str, str, str, float, int, int]]:
@@ -112,7 +119,7 @@ class StorageReads:
             "AND (g.password IS NULL OR ? OR EXISTS (SELECT 1 FROM json_each(g.seats) "
             "WHERE json_extract(value, '$.account') IS NOT NULL AND json_extract(value, '$.account') IS ?)) "
             "GROUP BY g.id ORDER BY g.id DESC LIMIT ?", (name, viewer is None, account, limit)).fetchall()
-        return [self._summary(row) for row in rows]
+        return [self._with_event(self._summary(row)) for row in rows]
 
     def finished_game(self, game_id: int) -> dict[str, Any] | None:
         """A finished game's full record, or None (unfinished games are not shown: cards).
@@ -140,7 +147,7 @@ class StorageReads:
         row = self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
-        record = self._summary(row)
+        record = self._with_event(self._summary(row))
         record["opening"] = json.loads(row["opening"])
         record["steps"] = [{"action": json.loads(action),
                             "events": None if events is None else json.loads(events)}
@@ -148,6 +155,15 @@ class StorageReads:
                                "SELECT action, events FROM actions WHERE game_id = ? ORDER BY n", (game_id,))]
         if complete and not is_complete(record):
             replay(record)
+        return record
+
+    def _with_event(self, record: dict[str, Any]) -> dict[str, Any]:
+        """``record`` with ``event`` ``{id, title, round, board}`` when its table was a club
+        night's board (issue 35: found by the table in ``event_pairings``); else as it was."""
+        row = self.db.execute("SELECT e.id, e.title, p.round, p.board FROM event_pairings AS p JOIN events AS e "
+                              "ON e.id = p.event_id WHERE p.table_id = ?", (record["table"],)).fetchone()
+        if row is not None:
+            record["event"] = {"id": row[0], "title": row[1], "round": row[2], "board": row[3]}
         return record
 
     @staticmethod

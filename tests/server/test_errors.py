@@ -442,6 +442,42 @@ async def test_a_watcher_past_max_spectators() -> None:
         await ben.close()
 
 
+async def test_club_night_codes() -> None:
+    """The club nights' codes (docs/PROTOCOL.md "Club nights"), each from its request."""
+    async with running_server() as server:
+        ann, ben, cal = [await Client.connect(server.port, f"127.0.0.{i}") for i in (2, 3, 4)]
+        for client, name in ((ann, "ann"), (ben, "ben"), (cal, "cal")):
+            await client.hello(name)
+        night = {"type": "announce_event", "title": "Tuesday", "format": "round-robin", "preset": "cribbage"}
+        await refused(ann, night, "not_registered")
+        assert (await ann.request({"type": "register", "password": "sesame"}))["type"] == "registered"
+        event = (await ann.request(night))["event"]["id"]
+        await refused(ann, night, "too_many_events")
+        await refused(ben, {"type": "event", "event": event + 1}, "no_such_event", "event")
+        await refused(ben, {"type": "direct_event", "event": event, "command": "start"}, "not_director")
+        await refused(ann, {"type": "direct_event", "event": event, "command": "start"}, "too_few_entrants")
+        await refused(ann, {"type": "direct_event", "event": event, "command": "resume"}, "event_state")
+        await refused(ben, {"type": "withdraw_event", "event": event}, "not_entered")
+        assert (await ben.request({"type": "join_event", "event": event}))["type"] == "ok"
+        await refused(ben, {"type": "join_event", "event": event}, "already_entered")
+        assert (await ann.request({"type": "direct_event", "event": event, "command": "remove",
+                                   "name": "ben"}))["type"] == "ok"
+        await refused(ben, {"type": "join_event", "event": event}, "removed_from_event")
+        others = [await Client.connect(server.port, f"127.0.1.{i}") for i in range(64)]
+        for i, client in enumerate(others):
+            await client.hello(f"p{i}")
+            assert (await client.request({"type": "join_event", "event": event}))["type"] == "ok"
+        await refused(cal, {"type": "join_event", "event": event}, "event_full")
+        assert (await others[0].request({"type": "withdraw_event", "event": event}))["type"] == "ok"
+        assert (await ann.request({"type": "direct_event", "event": event, "command": "start"}))["type"] == "ok"
+        await refused(cal, {"type": "join_event", "event": event}, "too_late")
+        assert (await ben.request({"type": "register", "password": "sesame"}))["type"] == "registered"
+        private = (await ben.request({**night, "password": "club"}))["event"]["id"]
+        await refused(cal, {"type": "join_event", "event": private, "password": "pub"}, "bad_password", "password")
+        for client in [ann, ben, cal, *others]:
+            await client.close()
+
+
 def test_every_code_was_provoked() -> None:
     """Runs after the tests above (pytest keeps file order)."""
     assert PROVOKED == set(ERROR_CODES)
