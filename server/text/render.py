@@ -17,6 +17,7 @@ from noddy.protocol.closing import closed_words
 from noddy.protocol.stats_view import stats_lines
 from noddy.protocol.story import narrate, score_line, seat_name
 
+from .club_text import CLUB_MESSAGES, club_text
 from .commands import numbered_hand
 from .meeting import chat_line, lobby_text, talk_text
 from .records_text import games_text, leaderboard_text, match_points, record_text, sides_of
@@ -45,6 +46,10 @@ def _how_seats_fill(table: dict[str, Any]) -> str:
     free = [str(index + 1) for index, seat in enumerate(table["seats"]) if seat is None]
     if table["status"] != "waiting" or not free:
         return ""
+    if table.get("event"):  # a club night's board: nobody else sits, the games deal themselves
+        where = table["event"]
+        return (f"\nBoard {where['board']} of club night {where['id']}, round {where['round']}: the game "
+                "begins by itself when both players are seated.")
     seats = (f"Seat {free[0]} is" if len(free) == 1 else
              f"Seats {', '.join(free[:-1])} and {free[-1]} are")
     if table["private"]:  # nobody joins it by its number alone (issue 33, item 14)
@@ -241,6 +246,8 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         text = leaderboard_text(message)
     elif kind == "stats":
         text = "\n".join(stats_lines(message))
+    elif kind in CLUB_MESSAGES:
+        text = club_text(message, width_of(names))
     elif kind == "hint":
         text = _hint_text(message)
     elif kind == "review":
