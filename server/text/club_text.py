@@ -343,8 +343,8 @@ def standings_lines(standings: dict[str, Any], width: int) -> list[str]:
     fixed = rank_width + 1 + len(rest) + note_width
     longest = max([len("name")] + [len(row["name"]) for row in rows])
     name_width = min(longest, max(MIN_NAME_COLUMN, width - fixed))
-    when = (f"after round {standings['rated_rounds']}" if standings["rated_rounds"] else "before any round is over")
-    lines = [f"Standings, {when} (points: 2 a win, 3 a skunk win; spread breaks ties):",
+    when = f"after round {standings['rated_rounds']}" if standings["rated_rounds"] else "no round over yet"
+    lines = [f"Standings, {when} (points: 2 a win, 3 a skunk win; ties: spread):",
              f"{'#':>{rank_width}} {'name':<{name_width}}{rest}".rstrip()]
     for row, rating, note in zip(rows, ratings, notes):
         name = row["name"] if len(row["name"]) <= name_width else row["name"][:name_width - 1] + "~"

@@ -110,7 +110,7 @@ def joinable_line(table: dict[str, Any]) -> str:
 def _ready_hint(message: dict[str, Any]) -> str:
     """At a table a challenge or a seek seated the reader at, full and waiting: how it starts."""
     table, seat = message["table"], message.get("seat")
-    if seat is None or table["status"] != "waiting" or None in table["seats"]:
+    if seat is None or table["status"] != "waiting" or None in table["seats"] or table.get("event"):
         return ""
     if table["seats"][seat]["ready"]:
         return "\nYou are ready; the game begins when everyone is."

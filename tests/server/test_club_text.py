@@ -85,7 +85,7 @@ def test_the_help_has_a_club_nights_line_and_pages() -> None:
         "direct N start|pause|resume|end | direct N remove NAME | direct N pause S")
 
 
-def _club_event(names: list[str], bots: list[str]) -> dict:
+def _club_event(names: list[str], bots: list[str], withdrawn: tuple[str, ...] = ()) -> dict:
     """An ``event`` reply as the core gives it, from the model's own standings after a round
     (``names`` in entry order; the first two play board 1, ...)."""
     event = entered(names, bots, games_per_pairing=2, duplicate=True)
@@ -94,32 +94,35 @@ def _club_event(names: list[str], bots: list[str]) -> dict:
     for board in tables:
         pairing = event.rounds[0].pairings[board - 1]
         play(event, 11.0, 1, board, [(pairing.a, 121, 80, "skunk"), (pairing.b, 121, 110, "none")])
+    for name in withdrawn:
+        event.withdraw(12.0, name)
     return {"type": "club_event", "id": 1, "event": {
         "id": 1, "title": "Tuesday club", "director": "dir", "format": "swiss", "preset": "cribbage", "options": {},
         "state": event.state, "round": 1, "rounds": 3,
-        "entrants": [{"name": n, "kind": "bot" if n in bots else "person", "status": "entered",
-                      "joined_round": 1} for n in names],
+        "entrants": [{"name": e.name, "kind": e.kind, "status": e.status, "joined_round": 1}
+                     for e in event.entrants.values()],
         "private": False, "duplicate": True, "rated": False, "games": 2, "starts_in": None,
         "forfeit_wait": 300.0, "round_pause": 60.0, "next_round_in": 60.0, "reason": None,
         "rounds_played": [], "standings": event.standings()}}
 
 
 def test_the_standings_fit_80_columns_and_never_wrap() -> None:
-    """Names as long as a name may be (32 characters) are cut with ``~`` in a column that
-    leaves the row within 80 columns: a row of the table is never wrapped."""
+    """Names as long as a name may be (32 characters) beside a withdrawn bot are cut with
+    ``~`` in a column that leaves each row within 80 columns: a row is never wrapped."""
     from noddy.server.text.wrapping import Reading
     names = ["Bartholomew Featherstonehaugh-Sm", "ann", "Maximiliana Wolkenstein-Graubun", "dot"]
-    lines = render(_club_event(names, ["dot"]), Reading((), 80)).splitlines()
+    lines = render(_club_event(names, ["dot"], ("dot",)), Reading((), 80)).splitlines()
     table = lines[lines.index(next(line for line in lines if line.startswith("Standings"))) + 1:]
     assert max(len(line) for line in lines) <= 80
-    assert table[0] == " # name                     games wins skunk points spread rating"
-    assert len(table) == 5
-    for line in table[1:]:
-        assert re.match(r" \d \S", line), line  # each row begins with its rank: none is a continuation
-    assert any("~" in line for line in table)
+    assert table == [
+        " # name                   games wins skunk points spread rating",
+        " 1 Bartholomew Featherst~     2    1     1      3    +30 1500±403",
+        " 2 Maximiliana Wolkenste~     2    1     1      3    +30 1500±403",
+        " 3 ann                        2    1     0      2    -30 1500±403",
+        " 4 dot                        2    1     0      2    -30 1500±403 bot, withdrawn"]
     # Read at 1000 columns, the names are whole.
-    wide = render(_club_event(names, ["dot"]), Reading((), 1000))
-    assert "Bartholomew Featherstonehaugh-Sm " in wide and "~" not in wide
+    wide = render(_club_event(names, ["dot"], ("dot",)), Reading((), 1000))
+    assert " 1 Bartholomew Featherstonehaugh-Sm     2 " in wide and "~" not in wide
 
 
 async def _text_person(port: int, first: str, name: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -199,7 +202,7 @@ async def test_a_club_night_entered_and_played_in_text_mode() -> None:
         assert record["event"]["id"] == 1
         await text_until(ann_r, "Club night 1: Tuesday club is over")
         ann_w.write(b"event 1\n")
-        lines = [await text_until(ann_r, "Event 1: Tuesday club")] + [await text_line(ann_r) for _ in range(10)]
+        lines = [await text_until(ann_r, "Event 1: Tuesday club")] + [await text_line(ann_r) for _ in range(11)]
         assert lines[2:] == [
             "Finished after round 1/1: every round is played.\n",
             "Entrants (3): ben, cal, dot (bot)\n",
@@ -207,7 +210,7 @@ async def test_a_club_night_entered_and_played_in_text_mode() -> None:
             f"  board 1, table 1 (watch 1): ben v cal, done; won: {winner} {scores[0]}-{scores[1]}"
             + ("" if record["result"].get("skunk", "none") == "none" else f", {record['result']['skunk']}") + "\n",
             "  bye: dot\n",
-            "Standings, after round 1 (points: 2 a win, 3 a skunk win; spread breaks ties):\n",
+            "Standings, after round 1 (points: 2 a win, 3 a skunk win; ties: spread):\n",
             " # name games wins skunk points spread rating\n",
             f" 1 {winner}      1    1     0      {points[winner][0]} {points[winner][1]:>+6} 1631±440\n",
             " 2 dot      0    0     0      2     +0 1500±570 bot\n",
