@@ -38,7 +38,7 @@ MIN_NAME_COLUMN = 8
 GAMES_TOLD = 4
 
 ANNOUNCE_USAGE = ("announce swiss ROUNDS [PRESET] [games N] [single] [start MINUTES] [rated] "
-                  "[password PW] [title WORDS], or announce robin [PRESET] ...")
+                  "[password PW] [title WORDS], or announce robin and the same words")
 DIRECT_USAGE = "direct N start|pause|resume|end, direct N remove NAME, or direct N pause SECONDS"
 
 #: ``help`` entries: the list's line, and what ``help events`` / ``help announce`` / ``help
@@ -205,6 +205,12 @@ def _default_title(request: dict[str, Any]) -> str:
 
 
 # -- what the person reads ------------------------------------------------------------------
+
+#: The mark the text adapter puts on a ``game_over`` sent to a person at a club night's
+#: board (:func:`~.adapter.at_club_board`), and what follows it there instead of "To play
+#: again, each player types ready".
+AT_CLUB_BOARD = "at_club_board"
+NEXT_AT_A_BOARD = "At a club night's board the next game is dealt by itself; after the last, the table closes."
 
 #: The club-night messages rendered here.
 CLUB_MESSAGES = frozenset({"club_events", "club_event", "event_news", "event_table"})

@@ -250,7 +250,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(("hint",), "hint", _bare({"type": "hint"}),
             help=("hint | review [DEAL]", ("the coach (new ... hints=true): your choices ranked | the",
                                            "decisions of a deal that fell short of the best")),
-            brief=('look | hint | review [DEAL]', 'the table again | the coach (new ... hints=true)')),
+            brief=('look | hint | review', 'the table again | the coach (new ... hints=true)')),
     Command(("review",), "review", lambda verb, args, rest: {
         "type": "review", "deal": _int(args[0], "deal") if args else None} if len(args) <= 1 else None,
         usage="review, or review DEAL"),

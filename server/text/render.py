@@ -17,7 +17,7 @@ from noddy.protocol.closing import closed_words
 from noddy.protocol.stats_view import stats_lines
 from noddy.protocol.story import narrate, score_line, seat_name
 
-from .club_text import CLUB_MESSAGES, club_text
+from .club_text import AT_CLUB_BOARD, CLUB_MESSAGES, NEXT_AT_A_BOARD, club_text
 from .commands import numbered_hand
 from .meeting import chat_line, lobby_text, talk_text
 from .records_text import games_text, leaderboard_text, match_points, record_text, sides_of
@@ -124,7 +124,7 @@ def _scores(scores: Sequence[int], names: Sequence[str] = ()) -> str:
     return score_line(scores, names)
 
 
-def _event_text(event: dict[str, Any], names: Sequence[str] = ()) -> str:
+def _event_text(event: dict[str, Any], names: Sequence[str] = (), club: bool = False) -> str:
     """A game event in words: the shared narration (:func:`noddy.protocol.story.narrate`),
     and after a score the scores, since a terminal has no peg board.
 
@@ -140,7 +140,8 @@ def _event_text(event: dict[str, Any], names: Sequence[str] = ()) -> str:
     if event["kind"] == "scored":
         text = f"{text.rstrip('.')}. Scores: {_scores(event['scores'], names)}"
     elif event["kind"] == "game_over":  # a newcomer at a finished table: what now?
-        text += "\nTo play again, each player types ready; leave goes back to the lobby."
+        text += ("\n" + NEXT_AT_A_BOARD if club else
+                 "\nTo play again, each player types ready; leave goes back to the lobby.")
     return text
 
 
@@ -200,7 +201,7 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
     elif kind == "game_result":  # a result decided away from the table (issue 33)
         text = message["message"]
     elif kind == "event":
-        text = _event_text(message["event"], names)
+        text = _event_text(message["event"], names, AT_CLUB_BOARD in message)
     elif kind == "turn":
         text = _turn_text(message, names, again=False)
         if not text:

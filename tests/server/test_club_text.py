@@ -13,11 +13,13 @@ import pytest
 
 from noddy.protocol import ProtocolError
 from noddy.server.text import parse_command, render
+from noddy.server.text.club_text import NEXT_AT_A_BOARD
 from noddy.server.text.help import HELP, help_for
 
 from .club_helpers import entered, open_tables, play
 from .club_play import acc_points, core, person, records_of
-from .harness import Client, running_server, text_connection, text_line, text_until
+from .harness import running_server, text_connection, text_line, text_until
+from .test_text_mode import GAME_OVER
 
 #: What the test types to announce: a Swiss of one round of Noddy to 15, one game
 #: a pairing (so each board's own deal: ``single``), private.
@@ -193,6 +195,10 @@ async def test_a_club_night_entered_and_played_in_text_mode() -> None:
             assert any(line.startswith("You hold ") for line in seen)
             assert not any(line.startswith("Error") for line in seen), seen
             assert "Club night 1: dot sits out round 1 (a bye).\n" in seen
+            # the game over at a club night's board: no "each player types ready" after it
+            over = next(i for i, line in enumerate(seen) if GAME_OVER.match(line))
+            assert seen[over + 1] == NEXT_AT_A_BOARD + "\n"
+            assert not any(line.startswith("To play again") for line in seen)
         records = await records_of(dot, ["ben", "cal"])
         (record,) = records.values()
         points = acc_points([record])
