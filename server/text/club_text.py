@@ -331,11 +331,26 @@ def _current_round(event: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _grid(rows: list[dict[str, Any]]) -> list[list[str]]:
+    """Each row's games won-lost against each entrant, in rank order (``x`` itself, ``.``
+    not met), as the offline runner's cross-table (:func:`noddy.bots.crosstable.cross_table`)
+    writes its cells."""
+    cells = []
+    for row in rows:
+        line = []
+        for other in rows:
+            won, met = row["against"].get(other["name"], [0, 0])
+            line.append("x" if other is row else f"{won}-{met - won}" if met else ".")
+        cells.append(line)
+    return cells
+
+
 def standings_lines(standings: dict[str, Any], width: int) -> list[str]:
     """The standings as a table within ``width`` columns (see the module docstring): rank,
-    name (a bot, a withdrawn or removed entrant marked after the rating), games, wins, skunk
-    wins, ACC points, spread, and the rating estimate with its 95 % interval as of the last
-    round finished (``-`` before one has)."""
+    name, each pairing's games won-lost against each entrant where the whole of it fits (the
+    cross-table proper), games, wins, skunk wins, ACC points, spread, and the rating estimate
+    with its 95 % interval as of the last round finished (``-`` before one has); a bot, a
+    withdrawn or removed entrant is marked last."""
     rows = standings["rows"]
     rated = standings["rated_rounds"] > 0
     ratings = [f"{row['rating']:.0f}±{(row['high'] - row['low']) / 2:.0f}" if rated else "-" for row in rows]
@@ -348,13 +363,19 @@ def standings_lines(standings: dict[str, Any], width: int) -> list[str]:
     rank_width = len(str(len(rows))) + 1
     fixed = rank_width + 1 + len(rest) + note_width
     longest = max([len("name")] + [len(row["name"]) for row in rows])
+    cells = _grid(rows)
+    cell_width = max([3] + [len(cell) for line in cells for cell in line])
+    if longest + fixed + len(rows) * (cell_width + 1) > width:  # the grid goes first, then names are cut
+        cells, cell_width = [[] for _ in rows], 0
+    head = "".join(f" {number:>{cell_width}}" for number in range(1, len(cells[0]) + 1)) if cells else ""
     name_width = min(longest, max(MIN_NAME_COLUMN, width - fixed))
     when = f"after round {standings['rated_rounds']}" if standings["rated_rounds"] else "no round over yet"
     lines = [f"Standings, {when} (points: 2 a win, 3 a skunk win; ties: spread):",
-             f"{'#':>{rank_width}} {'name':<{name_width}}{rest}".rstrip()]
-    for row, rating, note in zip(rows, ratings, notes):
+             f"{'#':>{rank_width}} {'name':<{name_width}}{head}{rest}".rstrip()]
+    for row, rating, note, line_cells in zip(rows, ratings, notes, cells):
         name = row["name"] if len(row["name"]) <= name_width else row["name"][:name_width - 1] + "~"
-        line = (f"{row['rank']:>{rank_width}} {name:<{name_width}} {row['games']:>5} {row['wins']:>4} "
+        grid = "".join(f" {cell:>{cell_width}}" for cell in line_cells)
+        line = (f"{row['rank']:>{rank_width}} {name:<{name_width}}{grid} {row['games']:>5} {row['wins']:>4} "
                 f"{row['skunk_wins']:>5} {row['points']:>6} {row['spread']:>+6} {rating:<{rating_width}}")
         lines.append((line + (f" {note}" if note else "")).rstrip())
     return lines

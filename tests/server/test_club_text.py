@@ -122,9 +122,15 @@ def test_the_standings_fit_80_columns_and_never_wrap() -> None:
         " 2 Maximiliana Wolkenste~     2    1     1      3    +30 1500±403",
         " 3 ann                        2    1     0      2    -30 1500±403",
         " 4 dot                        2    1     0      2    -30 1500±403 bot, withdrawn"]
-    # Read at 1000 columns, the names are whole.
-    wide = render(_club_event(names, ["dot"], ("dot",)), Reading((), 1000))
-    assert " 1 Bartholomew Featherstonehaugh-Sm     2 " in wide and "~" not in wide
+    # Read at 1000 columns, the names are whole, and the games won-lost against each
+    # entrant (in rank order) fit beside them: the cross-table proper.
+    wide = render(_club_event(names, ["dot"], ("dot",)), Reading((), 1000)).splitlines()
+    assert wide[-5:] == [
+        " # name                               1   2   3   4 games wins skunk points spread rating",
+        " 1 Bartholomew Featherstonehaugh-Sm   x   . 1-1   .     2    1     1      3    +30 1500±403",
+        " 2 Maximiliana Wolkenstein-Graubun    .   x   . 1-1     2    1     1      3    +30 1500±403",
+        " 3 ann                              1-1   .   x   .     2    1     0      2    -30 1500±403",
+        " 4 dot                                . 1-1   .   x     2    1     0      2    -30 1500±403 bot, withdrawn"]
 
 
 async def _text_person(port: int, first: str, name: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -217,10 +223,15 @@ async def test_a_club_night_entered_and_played_in_text_mode() -> None:
             + ("" if record["result"].get("skunk", "none") == "none" else f", {record['result']['skunk']}") + "\n",
             "  bye: dot\n",
             "Standings, after round 1 (points: 2 a win, 3 a skunk win; ties: spread):\n",
-            " # name games wins skunk points spread rating\n",
-            f" 1 {winner}      1    1     0      {points[winner][0]} {points[winner][1]:>+6} 1631±440\n",
-            " 2 dot      0    0     0      2     +0 1500±570 bot\n",
-            f" 3 {loser}      1    0     0      0 {points[loser][1]:>+6} 1369±440\n"]
+            " # name   1   2   3 games wins skunk points spread rating\n",
+            f" 1 {winner}    x   . 1-0     1    1     0      {points[winner][0]} {points[winner][1]:>+6} 1631±440\n",
+            " 2 dot    .   x   .     0    0     0      2     +0 1500±570 bot\n",
+            f" 3 {loser}  0-1   .   x     1    0     0      0 {points[loser][1]:>+6} 1369±440\n"]
+        # At 80 columns (the width a terminal has unless its person says otherwise) the
+        # cross-table is the same: no row is wrapped.
+        ann_w.write(b"width 80\nevent 1\n")
+        await text_until(ann_r, "Standings, after round 1")
+        assert [await text_line(ann_r) for _ in range(4)] == lines[-4:]
         for writer in (ann_w, ben_w, cal_w):
             writer.close()
         await dot.close()
