@@ -275,3 +275,40 @@ async def test_a_held_seat_that_runs_out_forfeits_the_game_and_an_absent_player_
         assert rows == {"cal": (4, 0), "ben": (0, 2)}
         for client in (ann, cal):
             await client.close()
+
+
+async def test_an_event_starts_by_itself_at_its_time_and_the_director_ends_it_early() -> None:
+    now = [1000.0]
+    async with running_server(core=core(now)) as server:
+        ann = await person(server.port, "ann", "127.0.0.2")
+        assert (await ann.request({"type": "register", "password": "sesame"}))["type"] == "registered"
+        event = (await ann.request({"type": "announce_event", "title": "At nine", "format": "round-robin",
+                                    "games": 2, "starts_in": 30, **PRESET}))["event"]
+        assert (event["rounds"], event["starts_in"]) == (None, 30.0)
+        ben = await person(server.port, "ben", "127.0.0.3")
+        cal = await person(server.port, "cal", "127.0.0.4")
+        for client in (ben, cal):
+            assert (await client.request({"type": "join_event", "event": 1}))["type"] == "ok"
+        now[0] += 30.0
+        told = await ben.recv_until(lambda m: m["type"] == "event_table")
+        assert (told["round"], told["opponent"]) == (1, "cal")
+        await cal.recv_until(lambda m: m["type"] == "turn")  # both seated: game 1 is dealt
+        assert (await ann.request({"type": "direct_event", "event": 1, "command": "end"}))["type"] == "ok"
+        ended = await ben.recv_until(lambda m: m["type"] == "event_news" and m["kind"] == "ended")
+        assert ended["text"] == "At nine is over: the director ended it early"
+        assert {(m["table"], m["reason"]) for m in ben.received if m["type"] == "table_closed"} == {
+            (told["table"], "event_board")}
+        final = (await ann.request({"type": "event", "event": 1}))["event"]
+        assert (final["state"], final["rounds"], final["rounds_played"][0]["boards"][0]["status"]) == (
+            "ended", 1, "void")
+        listed = (await ben.request({"type": "events"}))["events"]
+        assert [(e["id"], e["state"]) for e in listed] == [(1, "ended")]
+        await refused_end(ann)
+        for client in (ann, ben, cal):
+            await client.close()
+
+
+async def refused_end(ann: Client) -> None:
+    """An event over refuses the director's end: ``event_state``."""
+    reply = await ann.request({"type": "direct_event", "event": 1, "command": "end"})
+    assert (reply["type"], reply["code"]) == ("error", "event_state")
