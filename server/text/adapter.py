@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from noddy.protocol import ProtocolError
 
 from ..core.instructions import Effects, Lines, Send
+from .club_text import AT_CLUB_BOARD
 from .commands import BY_VERB, cards_by_number, parse_command
 from .help import help_reply
 from .lobby_news import LobbyNews
@@ -53,6 +54,8 @@ class _Person:
     width: int = DEFAULT_WIDTH
     #: The password of a ``register PW`` typed once, waiting to be typed again.
     registering: str | None = None
+    #: The table they are at is a club night's board (its games deal themselves).
+    club: bool = False
     #: The lobby's news as they are told it.
     lobby: LobbyNews = field(default_factory=LobbyNews)
     _reading: Reading = field(default_factory=Reading)
@@ -67,7 +70,7 @@ class _Person:
         return reading
 
     def left(self) -> None:
-        self.table, self.seat, self.names, self.legal = None, None, _NO_NAMES, []
+        self.table, self.seat, self.names, self.legal, self.club = None, None, _NO_NAMES, [], False
 
     def seen(self, message: dict[str, Any]) -> None:
         """Learn from a message sent to this person (in the order they are sent)."""
@@ -83,10 +86,11 @@ class _Person:
             if "seat" in message:  # a reply that (re)places the person: create, sit, watch, stand
                 self.table, self.seat = summary["id"], message["seat"]
             if summary["id"] == self.table:
-                self.names = _names(summary)
+                self.names, self.club = _names(summary), bool(summary.get("event"))
         elif kind == "snapshot":
             summary = message["table"]
             self.table, self.seat, self.names = summary["id"], message["seat"], _names(summary)
+            self.club = bool(summary.get("event"))
             turn = message.get("turn")
             self.legal = turn["legal_actions"] if turn is not None else []
         elif kind == "welcome" and message["resumed"]:
@@ -107,6 +111,23 @@ def _without_turns(message: dict[str, Any] | Lines) -> dict[str, Any] | Lines:
         batch: Lines = message  # type: ignore[assignment]
         return Lines(tuple(m for m in batch.messages if m.get("type") != "turn"), batch.essential)
     return Lines((), True) if message.get("type") == "turn" else message  # type: ignore[union-attr]
+
+
+def at_club_board(message: dict[str, Any] | Lines) -> dict[str, Any] | Lines:
+    """``message`` (or a batch) as sent to a person at a club night's board: a ``game_over``
+    event marked :data:`~.club_text.AT_CLUB_BOARD`, so that it is not followed by "each player
+    types ready" (the board's next game is dealt by itself).  A copy, never the shared
+    message: the other readers of the same event may sit elsewhere."""
+    def marked(item: dict[str, Any]) -> dict[str, Any]:
+        if item.get("type") == "event" and item["event"].get("kind") == "game_over":
+            return {**item, AT_CLUB_BOARD: True}
+        return item
+    if message.__class__ is Lines:
+        batch: Lines = message  # type: ignore[assignment]
+        items = tuple(map(marked, batch.messages))
+        same = all(a is b for a, b in zip(items, batch.messages))
+        return batch if same else Lines(items, batch.essential)
+    return marked(message)  # type: ignore[arg-type]
 
 
 def _answer(typed: str, person: _Person) -> str:
@@ -232,6 +253,8 @@ class TextAdapter:
                     person.seen(item)
             else:
                 person.seen(message)
+            if person.club:  # a game over at a club night's board: no "type ready" after it
+                out.message = at_club_board(out.message)  # type: ignore[union-attr]
             out.names = person.reading  # type: ignore[union-attr]
 
     def forget(self, conn_id: int) -> None:
