@@ -77,10 +77,21 @@ class Link:
         return decode_line(line)
 
     def send(self, message: dict[str, Any]) -> int:
-        """Send ``message`` with a new ``id``; that id."""
+        """Send ``message`` with a new ``id``; that id.
+
+        A connection that fails as we write is not an error here: the next read finds it
+        closed too, and :meth:`messages` takes it up again, where the server's snapshot says
+        whether the message arrived (a bridge answering a turn as the network drops must not
+        die of it)."""
         self.next_id += 1
-        self.sock.sendall(encode_line({**message, "id": self.next_id}))
+        self._write(encode_line({**message, "id": self.next_id}))
         return self.next_id
+
+    def _write(self, data: bytes) -> None:
+        try:
+            self.sock.sendall(data)
+        except OSError as error:
+            log.info("writing failed (%s): the next read takes the connection up again", error)
 
     def _request_here(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send and read until the reply on this connection (pushes go to the backlog)."""
@@ -91,7 +102,7 @@ class Link:
                 if reply.get("id") == rid:
                     break
                 if reply["type"] == "ping":
-                    self.sock.sendall(b'{"type":"pong"}\n')
+                    self._write(b'{"type":"pong"}\n')
                 elif reply["type"] == "table_closed" and reply["table"] == self.table:
                     self.closed = True
                     self.backlog.append(reply)
@@ -130,7 +141,7 @@ class Link:
                 yield {"type": "resumed"}
                 continue
             if message["type"] == "ping":
-                self.sock.sendall(b'{"type":"pong"}\n')
+                self._write(b'{"type":"pong"}\n')
                 continue
             yield message
 

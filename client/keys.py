@@ -100,8 +100,10 @@ def help_text(width: int = 80, screens: Sequence[Screen] | None = None) -> str:
     room = max(20, min(HELP_WIDTH, width - 2))
     two = room >= TWO_COLUMNS
     column = room // 2 if two else room
+    # Each column keeps its last one free: text against the box's side read as cut there
+    # ("/invite NAME│", issue 33, item 8).
     lines = [line for title, entries in sections(screens)
-             for line in _section_lines(title, entries, column - 1 if two else column)]
+             for line in _section_lines(title, entries, column - 1)]
     if not two:
         return "\n".join([HELP_TITLE[:room], *(text for _, text in lines)])
     # The right column starts at the allowed line nearest half way down.

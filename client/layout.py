@@ -93,7 +93,7 @@ class Windows:
     _now: Callable[[], float]
 
     def lobby_status_fragments(self) -> render.Fragments:
-        return lobby_layout.status_fragments(self.model, self._width())
+        return lobby_layout.status_fragments(self.model, self._width(), self.people.waiting_words)
 
     def confirm_text(self) -> render.Fragments:
         """The question of the quit or resign box."""
@@ -151,16 +151,17 @@ class Windows:
 
         # The screens own their windows; here they are only put up, each on its condition.
         columns, rows = (lambda: self._width()), (lambda: self._rows())
-        self.lobby_layout = LobbyLayout(model, columns, rows)
+        self.lobby_layout = LobbyLayout(model, columns, rows, lambda: self.people.waiting_words())
         self.lobby_status_window = self.lobby_layout.status_window
         self.form_layout = FormLayout(model, columns)
         self.table_layout = TableLayout(model, columns, rows, lambda: self._now())
         self.log_window = self.table_layout.log_window
         self.count_view = self.table_layout.count_view
         body = HSplit([
-            Window(text(lambda: records.title_fragments(self.records, self.address)
-                        if self.records.active else render.title_bar(model, self.address, "Who is online")
-                        if self.people.active else render.title_fragments(model, self.address)),
+            Window(text(lambda: records.title_fragments(self.records, self.address, self._width())
+                        if self.records.active
+                        else render.title_bar(model, self.address, "Who is online", self._width())
+                        if self.people.active else render.title_fragments(model, self.address, self._width())),
                    height=1),
             ConditionalContainer(self.lobby_layout.container, filter=in_lobby & ~form_open),
             ConditionalContainer(self.form_layout.container, filter=in_lobby & form_open),
@@ -180,9 +181,9 @@ class Windows:
                 Window(BufferControl(self.name_buffer), height=1, style="class:prompt",
                        get_line_prefix=lambda *_: [("class:key", " Your name: ")]),
                 filter=Condition(lambda: model.session.name_prompt is not None)),
-            Window(text(lambda: records.keys_fragments(self.records)
+            Window(text(lambda: records.keys_fragments(self.records, self._width())
                         if self.records.active and model.coach.panel is None
-                        else people.keys_fragments(self.people) if self.people.active
+                        else people.keys_fragments(self.people, self._width()) if self.people.active
                         else render.keys_fragments(model, self._width(), self._keys_scrolling,
                                                    bool(self.people.incoming))),
                    height=1),

@@ -83,6 +83,9 @@ class Session:
         self.grace: float | None = None
         self.status = ""          # the one-line message under the board (errors, hints)
         self.status_is_error = False
+        #: The status is news that lasts until a game starts (a challenge accepted: it said so
+        #: all through the game, issue 33, item 15).
+        self.status_until_game = False
         self.outbox: list[dict[str, Any]] = []
         self._next_id = 1
         self._pending: dict[int, dict[str, Any]] = {}
@@ -130,13 +133,20 @@ class Session:
         self.outbox.append(self.hello(password))
 
     # == the status line =================================================================
-    def set_status(self, text: str, error: bool = False) -> None:
+    def set_status(self, text: str, error: bool = False, until_game: bool = False) -> None:
+        """Say ``text`` under the screen (red when ``error``); ``until_game``: only until a
+        game starts or we make a move (:meth:`game_moved_on`): news stale once play begins."""
         self.status = text
         self.status_is_error = error
+        self.status_until_game = until_game
 
     def clear_status(self) -> None:
-        self.status = ""
-        self.status_is_error = False
+        self.set_status("")
+
+    def game_moved_on(self) -> None:
+        """A game began at our table, or we made a move: news meant only until then goes."""
+        if self.status_until_game:
+            self.clear_status()
 
     # == the connection ==================================================================
     def connection_up(self) -> None:

@@ -79,11 +79,21 @@ def best_hand_line(entry: dict[str, Any]) -> str | None:
 
 
 def rating_summary(history: dict[str, Any]) -> str:
-    """``cribbage rating 1516 (1484-1532 over the last 12 rated games)``."""
+    """``cribbage rating 1516 (1484-1532 over the last 12 rated games)``; after one rated
+    game, or when the rating did not move, said plainly (issue 33: not ``1516-1516 over the
+    last 1 rated game``).
+
+    >>> rating_summary({"family": "noddy", "history": [{"rating": 1516.2}]})
+    'noddy rating 1516 (after 1 rated game)'
+    """
     values = [point["rating"] for point in history["history"]]
-    count = len(values)
-    return (f"{history['family']} rating {round(values[-1])} ({round(min(values))}-"
-            f"{round(max(values))} over the last {count} rated game{'s' * (count != 1)})")
+    count, low, high = len(values), round(min(values)), round(max(values))
+    head = f"{history['family']} rating {round(values[-1])}"
+    if count == 1:
+        return f"{head} (after 1 rated game)"
+    if low == high:
+        return f"{head} (the same over the last {count} rated games)"
+    return f"{head} ({low}-{high} over the last {count} rated games)"
 
 
 #: What stands where the rating chart would, when a person has no rated game.

@@ -26,6 +26,7 @@ from __future__ import annotations
 # compact, key_text, status_fragments_lobby), so that each
 # ``from noddy.client.render import …`` written before the split keeps working.
 from .bars import (
+    fit_keys,
     key_hints,
     key_text,
     keys_fragments,
@@ -38,8 +39,8 @@ from .bars import (
 from .board import board_fragments, compact, pegs_fragments
 from .cards import card_faces, card_fragments, cards_inline, hand_fragments
 from .coach import counting_fragments, hand_or_show_fragments, panel_fragments
-from .fragments import STYLE, Fragments, fit, plain, wrapped
-from .lobby import cursor_list, password_prefix
+from .fragments import EDGE, STYLE, Fragments, fit, fit_by_dropping, fit_rows, fit_words, join_parts, plain, wrapped
+from .lobby import CURSOR_COLUMNS, cursor_list, password_prefix
 from .table import count_fragments, last_row, log_fragments, log_tail
 
 __all__ = ["STYLE", "hand_or_show_fragments", "counting_fragments", "panel_fragments",
@@ -47,4 +48,5 @@ __all__ = ["STYLE", "hand_or_show_fragments", "counting_fragments", "panel_fragm
            "password_prefix",
            "keys_fragments",
            "status_fragments", "title_fragments", "cards_inline",
-           "card_fragments", "key_hints", "status_line", "title_bar", "cursor_list", "fit"]
+           "card_fragments", "fit_keys", "key_hints", "status_line", "title_bar", "cursor_list", "fit",
+           "fit_words", "fit_by_dropping", "fit_rows", "join_parts", "EDGE", "CURSOR_COLUMNS"]

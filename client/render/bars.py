@@ -13,21 +13,33 @@ from ..model import ViewModel
 from ..screens.lobby import free_seats
 from ..screens.table import match_sides
 from ..session import CONNECTING, LOBBY
-from .fragments import Fragments, plain, wrapped
+from .fragments import EDGE, Fragments, Part, join_parts, plain, wrapped
 
 
-#: The screen width the title is kept to: past it, the address gives way (the end of
-#: ``where`` says whether the game is rated, and was the part that got cut).
+#: The screen width the title is drawn for when none is given.
 TITLE_WIDTH = 80
 
+# The ranks of the title's parts (:func:`~noddy.client.render.fragments.join_parts`): on a
+# narrow screen the address goes first, then whether the game is rated, the program's name,
+# the deal, the "(guest)"; never the name, the table, the game, a match's score or the
+# connection's state.
+_ADDRESS, _RATED, _PROGRAM, _DEAL, _GUEST = 1, 2, 3, 4, 5
 
-def title_bar(model: ViewModel, address: str, where: str) -> Fragments:
-    """The top line, across the screen: who is where (red while the connection is down)."""
+
+def title_bar(model: ViewModel, address: str, where: str | list[Part],
+              width: int = TITLE_WIDTH) -> Fragments:
+    """The top line, across the screen: who is where (red while the connection is down),
+    whole parts left out, least important first, where ``width`` is too narrow for all:
+    a title cut at the edge read "Table 1 · noddy to 31 · rate" (issue 33, item 8)."""
     style = "class:title" if model.session.connection == "online" else "class:title.offline"
-    guest = " (guest)" if model.session.registered is False else ""
-    line = f" Noddy · {model.session.name}{guest} @ {address} · {where}"
-    if len(line) > TITLE_WIDTH:
-        line = f" Noddy · {model.session.name}{guest} · {where}"
+    parts: list[Part] = [(" Noddy", "", _PROGRAM), (model.session.name, " · ", 0)]
+    if model.session.registered is False:
+        parts.append(("(guest)", " ", _GUEST))
+    parts.append((address, " @ ", _ADDRESS))
+    parts += [(where, " · ", 0)] if isinstance(where, str) else where
+    line = join_parts(parts, width - EDGE)
+    if not line.startswith(" "):
+        line = " " + line
     return [(style, line), (style, " " * 200)]
 
 
@@ -46,31 +58,36 @@ def match_text(table: dict[str, Any]) -> str:
     return f" · match {points} to {match.get('to')}"
 
 
-def title_fragments(model: ViewModel, address: str) -> Fragments:
+def title_fragments(model: ViewModel, address: str, width: int = TITLE_WIDTH) -> Fragments:
     """The title bar for the live screens: lobby or table (preset, target, deal, a match's
-    score), and the
-    connection's state, so a dropped link is visible at a glance."""
+    score), and the connection's state, so a dropped link is visible at a glance."""
+    where: list[Part]
     if model.session.screen == LOBBY or model.game.table_id is None:
-        where = "Lobby"
+        where = [("Lobby", " · ", 0)]
+        if model.lobby.people_only:
+            where.append(("people only", " · ", 0))
     else:
         table = model.game.table or {}
         target = model.game.target  # the game's, or before it the table's (see Game.target)
-        where = f"Table {model.game.table_id} · {table.get('preset', model.game.view.preset or '')}"
+        where = [(f"Table {model.game.table_id}", " · ", 0),
+                 (str(table.get('preset', model.game.view.preset or '')), " · ", 0)]
         if target:
-            where += f" to {target}"
-        where += match_text(table)  # before the deal: at 80 columns the end may be cut
+            where.append((f"to {target}", " ", 0))
+        match = match_text(table)
+        if match:
+            where.append((match.removeprefix(" · "), " · ", 0))
         if model.game.view.deal:
-            where += f" · deal {model.game.view.deal}"
+            where.append((f"deal {model.game.view.deal}", " · ", _DEAL))
         ended = model.game.game_rating if model.game.view.winner is not None else None  # (that game's)
         rating = ended or table
         if isinstance(rating.get("rated"), bool):
-            where += " · rated" if rating["rated"] else " · unrated"
+            where.append(("rated" if rating["rated"] else "unrated", " · ", _RATED))
     if model.session.connection in ("reconnecting", "offline") and model.session.screen == CONNECTING:
-        return title_bar(model, address, where + " · not connected")
-    state = {"online": "", "connecting": " · connecting…",
-             "reconnecting": " · connection lost, reconnecting…",
-             "offline": " · offline"}.get(model.session.connection, "")
-    return title_bar(model, address, where + state)
+        return title_bar(model, address, where + [("not connected", " · ", 0)], width)
+    state = {"online": "", "connecting": "connecting…",
+             "reconnecting": "connection lost, reconnecting…",
+             "offline": "offline"}.get(model.session.connection, "")
+    return title_bar(model, address, where + ([(state, " · ", 0)] if state else []), width)
 
 
 def status_line(model: ViewModel, idle: Fragments, width: int | None = None) -> Fragments:
@@ -168,8 +185,8 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False,
 #: The hints left out first when the line is too narrow for all (the help lists every key).
 FIRST_TO_GO = (("v", "level"), ("PgUp", "log"), ("c", "chat"), ("i", "stats"), ("b", "ratings"), ("m", "my games"),
                ("w", "watch"))
-#: Never left out: the way to the help, and the way out.
-ALWAYS_SHOWN = ("?", "q", "Ctrl-Q")
+#: Never left out: the way to the help, and the ways back and out.
+ALWAYS_SHOWN = ("?", "q", "Ctrl-Q", "Esc")
 
 
 def fit_keys(keys: list[tuple[str, str]], width: int) -> list[tuple[str, str]]:

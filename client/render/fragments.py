@@ -11,12 +11,17 @@ importing one another (bar the odd inline card or compacted name from a sibling)
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from typing import Any
 
 from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
 
 Fragments = list[tuple[str, str]]
+
+#: The columns a line leaves free at the screen's right edge: text that reached the edge
+#: read as cut there (issue 33, item 8).
+EDGE = 1
 
 
 STYLE = Style.from_dict({
@@ -84,3 +89,61 @@ def fit(text: str, cells: int) -> str:
             break
         kept.append(char)
     return "".join(kept) + "…"
+
+
+def fit_words(text: str, cells: int) -> str:
+    """``text`` in ``cells`` terminal columns, cut only between words: the words that fit,
+    then `` …`` to say more was there.  A row cut mid-word ("cy (1500) (aw…") read as
+    a whole word (issue 33, item 8); a first word longer than ``cells`` alone is cut (:func:`fit`)."""
+    if get_cwidth(text) <= cells:
+        return text
+    for end in range(len(text) - 1, 0, -1):
+        if text[end] == " " and text[end - 1] != " ":
+            kept = text[:end].rstrip()
+            if get_cwidth(kept) + 2 <= cells:
+                return kept + " …"
+    return fit(text, cells)
+
+
+def fit_by_dropping(make: Callable[[int], str], steps: int, cells: int) -> str:
+    """The first of ``make(0)``, ``make(1)`` ... ``make(steps)`` that fits ``cells`` columns
+    (``make(n)``: the text less its ``n`` least important parts), else the last cut between
+    words (:func:`fit_words`): whole parts go, least important first, before any word is cut."""
+    text = make(0)
+    for dropped in range(1, steps + 1):
+        if get_cwidth(text) <= cells:
+            return text
+        text = make(dropped)
+    return fit_words(text, cells)
+
+
+def fit_rows(make: Callable[[Any, int], str], items: list[Any], steps: int, cells: int) -> list[str]:
+    """A row per item (``make(item, n)``: its row less its ``n`` least important parts), all
+    with the same parts left out, the fewest that let every row fit ``cells`` columns, so
+    that the rows' columns stay in line; a row still too long is cut between words."""
+    for dropped in range(steps + 1):
+        rows = [make(item, dropped) for item in items]
+        if all(get_cwidth(row) <= cells for row in rows):
+            return rows
+    return [fit_words(row, cells) for row in rows]
+
+
+#: One part of a line that gives way on a narrow screen: its text, the separator before it,
+#: and its rank (the order parts are left out in: 1 first; 0: never).
+Part = tuple[str, str, int]
+
+
+def join_parts(parts: list[Part], cells: int) -> str:
+    """The parts in ``cells`` columns: those of rank 1 left out first, then rank 2...,
+    whole, so that a title is never cut mid-word ("Table 1 · noddy to 31 · rate")."""
+    ranks = sorted({rank for _, _, rank in parts if rank > 0})
+
+    def make(dropped: int) -> str:
+        gone = set(ranks[:dropped])
+        return _joined([(sep, text) for text, sep, rank in parts if rank not in gone])
+    return fit_by_dropping(make, len(ranks), cells)
+
+
+def _joined(kept: list[tuple[str, str]]) -> str:
+    """The kept parts with their separators, the first part's separator left out."""
+    return "".join(text if i == 0 else sep + text for i, (sep, text) in enumerate(kept))

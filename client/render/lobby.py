@@ -9,17 +9,22 @@ lobby's own windows are :mod:`noddy.client.screens.lobby_layout`'s, the new-tabl
 from __future__ import annotations
 
 from ..model import ViewModel
-from .fragments import Fragments, fit
+from .fragments import EDGE, Fragments, fit_words
+
+
+#: The columns before each line of a list: the cursor's ``▶`` and its spaces.
+CURSOR_COLUMNS = 3
 
 
 def cursor_list(lines: list[str], cursor: int, width: int | None = None) -> Fragments:
     """One line each, the one under the cursor marked ``▶`` and highlighted.  With ``width``,
-    a line longer than the screen ends in ``…`` where it is cut, so that a cut name does not
-    read as a whole one (a 4-player table's row is longer than 80 columns)."""
+    a line longer than the screen is cut between words and ends in `` …``, short of the
+    screen's last column, so that a cut name does not read as a whole one (a 4-player
+    table's row is longer than 80 columns; callers leave out whole parts first)."""
     out: Fragments = []
     for i, line in enumerate(lines):
         if width is not None:
-            line = fit(line, width - 3)
+            line = fit_words(line, width - CURSOR_COLUMNS - EDGE)
         out.append(("class:selected", f" ▶ {line}") if i == cursor else ("", f"   {line}"))
         out.append(("", "\n"))
     return out
@@ -31,6 +36,8 @@ def password_prefix(model: ViewModel) -> Fragments:
     if prompt is None:
         return []
     if prompt.table is None:  # an account's: never kept by the client
+        if prompt.verb == "register" and prompt.confirming:
+            return [("class:key", " The same password again (Esc cancels): ")]
         if prompt.verb == "register":
             return [("class:key", f" New password for {model.session.name} (Esc cancels): ")]
         again = " again" if prompt.retry else ""

@@ -17,7 +17,7 @@ from prompt_toolkit.utils import get_cwidth
 from ..lines import LogLine
 from ..model import ViewModel
 from .cards import card_fragments, cards_inline
-from .fragments import Fragments, plain
+from .fragments import EDGE, Fragments, plain
 
 
 def log_tail(lines: list[LogLine], rows: int) -> list[LogLine]:
@@ -46,8 +46,11 @@ def log_fragments(lines: list[LogLine], width: int | None = None) -> Fragments:
 
     With ``width``, a line longer than the window is broken between words, its later rows
     indented by :data:`HANGING_INDENT`: the terminal's own wrapping broke words in two at 80
-    columns ("fifte / en eight", "4 claim / ed").  A word longer than a whole row is cut."""
+    columns ("fifte / en eight", "4 claim / ed").  A word longer than a whole row is cut.
+    The window's last column is left free (a line that reached it read as cut there)."""
     out: Fragments = []
+    if width is not None:
+        width -= EDGE
     for i, line in enumerate(lines):
         if i:
             out.append(("", "\n"))
@@ -106,6 +109,7 @@ def count_fragments(model: ViewModel, width: int = 80) -> Fragments:
     count = model.game.deal_count
     if count is None:
         return []
+    width -= EDGE  # (the last column left free: a row that reached it read as cut)
     turn_up = [count.turn_up] if count.turn_up else []
     head: Fragments = [("class:label", f"The count of deal {count.deal}")]
     if count.turn_up:

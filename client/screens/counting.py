@@ -155,6 +155,7 @@ class HandCount(Screen):
             self._send("pass")
 
     def _send(self, verb: str, **fields: Any) -> None:
+        self.session.game_moved_on()
         self.game.sending_action = True
         self.session.clear_status()
         self.session.send("action", action=verb, **fields)

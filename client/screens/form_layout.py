@@ -18,17 +18,28 @@ from .lobby_layout import status_window
 from .windows import text
 
 
-def form_fragments(model: ViewModel) -> render.Fragments:
+#: Where the values of the form's lines start (a label's width and its margin).
+VALUE_COLUMN = 25
+
+
+def form_fragments(model: ViewModel, width: int = 80) -> render.Fragments:
     """The new-table form: a line per option, the current one highlighted, the password
-    typed in place."""
+    typed in place; in ``width`` columns, the hints that do not fit left out whole (the key
+    line at the foot says them too) and a long value cut between words (issue 33, item 8)."""
     form = model.new_table.form
     if form is None:
         return []
+    hints: list[render.Part]
     if form.on_text:
-        hint = "↑↓ line  type a password (none: public)  ⌫ delete  Enter create"
+        hints = [("↑↓ line", "", 0), ("type a password (none: public)", "  ", 3), ("⌫ delete", "  ", 1),
+                 ("Enter create", "  ", 2)]
     else:
-        hint = "↑↓ line  ←→ change  PgUp/PgDn ±10  Enter create  Esc back"
-    out: render.Fragments = [("class:label", " New table  "), ("class:dim", hint + "\n\n")]
+        hints = [("↑↓ line", "", 0), ("←→ change", "  ", 3), ("PgUp/PgDn ±10", "  ", 1),
+                 ("Enter create", "  ", 4), ("Esc back", "  ", 2)]
+    head = " New table  "
+    hint = render.join_parts(hints, width - len(head) - render.EDGE)
+    out: render.Fragments = [("class:label", head), ("class:dim", hint + "\n\n")]
+    room = width - VALUE_COLUMN - render.EDGE
     texts = form.text_rows()
     for i, (label, value) in enumerate(form.rows()):
         current = i == form.row
@@ -37,7 +48,7 @@ def form_fragments(model: ViewModel) -> render.Fragments:
             shown = typed + "▏" if current else value
             line = f"  {label:<22} {shown}"
         else:
-            line = f"  {label:<22} {'‹ ' + value + ' ›' if label else value}"
+            line = f"  {label:<22} {'‹ ' + render.fit_words(value, room - 4) + ' ›' if label else value}"
         out.append(("class:selected" if current else "", line))
         out.append(("", "\n"))
     return out
@@ -48,7 +59,7 @@ class FormLayout:
 
     def __init__(self, model: ViewModel, width: Callable[[], int]) -> None:
         self.container = HSplit([
-            Window(text(lambda: form_fragments(model))),
+            Window(text(lambda: form_fragments(model, width()))),
             status_window(model, width),
         ])
 

@@ -266,6 +266,7 @@ class Game:
         self.sending_action = False
         self._time_at = 0.0
         self.game_rating = None
+        self.session.game_moved_on()
 
     def _ask_again_if_missed(self) -> None:
         """A message was skipped (a gap in ``seq``): ask for a snapshot, once."""

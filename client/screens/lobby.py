@@ -12,13 +12,15 @@ password prompt of a private table (:class:`PasswordPrompt`, opened again by a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..keymap import Screen, key
 from ..lines import LOG_LIMIT, LogLine
 from ..session import CONNECTING, LOBBY, Session, request_field
 
+#: The parts of a lobby row that give way on a narrow screen (:meth:`Lobby.table_line`).
+ROW_PARTS = 7
 #: The longest table password the protocol accepts (``password`` of create_table/sit).
 PASSWORD_LIMIT = request_field("sit", "password").max_length
 
@@ -31,13 +33,27 @@ class PasswordPrompt:
     ``verb`` is ``sit`` or ``spectate`` (a private ``table``), ``login`` (the server said the
     name is registered: the hello is said again with the password) or ``register`` (the
     person keeps their name: ``a`` in the lobby); ``seat`` is the seat asked for (sit only);
-    ``retry`` says the last password was refused, so the screen can say so.
+    ``retry`` says the last password was refused, so the screen can say so; ``first`` is,
+    while registering, the password typed once, to be typed again (asked once, a typo locked
+    the person out of their own name: issue 33, item 12).
     """
 
     table: int | None
     verb: str
     seat: int | None = None
     retry: bool = False
+    first: str | None = field(default=None, repr=False)
+
+    @property
+    def confirming(self) -> bool:
+        """The password is asked the second time (registering)."""
+        return self.first is not None
+
+
+def has_machine(summary: dict[str, Any]) -> bool:
+    """A computer player or a bot sits at the table (what people only hides)."""
+    return any(seat and (seat.get("bot") or seat.get("kind") == "computer")
+               for seat in summary.get("seats", []))
 
 
 def free_seats(summary: dict[str, Any]) -> list[int]:
@@ -61,7 +77,8 @@ class Lobby(Screen):
         self.lobby_chat: list[LogLine] = []
         #: Set while the password of a private table is being asked for.
         self.password_prompt: PasswordPrompt | None = None
-        #: People only (p): the tables where a bot sits are left out of the list.
+        #: People only (p): the tables where a computer player or a bot sits are left out of
+        #: the list (and bots out of who is on and the ratings).
         self.people_only = False
 
     # == keys ============================================================================
@@ -207,6 +224,8 @@ class Lobby(Screen):
             if not password:
                 self.session.set_status("Type the password first, or Esc.", error=True)
                 return
+            if prompt.verb == "register" and not self._confirmed(prompt, password):
+                return
             self.password_prompt = None
             self.session.clear_status()
             if prompt.verb == "login":
@@ -225,6 +244,20 @@ class Lobby(Screen):
             fields["seat"] = prompt.seat
         self.session.send(prompt.verb, **fields)
 
+    def _confirmed(self, prompt: PasswordPrompt, password: str) -> bool:
+        """Registering: the first typing is asked again; the second must match it, else
+        nothing is sent and the password is chosen afresh."""
+        if prompt.first is None:
+            self.password_prompt = PasswordPrompt(None, "register", first=password)
+            self.session.set_status("Type the same password again to be sure of it (Esc cancels).")
+            return False
+        if password != prompt.first:
+            self.password_prompt = PasswordPrompt(None, "register")
+            self.session.set_status("The two passwords differ, so nothing was sent: choose a "
+                                    "password again (Esc cancels).", error=True)
+            return False
+        return True
+
     def cancel_password(self) -> None:
         prompt, self.password_prompt = self.password_prompt, None
         self.session.clear_status()
@@ -232,9 +265,16 @@ class Lobby(Screen):
             self.session.on_name_refused({"code": "name_taken"})
 
     # == what the screen shows ===========================================================
-    def table_line(self, summary: dict[str, Any]) -> str:
+    def table_line(self, summary: dict[str, Any], dropped: int = 0) -> str:
         """One row of the lobby's table list, in plain text: each seated player with their
-        rating in the table's family (docs/PROTOCOL.md "Ratings") when the server gives it."""
+        rating in the table's family (docs/PROTOCOL.md "Ratings") when the server gives it.
+
+        ``dropped``: how many of the least important parts to leave out, for a narrow screen
+        (up to :data:`ROW_PARTS`): the watchers, whether it is rated, the columns' padding,
+        the timer and the options' words, the seats' ratings, computer players' names said
+        short ("greedy cpu 2"), the "(guest)" marks; never
+        the target, a match, "private", who sits or is away (a row cut at the edge read
+        ``cy (1500) (aw…``: issue 33, item 8)."""
         options = summary.get("options") or {}
         # Always the target, the preset's default too: a row that said nothing of it left a
         # cribbage table to be guessed at 31 (issue 27, item 1).
@@ -245,12 +285,14 @@ class Lobby(Screen):
                 seats.append("·free·")
             else:
                 mark = (" (bot)" if seat.get("bot") else "") + ("" if seat.get("connected", True) else " (away)")
-                mark += " (guest)" if seat.get("guest") else ""
+                mark += " (guest)" if seat.get("guest") and dropped < 7 else ""
                 # A guest's games are not rated: a "(1500)" beside them said otherwise (and
                 # pushed the row's target and match past 80 columns).
-                rated = isinstance(seat.get("rating"), int) and not seat.get("guest")
+                rated = isinstance(seat.get("rating"), int) and not seat.get("guest") and dropped < 5
                 rating = f" ({seat['rating']})" if rated else ""
-                seats.append(f"{seat['name']}{rating}{mark}")
+                name = seat["name"] if dropped < 6 or seat.get("kind") != "computer" else \
+                    seat["name"].replace(" computer ", " cpu ")  # (as the peg board says it)
+                seats.append(f"{name}{rating}{mark}")
         who = f"{summary['players']}p" + (" pairs" if summary.get("partnerships") else "")
         extra = []
         if target is not None:
@@ -259,26 +301,36 @@ class Lobby(Screen):
             match = summary.get("match") or {}
             points = "-".join(str(p) for p in match.get("points") or []) + " " if match else ""
             extra.append(f"match {points}to {options['match']}")
-        extra += [name for name, value in options.items() if name != "target" and value is True]
-        extra += [f"no {name}" for name, value in options.items() if value is False]
-        if summary.get("turn_timer"):
-            extra.append(f"{summary['turn_timer']:g}s timer")
+        if dropped < 4:
+            extra += [name for name, value in options.items() if name != "target" and value is True]
+            extra += [f"no {name}" for name, value in options.items() if value is False]
+            if summary.get("turn_timer"):
+                extra.append(f"{summary['turn_timer']:g}s timer")
         if summary.get("private"):
             extra.append("private")
-        if summary.get("rated") is False:
+        if dropped < 2 and summary.get("rated") is False:
             extra.append("unrated")
-        elif summary.get("rated"):
+        elif dropped < 2 and summary.get("rated"):
             extra.append("rated")
-        watchers = len(summary.get("spectators", []))
-        return (f"#{summary['id']:<3} {summary['preset']:<18} {who:<8} {summary.get('status', ''):<9} "
-                f"{', '.join(seats)}" + (f"  [{'; '.join(extra)}]" if extra else "")
+        watchers = len(summary.get("spectators", [])) if dropped < 1 else 0
+        status = summary.get('status', '')
+        head = (f"#{summary['id']:<3} {summary['preset']:<18} {who:<8} {status:<9} " if dropped < 3
+                else f"#{summary['id']} {summary['preset']} {who} {status}  ")
+        return (head + f"{', '.join(seats)}" + (f"  [{'; '.join(extra)}]" if extra else "")
                 + (f"  {watchers} watching" if watchers else ""))
 
     def sorted_tables(self) -> list[dict[str, Any]]:
+        """The tables listed, by number: people only (``p``) leaves out those where a computer
+        player or a bot sits (computer players are not bots: their tables stayed listed,
+        issue 33, item 13)."""
         tables = [self.tables[k] for k in sorted(self.tables)]
         if self.people_only:
-            tables = [t for t in tables if not any(s and s.get("bot") for s in t.get("seats", []))]
+            tables = [t for t in tables if not has_machine(t)]
         return tables
 
+    def hidden_tables(self) -> int:
+        """How many tables people only leaves out now (0 when it is off)."""
+        return len(self.tables) - len(self.sorted_tables())
 
-__all__ = ["Lobby", "PasswordPrompt", "free_seats", "PASSWORD_LIMIT"]
+
+__all__ = ["Lobby", "PasswordPrompt", "free_seats", "has_machine", "PASSWORD_LIMIT"]

@@ -18,7 +18,9 @@ from prompt_toolkit.layout.dimension import Dimension
 
 from .. import render
 from ..model import ViewModel
+from ..render.lobby import CURSOR_COLUMNS
 from ..session import CONNECTING
+from .lobby import ROW_PARTS
 from .windows import log_window, status_height, text
 
 #: The most rows the list of tables takes (the lobby's chat has the rest); a longer list
@@ -29,32 +31,65 @@ TABLE_LIST_ROWS = 12
 def lobby_fragments(model: ViewModel, width: int | None = None) -> render.Fragments:
     """The list of tables with the cursor, or why there is none yet; each row fits ``width``
     columns (see :func:`~noddy.client.render.cursor_list`)."""
-    out: render.Fragments = [("class:label", " Tables\n")]
+    out: render.Fragments = [("class:label", " Tables")]
+    if model.lobby.people_only:  # on until p again, and says so (issue 33, item 13)
+        out.append(("class:info", f" · people only ({model.lobby.hidden_tables()} hidden) · p shows all"))
+    out.append(("", "\n"))
     tables = model.lobby.sorted_tables()
     if model.session.screen == CONNECTING:
         return out + [("class:dim", "   Connecting to the server…\n")]
-    if not tables:
+    if not tables and model.lobby.hidden_tables():
+        out.append(("class:dim", "   Every table has a computer or a bot: p shows them, n creates one.\n"))
+    elif not tables:
         out.append(("class:dim", "   No tables yet: press n to create one.\n"))
-    lines = [model.lobby.table_line(table) for table in tables]
+    if width is None:
+        lines = [model.lobby.table_line(table) for table in tables]
+    else:  # whole parts left out, least important first, before a word is cut
+        room = width - CURSOR_COLUMNS - render.EDGE
+        lines = render.fit_rows(model.lobby.table_line, tables, ROW_PARTS, room)
     return out + render.cursor_list(lines, model.lobby.lobby_cursor, width)
 
 
-def status_fragments(model: ViewModel, width: int) -> render.Fragments:
-    """The lobby's status line (the new-table form shows it too)."""
-    return render.status_fragments_lobby(model, width)
+#: What waits for an answer, as :meth:`~noddy.client.screens.people.PeopleView.waiting_words`
+#: says it (None: nothing waits).
+Waiting = Callable[[], "str | None"]
 
 
-def status_window(model: ViewModel, width: Callable[[], int]) -> Window:
-    """The lobby's status line, wrapping rather than cut off."""
-    return Window(text(lambda: status_fragments(model, width())), height=status_height,
+def status_fragments(model: ViewModel, width: int, waiting: Waiting = lambda: None) -> render.Fragments:
+    """The lobby's status line (the new-table form shows it too), under the challenge or
+    invitation that waits for an answer: that one stays on its own line until it is
+    answered, withdrawn or expired, whatever the status line says meanwhile."""
+    words = waiting()
+    status = render.status_fragments_lobby(model, width)
+    if words is None:
+        return status
+    said = [("class:info", render.wrapped(words, width))]
+    if model.session.status and model.session.status != words:
+        return said + [("", "\n")] + status
+    return said
+
+
+#: The rows a challenge or invitation waiting may take above the status line (it wraps).
+WAITING_ROWS = 2
+
+
+def status_window(model: ViewModel, width: Callable[[], int], waiting: Waiting = lambda: None) -> Window:
+    """The lobby's status line, wrapping rather than cut off, under what waits for an answer."""
+    def height() -> Dimension:
+        usual = status_height()
+        more = WAITING_ROWS if waiting() is not None else 0
+        return Dimension(min=usual.min, max=usual.max + more)
+    return Window(text(lambda: status_fragments(model, width(), waiting)), height=height,
                   wrap_lines=True)
 
 
 class LobbyLayout:
-    """The lobby's windows (module docstring); ``width`` and ``rows`` measure the screen."""
+    """The lobby's windows (module docstring); ``width`` and ``rows`` measure the screen,
+    ``waiting`` says the challenge or invitation that waits for an answer."""
 
-    def __init__(self, model: ViewModel, width: Callable[[], int], rows: Callable[[], int]) -> None:
-        self.status_window = status_window(model, width)
+    def __init__(self, model: ViewModel, width: Callable[[], int], rows: Callable[[], int],
+                 waiting: Waiting = lambda: None) -> None:
+        self.status_window = status_window(model, width, waiting)
         self.container = HSplit([
             # The cursor on the selected row keeps it in view when the list is longer
             # than the window.

@@ -28,6 +28,7 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from .. import render
 from ..keymap import Screen, key
 from ..model import LOBBY, ViewModel
+from .windows import status_height
 
 PEOPLE = "people"
 
@@ -46,6 +47,8 @@ class PeopleView(Screen):
         self.preset_index = 0
         #: Challenges sent to us, oldest first, each waiting for a (one-key) answer.
         self.incoming: list[dict[str, Any]] = []
+        #: The challenges and invitations we sent that are still open, by id.
+        self.outgoing: dict[int, dict[str, Any]] = {}
         self._asked: dict[int, str] = {}
 
     @property
@@ -75,12 +78,19 @@ class PeopleView(Screen):
         self._ask("who", people_only=self.people_only)
 
     def toggle_people_only(self) -> None:
-        """p: people only (no bots), in this list and the lobby's tables; p again: everyone."""
+        """p: people only, in the lobby's tables (none where a computer player or a bot
+        sits), this list and the ratings (no bots); p again: everyone.  The status line says
+        exactly what it hides, and the lobby shows it is on until it is turned off."""
         lobby = self.model.lobby
         lobby.people_only = not lobby.people_only
         lobby.clamp_cursor()
-        self.model.session.set_status("Showing people only: bots are hidden." if lobby.people_only
-                              else "Showing everyone, bots too.")
+        if lobby.people_only:
+            self.model.session.set_status(
+                "People only: the tables where a computer player or a bot sits are hidden "
+                f"({lobby.hidden_tables()} now), and bots are left out of who is on and the "
+                "ratings. p again shows everyone.")
+        else:
+            self.model.session.set_status("Showing everyone: people, computer players and bots.")
         if self.active:
             self.refresh()
 
@@ -112,7 +122,8 @@ class PeopleView(Screen):
         what = "challenge" if challenge.get("table") is None else "invitation"
         if accept:
             self._ask("accept", challenge=challenge["id"], ready=True)
-            self.model.session.set_status(f"Accepted {challenge['from']}'s {what}; to the table…")
+            self.model.session.set_status(f"Accepted {challenge['from']}'s {what}; the table follows…",
+                                          until_game=True)
         else:
             self._ask("decline", challenge=challenge["id"])
             self.model.session.set_status(f"Declined {challenge['from']}'s {what}.")
@@ -133,7 +144,7 @@ class PeopleView(Screen):
     def _open(self, pressed: str) -> None:
         self.open()
 
-    @key("p", help="people only (no computers, no bots)", sends="who")
+    @key("p", help="people only: hide the tables where a computer or a bot sits, and bots (p again: everyone)", sends="who")
     def _people_only(self, pressed: str) -> None:
         self.toggle_people_only()
 
@@ -181,11 +192,14 @@ class PeopleView(Screen):
             return
         if kind == "challenge_over":
             self.incoming = [c for c in self.incoming if c.get("id") != message.get("challenge")]
+            sent = self.outgoing.pop(message.get("challenge"), None)  # type: ignore[arg-type]
             if message.get("reason") == "accepted":
-                self.model.session.set_status(f"{message.get('message')}: to the table.")
+                self.model.session.set_status(self._accepted_words(message, sent), until_game=True)
             else:
                 self.model.session.set_status(f"Challenge {message.get('challenge')} is over: {message.get('message')}.")
             return
+        if kind == "challenge":     # ours, sent (an invitation is sent as a chat line's /invite)
+            self._sent(message["challenge"])
         request_id = message.get("id")
         asked = self._asked.pop(request_id, None) if isinstance(request_id, int) else None
         if asked == "who" and kind == "who":
@@ -193,28 +207,53 @@ class PeopleView(Screen):
             self.cursor = max(0, min(self.cursor, len(self.people) - 1))
         elif asked == "who" and kind == "error":
             self.people = []
-        elif kind == "challenge" and message["challenge"].get("table") is not None:
-            invitation = message["challenge"]
-            self.model.session.set_status(f"Invited {invitation['to']} to table {invitation['table']}; "
-                                  f"it lasts {invitation['expires_in']} s.")
-        elif kind == "challenge":
-            challenge = message["challenge"]
+
+    def _sent(self, challenge: dict[str, Any]) -> None:
+        """Our challenge or invitation is out: kept until it is over, and said."""
+        if isinstance(challenge.get("id"), int):
+            self.outgoing[challenge["id"]] = challenge
+        if challenge.get("table") is not None:
+            self.model.session.set_status(f"Invited {challenge['to']} to table {challenge['table']}; "
+                                          f"it lasts {challenge['expires_in']} s.")
+        else:
             self.model.session.set_status(f"Challenge sent to {challenge['to']} ({challenge['preset']}); "
-                                  f"it lasts {challenge['expires_in']} s.")
+                                          f"it lasts {challenge['expires_in']} s.")
+
+    @staticmethod
+    def _accepted_words(message: dict[str, Any], sent: dict[str, Any] | None) -> str:
+        """What an accepted challenge or invitation of ours means for us, in words (the
+        server's "ben accepted challenge 1" was followed by an odd ": to the table.")."""
+        if sent is None:
+            return f"{message.get('message')}."
+        if sent.get("table") is not None:
+            return f"{sent['to']} accepted your invitation to table {sent['table']}."
+        return f"{sent['to']} accepted your challenge: your game is at a new table."
 
     def _say_next(self) -> None:
         """The oldest challenge waiting, on the status line with its keys."""
-        if self.incoming and self.model.game.table_id is None:
-            challenge = self.incoming[0]
-            who = challenge["from"] + (" (bot)" if challenge.get("from_bot") else "")
-            options = ", ".join(f"{k} {v}" for k, v in (challenge.get("options") or {}).items())
-            game = challenge["preset"] + (f" ({options})" if options else "")
-            if challenge.get("table") is not None:
-                private = ", private" if challenge.get("private") else ""
-                self.model.session.set_status(f"{who} invites you to table {challenge['table']} "
-                                      f"({game}{private}): a accept · d decline")
-                return
-            self.model.session.set_status(f"{who} challenges you to {game}: a accept · d decline")
+        words = self.waiting_words()
+        if words is not None and self.model.game.table_id is None:
+            self.model.session.set_status(words)
+
+    def waiting_words(self) -> str | None:
+        """The oldest challenge or invitation waiting, with its keys (None: none waits).
+
+        The lobby shows it on a line of its own until it is answered, withdrawn or expired,
+        whatever the status line says meanwhile: said only on the status line, an invitation
+        that came to My games was gone once Esc cleared it (issue 33, item 3)."""
+        if not self.incoming:
+            return None
+        challenge = self.incoming[0]
+        who = challenge["from"] + (" (bot)" if challenge.get("from_bot") else "")
+        options = ", ".join(f"{k} {v}" for k, v in (challenge.get("options") or {}).items())
+        game = challenge["preset"] + (f" ({options})" if options else "")
+        more = len(self.incoming) - 1
+        after = f" ({more} more waiting)" if more else ""
+        if challenge.get("table") is not None:
+            private = ", private" if challenge.get("private") else ""
+            return (f"{who} invites you to table {challenge['table']} ({game}{private}): "
+                    f"a accept · d decline{after}")
+        return f"{who} challenges you to {game}: a accept · d decline{after}"
 
     # -- what the screen shows -------------------------------------------------------------
     def person_line(self, person: dict[str, Any]) -> str:
@@ -249,12 +288,13 @@ def people_fragments(view: PeopleView, width: int | None = None) -> Fragments:
     return out + render.cursor_list([view.person_line(p) for p in view.people], view.cursor, width)
 
 
-def keys_fragments(view: PeopleView) -> Fragments:
+def keys_fragments(view: PeopleView, width: int = 80) -> Fragments:
+    """The key hints, whole ones left out where the screen is narrow (never Esc)."""
     keys = [("↑↓", "choose"), ("←→", "game"), ("↵", "challenge"), ("t", "tell"), ("p", "people only"),
             ("r", "refresh"), ("Esc", "lobby")]
     if view.incoming:
         keys = [("a", "accept"), ("d", "decline")] + keys
-    return render.key_hints(keys)
+    return render.key_hints(render.fit_keys(keys, width - render.EDGE))
 
 
 def build_layout(view: PeopleView, width: Callable[[], int]) -> Container:
@@ -262,8 +302,9 @@ def build_layout(view: PeopleView, width: Callable[[], int]) -> Container:
         Window(FormattedTextControl(lambda: people_fragments(view, width()), focusable=False,
                                     get_cursor_position=lambda: Point(0, view.cursor + 1)),
                always_hide_cursor=True),
-        Window(FormattedTextControl(lambda: render.status_line(view.model, [("", "")]), focusable=False),
-               height=1),
+        # The status wraps rather than running off the edge (a challenge's words are long).
+        Window(FormattedTextControl(lambda: render.status_line(view.model, [("", "")], width()),
+                                    focusable=False), height=status_height, wrap_lines=True),
     ]), filter=Condition(lambda: view.active))
 
 

@@ -29,8 +29,10 @@ from ..keymap import Screen, key
 from ..lines import LogLine
 from ..model import LOBBY, ViewModel, request_field
 from .replay import Replay, ReplayScreen
+from .replay_layout import hands_fragments, replay_title, step_fragments
 from .stats import STATS, StatsView, stats_fragments
 from .stats import keys as stats_keys
+from .windows import status_height
 
 GAMES = "games"
 REPLAY = "replay"
@@ -221,11 +223,17 @@ def _when(seconds: float | None) -> str:
     return time.strftime("%d %b %H:%M", time.localtime(seconds))
 
 
-def game_line(game: dict[str, Any], me: str) -> str:
+def game_line(game: dict[str, Any], me: str, dropped: int = 0) -> str:
     """One finished game in the list: id, preset, when, the scores, and how it went for me;
     a skunk says so, and a match's game the match score after it (and, the game that decided
-    the match, whether I won it)."""
-    names = {s["seat"]: s["name"] for s in game.get("seats", [])}
+    the match, whether I won it).
+
+    ``dropped``: how many parts give way on a narrow screen (up to :data:`GAME_ROW_PARTS`):
+    computers' names made short ("greedy cpu 2"), the date, the columns' padding, the number
+    of players, then how the game ended said short; never the scores (a row cut at the edge read
+    ``lost  ann 9, ben 8 (by``: issue 33, item 8)."""
+    names = {s["seat"]: s["name"] if dropped < 1 else render.compact(s["name"])
+             for s in game.get("seats", [])}
     players = game.get("players", len(names))
     if game.get("partnerships"):
         sides = [" & ".join(names.get(s, "?") for s in range(players) if s % 2 == t) for t in (0, 1)]
@@ -238,9 +246,9 @@ def game_line(game: dict[str, Any], me: str) -> str:
     figures = ", ".join(f"{side} {score}" for side, score in zip(sides, scores))
     ending = result.get("ending")
     if ending == "resignation":
-        figures += " (by resignation)"
+        figures += " (by resignation)" if dropped < 5 else " (resigned)"
     elif ending == "abandoned":
-        figures += " (a seat left, never taken back)"
+        figures += " (a seat left, never taken back)" if dropped < 5 else " (seat left)"
     outcome = "    "
     if mine and result.get("winner") is not None:
         outcome = "won " if result["winner"] in mine else "lost"
@@ -251,28 +259,37 @@ def game_line(game: dict[str, Any], me: str) -> str:
         if match.get("winner") is not None:
             figures += (" won" if match["winner"] in mine else " lost") if mine else " over"
     pairs = " pairs" if game.get("partnerships") else ""
-    return (f"#{game['id']:<3} {game['preset']:<10} {str(players) + 'p' + pairs:<3} "
-            f"{_when(game.get('finished_at'))}  {outcome}  {figures}")
+    when = f"{_when(game.get('finished_at'))}  " if dropped < 2 else ""
+    if dropped < 3:
+        return f"#{game['id']:<3} {game['preset']:<10} {str(players) + 'p' + pairs:<3} {when}{outcome}  {figures}"
+    seats = f"{players}p{pairs} " if dropped < 4 else ""
+    return f"#{game['id']} {game['preset']} {seats}{when}{outcome.strip() or '·'} {figures}"
 
 
-def games_fragments(view: RecordsView) -> Fragments:
+#: The parts of a row of My games that give way on a narrow screen (:func:`game_line`).
+GAME_ROW_PARTS = 5
+
+
+def games_fragments(view: RecordsView, width: int = 80) -> Fragments:
     out: Fragments = [("class:label", " My games"), ("class:dim", "  newest first\n")]
     if view.games is None:
         return out + [("class:dim", "   Asking the server…\n")]
     if not view.games:
         return out + [("class:dim", "   No finished games yet: play one, then come back.\n")]
-    return out + render.cursor_list([game_line(game, view.model.session.name) for game in view.games],
-                                    view.cursor)
+    room = width - render.CURSOR_COLUMNS - render.EDGE
+    me = view.model.session.name
+    rows = render.fit_rows(lambda game, dropped: game_line(game, me, dropped), view.games, GAME_ROW_PARTS, room)
+    return out + render.cursor_list(rows, view.cursor, width)
 
 
-def leaderboard_fragments(view: RecordsView) -> Fragments:
+def leaderboard_fragments(view: RecordsView, width: int = 80) -> Fragments:
     out: Fragments = [("class:label", f" Leaderboard · {view.family}"),
                       ("class:dim", "   (Tab: " + " / ".join(FAMILIES) + ")\n")]
     if view.board is None:
         return out + [("class:dim", "   Asking the server…\n")]
     if not view.board:
         why = view.board_why or f"Nobody has played a rated {view.family} game yet."
-        return out + [("class:dim", "".join(f"   {line}\n" for line in textwrap.wrap(why, 74)))]
+        return out + [("class:dim", "".join(f"   {line}\n" for line in textwrap.wrap(why, min(74, width - 4))))]
     out.append(("class:dim", f"   {'#':>3}  {'name':<24} {'rating':>6}  {'games':>5}  {'wins':>5}\n"))
     for i, row in enumerate(view.board):
         kind = row.get("kind")
@@ -280,74 +297,25 @@ def leaderboard_fragments(view: RecordsView) -> Fragments:
             " (guest)" if row.get("guest") else "")
         style = "class:peg.mine" if row.get("name") == view.model.session.name else ""
         mark = " ▶ " if i == view.board_cursor else "   "
-        out.append((style, f"{mark}{row.get('rank', ''):>3}  {name[:24]:<24} {row.get('rating', ''):>6}  "
+        out.append((style, f"{mark}{row.get('rank', ''):>3}  {render.fit(name, 24):<24} {row.get('rating', ''):>6}  "
                            f"{row.get('games', ''):>5}  {row.get('wins', ''):>5}\n"))
     return out
 
 
-def step_fragments(replay: Replay) -> Fragments:
-    """What this step was, where it stands, and the turn-up, count and pile."""
-    frame = replay.frame
-    out: Fragments = [("class:key", f" Step {frame.index}/{len(replay.frames) - 1}"),
-                      ("class:dim", f" · deal {frame.deal}/{replay.deals} · "),
-                      ("class:label", frame.headline), ("", "\n")]
-    out += [("class:label", " Turn-up ")]
-    out += [("", "["), *render.card_fragments(frame.turn_up), ("", "]")] if frame.turn_up else [("class:dim", "[  ]")]
-    out += [("class:label", "   Count "), ("class:key", f"{frame.count:>2}"), ("class:label", "   Pile ")]
-    if not frame.pile:
-        out.append(("class:dim", "—"))
-    marks = replay.seat_marks()
-    for i, (seat, card) in enumerate(frame.pile[-12:]):
-        out += [("", " " if i else ""), ("class:dim", f"{marks[seat]}:"), *render.card_fragments(card)]
-    return out + [("", "\n")]
-
-
-def hands_fragments(replay: Replay) -> Fragments:
-    """Every hand, face up (the game is over): cards already played this deal are dimmed
-    during the play; the seat that just acted is marked ▶; then the crib."""
-    frame = replay.frame
-    width = min(16, max(len(replay.seat_name(s)) for s in range(replay.players)) + 1)
-    out: Fragments = []
-    dim = frame.played if frame.phase == "play" else frozenset()
-    for seat in range(replay.players):
-        marker = "▶" if seat == frame.seat else " "
-        name = _fitted_name(replay.seat_name(seat), width - 1)
-        dealer = "dealer" if seat == frame.dealer else ""
-        style = "class:key" if seat == frame.seat else "class:label"
-        out += [(style, f" {marker}{name:<{width}}"), ("class:dim", f"{dealer:<7}")]
-        out += render.cards_inline(frame.hands[seat], dim) if frame.hands[seat] else [("class:dim", "—")]
-        out.append(("", "\n"))
-    if frame.crib:
-        out += [("class:label", f"  {'crib':<{width}}"), ("class:dim", " " * 7), *render.cards_inline(frame.crib),
-                ("", "\n")]
-    return out
-
-
-def _fitted_name(name: str, room: int) -> str:
-    """``name`` in at most ``room`` characters: a computer player's short form first
-    ("greedy cpu 2", as on the peg board), since cutting "greedy computer 2" loses the seat
-    number that tells four computers apart; a name still too long ends in ``…``."""
-    return render.fit(render.compact(name) if len(name) > room else name, room)
-
-
-def replay_title(replay: Replay) -> str:
-    record = replay.record
-    return f"Replay of game {record['id']} · {record['preset']} to {replay.target}"
-
-
-def title_fragments(view: RecordsView, address: str) -> Fragments:
+def title_fragments(view: RecordsView, address: str, width: int = 80) -> Fragments:
     screen = view.model.session.screen
     where = {GAMES: "My games", LEADERBOARD: "Leaderboard", STATS: "Statistics"}.get(screen, "")
     if screen == REPLAY and view.replay is not None:
         where = replay_title(view.replay)
-    return render.title_bar(view.model, address, where)
+    return render.title_bar(view.model, address, where, width)
 
 
-def keys_fragments(view: RecordsView) -> Fragments:
+def keys_fragments(view: RecordsView, width: int = 80) -> Fragments:
     screen = view.model.session.screen
     if screen == REPLAY:
         keys = [("← →", "step"), ("↑ ↓", "deal"), ("Home End", "start/end"),
                 ("v", "coach's review"), ("Esc", "back"), ("q", "quit")]
+        return render.key_hints(render.fit_keys(keys, width - render.EDGE))
     elif screen == GAMES:
         keys = [("↑ ↓", "choose"), ("↵", "replay"), ("b", "leaderboard"), ("Esc", "lobby"),
                 ("q", "quit")]
@@ -356,11 +324,12 @@ def keys_fragments(view: RecordsView) -> Fragments:
     else:
         keys = [("Tab", "/".join(FAMILIES)), ("↑ ↓", "choose"), ("↵", "statistics"), ("m", "my games"),
                 ("Esc", "lobby"), ("q", "quit")]
-    return render.key_hints(keys)
+    # Whole hints left out where the screen is narrow ("m my games  E" at 60 columns).
+    return render.key_hints(render.fit_keys(keys, width - render.EDGE))
 
 
-def status_fragments(view: RecordsView) -> Fragments:
-    return render.status_line(view.model, [("", "")])
+def status_fragments(view: RecordsView, width: int | None = None) -> Fragments:
+    return render.status_line(view.model, [("", "")], width)
 
 
 # == the application's hooks ================================================================
@@ -389,25 +358,25 @@ def build_layout(view: RecordsView, width: Callable[[], int],
         return Point(0, render.last_row(render.log_fragments(log_shown(view.replay), width())))
 
     games = HSplit([
-        Window(FormattedTextControl(lambda: games_fragments(view), focusable=False,
+        Window(FormattedTextControl(lambda: games_fragments(view, width()), focusable=False,
                                     get_cursor_position=lambda: Point(0, view.cursor + 1)),
                always_hide_cursor=True),
-        Window(text(lambda: status_fragments(view)), height=1),
+        Window(text(lambda: status_fragments(view, width())), height=status_height, wrap_lines=True),
     ])
     board = HSplit([
-        Window(text(lambda: leaderboard_fragments(view)), always_hide_cursor=True),
-        Window(text(lambda: status_fragments(view)), height=1),
+        Window(text(lambda: leaderboard_fragments(view, width())), always_hide_cursor=True),
+        Window(text(lambda: status_fragments(view, width())), height=status_height, wrap_lines=True),
     ])
     # The statistics' body has the screen less the title, status and keys lines.
     statistics = HSplit([
         Window(text(lambda: stats_fragments(view.stats, width(), rows() - 3)), always_hide_cursor=True),
-        Window(text(lambda: status_fragments(view)), height=1),
+        Window(text(lambda: status_fragments(view, width())), height=status_height, wrap_lines=True),
     ])
     replay = HSplit([
         Window(text(when_replaying(lambda r: render.pegs_fragments(r.pegs(), width()))),
                height=lambda: max(1, len(view.replay.pegs()) if view.replay else 1)),
         Window(height=1, char="─", style="class:dim"),
-        Window(text(when_replaying(step_fragments)), height=2),
+        Window(text(when_replaying(lambda r: step_fragments(r, width()))), height=2),
         Window(text(when_replaying(hands_fragments)),
                height=lambda: (view.replay.players + bool(view.replay.frame.crib)) if view.replay else 1),
         Window(height=1, char="─", style="class:dim"),

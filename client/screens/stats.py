@@ -19,6 +19,7 @@ from noddy.protocol.stats_view import HEAD, NO_RATING, chart_rows, preset_line, 
 
 from ..cards import cards_label
 from ..model import LOBBY, ViewModel
+from ..render.fragments import EDGE, Part, fit_words, join_parts
 
 STATS = "stats"
 
@@ -61,10 +62,31 @@ class StatsView:
         return True
 
 
+#: Where each column of the table of figures ends (:data:`noddy.protocol.stats_view.HEAD`:
+#: preset, games, wins, win%, peg, hand, crib, given, taken): a narrow screen shows the
+#: columns that fit whole, never a figure cut in two.
+COLUMN_ENDS = (19, 25, 31, 38, 45, 52, 59, 68, 75)
+#: What the heading says of the columns, with the column each is about (its end).
+LEGEND = (("points per deal", 52), ("crib per crib held", 59), ("skunks given/taken", 75))
+
+
+def _columns(line: str, room: int) -> str:
+    """The whole columns of a row of the table that fit ``room`` columns."""
+    return line[:max(end for end in COLUMN_ENDS if end <= max(room, COLUMN_ENDS[0]))].rstrip()
+
+
+def _shown_columns(room: int) -> int:
+    return max(end for end in COLUMN_ENDS if end <= max(room, COLUMN_ENDS[0]))
+
+
 def stats_fragments(view: StatsView, width: int, rows: int) -> Fragments:
-    """The screen's body in ``rows`` rows of ``width`` columns."""
-    out: Fragments = [("class:label", f" Statistics of {view.name}"),
-                      ("class:dim", "   points per deal · crib per crib held · skunks given/taken\n")]
+    """The screen's body in ``rows`` rows of ``width`` columns (the last one left free,
+    whole columns and whole words only: issue 33, item 8)."""
+    room = width - 1 - EDGE
+    legend: list[Part] = [(f"Statistics of {view.name}", "", 0)]
+    legend += [(said, " · " if i else "   ", len(LEGEND) - i)
+               for i, (said, end) in enumerate(LEGEND) if end <= _shown_columns(room)]
+    out: Fragments = [("class:label", " " + join_parts(legend, room) + "\n")]
     stats = view.stats
     if stats is None:
         return out + [("class:dim", "   Asking the server…\n")]
@@ -72,8 +94,8 @@ def stats_fragments(view: StatsView, width: int, rows: int) -> Fragments:
     if not presets:
         why = "could not be read" if stats.get("failed") else "has no finished games yet"
         return out + [("class:dim", f"   {view.name} {why}.\n")]
-    out += [("class:dim", " " + HEAD[:width - 1] + "\n")]
-    out += [("", " " + preset_line(entry)[:width - 1] + "\n") for entry in presets]
+    out += [("class:dim", " " + _columns(HEAD, room) + "\n")]
+    out += [("", " " + _columns(preset_line(entry), room) + "\n") for entry in presets]
     used = 2 + len(presets)
     best = [entry for entry in presets if entry.get("best_hand")]
     if best:
@@ -90,17 +112,27 @@ def stats_fragments(view: StatsView, width: int, rows: int) -> Fragments:
     if not histories:  # a guest, or games none of which was rated: say so, not a blank
         out += [("class:dim", f" {line}\n") for line in textwrap.wrap(NO_RATING, width - 2)]
     if histories:
-        room = rows - used - len(histories)  # each chart has a line above it
-        height = max(1, min(CHART_ROWS, room // len(histories)))
+        left = rows - used - len(histories)  # each chart has a line above it
+        height = max(1, min(CHART_ROWS, left // len(histories)))
         for history in histories:
             values = [point["rating"] for point in history["history"]]
-            out.append(("class:label", " " + rating_summary(history)[:width - 1] + "\n"))
+            out.append(("class:label", " " + _summary(history, room) + "\n"))
             chart = chart_rows(values, width - 8, height)
             top, low = round(max(values[-(width - 8):])), round(min(values[-(width - 8):]))
             for i, line in enumerate(chart):
                 label = str(low) if i == len(chart) - 1 else str(top) if i == 0 and top != low else ""
                 out += [("class:dim", f" {label:>5} "), ("class:peg.mine", line + "\n")]
     return out
+
+
+def _summary(history: dict[str, Any], room: int) -> str:
+    """The rating's line above its chart, said shorter where the screen is narrow."""
+    said = rating_summary(history)
+    if len(said) <= room:
+        return said
+    values = [point["rating"] for point in history["history"]]
+    return fit_words(f"{history['family']} rating {round(values[-1])} ({round(min(values))}-"
+                     f"{round(max(values))}, {len(values)} rated)", room)
 
 
 def keys(view: StatsView) -> list[tuple[str, str]]:

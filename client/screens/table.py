@@ -284,6 +284,7 @@ class TableScreen(Screen):
     def _action(self, verb: str, **fields: Any) -> None:
         if self.game.sending_action:
             return
+        self.session.game_moved_on()
         self.game.sending_action = True
         self.session.clear_status()
         self.session.send("action", action=verb, **fields)

@@ -68,6 +68,21 @@ def table_fragments(model: ViewModel, now: float, width: int = 80) -> render.Fra
     out += [("class:label", "   Count "), ("class:key", f"{model.game.view.count:>2}"), ("class:label", "   Pile ")]
     out += pile_fragments(model, width - len(render.plain(out)) - 1)
     out.append(("", "\n"))
+    for dropped in range(OTHERS_PARTS + 1):  # whole parts give way, never half a word
+        parts = _others_fragments(model, width, now, dropped)
+        if len(render.plain(parts)) <= width - render.EDGE:
+            break
+    return out + parts + [("", "\n")]
+
+
+#: The parts of the other hands' line that give way on a narrow screen (the crib's size, the
+#: dealer, the hands' card backs), in that order (issue 33, item 8).
+OTHERS_PARTS = 3
+
+
+def _others_fragments(model: ViewModel, width: int, now: float, dropped: int) -> render.Fragments:
+    """The other hands' line: each seat's name and cards left, the dealer, the crib's size,
+    the turn's clock; less its ``dropped`` least important parts."""
     parts: render.Fragments = [("", " ")]
     marks = model.game.seat_marks()
     crowded = len(model.game.view.hand_sizes) > 2 and width < 100  # three other hands share one line
@@ -82,10 +97,10 @@ def table_fragments(model: ViewModel, now: float, width: int = 80) -> render.Fra
             name = render.compact(name)
         mark = "▶" if seat in model.game.view.awaiting else " "
         parts += [("class:key" if seat in model.game.view.awaiting else "", f"{mark}{name}"),
-                  ("", " "), ("class:cardback", "▒" * size if size else ""),
+                  ("", " "), ("class:cardback", "▒" * size if size and dropped < 3 else ""),
                   ("class:dim", f" {size} " if size else " 0 ")]
     dealer = model.game.view.dealer
-    if dealer is not None:
+    if dealer is not None and dropped < 2:
         if crowded:  # named as the other hands are
             if dealer == model.game.seat:
                 parts.append(("class:dim", " · your deal"))
@@ -95,12 +110,12 @@ def table_fragments(model: ViewModel, now: float, width: int = 80) -> render.Fra
                 parts.append(("class:dim", f" · dealer {label}"))
         else:
             parts.append(("class:dim", f" · dealer {model.game.view.dealer_name or model.game.seat_name(dealer)}"))
-    if model.game.view.crib_size:
+    if model.game.view.crib_size and dropped < 1:
         parts.append(("class:dim", f" · crib {model.game.view.crib_size}"))
     left = model.game.time_left_now(now)
     if left is not None and model.game.view.awaiting:
         parts.append(("class:status.error" if left < 10 else "class:status", f" · ⏱ {left:.0f}s"))
-    return out + parts + [("", "\n")]
+    return parts
 
 
 def log_rule_fragments(model: ViewModel, width: int) -> render.Fragments:

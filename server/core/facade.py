@@ -124,7 +124,8 @@ class ServerCore:
             handlers.update(part.handlers())
         self.reception = Reception(config, clock, outbox, self.connections, self.lobby, self.held_seats,
                                    self.recovery, self.paused, handlers,
-                                   heard=self.stand_ins.heard)  # a request ends its person's silence
+                                   heard=self.stand_ins.heard,  # a request ends its person's silence
+                                   registered_as=self.accounts.registered_as)  # a refused name's hint
 
     @property
     def record_cache(self) -> RecordCache:

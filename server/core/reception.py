@@ -51,7 +51,8 @@ class Reception:
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
                  connections: Connections, lobby: Lobby, held: HeldSeats, recovery: Recovery,
                  paused: PausedTables, handlers: dict[str, Handler],
-                 heard: Callable[[Connection], None] | None = None) -> None:
+                 heard: Callable[[Connection], None] | None = None,
+                 registered_as: Callable[[str], tuple[int, str] | None] | None = None) -> None:
         handlers = {**handlers, "ping": self.ping, "pong": self.pong}
         missing = sorted(REQUESTS.keys() - handlers.keys())
         unknown = sorted(handlers.keys() - REQUESTS.keys())
@@ -68,6 +69,8 @@ class Reception:
         self._paused = paused
         self._handlers = handlers
         self._heard = heard
+        #: The registered name a name is (or looks the same as), for a refused name's hint.
+        self._registered_as = registered_as
         self.origin: tuple[int, Any] | None = None
 
     def handled(self) -> dict[str, Handler]:
@@ -161,6 +164,12 @@ class Reception:
         if request is None:
             return True
         try:
+            if conn.session is None and request["type"] == "bye":
+                # ``quit`` always works: before any name, after a refused one, or while a
+                # password is checked; it makes no guest first (issue 33, items 1 and 10).
+                self._outbox.send(conn.id, {"type": "bye", "reason": "goodbye"})
+                self._outbox.close(conn, "bye")
+                return True
             if conn.session is None and request["type"] != "hello":
                 self._unnamed(conn)
             if request["type"] == "hello" and conn.session is not None:
@@ -184,9 +193,12 @@ class Reception:
             raise ProtocolError("name_required", "your resume token was refused, so you have no name yet: "
                                 "type name NAME (or login NAME PASSWORD) first")
         if refused is not None:
+            # Login is suggested only with a registered name, spelt as registered: after
+            # ``name c y`` it is ``login cy PASSWORD`` (issue 33, item 1).
+            found = self._registered_as(refused) if self._registered_as is not None else None
+            login = "" if found is None else f" (or login {found[1]} PASSWORD if {found[1]} is your registered name)"
             raise ProtocolError("name_required", f"the name {refused!r} was refused, so you have no name "
-                                f"yet: type name NAME with another name (or login {refused} PASSWORD if "
-                                "it is your registered name) first")
+                                f"yet: type name NAME with another name{login} first")
         self.dispatch(conn, {"type": "hello", "name": self._lobby.guest_name(), "version": PROTOCOL_VERSION})
 
     def dispatch(self, conn: Connection, message: dict[str, Any], escapes: bool = True) -> None:
@@ -232,8 +244,8 @@ class Reception:
         self._held.connection_lost(session)
 
     def tick(self, now: float) -> None:
-        """Look at each connection whose keepalive is due: ping it, or drop it if it never
-        said anything."""
+        """Look at each connection whose keepalive is due: ping it, or drop it if it has no
+        name and said nothing for ``idle_timeout``."""
         for conn in self._connections.due(now):
             if conn.closing:
                 continue
@@ -242,9 +254,9 @@ class Reception:
                 self._connections.schedule(conn, now)
 
     def _keepalive(self, conn: Connection, now: float) -> None:
-        """Drop a connection that has said nothing at all for ``idle_timeout`` (a socket
-        opened and never used, or stopped in the middle of its first line); ping a silent
-        JSON client once.
+        """Drop a connection with no name that has said nothing for ``idle_timeout`` (a
+        socket opened and never used, stopped in the middle of its first line, or a person
+        whose name was refused and who typed nothing since); ping a silent JSON client once.
 
         Silence after the first line never closes a connection: a person at a table, in the
         lobby or watching may wait as long as they like, and a netcat user cannot answer a
@@ -255,11 +267,16 @@ class Reception:
         if conn.session is None:
             # A hello waiting for its password check has spoken: never dropped as silent.
             if idle >= config.idle_timeout and not self._lobby.logging_in(conn):
-                log.info("connection %d said nothing for %.0f s; dropping it", conn.id, idle)
-                # Its mode is not known yet: the goodbye goes as JSON, like the greeting.
-                self._outbox.send(conn.id, {"type": "bye", "reason": f"nothing said for "
-                                            f"{config.idle_timeout:g} s after connecting; "
-                                            "closing the connection"})
+                log.info("connection %d said nothing for %.0f s without a name; dropping it", conn.id, idle)
+                # Until its first line its mode is not known: the goodbye goes as JSON, like
+                # the greeting.  After lines (a refused name), it says so (issue 33, item 1).
+                if conn.text is None:
+                    reason = f"nothing said for {config.idle_timeout:g} s after connecting"
+                elif conn.text:
+                    reason = f"still no name {config.idle_timeout:g} s after your last line"
+                else:
+                    reason = f"no hello {config.idle_timeout:g} s after the last line"
+                self._outbox.send(conn.id, {"type": "bye", "reason": f"{reason}; closing the connection"})
                 self._outbox.close(conn, "idle")
         elif not conn.text and idle >= config.ping_interval and not conn.pinged:
             self._connections.pinged(conn)

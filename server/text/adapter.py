@@ -10,8 +10,13 @@ sends them, so it always agrees with what the person has been told.
 Both ways: :meth:`TextAdapter.receive` reads a typed line into a request
 (:mod:`.commands`) and hands it to ``ServerCore.receive_request``; :meth:`TextAdapter.outgoing`
 is shown every core call's instructions and marks each one for a text connection with the
-names its lines are rendered with (:mod:`.render`, at the send path).  The core speaks only
-requests and messages.
+names its lines are rendered with and the width they are wrapped to (a :class:`.Reading`:
+:mod:`.render`, at the send path), and tells a person in the lobby only the table news they
+can act on (:mod:`.lobby_news`).  The core speaks only requests and messages.
+
+A few lines are text mode's own, answered here without the core (but rate-limited by it
+like any other): ``help``, ``width N`` (the person's width), and the first typing of
+``register PW``, which is asked again before anything is registered.
 """
 
 from __future__ import annotations
@@ -23,9 +28,11 @@ from typing import TYPE_CHECKING, Any, Mapping
 from noddy.protocol import ProtocolError
 
 from ..core.instructions import Effects, Lines, Send
-from .commands import cards_by_number, parse_command
+from .commands import BY_VERB, cards_by_number, parse_command
 from .help import help_reply
+from .lobby_news import LobbyNews
 from .render import person_error
+from .wrapping import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, Reading
 
 if TYPE_CHECKING:
     from ..core import ServerCore
@@ -42,6 +49,22 @@ class _Person:
     seat: int | None = None
     names: tuple[str, ...] = _NO_NAMES
     legal: list[dict[str, Any]] = field(default_factory=list)
+    #: The columns their lines are wrapped to (``width N``).
+    width: int = DEFAULT_WIDTH
+    #: The password of a ``register PW`` typed once, waiting to be typed again.
+    registering: str | None = None
+    #: The lobby's news as they are told it.
+    lobby: LobbyNews = field(default_factory=LobbyNews)
+    _reading: Reading = field(default_factory=Reading)
+
+    @property
+    def reading(self) -> Reading:
+        """Their names and width, as their lines are rendered with (made again only when
+        either changed)."""
+        reading = self._reading
+        if reading.width != self.width or tuple.__ne__(reading, self.names):
+            reading = self._reading = Reading(self.names, self.width)
+        return reading
 
     def left(self) -> None:
         self.table, self.seat, self.names, self.legal = None, None, _NO_NAMES, []
@@ -74,6 +97,8 @@ class _Person:
         elif kind == "table_closed":
             if message["table"] == self.table:
                 self.left()
+        elif kind == "tables":
+            self.lobby.listed(message["tables"])
 
 
 def _without_turns(message: dict[str, Any] | Lines) -> dict[str, Any] | Lines:
@@ -82,6 +107,37 @@ def _without_turns(message: dict[str, Any] | Lines) -> dict[str, Any] | Lines:
         batch: Lines = message  # type: ignore[assignment]
         return Lines(tuple(m for m in batch.messages if m.get("type") != "turn"), batch.essential)
     return Lines((), True) if message.get("type") == "turn" else message  # type: ignore[union-attr]
+
+
+def _answer(typed: str, person: _Person) -> str:
+    """What text mode itself answers a line the core is not asked about: ``width [N]`` (N
+    checked by :mod:`.commands`) or ``help``."""
+    words = typed.split()
+    if BY_VERB[words[0].lower()].verbs[0] != "width":
+        return help_reply(typed)
+    if len(words) == 1:
+        return f"Lines are wrapped at {person.width} columns; width N changes it ({MIN_WIDTH} to {MAX_WIDTH})."
+    person.width = int(words[1])
+    return f"Lines are wrapped at {person.width} columns now."
+
+
+def _confirmed(request: dict[str, Any], person: _Person) -> tuple[dict[str, Any] | ProtocolError | None, str | None]:
+    """``register``, as text mode takes it: the password typed twice, on one line
+    (``register PW PW``) or on two (``register PW``, then again), before anything is
+    registered, so a typo cannot lock the person out of their name (issue 33, item 12).
+    Gives the request to send (the JSON ``register``), the error if the two differ, or None
+    and the line that asks for it again."""
+    password = request["password"]
+    again = request.pop("again", person.registering)
+    person.registering = None
+    if again is None:
+        person.registering = password
+        return None, (f"To be sure of it, type the password again: register {password} (a mistyped "
+                      "password would keep you out of your name).")
+    if again != password:
+        return ProtocolError("bad_field", "the two passwords differ, so nothing is registered; type "
+                             "register PASSWORD again", field="password"), None
+    return request, None
 
 
 def _names(summary: dict[str, Any]) -> tuple[str, ...]:
@@ -110,6 +166,11 @@ class TextAdapter:
             request = parse_command(typed)
         except ProtocolError as exc:
             request = exc
+        note: str | None = None
+        if isinstance(request, dict) and request["type"] == "register":
+            request, note = _confirmed(request, person)
+        else:
+            person.registering = None
 
         def finish(request: dict[str, Any]) -> dict[str, Any]:
             # ``discard 1 2``: the cards the prompt numbered, read once the person has a name.
@@ -146,7 +207,8 @@ class TextAdapter:
             first = mine[kinds.index("table")]
             out[:] = [o for o in out if o is not first]
         if request is None:
-            out.append(Send(conn_id, {"type": "help", "text": help_reply(typed)}, True, person.names))
+            text = note if note is not None else _answer(typed, person)
+            out.append(Send(conn_id, {"type": "note", "text": text}, True, person.reading))
         return effects
 
     def outgoing(self, outs: list[Out]) -> None:
@@ -155,6 +217,7 @@ class TextAdapter:
         people = self._people
         if not people:
             return
+        news: dict[Any, Any] = {}  # a lobby push as told to those who knew the same tables
         for out in outs:
             if out.__class__ is not Send or not out.text:  # type: ignore[union-attr]
                 continue
@@ -163,11 +226,13 @@ class TextAdapter:
                 continue
             message = out.message  # type: ignore[union-attr]
             if message.__class__ is Lines:
+                if not message.essential:  # the lobby's news: what this person can act on
+                    message = out.message = person.lobby.read(message, news)  # type: ignore[union-attr]
                 for item in message.messages:
                     person.seen(item)
             else:
                 person.seen(message)
-            out.names = person.names  # type: ignore[union-attr]
+            out.names = person.reading  # type: ignore[union-attr]
 
     def forget(self, conn_id: int) -> None:
         """The connection is gone."""

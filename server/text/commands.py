@@ -19,6 +19,8 @@ from typing import Any, Callable, Sequence
 from noddy.protocol import PROTOCOL_VERSION, ProtocolError
 from noddy.protocol.request_table import SPECS
 
+from .wrapping import MAX_WIDTH, MIN_WIDTH
+
 def _value(text: str) -> Any:
     lowered = text.lower()
     if lowered in ("true", "yes", "on"):
@@ -143,6 +145,30 @@ def _sit(verb: str, args: list[str], rest: str) -> dict[str, Any] | None:
         return {"type": "sit", "table": _int(args[0], "table"), "seat": _seat(args[1]),
                 "password": args[2] if len(args) == 3 else None}
     return None
+
+
+def _width(verb: str, args: list[str], rest: str) -> None:
+    """``width`` or ``width N``: answered by the text adapter itself (nothing goes to the
+    core); a bad N is refused here, so the person is told at once."""
+    if len(args) > 1:
+        raise ProtocolError("bad_command", "write width, or width N; type help for all commands")
+    if args:
+        if not args[0].isdigit():
+            raise ProtocolError("bad_field", f"width must be a number from {MIN_WIDTH} to {MAX_WIDTH}, "
+                                f"not {args[0]!r}", field="width")
+        if not MIN_WIDTH <= int(args[0]) <= MAX_WIDTH:
+            raise ProtocolError("bad_field", f"width must be from {MIN_WIDTH} to {MAX_WIDTH}, "
+                                f"not {int(args[0])}", field="width")
+    return None
+
+
+def _register(verb: str, args: list[str], rest: str) -> dict[str, Any] | None:
+    """``register PW`` (the text adapter asks for it again) or ``register PW PW``: the
+    password typed twice, so a typo cannot lock the person out of their name (issue 33)."""
+    if len(args) not in (1, 2):
+        return None
+    request = {"type": "register", "password": args[0]}
+    return request if len(args) == 1 else {**request, "again": args[1]}
 
 
 #: Every text command, in the order :data:`~.help.HELP` lists them.
@@ -307,11 +333,11 @@ COMMANDS: tuple[Command, ...] = (
         help=("login NAME PASSWORD", ("your registered name and its password (the last word)",
                                       "(a password is sent in the clear: see help register)")),
         brief=('login NAME PW | register', 'log in | keep your name, be rated (help register)')),
-    Command(("register",), "register", lambda verb, args, rest: {
-        "type": "register", "password": args[0]} if len(args) == 1 else None,
-        usage="register PASSWORD (one word, as login takes it)",
-        help=("register PASSWORD | password OLD NEW | unregister PASSWORD",
+    Command(("register",), "register", _register,
+        usage="register PASSWORD PASSWORD (one word, as login takes it, typed twice)",
+        help=("register PASSWORD PASSWORD | password OLD NEW | unregister PASSWORD",
               ("keep your name for good (then: login NAME PASSWORD) and be rated;",
+               "the password typed twice (register PW alone asks for it again);",
                "change its password | give the account up. Over plain nc a",
                "password is sent (and shown) in the clear: see PROTOCOL.md, Encryption"))),
     Command(("password",), "change_password", lambda verb, args, rest: {
@@ -326,9 +352,12 @@ COMMANDS: tuple[Command, ...] = (
         help=("resume TOKEN", ("take back your seat, or your place as a watcher, after a",
                                "lost connection (any time until you sit down)"))),
     Command(("ping",), "ping", _bare({"type": "ping"}), help=("ping | help | quit", ()),
-            brief=('ping | help | quit', 'help COMMAND tells more of one, e.g. help new')),
+            brief=('width N | help | quit', 'wrap at N columns | help COMMAND, e.g. help new')),
     Command(("help", "?"), None, lambda verb, args, rest: None, usage="help, or help COMMAND"),
     Command(("quit", "exit", "bye"), "bye", _bare({"type": "bye"})),
+    Command(("width",), None, _width, usage="width, or width N",
+            help=("width [N]", (f"wrap the lines you read at N columns ({MIN_WIDTH} to {MAX_WIDTH}; "
+                                "80 at first);", "width alone says the width now"))),
 )
 
 #: The request types a person has no text command for, and why (from their declarations).
@@ -339,7 +368,8 @@ BY_VERB = {verb: command for command in COMMANDS for verb in command.verbs}
 
 
 def parse_command(line: str) -> dict[str, Any] | None:
-    """The request a text line stands for; ``None`` for ``help``; ``bad_command`` for a known
+    """The request a text line stands for; ``None`` for a line text mode answers itself
+    (``help``, ``width``: see the adapter); ``bad_command`` for a known
     command written wrong (saying how it is written), ``unknown_command`` otherwise."""
     words = line.split()
     verb, args = words[0].lower(), words[1:]

@@ -21,6 +21,11 @@ from .commands import numbered_hand
 from .meeting import chat_line, lobby_text, talk_text
 from .records_text import games_text, leaderboard_text, match_points, record_text, sides_of
 from .seat_news import SEAT_NEWS, seat_news_text
+from .wrapping import width_of, wrap
+
+#: What follows every goodbye: plain ``nc`` stays open after the server closes the
+#: connection, until the person presses Ctrl-C (issue 33, item 10).
+LEAVE_NC = "(If your terminal stays open, press Ctrl-C.)"
 
 def _seat_word(seat: int | None, names: Sequence[str] = ()) -> str:
     """Who sits in ``seat``, by name where the table has one ("seat 2", counted from 1,
@@ -42,8 +47,13 @@ def _how_seats_fill(table: dict[str, Any]) -> str:
         return ""
     seats = (f"Seat {free[0]} is" if len(free) == 1 else
              f"Seats {', '.join(free[:-1])} and {free[-1]} are")
+    if table["private"]:  # nobody joins it by its number alone (issue 33, item 14)
+        others = (f"invite NAME: the table is private, so anyone else needs its password "
+                  f"(join {table['id']} PASSWORD)")
+    else:
+        others = f"wait for someone to type join {table['id']}"
     return (f"\n{seats} free. The game begins when every seat is taken and ready: type bot for a "
-            f"computer player, or wait for someone to type join {table['id']}.")
+            f"computer player, or {others}.")
 
 
 def _table_line(table: dict[str, Any]) -> str:
@@ -82,6 +92,14 @@ def _table_line(table: dict[str, Any]) -> str:
     if extras:
         head += " (" + ", ".join(extras) + ")"
     return f"{head} [{table['status']}] " + " | ".join(seats) + watchers
+
+
+def joinable_line(table: dict[str, Any]) -> str:
+    """A table a person in the lobby can sit down at, as the lobby's news tells them of it
+    (``Table 3 has a free seat (type join 3): noddy 2p ...``): see :mod:`.lobby_news`."""
+    line = _table_line(table)
+    head = f"Table {table['id']} "
+    return f"Table {table['id']} has a free seat (type join {table['id']}): {line[len(head):]}"
 
 
 def _ready_hint(message: dict[str, Any]) -> str:
@@ -143,9 +161,9 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         where = "" if message["table"] is None else f" You are back at table {message['table']}."
         text = (f"Welcome, {message['name']}!{where} Your resume token is {message['token']}.\n"
                 "Type tables to see the tables, new noddy to start one, help for all commands.")
-        if message.get("registered") is False:  # on the same line: what follows stays where it was
-            text += " You are a guest (unrated): register PASSWORD keeps your name."
-    elif kind == "help":
+        if message.get("registered") is False:
+            text += "\nYou are a guest (unrated): register PASSWORD keeps your name."
+    elif kind in ("help", "note"):  # text mode's own answers (help, width, register's check)
         text = message["text"]
     elif kind == "error":
         text = f"Error ({message['code']}): {message['message']}"
@@ -160,7 +178,9 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
             "No tables yet. Type new noddy to start one."
     elif kind == "table":
         text = _table_line(message["table"]) + _match_line(message["table"])
-        if names:  # the reader sits or watches at this table (the lobby's readers have none)
+        if message.get("joinable"):  # the lobby's news of a table the reader may join
+            text = joinable_line(message["table"])
+        elif names:  # the reader sits or watches at this table (the lobby's readers have none)
             text += _how_seats_fill(message["table"]) + _ready_hint(message)
             if message["table"]["status"] == "finished" and "rated" in message["table"]:
                 table = message["table"]
@@ -202,10 +222,10 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         text = (f"{_who(message['seat'], names)} ran out of time; "
                 f"the server plays {_action_text(message['action'])}.")
     elif kind == "shutdown":
-        text = "The server is shutting down. Goodbye."
+        text = f"The server is shutting down. Goodbye.\n{LEAVE_NC}"
     elif kind == "bye":
         reason = message["reason"]  # a plain quit's reason is "goodbye": not said twice
-        text = "Goodbye." if reason == "goodbye" else f"Goodbye ({reason})."
+        text = ("Goodbye." if reason == "goodbye" else f"Goodbye ({reason}).") + f"\n{LEAVE_NC}"
     elif kind == "games":
         text = games_text(message)
     elif kind == "game_record":
@@ -227,7 +247,7 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         text = _review_text(message)
     else:
         text = " ".join(f"{k}={v}" for k, v in message.items())
-    return text + "\n"
+    return wrap(text, width_of(names)) + "\n"
 
 
 def _advice_text(choice: dict[str, Any]) -> str:

@@ -43,6 +43,10 @@ async def test_register_in_the_lobby_then_log_in_with_the_password(server: Noddy
         await wait_for(lambda: model.lobby.password_prompt is not None, "the password line")
         assert plain(password_prefix(model)) == " New password for ann (Esc cancels): "
         keys.send_text(SECRET + ENTER)
+        await wait_for(lambda: model.lobby.password_prompt is not None
+                       and model.lobby.password_prompt.confirming, "the password asked again")
+        assert plain(password_prefix(model)) == " The same password again (Esc cancels): "
+        keys.send_text(SECRET + ENTER)
         await wait_for(lambda: model.session.registered is True, "registered")
         assert model.session.status.startswith("ann is registered: the name is yours")
         assert not _holds(model.session, SECRET) and not _holds(model.lobby, SECRET)
@@ -74,3 +78,36 @@ async def test_esc_at_the_password_asks_for_another_name(server: NoddyServer) ->
         keys.send_text("\x7f" * 3 + "bea" + ENTER)
         await wait_for(lambda: model.session.welcomed and model.session.name == "bea", "welcomed as bea")
         assert model.session.registered is False
+
+
+async def test_registering_asks_twice_and_sends_nothing_when_the_two_differ(server: NoddyServer) -> None:  # noqa: F811
+    """Issue 33, item 12: the password was asked once, so a typo locked the person out of
+    their own name until the host reset it."""
+    async with running_client(server.port, name="ann") as (app, keys):
+        model = app.model
+        await wait_for(lambda: model.session.registered is False, "the welcome of a guest")
+        sent: list[str] = []
+        real_send = app.connection.send
+        app.connection.send = lambda message: (sent.append(message["type"]), real_send(message))[1]  # type: ignore[method-assign]
+        keys.send_text("a")
+        await wait_for(lambda: model.lobby.password_prompt is not None, "the password line")
+        keys.send_text(SECRET + ENTER)
+        await wait_for(lambda: model.lobby.password_prompt is not None
+                       and model.lobby.password_prompt.confirming, "the password asked again")
+        assert model.session.status == "Type the same password again to be sure of it (Esc cancels)."
+        keys.send_text("owls at nihgt" + ENTER)
+        await wait_for(lambda: model.lobby.password_prompt is not None
+                       and not model.lobby.password_prompt.confirming, "the first password asked again")
+        assert model.session.status == ("The two passwords differ, so nothing was sent: choose a "
+                                        "password again (Esc cancels).")
+        assert model.session.status_is_error
+        assert plain(password_prefix(model)) == " New password for ann (Esc cancels): "
+        assert "register" not in sent and model.session.registered is False
+        assert not _holds(model.lobby, SECRET)      # the first typing is forgotten
+        keys.send_text(SECRET + ENTER)
+        await wait_for(lambda: model.lobby.password_prompt is not None
+                       and model.lobby.password_prompt.confirming, "the password asked again")
+        keys.send_text(SECRET + ENTER)
+        await wait_for(lambda: model.session.registered is True, "registered")
+        assert sent.count("register") == 1
+        assert not _holds(model.session, SECRET) and not _holds(model.lobby, SECRET)

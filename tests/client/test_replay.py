@@ -295,9 +295,11 @@ def test_the_lobby_shows_each_seated_players_rating() -> None:
     assert model.lobby.table_line(summary) == "#3   cribbage           2p       waiting   Ann, ·free·"
 
 
-def test_a_lobby_row_too_long_for_the_screen_ends_in_an_ellipsis() -> None:
+def test_a_lobby_row_too_long_for_the_screen_leaves_out_whole_parts_never_half_a_word() -> None:
     """At 80 columns a table of players away was cut mid-word ("guest-2 (1500)(aw", seen in
-    tmux in session 9), reading like a whole word and with "(away)" glued to the rating."""
+    tmux in session 9), and at 60 "cy (1500) (aw…" (issue 33, item 8): the rows give up
+    their padding, then the ratings, all alike so their columns stay in line; a row still
+    too long is cut between words, its last column left free."""
     model = ViewModel("Me")
     model.connection_up()
     model.handle({"type": "welcome", "name": "Me", "token": "x", "resumed": False, "presets": []})
@@ -309,17 +311,16 @@ def test_a_lobby_row_too_long_for_the_screen_ends_in_an_ellipsis() -> None:
     short = {**away, "id": 3, "status": "waiting", "seats": [None, None]}
     model.handle({"type": "tables", "tables": [away, short]})
     assert model.lobby.table_line(away) == ("#2   cribbage           2p       playing   "
-                                      "Cy (1500) (away), guest-2 (1500) (away)")
-    rows = plain(lobby_fragments(model, 80)).splitlines()
-    assert rows == [" Tables",
-                    " ▶ #2   cribbage           2p       playing   Cy (1500) (away), guest-2 (1500) …",
-                    "   #3   cribbage           2p       waiting   ·free·, ·free·"]
-    assert len(rows[1]) == 80
-    # A wide character takes two columns, and is not split: at 70 columns (67 for the
-    # row, one of them the ellipsis) two of them fit after the first 61 columns, not three.
-    seats[1]["name"] = "牌" * 10
-    cut = plain(lobby_fragments(model, 70)).splitlines()[1]
-    assert cut == " ▶ #2   cribbage           2p       playing   Cy (1500) (away), 牌牌…"
+                                            "Cy (1500) (away), guest-2 (1500) (away)")
+    assert plain(lobby_fragments(model, 80)).splitlines() == [
+        " Tables",
+        " ▶ #2 cribbage 2p playing  Cy (1500) (away), guest-2 (1500) (away)",
+        "   #3 cribbage 2p waiting  ·free·, ·free·"]
+    assert plain(lobby_fragments(model, 60)).splitlines()[1] == " ▶ #2 cribbage 2p playing  Cy (away), guest-2 (away)"
+    assert plain(lobby_fragments(model, 50)).splitlines()[1] == " ▶ #2 cribbage 2p playing  Cy (away), guest-2 …"
+    # A name wider than the room (a wide character takes two columns) goes whole.
+    seats[1]["name"] = "牌" * 40
+    assert plain(lobby_fragments(model, 70)).splitlines()[1] == " ▶ #2 cribbage 2p playing  Cy (away), …"
 
 
 def test_the_replay_tells_four_computers_apart() -> None:

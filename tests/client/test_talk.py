@@ -59,7 +59,7 @@ def test_tells_history_and_the_watchers_chat_are_shown_where_they_belong() -> No
     view.answer(True)
     [accept] = model.session.take_outbox()
     assert (accept["type"], accept["challenge"]) == ("accept", 3)
-    assert model.session.status == "Accepted ben's invitation; to the table…"
+    assert model.session.status == "Accepted ben's invitation; the table follows…"
     summary = {"id": 2, "preset": "noddy", "players": 2, "status": "waiting",
                "seats": [{"seat": 0, "name": "ben", "kind": "human", "ready": False},
                          {"seat": 1, "name": "Ann", "kind": "human", "ready": True}]}

@@ -158,7 +158,8 @@ async def test_a_remembered_record_goes_out_as_the_same_line_in_json_and_text() 
         text = await connect(server.port)
         await text.send_raw(b"name reader\n")
         await text.reader.readline()
-        await text.reader.readline()  # the welcome's two lines
+        await text.reader.readline()
+        await text.reader.readline()  # the welcome's three lines
         await text.send_raw(b"game %d\n" % game)
         # (a lobby push of the finished table may come first: wait for the record's line)
         while not (line := await asyncio.wait_for(text.reader.readline(), 10)).startswith(b"Game "):

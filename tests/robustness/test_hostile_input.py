@@ -124,6 +124,7 @@ async def test_names_are_printable_normalised_and_not_lookalikes() -> None:
         reader, writer = await text_connection(server.port)
         writer.write(b"name \x1b]52;c;ZXZpbA==\x07mallory\n")
         assert (await text_line(reader)).startswith(b"Error (bad_name): ")
+        assert (await text_line(reader)).startswith(b"  ")  # (the error goes on on a second line)
         writer.write(b"name random computer\n")
         assert (await text_line(reader)).startswith(b"Error (name_taken): ")
         writer.close()
@@ -143,6 +144,7 @@ async def test_chat_is_cleaned_of_terminal_controls_for_json_and_text_readers() 
         writer.write(b"name bob\n")
         assert (await text_line(reader)).startswith(b"Welcome, bob!")
         await text_line(reader)  # the second line of the welcome
+        assert await text_line(reader) == b"You are a guest (unrated): register PASSWORD keeps your name.\n"
         eve = await connect(server.port)
         await eve.hello("eve")
         reply = await eve.request({"type": "chat", "text": DIRTY_CHAT, "to": "lobby"})
@@ -183,6 +185,7 @@ async def test_chat_is_limited_per_address_over_all_its_connections() -> None:
         writer.write(b"shout hello\n")
         assert (await text_line(reader)).startswith(b"Welcome, guest-1!")
         await text_line(reader)  # the second line of the welcome
+        assert await text_line(reader) == b"You are a guest (unrated): register PASSWORD keeps your name.\n"
         assert await chat_line(reader) == b"[lobby] guest-1: hello\n"
         writer.close()
         for client in (listener, *spammers):

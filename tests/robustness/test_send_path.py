@@ -121,6 +121,7 @@ async def test_an_unencodable_push_skips_only_its_recipients() -> None:
             text_writer.write(b"name reader\n")
             assert b"Welcome, reader!" in await asyncio.wait_for(text_reader.readline(), 10)
             assert b"Type tables" in await asyncio.wait_for(text_reader.readline(), 10)
+            assert b"You are a guest" in await asyncio.wait_for(text_reader.readline(), 10)
             core.victims = [conn_of(server, "p2"), conn_of(server, "p4"), conn_of(server, "reader")]
             reply = await clients[0].request({"type": "create_table", "preset": "noddy", "note": "POISON"})
             assert reply["type"] == "table"
@@ -129,6 +130,7 @@ async def test_an_unencodable_push_skips_only_its_recipients() -> None:
                 pushed = await client.recv()
                 assert (pushed["type"], pushed["table"]["id"]) == ("table", table), pushed
             assert f"Table {table}".encode() in await asyncio.wait_for(text_reader.readline(), 10)
+            assert b"[waiting]" in await asyncio.wait_for(text_reader.readline(), 10)  # (its second line)
             for client in clients:
                 assert (await client.request({"type": "ping"}))["type"] == "pong"
                 assert not any(m.get("type") == "chat" for m in client.received)

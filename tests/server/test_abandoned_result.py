@@ -43,7 +43,7 @@ async def test_two_handed_the_table_is_told_at_once_and_the_end_keeps_the_board(
     async with running_server(core=_core(now)) as server:
         ann, ben, table_id = await registered_table(server.port)
         reader, writer = await text_connection(server.port)  # dee watches by text
-        writer.write(f"name dee\nwatch {table_id}\n".encode())
+        writer.write(f"width 1000\nname dee\nwatch {table_id}\n".encode())  # (width: one line a message)
         await text_until(reader, f"Table {table_id}")
         await ann.recv_until(lambda m: m["type"] == "turn")
         await ben.close()

@@ -201,10 +201,11 @@ async def test_over_nc_a_refused_name_keeps_asking_instead_of_making_a_guest() -
         reader, writer = await text_connection(server.port)
         writer.write(b"name fay\n")
         assert (await text_line(reader)).startswith("Error (name_taken): the name 'fay' ")
-        writer.write(b"new noddy\n")
-        assert await text_line(reader) == ("Error (name_required): the name 'fay' was refused, so you have no "
-                                       "name yet: type name NAME with another name (or login fay PASSWORD "
-                                       "if it is your registered name) first\n")
+        await text_line(reader)
+        writer.write(b"new noddy\n")  # (fay is no registered name: no login is suggested)
+        assert await text_line(reader) + await text_line(reader) == (
+            "Error (name_required): the name 'fay' was refused, so you have no name yet: type\n"
+            "  name NAME with another name first\n")
         assert len(server.core.tables) == 1  # no table made by a guest
         writer.write(b"name fay2\n")
         assert (await text_line(reader)).startswith("Welcome, fay2! ")
@@ -216,23 +217,30 @@ async def test_over_nc_a_person_registers_and_logs_in() -> None:
         reader, writer = await text_connection(server.port)
         writer.write(b"name Cy\n")
         assert (await text_line(reader)).startswith("Welcome, Cy! ")
-        assert (await text_line(reader)).endswith("You are a guest (unrated): register PASSWORD keeps your name.\n")
-        writer.write(b"register my secret\n")  # a password typed here is one word, as login takes it
+        await text_line(reader)
+        assert await text_line(reader) == "You are a guest (unrated): register PASSWORD keeps your name.\n"
+        writer.write(b"register my secret words\n")  # a password typed here is one word, as login takes it
         assert (await text_line(reader)).startswith("Error (bad_command): write register PASSWORD")
-        writer.write(b"register sesame1\n")
-        assert await text_line(reader) == ("Cy is registered: the name is yours, and your games with other "
-                                       "registered people are rated. Next time: login Cy PASSWORD.\n")
+        await text_line(reader)
+        writer.write(b"register sesame1 sesame1\n")
+        assert await text_line(reader) + await text_line(reader) == (
+            "Cy is registered: the name is yours, and your games with other registered people\n"
+            "  are rated. Next time: login Cy PASSWORD.\n")
         writer.write(b"quit\n")
         assert await text_line(reader) == "Goodbye.\n"
         reader, writer = await text_connection(server.port)
         writer.write(b"name Cy\n")
         assert (await text_line(reader)).startswith("Error (password_required): 'Cy' is a registered name")
+        await text_line(reader)
         writer.write(b"login Cy wrong\n")
         assert (await text_line(reader)).startswith("Error (bad_password): ")
+        await text_line(reader)
         writer.write(b"login Cy ses ame1\n")  # "Cy ses" has no account: no guest of that name either
         assert (await text_line(reader)).startswith("Error (not_registered): no account is registered as 'Cy ses'")
+        await text_line(reader), await text_line(reader)
         writer.write(b"look\n")  # no guest-1 in between
         assert (await text_line(reader)).startswith("Error (name_required): the name 'Cy ses' was refused")
+        assert await text_line(reader) == "  type name NAME with another name first\n"  # no account is 'Cy ses'
         writer.write(b"login cy sesame1\n")
         assert (await text_line(reader)).startswith("Welcome, Cy! Your resume token is ")
         assert await text_line(reader) == ("Type tables to see the tables, new noddy to start one, "
@@ -260,7 +268,7 @@ async def test_over_nc_a_watcher_renames_to_a_registered_name_with_its_password(
             writer.write(command.encode() + b"\n")
             while True:
                 line = await text_line(reader)
-                if not line.startswith(("Table ", "Seat 2 is free", "Type tables")):
+                if not line.startswith(("Table ", "Seat 2 is free", "Type tables", "You are a guest", "  ")):
                     return line
 
         assert (await reply(f"watch {table_id}")).startswith("Welcome, guest-1! ")
@@ -285,9 +293,9 @@ async def test_a_registered_guest_number_is_never_given_to_a_later_guest(tmp_pat
         reader, writer = await text_connection(server.port)
         writer.write(b"tables\n")
         assert (await text_line(reader)).startswith("Welcome, guest-1! ")
-        await text_line(reader)
+        await text_line(reader), await text_line(reader)
         await text_line(reader)  # no tables yet
-        writer.write(b"register sesame1\n")
+        writer.write(b"register sesame1 sesame1\n")
         assert (await text_line(reader)).startswith("guest-1 is registered")
         writer.close()
     async with running_server(db=db) as server:

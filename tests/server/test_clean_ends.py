@@ -92,7 +92,7 @@ async def test_quit_by_text_under_a_rate_limit_says_goodbye() -> None:
         writer.write(b"name Ada\nping\nping\nping\nquit\n")
         rest = (await asyncio.wait_for(reader.read(), 10)).decode()
         assert "Error (rate_limited)" in rest
-        assert rest.endswith("Goodbye.\n")
+        assert rest.endswith("Goodbye.\n(If your terminal stays open, press Ctrl-C.)\n")
         writer.close()
         again = await Client.connect(server.port)
         assert (await again.request({"type": "hello", "name": "Ada", "version": 1}))["type"] == "welcome"

@@ -166,6 +166,7 @@ async def test_rules_worked_example_in_text_mode(stacked: None) -> None:
 
         ben = await _hello(server.port, "Ben")
         created = await ben.request({"type": "create_table", "preset": "cribbage", "options": MANUAL})
+        await say("width 1000")  # one line a message
         await say("name Ann")
         await read_until("Welcome, Ann!")
         await say(f"join {created['table']['id']}")

@@ -368,11 +368,12 @@ async def test_the_account_codes() -> None:
         eve = await Client.connect(server.port)
         await eve.send_raw(b"name ann\n")
         assert (await asyncio.wait_for(eve.reader.readline(), 5)).startswith(b"Error (password_required): ")
+        await asyncio.wait_for(eve.reader.readline(), 5)  # (the error's second line)
         await eve.send_raw(b"new noddy\n")
-        line = await asyncio.wait_for(eve.reader.readline(), 5)
-        assert line == (b"Error (name_required): the name 'ann' was refused, so you have no name yet: type "
-                        b"name NAME with another name (or login ann PASSWORD if it is your registered name) "
-                        b"first\n")
+        lines = [await asyncio.wait_for(eve.reader.readline(), 5) for _ in range(3)]
+        assert lines == [b"Error (name_required): the name 'ann' was refused, so you have no name yet: type\n",
+                         b"  name NAME with another name (or login ann PASSWORD if ann is your registered\n",
+                         b"  name) first\n"]
         PROVOKED.add("name_required")
         for client in (ann, cat, eve):
             await client.close()

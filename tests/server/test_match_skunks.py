@@ -55,7 +55,7 @@ async def test_a_double_skunk_then_a_skunk_win_a_match_to_6() -> None:
         assert (theirs["skunks_taken"], theirs["double_skunks_taken"]) == (2, 1)
         # Text mode's games: each game's match line.
         reader, writer = await text_connection(server.port)
-        writer.write(b"name cy\ngames ann\n")
+        writer.write(b"width 1000\nname cy\ngames ann\n")  # (width: one line a message)
         first = await text_until(reader, "Game 2:")
         second = await text_until(reader, "Game 1:")
         assert first.rstrip("\n").endswith(

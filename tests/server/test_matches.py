@@ -154,6 +154,7 @@ async def test_a_match_to_3_won_by_a_skunk_the_loser_dealing_first_across_a_rest
                 if until(line):
                     return got
         await reader.readline()  # the greeting
+        await text("width 1000", lambda line: line.startswith("Lines are wrapped"))  # one line a message
         await text("name cy", lambda line: line.startswith("Type tables"))
         await text("watch 1", lambda line: "Scores:" in line)  # the table, then where the game is
         looked = await text("look", lambda line: "Scores:" in line)
@@ -259,7 +260,7 @@ async def test_skunk_and_double_skunk_at_121_shown_in_every_place() -> None:
         # Text mode: the game over as narrated, and games.
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
         await reader.readline()
-        writer.write(b"name cy\ngames ann\n")
+        writer.write(b"width 1000\nname cy\ngames ann\n")  # (width: one line a message)
         lines: list[str] = []
         while not lines or not lines[-1].startswith("Game 1:"):
             lines.append((await asyncio.wait_for(reader.readline(), 10)).decode().rstrip("\n"))
@@ -338,6 +339,7 @@ async def test_a_match_line_names_who_played_it_after_a_player_left() -> None:
                 if until(line):
                     return line
         await reader.readline()  # the greeting
+        await text("width 1000", lambda line: line.startswith("Lines are wrapped"))  # one line a message
         await text("name cy", lambda line: line.startswith("Type tables"))
         await text("watch 1", lambda line: line.startswith("Table 1 noddy"))
         await _ready_both(ann, ben)

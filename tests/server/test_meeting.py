@@ -252,8 +252,8 @@ async def test_a_bot_is_marked_in_the_lobby_and_on_the_leaderboard() -> None:
 
 async def test_who_challenge_and_accept_by_text() -> None:
     async with running_server() as server:
-        reader, writer = await text_connection(server.port)
-        writer.write(b"name Ada\n")
+        reader, writer = await text_connection(server.port)  # (width: one line a message)
+        writer.write(b"width 1000\nname Ada\n")
         await text_until(reader, "Type tables")
         bot = await _online(server.port, "pybot", bot=True)
         writer.write(b"who\n")
@@ -278,8 +278,8 @@ async def test_who_challenge_and_accept_by_text() -> None:
 
 async def test_seek_and_a_refused_challenge_by_text() -> None:
     async with running_server() as server:
-        reader, writer = await text_connection(server.port)
-        writer.write(b"name Ada\nchallenge Bob\n")
+        reader, writer = await text_connection(server.port)  # (width: one line a message)
+        writer.write(b"width 1000\nname Ada\nchallenge Bob\n")
         assert await text_until(reader, "Error") == (
             "Error (no_such_player): nobody called 'Bob' is online (who lists who is)\n")
         writer.write(b"seek cribbage people\n")

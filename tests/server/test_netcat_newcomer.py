@@ -19,8 +19,11 @@ from .harness import Client, running_server, text_connection, text_line
 from .harness import test_config as config_for_tests
 
 #: What a text reader at table 1 reads under its line while seat 2 is free.
-HINT = ("Seat 2 is free. The game begins when every seat is taken and ready: type bot for a "
-        "computer player, or wait for someone to type join 1.\n")
+#: The same with both seats free.
+HINT_2 = ("Seats 1 and 2 are free. The game begins when every seat is taken and ready: type\n"
+          "  bot for a computer player, or wait for someone to type join 1.\n")
+HINT = ("Seat 2 is free. The game begins when every seat is taken and ready: type bot for\n"
+        "  a computer player, or wait for someone to type join 1.\n")
 
 DISCARD_2 = [{"action": "discard", "cards": [a, b]}
              for i, a in enumerate(["3C", "4H", "8C", "9S", "QH", "KD"])
@@ -67,15 +70,15 @@ def test_the_discard_prompt_shows_the_hand_once_numbered() -> None:
     names = ("Ada", "random computer")
     first = {"type": "turn", "awaiting": [0, 1], "count": 0, "legal_actions": DISCARD_2}
     assert render(first, names) == (
-        "Your discard: choose 2 cards for the crib from 1:3C 2:4H 3:8C 4:9S 5:QH 6:KD "
-        "(type discard 3C 4H, or discard 1 2).\n")
+        "Your discard: choose 2 cards for the crib from 1:3C 2:4H 3:8C 4:9S 5:QH 6:KD\n"
+        "  (type discard 3C 4H, or discard 1 2).\n")
     # The computer has discarded: the person was already asked, and is not asked again.
     assert render({**first, "awaiting": [0]}, names) == ""
     one = {"type": "turn", "awaiting": [0, 1, 2], "count": 0,
            "legal_actions": [{"action": "discard", "cards": [card]} for card in ("5D", "8D", "JH")]}
     assert render(one, ("Ada", "b", "c")) == (
-        "Your discard: choose 1 card for the crib from 1:5D 2:8D 3:JH "
-        "(type discard 5D, or discard 1).\n")
+        "Your discard: choose 1 card for the crib from 1:5D 2:8D 3:JH (type discard 5D,\n"
+        "  or discard 1).\n")
     # ``look`` shows it again, in full.
     snapshot = {"type": "snapshot", "table": {
         "id": 1, "preset": "cribbage", "players": 2, "partnerships": False, "options": {},
@@ -85,7 +88,7 @@ def test_the_discard_prompt_shows_the_hand_once_numbered() -> None:
         "game": {"hand": ["4H", "9S", "KD", "3C", "8C", "QH"], "turn_up": None, "count": 0,
                  "pile": [], "scores": [0, 0]},
         "turn": {**first, "awaiting": [0]}}
-    assert render(snapshot, names).splitlines()[-1] == render(first, names).rstrip("\n")
+    assert render(snapshot, names).endswith(render(first, names))
 
 
 def test_errors_speak_to_the_person() -> None:
@@ -162,8 +165,8 @@ def test_a_player_waiting_at_a_table_with_a_free_seat_is_told_how_it_fills() -> 
     one_free = _waiting_table([cy, None])
     assert render(one_free, ("Cy", "")) == (
         "Table 6 noddy 2p (rated) [waiting] 1: Cy (ready) | 2: empty\n"
-        "Seat 2 is free. The game begins when every seat is taken and ready: type bot for a "
-        "computer player, or wait for someone to type join 6.\n")
+        "Seat 2 is free. The game begins when every seat is taken and ready: type bot for\n"
+        "  a computer player, or wait for someone to type join 6.\n")
     two_free = _waiting_table([cy, None, None])
     assert render(two_free, ("Cy", "", "")).splitlines()[1].startswith("Seats 2 and 3 are free. ")
     assert render(one_free, ()) == "Table 6 noddy 2p (rated) [waiting] 1: Cy (ready) | 2: empty\n"  # the lobby
@@ -175,10 +178,11 @@ async def test_a_cribbage_deal_by_netcat() -> None:
     async with running_server(seed=7) as server:
         reader, writer = await text_connection(server.port)
         writer.write(b"name Ada\nnew cribbage\nbot 2 random\n")
-        lines = [await text_line(reader) for _ in range(5)]
-        assert lines[2:] == ["Table 1 cribbage 2p (unrated: Ada is a guest) [waiting] 1: Ada (guest) | 2: empty\n", HINT,
-                             "Table 1 cribbage 2p (unrated: Ada is a guest) [waiting] 1: Ada (guest) | "
-                             "2: random computer 2 (computer)\n"]
+        lines = [await text_line(reader) for _ in range(9)]
+        assert "".join(lines[3:]) == ("Table 1 cribbage 2p (unrated: Ada is a guest) [waiting] 1: Ada (guest) |\n"
+                                      "  2: empty\n" + HINT +
+                                      "Table 1 cribbage 2p (unrated: Ada is a guest) [waiting] 1: Ada (guest) |\n"
+                                      "  2: random computer 2 (computer)\n")
         writer.write(b"ready\n")
         seen: list[str] = []
         while not seen or not seen[-1].startswith("Your discard"):
@@ -205,27 +209,29 @@ async def test_a_person_may_choose_a_name_until_they_sit_down() -> None:
         reader, writer = await text_connection(server.port)
         writer.write(b"tables\n")
         assert (await text_line(reader)).startswith("Welcome, guest-1! ")
-        await text_line(reader)
+        await text_line(reader), await text_line(reader)
         assert await text_line(reader) == "No tables yet. Type new noddy to start one.\n"
         writer.write(b"name Carl\n")
         assert (await text_line(reader)).startswith("Welcome, Carl! Your resume token is ")
-        await text_line(reader)
+        await text_line(reader), await text_line(reader)
         other = await Client.connect(server.port)
         await other.hello("Dora")
         writer.write(b"name dora\n")
         assert (await text_line(reader)).startswith("Error (name_taken): the name 'dora' ")
+        await text_line(reader)
         writer.write(b"new noddy\nname Carla\n")
         assert await text_line(reader) == "Table 1 noddy 2p (unrated: Carl is a guest) [waiting] 1: Carl (guest) | 2: empty\n"
-        assert await text_line(reader) == HINT
-        assert await text_line(reader) == ("Error (already_hello): you sit at table 1 as Carl; "
-                                       "stand up or leave to change your name\n")
+        assert await text_line(reader) + await text_line(reader) == HINT
+        assert await text_line(reader) + await text_line(reader) == (
+            "Error (already_hello): you sit at table 1 as Carl; stand up or leave to change\n"
+            "  your name\n")
         writer.write(b"stand\nname Carla\n")
-        assert (await text_line(reader)).startswith("Table 1 noddy 2p (rated) [waiting] 1: empty | 2: empty; watching: Carl")
-        assert await text_line(reader) == HINT.replace("Seat 2 is", "Seats 1 and 2 are")
+        assert await text_line(reader) == "Table 1 noddy 2p (rated) [waiting] 1: empty | 2: empty; watching: Carl\n"
+        assert await text_line(reader) + await text_line(reader) == HINT_2
         assert (await text_line(reader)).startswith("Welcome, Carla! ")
-        await text_line(reader)
-        assert (await text_line(reader)).startswith("Table 1 noddy 2p (rated) [waiting] 1: empty | 2: empty; watching: Carla")
-        assert await text_line(reader) == HINT.replace("Seat 2 is", "Seats 1 and 2 are")
+        await text_line(reader), await text_line(reader)
+        assert await text_line(reader) == "Table 1 noddy 2p (rated) [waiting] 1: empty | 2: empty; watching: Carla\n"
+        assert await text_line(reader) + await text_line(reader) == HINT_2
         writer.close()
         await other.close()
 
@@ -254,9 +260,10 @@ async def test_a_watcher_can_resume() -> None:
         reader, writer = await text_connection(server.port)
         writer.write(b"name Dora\n")
         token = re.search(r"token is (\w+)", await text_line(reader)).group(1)
-        await text_line(reader)
+        await text_line(reader), await text_line(reader)
         writer.write(b"watch 1\n")
-        assert "watching: Dora" in await text_line(reader)
+        await text_line(reader)
+        assert await text_line(reader) == "  watching: Dora\n"
         writer.close()
         reader, writer = await text_connection(server.port)
         writer.write(f"resume {token}\n".encode())
@@ -280,14 +287,15 @@ async def test_resume_after_a_first_command_that_made_a_guest() -> None:
         reader, writer = await text_connection(server.port)
         writer.write(b"name Ann\nnew noddy\n")
         token = re.search(r"token is (\w+)", await text_line(reader)).group(1)
-        await text_line(reader)
+        await text_line(reader), await text_line(reader)
         assert (await text_line(reader)).startswith("Table 1 noddy 2p (unrated: Ann is a guest) [waiting] 1: Ann (guest)")
         writer.close()
         reader, writer = await text_connection(server.port)
         writer.write(b"tables\n")
         assert (await text_line(reader)).startswith("Welcome, guest-")
-        await text_line(reader)
+        await text_line(reader), await text_line(reader)
         assert "1: Ann (away, guest)" in await text_line(reader)
+        assert await text_line(reader) == "  2: empty\n"
         writer.write(f"resume {token}\n".encode())
         assert (await text_line(reader)).startswith("Welcome, Ann! You are back at table 1. ")
         writer.write(b"resume 0123\n")
@@ -308,8 +316,9 @@ async def test_watching_a_game_shows_the_table_once() -> None:
         await ada.request({"type": "ready"})
         reader, writer = await text_connection(server.port)
         writer.write(b"name Dora\nwatch 1\n")
-        await text_line(reader), await text_line(reader)
-        assert (await text_line(reader)).startswith("Table 1 cribbage 2p (unrated: Ada is a guest) [playing] 1: Ada (guest) | 2: ")
+        await text_line(reader), await text_line(reader), await text_line(reader)
+        assert await text_line(reader) == "Table 1 cribbage 2p (unrated: Ada is a guest) [playing] 1: Ada (guest) |\n"
+        assert (await text_line(reader)).startswith("  2: ")
         assert (await text_line(reader)).startswith("Turn-up: -  Count: 0  Pile: -  Scores: Ada 0, ")
         writer.close()
         await ada.close()
@@ -324,7 +333,7 @@ async def test_help_fits_an_80_by_24_terminal_and_help_command_tells_one() -> No
         listing = [await text_line(reader) for _ in range(len(text_mode.HELP.splitlines()))]
         assert listing[0] == "Commands, one a line (help COMMAND tells more, e.g. help new):\n"
         assert len(listing) <= 23 and max(len(line.rstrip("\n")) for line in listing) <= 80
-        assert listing[-1] == "  ping | help | quit          help COMMAND tells more of one, e.g. help new\n"
+        assert listing[-1] == "  width N | help | quit       wrap at N columns | help COMMAND, e.g. help new\n"
         writer.write(b"help discard\n")
         assert [await text_line(reader) for _ in range(4)] == [
             "play CARD | go | discard CARD CARD\n",

@@ -185,9 +185,10 @@ async def test_a_private_tables_records_go_to_its_players_or_to_its_password() -
             await writer.drain()
             return await reply()
 
+        assert await say("width 1000") == "Lines are wrapped at 1000 columns now.\n"  # one line a message
         assert (await say("name mallory")).startswith("Welcome, mallory!")
-        assert await reply() == ("Type tables to see the tables, new noddy to start one, help for all commands. "
-                                 "You are a guest (unrated): register PASSWORD keeps your name.\n")
+        assert await reply() == "Type tables to see the tables, new noddy to start one, help for all commands.\n"
+        assert await reply() == "You are a guest (unrated): register PASSWORD keeps your name.\n"
         assert await say("games ann") == "No finished games for ann yet.\n"
         assert await say(f"game {secret}") == \
             f"Error (no_such_game): there is no finished game {secret}\n"

@@ -43,6 +43,7 @@ async def say(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, line: 
 async def test_an_nc_player_silent_at_a_table_is_still_seated_and_plays_on() -> None:
     async with running_server(**QUIET) as server:
         reader, writer = await nc(server.port)
+        await say(reader, writer, "width 1000", "Lines are wrapped")  # one line a message
         await say(reader, writer, "name cy", "Welcome, cy")
         await say(reader, writer, "new noddy", "Table 1 noddy 2p (unrated: cy is a guest) [waiting] 1: cy (guest) | 2: empty")
         await say(reader, writer, "bot 2", "2: greedy computer 2 (computer)")

@@ -14,6 +14,7 @@ from noddy.client.model import ViewModel
 from noddy.engine import configure
 from noddy.server import ServerCore
 from noddy.server.text import render
+from noddy.server.text.wrapping import wrap
 
 from .harness import Client, play_out, running_server, text_connection, text_until
 from .harness import test_config as config_for_tests
@@ -40,7 +41,7 @@ async def test_the_one_who_resigns_a_rated_game_is_told_the_result_and_the_ratin
         assert told["rating"] == {"family": "noddy", "before": 1500.0, "after": 1484.0}
         assert told["message"] == (f"You resigned: ann wins the game, {scores[0]} to {scores[1]} "
                                    "(rated: your noddy rating 1500 -> 1484).")
-        assert render(told) == told["message"] + "\n"  # text mode prints it as it is
+        assert render(told) == wrap(told["message"]) + "\n"  # text mode prints it, wrapped at 80
         model = ViewModel("ben")  # noddy-client's status line says it
         model.connection_up()
         for message in ben.received:
@@ -95,7 +96,7 @@ async def test_leaving_between_games_of_a_match_is_told_as_giving_it_up() -> Non
 async def test_in_text_mode_leaving_mid_game_prints_the_result() -> None:
     async with running_server() as server:
         reader, writer = await text_connection(server.port)
-        writer.write(b"name cy\nnew noddy\n")
+        writer.write(b"width 1000\nname cy\nnew noddy\n")  # (width: one line a message)
         await text_until(reader, "Table 1")
         ben = await Client.connect(server.port)
         await ben.hello("ben")

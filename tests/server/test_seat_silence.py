@@ -15,7 +15,7 @@ from noddy.server import NoddyServer, ServerCore
 from noddy.server.cli import build_parser, config_from_args
 from noddy.server.model.table import Session
 
-from .harness import Client, text_connection, text_until
+from .harness import Client, text_connection, text_line, text_until
 from .harness import test_config as config_for_tests
 from .test_core import Harness
 
@@ -215,8 +215,9 @@ async def test_over_sockets_a_person_on_nc_is_told_and_types_standin() -> None:
         await ben.recv_until(lambda m: m["type"] == "turn" and m["awaiting"] == [1])
         now[0] = 301.0
         line = await text_until(reader, "ben (seat 2) has said nothing")
-        assert line == ("ben (seat 2) has said nothing for 300 s on their turn; type standin 2 to let "
-                        "a computer play for them until they say something.\n")
+        assert line + await text_line(reader) == (
+            "ben (seat 2) has said nothing for 300 s on their turn; type standin 2 to let a\n"
+            "  computer play for them until they say something.\n")
         writer.write(b"standin 2\n")
         line = await text_until(reader, "ben (seat 2) has said nothing:")
         assert line.startswith("ben (seat 2) has said nothing: greedy computer 2 stands in until ben does")

@@ -173,7 +173,7 @@ async def test_shutdown_tells_clients_and_closes_tables(caplog: pytest.LogCaptur
         assert ann.received[-2] == {"type": "table_closed", "table": table_id, "reason": "shutdown",
                                     "message": "the server is shutting down; the table is kept and "
                                                "will be back when it starts again"}
-        said = (await asyncio.wait_for(reader.read(), 5)).decode()
+        said = (await asyncio.wait_for(reader.read(), 5)).decode().replace("\n  ", " ")  # (lines unwrapped)
         assert (f"Table {table_id} is put away: the server is shutting down; the table is kept and "
                 "will be back when it starts again.\n") in said
         writer.close()

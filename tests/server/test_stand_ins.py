@@ -76,7 +76,8 @@ async def test_bens_resignation_in_deal_1_is_anns_win_by_resignation() -> None:
         assert ratings["ann"] > 1500 > ratings["ben"], ratings
         games = await ben.request({"type": "list_games"})
         assert [g["result"]["ending"] for g in games["games"]] == ["resignation"]
-        assert render(games).splitlines()[1].endswith("ann wins by resignation (ben resigned)."), render(games)
+        unwrapped = render(games).replace("\n  ", " ")  # (a continuation line joined to its line)
+        assert unwrapped.splitlines()[1].endswith("ann wins by resignation (ben resigned)."), render(games)
         said = render(over, ("ann", "ben"))
         assert said.startswith(f"ann wins the game by resignation (ben resigned), {scores[0]} to {scores[1]}"), said
         await ann.close()
@@ -125,7 +126,7 @@ async def test_a_stand_in_then_the_person_back_after_the_grace_period_finishes_t
         await ann.recv_until(lambda m: m["type"] == "stand_in")
         summary = await ann.recv_until(lambda m: m["type"] == "table")
         assert summary["table"]["seats"][1]["stand_in_for"] == "ben"
-        assert render(summary).startswith(
+        assert render(summary).replace("\n  ", " ").startswith(
             f"Table {table_id} noddy 2p (unrated: ann and ben are guests) [playing] 1: ann (guest) | "
             "2: greedy computer 2 (computer, for ben until back)")
         # the name is still ben's: nobody else may take it meanwhile
@@ -198,8 +199,9 @@ async def test_the_table_may_wait_for_its_person_instead_and_let_a_computer_in_a
         assert (await ann.request({"type": "stand_in", "seat": 1, "on": False}))["type"] == "ok"
         waiting = await ann.recv_until(lambda m: m["type"] == "stand_in")
         assert waiting == {"type": "stand_in", "table": table_id, "seat": 1, "name": "ben", "level": None}
-        assert render(waiting, ("ann", "ben")) == \
-            "The table waits for ben (seat 2); type standin 2 to let a computer play meanwhile.\n"
+        assert render(waiting, ("ann", "ben")) == (
+            "The table waits for ben (seat 2); type standin 2 to let a computer play\n"
+            "  meanwhile.\n")
         seat = server.core.tables[table_id].seats[1]
         assert (seat.name, seat.is_computer, seat.session.held_until) == ("ben", False, None)
         assert (await ann.request({"type": "stand_in", "seat": 1, "on": True}))["type"] == "ok"
@@ -263,10 +265,12 @@ async def test_a_netcat_player_back_from_a_stand_in_reads_the_table_before_any_t
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
         await asyncio.wait_for(reader.readline(), 5)  # the greeting
         writer.write(f"resume {token}\n".encode())
-        lines = [(await asyncio.wait_for(reader.readline(), 5)).decode() for _ in range(3)]
+        lines = [(await asyncio.wait_for(reader.readline(), 5)).decode() for _ in range(6)]
         assert lines[0].startswith(f"Welcome, ben! You are back at table {table_id}. ")
-        assert lines[1].startswith("Type tables to see the tables")
-        assert lines[2].startswith(f"Table {table_id} noddy 2p (unrated: ann and ben are guests) "
-                                   "[playing] 1: ann (guest) | 2: ben (guest)"), lines
+        assert lines[1] == f"  {token}.\n"
+        assert lines[2].startswith("Type tables to see the tables")
+        assert lines[3] == "You are a guest (unrated): register PASSWORD keeps your name.\n"
+        assert (lines[4] + lines[5]).startswith(f"Table {table_id} noddy 2p (unrated: ann and ben are guests) "
+                                                "[playing] 1: ann (guest) |\n  2: ben (guest)"), lines
         writer.close()
         await ann.close()

@@ -206,7 +206,7 @@ async def test_tell_invite_mute_whisper_and_the_lobby_history_by_text() -> None:
         ben = await _online(server.port, "ben")
         await ben.request({"type": "chat", "text": "anyone for noddy?", "to": "lobby"})
         reader, writer = await text_connection(server.port)
-        writer.write(b"name Ada\n")
+        writer.write(b"width 1000\nname Ada\n")  # (width: one line a message)
         await text_until(reader, "Type tables")
         assert await text_until(reader, "Said") == "Said in the lobby lately:\n"
         assert await text_until(reader, "  ") == "  [lobby] ben: anyone for noddy?\n"
@@ -284,7 +284,7 @@ async def test_a_tell_waiting_for_an_account_is_muted_by_it_and_read_by_text(tmp
         await _register(dan)
         assert (await dan.request({"type": "tell", "name": "ann", "text": "let me in"}))["waiting"] is True
         reader, writer = await text_connection(server.port)
-        writer.write(b"name Cy\nregister cy-secret\n")  # a guest leaves no tell for someone away
+        writer.write(b"name Cy\nregister cy-secret cy-secret\n")  # a guest leaves no tell for someone away
         await text_until(reader, "Cy is registered")
         writer.write(b"tell ann see you tomorrow\n")
         assert await text_until(reader, "You tell") == (

@@ -46,19 +46,23 @@ async def test_a_person_plays_a_whole_game_by_text() -> None:
         assert greeting["help"].startswith("Type help and press Enter")
         writer.write(b"name Ada\n")
         assert (await line()).startswith("Welcome, Ada! Your resume token is ")
-        await line()
+        assert await line() == "Type tables to see the tables, new noddy to start one, help for all commands.\n"
+        assert await line() == "You are a guest (unrated): register PASSWORD keeps your name.\n"
         writer.write(b"new noddy\n")
         assert await line() == "Table 1 noddy 2p (unrated: Ada is a guest) [waiting] 1: Ada (guest) | 2: empty\n"
-        assert await line() == ("Seat 2 is free. The game begins when every seat is taken and ready: "
-                                "type bot for a computer player, or wait for someone to type join 1.\n")
+        assert [await line() for _ in range(2)] == [
+            "Seat 2 is free. The game begins when every seat is taken and ready: type bot for\n",
+            "  a computer player, or wait for someone to type join 1.\n"]
         writer.write(b"bot 2 random\n")
-        assert await line() == ("Table 1 noddy 2p (unrated: Ada is a guest) [waiting] 1: Ada (guest) | "
-                                "2: random computer 2 (computer)\n")
+        assert [await line() for _ in range(2)] == [
+            "Table 1 noddy 2p (unrated: Ada is a guest) [waiting] 1: Ada (guest) | 2: random\n",
+            "  computer 2 (computer)\n"]
         writer.write(b"say good luck\n")
         assert await line() == "[table 1] Ada: good luck\n"
         writer.write(b"ready\n")
-        assert await line() == ("Table 1 noddy 2p (unrated: Ada is a guest) [playing] 1: Ada (guest) | "
-                                "2: random computer 2 (computer)\n")
+        assert [await line() for _ in range(2)] == [
+            "Table 1 noddy 2p (unrated: Ada is a guest) [playing] 1: Ada (guest) | 2: random\n",
+            "  computer 2 (computer)\n"]
         seen: list[str] = []
         for _ in range(2000):
             text = await line()
@@ -79,7 +83,7 @@ async def test_a_person_plays_a_whole_game_by_text() -> None:
                             f"to {game.scores[1 - game.winner]}!\n")
         writer.write(b"quit\n")
         rest = await asyncio.wait_for(reader.read(), 10)
-        assert rest.decode().endswith("Goodbye.\n")
+        assert rest.decode().endswith("Goodbye.\n(If your terminal stays open, press Ctrl-C.)\n")
         writer.close()
 
 
@@ -104,8 +108,8 @@ def test_records_render_as_readable_lines() -> None:
             "result": {"winner": 1, "winning_seats": [1, 3], "scores": [50, 61]}}
     assert render({"type": "games", "name": "ann", "games": [game]}) == (
         "Games of ann, newest first (game ID shows one):\n"
-        "Game 4: cribbage 4p pairs, 1970-01-01 01:00 UTC: ann & cat 50, bob & expert computer 61; "
-        "bob & expert computer win.\n")
+        "Game 4: cribbage 4p pairs, 1970-01-01 01:00 UTC: ann & cat 50, bob & expert\n"
+        "  computer 61; bob & expert computer win.\n")
     assert render({"type": "games", "name": "zed", "games": []}) == "No finished games for zed yet.\n"
     record = {**game, "players": 2, "partnerships": False, "seats": seats[:2],
               "result": {"winner": 0, "winning_seats": [0], "scores": [61, 7]},
@@ -139,8 +143,10 @@ def test_records_render_as_readable_lines() -> None:
         "Game 4 (table 2): cribbage, 2 players, first to 61.",
         "Seats: 1 ann, 2 bob.",
         "Played 1970-01-01 00:00 UTC to 1970-01-01 01:00 UTC.",
-        "Deal 1, seat 2 deals, turn-up JC. Hands: 1 2S 3S, 2 5H 6H; crib AS 4H. Scores: 0 7",
-        "Deal 2, seat 1 deals, turn-up -. Hands: 1 5D 5S, 2 KD QD JD; crib 5C. Scores: 61 7",
+        "Deal 1, seat 2 deals, turn-up JC. Hands: 1 2S 3S, 2 5H 6H; crib AS 4H. Scores: 0",
+        "  7",
+        "Deal 2, seat 1 deals, turn-up -. Hands: 1 5D 5S, 2 KD QD JD; crib 5C. Scores: 61",
+        "  7",
         "Result: ann 61, bob 7; ann wins, after 2 deals and 3 actions.",
     ]
     board = {"type": "leaderboard", "family": "noddy", "players": [
@@ -163,7 +169,7 @@ async def test_games_game_and_leaderboard_after_a_game_by_text() -> None:
 
         await line()
         # Registered, so that her game against the computer is rated.
-        writer.write(b"name Ada\nregister sesame\nnew noddy target=15\nbot 2 random\nready\n")
+        writer.write(b"name Ada\nregister sesame sesame\nnew noddy target=15\nbot 2 random\nready\n")
         for _ in range(2000):
             text = await line()
             if GAME_OVER.match(text):
@@ -173,26 +179,30 @@ async def test_games_game_and_leaderboard_after_a_game_by_text() -> None:
                 writer.write(match.group(1).encode() + b"\n")
         assert await line() == "To play again, each player types ready; leave goes back to the lobby.\n"
         assert (await line()).startswith("Table 1 noddy 2p (target=15, rated) [finished]")
+        assert await line() == "  (computer)\n"
         assert await line() == "That game was rated.\n"
         writer.write(b"games\n")
-        assert [await line() for _ in range(2)] == [
+        assert [await line() for _ in range(3)] == [
             "Games of Ada, newest first (game ID shows one):\n",
-            "Game 1: noddy 2p, <time>: Ada 2, random computer 2 15; random computer 2 wins.\n"]
+            "Game 1: noddy 2p, <time>: Ada 2, random computer 2 15; random\n",
+            "  computer 2 wins.\n"]
         writer.write(b"game 1\n")
-        assert [await line() for _ in range(6)] == [
+        assert [await line() for _ in range(7)] == [
             "Game 1 (table 1): noddy, 2 players, first to 15.\n",
             "Seats: 1 Ada, 2 random computer 2 (computer, random).\n",
             "Played <time> to <time>.\n",
             "Deal 1, seat 1 deals, turn-up 4S. Hands: 1 8H 2C QH, 2 6H 5C QC. Scores: 0 12\n",
             "Deal 2, seat 2 deals, turn-up JH. Hands: 1 6H AC 2S, 2 2H 6D TH. Scores: 2 15\n",
-            "Result: Ada 2, random computer 2 15; random computer 2 wins, after 2 deals and 5 actions.\n"]
+            "Result: Ada 2, random computer 2 15; random computer 2 wins, after 2 deals and 5\n",
+            "  actions.\n"]
         writer.write(b"leaderboard\nleaderboard cribbage\ngame 9\n")
-        assert [await line() for _ in range(5)] == [
+        assert [await line() for _ in range(7)] == [
             "Leaderboard (noddy):\n",
             "  1. random (computer) 1516: 1 game, 1 win\n",
             "  2. Ada 1484: 1 game, 0 wins\n",
-            "Nobody has played a rated cribbage game yet: only games between two sides (two players, or "
-            "partnerships) of registered people or computers, without the coach, are rated.\n",
+            "Nobody has played a rated cribbage game yet: only games between two sides (two\n",
+            "  players, or partnerships) of registered people or computers, without the\n",
+            "  coach, are rated.\n",
             "Error (no_such_game): there is no finished game 9\n"]
         writer.close()
 

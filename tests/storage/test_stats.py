@@ -263,7 +263,7 @@ async def test_stats_by_text_over_a_socket() -> None:
             return (await asyncio.wait_for(reader.readline(), 10)).decode()
 
         await line()
-        writer.write(b"name Ada\nregister a-secret\nstats\n")  # registered: her game is rated
+        writer.write(b"name Ada\nregister a-secret a-secret\nstats\n")  # registered: her game is rated
         while not (text := await line()).startswith("No finished games"):
             pass
         assert text == "No finished games for Ada yet.\n"
@@ -285,10 +285,12 @@ async def test_stats_by_text_over_a_socket() -> None:
         assert got == expected
         assert got[2] == "preset              games  wins   win%    peg   hand   crib    given  taken"
         assert got[3].startswith("noddy                   1     ")
+        assert re.fullmatch(r"noddy rating 1[45]\d\d \(after 1 rated game\):", got[-2])  # (issue 33)
         assert re.fullmatch(r"  [▁▂▃▄▅▆▇█]", got[-1])  # one rated game: one block
-        assert await line() == ("Error (unknown_preset): no preset or family 'bridge': a preset (noddy, "
-                                "noddy-ducoeur, noddy-holme, noddy-modern, five-card-cribbage, "
-                                "cribbage) or a family (noddy, cribbage)\n")
+        assert [await line() for _ in range(3)] == [
+            "Error (unknown_preset): no preset or family 'bridge': a preset (noddy,\n",
+            "  noddy-ducoeur, noddy-holme, noddy-modern, five-card-cribbage, cribbage) or a\n",
+            "  family (noddy, cribbage)\n"]
         writer.close()
         await ben.close()
 
