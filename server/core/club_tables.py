@@ -90,9 +90,11 @@ class ClubTables:
         for b in opening.boards:
             table = self._new_table(event, opening.round, b.board, opening.preset, dict(opening.options))
             effects += event.table_opened(now, opening.round, b.board, table.id)
-            for seat, (name, other) in enumerate(((b.a, b.b), (b.b, b.a))):
-                self._tell(event, table, opening.round, b.board, name, seat, other)
-                self._expected[name] = table.id
+            for name in (b.a, b.b):
+                self._expected[name] = table.id  # seated (and told) in this call's settle, if here
+                holder = self._sessions.holder(name)
+                if holder is not None and holder.seat is not None:  # busy at another table: told now
+                    self._tell(table, name)
             self._to_look.add(table.id)
         return effects
 
@@ -185,11 +187,16 @@ class ClubTables:
         for name in [n for n, t in self._expected.items() if t == table_id]:
             del self._expected[name]
 
-    def _tell(self, event: Event, table: Table, round_: int, board: int, name: str, seat: int, other: str) -> None:
+    def _tell(self, table: Table, name: str) -> None:
+        """Tell ``name`` where their board is (``event_table``): the seat of its next game."""
         holder = self._sessions.holder(name)
+        event, round_, board = self._boards[table.id]
+        pairing = event.rounds[round_ - 1].pairings[board - 1]
+        seats = pairing.seats(min(len(pairing.games), event.definition.games_per_pairing - 1))
         if holder is not None:
             self._outbox.send(holder.conn, {"type": "event_table", "event": event.definition.id, "round": round_,
-                                            "board": board, "table": table.id, "seat": seat, "opponent": other,
+                                            "board": board, "table": table.id, "seat": seats.index(name),
+                                            "opponent": seats[1 - seats.index(name)],
                                             "games": event.definition.games_per_pairing})
 
     @staticmethod
@@ -221,6 +228,7 @@ class ClubTables:
             return False
         if table.id not in self._tables:  # closed empty meanwhile: open again
             self._tables.opened(table)
+        self._tell(table, name)
         self._seating.take_seat(table, session, free[0], ready=True)
         self._expected.pop(name, None)
         summary = table.summary()

@@ -119,7 +119,7 @@ class StorageReads:
             "AND (g.password IS NULL OR ? OR EXISTS (SELECT 1 FROM json_each(g.seats) "
             "WHERE json_extract(value, '$.account') IS NOT NULL AND json_extract(value, '$.account') IS ?)) "
             "GROUP BY g.id ORDER BY g.id DESC LIMIT ?", (name, viewer is None, account, limit)).fetchall()
-        return [self._summary(row) for row in rows]
+        return [self._with_event(self._summary(row)) for row in rows]
 
     def finished_game(self, game_id: int) -> dict[str, Any] | None:
         """A finished game's full record, or None (unfinished games are not shown: cards).
@@ -147,7 +147,7 @@ class StorageReads:
         row = self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
-        record = self._summary(row)
+        record = self._with_event(self._summary(row))
         record["opening"] = json.loads(row["opening"])
         record["steps"] = [{"action": json.loads(action),
                             "events": None if events is None else json.loads(events)}
@@ -155,6 +155,15 @@ class StorageReads:
                                "SELECT action, events FROM actions WHERE game_id = ? ORDER BY n", (game_id,))]
         if complete and not is_complete(record):
             replay(record)
+        return record
+
+    def _with_event(self, record: dict[str, Any]) -> dict[str, Any]:
+        """``record`` with ``event`` ``{id, title, round, board}`` when its table was a club
+        night's board (issue 35: found by the table in ``event_pairings``); else as it was."""
+        row = self.db.execute("SELECT e.id, e.title, p.round, p.board FROM event_pairings AS p JOIN events AS e "
+                              "ON e.id = p.event_id WHERE p.table_id = ?", (record["table"],)).fetchone()
+        if row is not None:
+            record["event"] = {"id": row[0], "title": row[1], "round": row[2], "board": row[3]}
         return record
 
     @staticmethod

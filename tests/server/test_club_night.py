@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 
-from .club_play import PRESET, acc_points, core, news, person, play_board, records_of
-from .harness import running_server
+from ..protocol.test_schema import STRICT
+from .club_play import PRESET, acc_points, core, person, play_board, records_of
+from .harness import Client, play_out, running_server
 
 
 async def test_a_swiss_of_two_rounds_on_duplicate_deals_with_people_and_a_bot() -> None:
@@ -52,6 +54,13 @@ async def test_a_swiss_of_two_rounds_on_duplicate_deals_with_people_and_a_bot() 
         assert final["state"] == "finished"
         records = await records_of(ann, list(players))
         assert len(records) == 8
+        boards = {(b["table"]): (number["round"], b["board"]) for number in final["rounds_played"]
+                  for b in number["boards"]}
+        assert [r["event"] for r in records.values()] == [
+            {"id": 1, "title": "Tuesday club", "round": boards[r["table"]][0], "board": boards[r["table"]][1]}
+            for r in records.values()]
+        rows = (await ben.request({"type": "list_games", "name": "ben"}))["games"]
+        assert {row["event"]["id"] for row in rows} == {1} and len(rows) == 4
         # Duplicate deals: within a round, both boards' games are dealt the same seeds, each
         # deal played both ways (games 2k and 2k+1 share one).
         by_table: dict[int, list[dict]] = {}
@@ -73,7 +82,9 @@ async def test_a_swiss_of_two_rounds_on_duplicate_deals_with_people_and_a_bot() 
         place = next(row["rank"] for row in rows if row["name"] == "ben")
         assert [(e["event"], e["title"], e["state"], e["place"], e["entrants"]) for e in stats["events"]] == [
             (1, "Tuesday club", "finished", place, 4)]
-        for client in players.values():
+        for client in players.values():  # everything the club night sent fits the schema
+            for message in client.received:
+                STRICT.check(message)
             await client.close()
 
 
@@ -139,4 +150,93 @@ async def test_a_no_show_forfeits_a_bye_scores_and_the_director_pauses_resumes_a
         assert (rows["dan"]["byes"], rows["cal"]["forfeits"], rows["cal"]["points"], rows["cal"]["status"]) == (
             1, 2, 0, "removed")
         for client in (ann, ben, dan):
+            await client.close()
+
+
+async def test_a_person_drops_mid_game_and_comes_back_and_a_restart_mid_round_brings_the_event_back(
+        tmp_path: Path) -> None:
+    """ben drops in the middle of game 1 (his seat is held) and comes back with his token;
+    the server restarts in the middle of game 2 and comes back with the event where it was,
+    its board's table and the seats as the event put them (B first in odd games)."""
+    db = str(tmp_path / "noddy.sqlite3")
+    now = [1000.0]
+    async with running_server(core=core(now, db=db)) as server:
+        ann = await person(server.port, "ann", "127.0.0.2")
+        assert (await ann.request({"type": "register", "password": "sesame"}))["type"] == "registered"
+        await ann.request({"type": "announce_event", "title": "Restart", "format": "swiss", "rounds": 1,
+                           "games": 2, "round_pause": 0, **PRESET})
+        ben = await person(server.port, "ben", "127.0.0.3")
+        cal = await person(server.port, "cal", "127.0.0.4", bot=True)
+        for client in (ben, cal):
+            assert (await client.request({"type": "join_event", "event": 1}))["type"] == "ok"
+        assert (await ann.request({"type": "direct_event", "event": 1, "command": "start"}))["type"] == "ok"
+        told = await ben.recv_until(lambda m: m["type"] == "event_table")
+        table = told["table"]
+        await ben.recv_until(lambda m: m["type"] == "turn")  # game 1 is dealt: ben in seat 0
+        token = ben.token
+        await ben.close()
+        away = await cal.recv_until(lambda m: m["type"] == "player_away")
+        assert (away["table"], away["seat"], away["name"]) == (table, 0, "ben")
+        ben = await Client.connect(server.port, "127.0.0.3")
+        welcome = await ben.hello("ben", resume=token)
+        assert (welcome["resumed"], welcome["table"], welcome["seat"]) == (True, table, 0)
+        await cal.send({"type": "snapshot"})  # (its turn was read past, waiting for player_away)
+        await asyncio.gather(play_out(ben, random.Random(1)), play_out(cal, random.Random(2)))
+        # Game 2 is dealt at once, the seats swapped: cal first.
+        turn = await cal.recv_until(lambda m: m["type"] == "table" and m["table"]["status"] == "playing")
+        assert [s["name"] for s in turn["table"]["seats"]] == ["cal", "ben"]
+        tokens = {"ben": ben.token, "cal": cal.token}
+    async with running_server(core=core(now, db=db)) as server:
+        ann = await person(server.port, "ann", "127.0.0.2", password="sesame")
+        shown = (await ann.request({"type": "event", "event": 1}))["event"]
+        board = shown["rounds_played"][0]["boards"][0]
+        assert (shown["state"], shown["round"], board["table"], board["status"], len(board["games"])) == (
+            "running", 1, table, "playing", 1)
+        ben = await Client.connect(server.port, "127.0.0.3")
+        cal = await Client.connect(server.port, "127.0.0.4")
+        assert (await ben.hello("ben", resume=tokens["ben"]))["seat"] == 1
+        welcome = await cal.hello("cal", resume=tokens["cal"], bot=True)
+        assert (welcome["table"], welcome["seat"]) == (table, 0)
+        summary = (await ben.request({"type": "snapshot"}))["table"]
+        assert summary["event"] == {"id": 1, "round": 1, "board": 1}
+        await cal.send({"type": "snapshot"})  # where the game stands, its turn (a client asks on coming back)
+        await ben.send({"type": "snapshot"})
+        played = await asyncio.gather(play_board(ben, random.Random(3)), play_board(cal, random.Random(4)))
+        assert played == [1, 1]
+        await ann.recv_until(lambda m: m["type"] == "event_news" and m["kind"] == "finished")
+        final = (await ann.request({"type": "event", "event": 1}))["event"]
+        records = await records_of(ann, ["ben", "cal"])
+        assert [r["table"] for r in records.values()] == [table, table]
+        rows = {row["name"]: (row["points"], row["spread"]) for row in final["standings"]["rows"]}
+        assert rows == acc_points(list(records.values()))
+        for client in (ann, ben, cal):
+            await client.close()
+
+
+async def test_an_entrant_not_connected_when_the_round_begins_is_seated_on_logging_in() -> None:
+    now = [1000.0]
+    async with running_server(core=core(now)) as server:
+        ann = await person(server.port, "ann", "127.0.0.2")
+        assert (await ann.request({"type": "register", "password": "sesame"}))["type"] == "registered"
+        await ann.request({"type": "announce_event", "title": "Late", "format": "swiss", "rounds": 1,
+                           "games": 2, "forfeit_wait": 60, **PRESET})
+        ben = await person(server.port, "ben", "127.0.0.3")
+        cal = await person(server.port, "cal", "127.0.0.4")
+        for client in (ben, cal):
+            assert (await client.request({"type": "join_event", "event": 1}))["type"] == "ok"
+        await cal.close()
+        assert (await ann.request({"type": "direct_event", "event": 1, "command": "start"}))["type"] == "ok"
+        told = await ben.recv_until(lambda m: m["type"] == "event_table")
+        now[0] += 59.0  # within the no-show wait
+        cal = await person(server.port, "cal", "127.0.0.4")
+        where = await cal.recv_until(lambda m: m["type"] == "event_table")
+        assert where == {"type": "event_table", "event": 1, "round": 1, "board": 1, "table": told["table"],
+                         "seat": 1, "opponent": "ben", "games": 2}
+        seated = await cal.recv_until(lambda m: m["type"] == "table")
+        assert (seated["table"]["id"], seated["seat"]) == (told["table"], 1)
+        played = await asyncio.gather(play_board(ben, random.Random(5)), play_board(cal, random.Random(6)))
+        assert played == [2, 2]
+        final = (await ann.request({"type": "event", "event": 1}))["event"]
+        assert (final["state"], [p["forfeit"] for p in final["rounds_played"][0]["boards"]]) == ("finished", [None])
+        for client in (ann, ben, cal):
             await client.close()
