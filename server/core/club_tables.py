@@ -176,6 +176,7 @@ class ClubTables:
 
     def _mark(self, event: Event, round_: int, board: int, table: Table) -> None:
         table.event = {"id": event.definition.id, "round": round_, "board": board}
+        table.event_rated = event.definition.rated
         table.rate = self._seating.rater(table)
         self._boards[table.id] = (event, round_, board)
         self._objects[table.id] = table

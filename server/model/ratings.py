@@ -39,6 +39,7 @@ UNRATED_REASONS = {
     "guest": "a person (or bot) seated has no account (a guest): only registered names are rated",
     "same_computer": "one computer level sits on both sides: the game tells nothing",
     "fixed_deals": "the deals were fixed in advance (a match's deal_seeds): known cards",
+    "unrated_event": "a club night announced unrated (issue 35): its games count for its standings only",
 }
 
 

@@ -25,12 +25,10 @@ from noddy.bots import Player
 from noddy.engine import Action, Discard, Event, Game, Outcome, Rules, describe_legal
 
 from .live_game import LiveGame
-from .ratings import UNRATED_REASONS
 from .match_plan import MatchPlan
 from .match import Match
+from .table_rating import unrated_reasons
 from .table_options import hints_on, match_to
-
-_HANDS = {3: "three", 4: "four"}
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -153,6 +151,8 @@ class Table:
     #: A club night's board played here (issue 35): ``{"id", "round", "board"}``, shown in
     #: the summary; None for any other table.  Set by the server's club-night room.
     event: dict[str, Any] | None = None
+    #: Whether that club night counts for ratings (announced ``rated``).
+    event_rated: bool = True
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -257,45 +257,9 @@ class Table:
         return not self.unrated_reasons()
 
     def unrated_reasons(self) -> list[tuple[str, str]]:
-        """Why a game here is not rated, as (code, words) pairs (none: it is rated).  The
-        codes are :data:`UNRATED_REASONS`; the seats looked at are the ones taken now."""
-        reasons: list[tuple[str, str]] = []
-        if not (self.players == 2 or self.partnerships):
-            reasons.append(("not_two_sides", f"{_HANDS.get(self.players, str(self.players))}-handed "
-                                             "games without partnerships are unrated"))
-        if self.hints:
-            reasons.append(("coach", "the coach is on"))
-        seats = self._rated_seats()
-        guests = [name for name, guest, _level in seats if guest]
-        if guests:
-            reasons.append(("guest", f"{' and '.join(guests)} {'is a guest' if len(guests) == 1 else 'are guests'}"))
-        if self.players == 2 or self.partnerships:
-            sides: list[set[str]] = [set(), set()]
-            for index, (_name, _guest, level) in enumerate(seats):
-                if level is not None:
-                    sides[index % 2].add(level)
-            if sides[0] & sides[1]:
-                reasons.append(("same_computer", "the same computer level plays on both sides"))
-        if self.match is not None:
-            reasons.append(("fixed_deals", "the deals are fixed in advance (a match)"))
-        return reasons
-
-    def _rated_seats(self) -> list[tuple[str, bool, str | None]]:
-        """Each seat's (name, is a guest, computer level or None) for :meth:`unrated_reasons`.
-        A computer standing in (issue 24) counts as the one dealt in: a game is rated by who
-        was dealt in (``LiveGame.seats``), not by who plays a seat for them at the end."""
-        dealt = {s["seat"]: s for s in self.live.seats} if self.live is not None else {}
-        out: list[tuple[str, bool, str | None]] = []
-        for index, seat in enumerate(self.seats):
-            if seat is not None and seat.stand_in and index in dealt:
-                was = dealt[index]
-                human = was["kind"] != "computer"
-                out.append((was["name"], human and was.get("account") is None, None if human else was["level"]))
-            elif seat is not None:
-                out.append((seat.name, seat.session is not None and seat.session.account is None, seat.level))
-            else:
-                out.append(("", False, None))
-        return out
+        """Why a game here is not rated, as (code, words) pairs (none: it is rated): see
+        :func:`~noddy.server.model.table_rating.unrated_reasons`."""
+        return unrated_reasons(self)
 
     def summary(self) -> dict[str, Any]:
         """What the lobby shows of the table: never any card."""

@@ -95,8 +95,16 @@ def save_event(db: sqlite3.Connection, data: Mapping[str, Any], saved_at: float)
                             row.winner, row.a_score, row.b_score, row.skunk, row.forfeit, row.forfeit_by))
 
 
+def has_events(db: sqlite3.Connection) -> bool:
+    """Whether the database has the club nights' tables (a file kept at an older schema by a
+    test's ``migrations`` has not): without them there are no events to read."""
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").fetchone() is not None
+
+
 def load_events(db: sqlite3.Connection) -> dict[str, Any]:
     """The events not over, oldest first, and the highest event id stored (0: none)."""
+    if not has_events(db):
+        return {"events": [], "last_id": 0}
     marks = ", ".join("?" for _ in OPEN_STATES)
     rows = db.execute(f"SELECT data FROM events WHERE state IN ({marks}) ORDER BY id", OPEN_STATES).fetchall()
     last = db.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0]
@@ -105,6 +113,8 @@ def load_events(db: sqlite3.Connection) -> dict[str, Any]:
 
 def events_of(db: sqlite3.Connection, name: str, kind: str, limit: int) -> list[dict[str, Any]]:
     """The events ``name`` entered, newest first, with their place and points in each."""
+    if not has_events(db):
+        return []
     rows = db.execute(
         "SELECT e.id, e.title, e.state, x.place, x.points, "
         "(SELECT count(*) FROM event_entrants AS y WHERE y.event_id = e.id) "

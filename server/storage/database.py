@@ -84,8 +84,8 @@ class Storage(StorageAccounts, StorageTells, StorageEvents, StorageWrites):
             events = events_of(self.db, args["name"], "person", EVENTS_IN_STATS) + events_of(
                 self.db, args["name"], "bot", EVENTS_IN_STATS)
             events.sort(key=lambda row: -row["event"])
-            return {**read_stats(self.db, args["name"], args.get("account", 0), args["preset"], args["private"]),
-                    "events": events[:EVENTS_IN_STATS]}
+            stats = read_stats(self.db, args["name"], args.get("account", 0), args["preset"], args["private"])
+            return {**stats, "events": events[:EVENTS_IN_STATS]} if events else stats
         if kind == "repair_table":
             return self.repair(args["table"], args["write"])
         if kind in ACCOUNT_QUERIES:

@@ -45,6 +45,7 @@ async def test_a_swiss_of_two_rounds_on_duplicate_deals_with_people_and_a_bot() 
                 seated = await client.recv_until(lambda m: m["type"] == "table" and m.get("seat") is not None)
                 assert seated["table"]["id"] == told["table"] and seated["table"]["event"] == {
                     "id": 1, "round": round_, "board": told["board"]}
+                assert seated["table"]["unrated_reasons"][-1] == "unrated_event"  # announced unrated
                 tables[name] = told
             assert {t["opponent"] for t in tables.values()} == set(players)
             played = await asyncio.gather(*(play_board(c, rngs[n]) for n, c in players.items()))
@@ -240,3 +241,74 @@ async def test_an_entrant_not_connected_when_the_round_begins_is_seated_on_loggi
         assert (final["state"], [p["forfeit"] for p in final["rounds_played"][0]["boards"]]) == ("finished", [None])
         for client in (ann, ben, cal):
             await client.close()
+
+
+async def test_a_held_seat_that_runs_out_forfeits_the_game_and_an_absent_player_the_next() -> None:
+    """ben drops in game 1 and never comes back: when his grace period is over a computer
+    stands in and plays the game out, which counts as ben's forfeit (abandoned); game 2
+    waits forfeit_wait seconds for him, then is his forfeit too (no-show)."""
+    now = [1000.0]
+    async with running_server(core=core(now, grace_period=5.0)) as server:
+        ann = await person(server.port, "ann", "127.0.0.2")
+        assert (await ann.request({"type": "register", "password": "sesame"}))["type"] == "registered"
+        await ann.request({"type": "announce_event", "title": "Gone", "format": "swiss", "rounds": 1,
+                           "games": 2, "forfeit_wait": 60, **PRESET})
+        ben = await person(server.port, "ben", "127.0.0.3")
+        cal = await person(server.port, "cal", "127.0.0.4", bot=True)
+        for client in (ben, cal):
+            assert (await client.request({"type": "join_event", "event": 1}))["type"] == "ok"
+        assert (await ann.request({"type": "direct_event", "event": 1, "command": "start"}))["type"] == "ok"
+        await ben.recv_until(lambda m: m["type"] == "turn")
+        await ben.close()
+        await cal.recv_until(lambda m: m["type"] == "player_away")
+        now[0] += 6.0  # the grace period is over: a computer stands in
+        await cal.recv_until(lambda m: m["type"] == "stand_in")
+        await cal.send({"type": "snapshot"})
+        await play_out(cal, random.Random(7))
+        now[0] += 61.0  # game 2 waited forfeit_wait for ben
+        await ann.recv_until(lambda m: m["type"] == "event_news" and m["kind"] == "finished")
+        final = (await ann.request({"type": "event", "event": 1}))["event"]
+        games = final["rounds_played"][0]["boards"][0]["games"]
+        assert [(g["game"], g["winner"], g["forfeit"]) for g in games] == [(0, "cal", "abandoned"),
+                                                                            (1, "cal", "no-show")]
+        rows = {row["name"]: (row["points"], row["forfeits"]) for row in final["standings"]["rows"]}
+        assert rows == {"cal": (4, 0), "ben": (0, 2)}
+        for client in (ann, cal):
+            await client.close()
+
+
+async def test_an_event_starts_by_itself_at_its_time_and_the_director_ends_it_early() -> None:
+    now = [1000.0]
+    async with running_server(core=core(now)) as server:
+        ann = await person(server.port, "ann", "127.0.0.2")
+        assert (await ann.request({"type": "register", "password": "sesame"}))["type"] == "registered"
+        event = (await ann.request({"type": "announce_event", "title": "At nine", "format": "round-robin",
+                                    "games": 2, "starts_in": 30, **PRESET}))["event"]
+        assert (event["rounds"], event["starts_in"]) == (None, 30.0)
+        ben = await person(server.port, "ben", "127.0.0.3")
+        cal = await person(server.port, "cal", "127.0.0.4")
+        for client in (ben, cal):
+            assert (await client.request({"type": "join_event", "event": 1}))["type"] == "ok"
+        now[0] += 30.0
+        told = await ben.recv_until(lambda m: m["type"] == "event_table")
+        assert (told["round"], told["opponent"]) == (1, "cal")
+        await cal.recv_until(lambda m: m["type"] == "turn")  # both seated: game 1 is dealt
+        assert (await ann.request({"type": "direct_event", "event": 1, "command": "end"}))["type"] == "ok"
+        ended = await ben.recv_until(lambda m: m["type"] == "event_news" and m["kind"] == "ended")
+        assert ended["text"] == "At nine is over: the director ended it early"
+        assert {(m["table"], m["reason"]) for m in ben.received if m["type"] == "table_closed"} == {
+            (told["table"], "event_board")}
+        final = (await ann.request({"type": "event", "event": 1}))["event"]
+        assert (final["state"], final["rounds"], final["rounds_played"][0]["boards"][0]["status"]) == (
+            "ended", 1, "void")
+        listed = (await ben.request({"type": "events"}))["events"]
+        assert [(e["id"], e["state"]) for e in listed] == [(1, "ended")]
+        await refused_end(ann)
+        for client in (ann, ben, cal):
+            await client.close()
+
+
+async def refused_end(ann: Client) -> None:
+    """An event over refuses the director's end: ``event_state``."""
+    reply = await ann.request({"type": "direct_event", "event": 1, "command": "end"})
+    assert (reply["type"], reply["code"]) == ("error", "event_state")
