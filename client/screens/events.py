@@ -12,7 +12,9 @@ and lengthens or shortens the pause between rounds.  ``n`` announces an event th
 :class:`~noddy.client.screens.events_form.AnnounceForm`.
 
 Each ``event_news`` push asks the server again for what is shown (the list, or the event),
-so the screen follows the event while it is open; the news itself goes to the status line
+and so does a board's table opening or closing (news of those goes to the entrants only: a
+person watching the event learns it from the lobby's table pushes), so the screen follows
+the event while it is open; the news itself goes to the status line
 and the lobby's log (:meth:`noddy.client.model.ViewModel._on_event_news`).
 
 The drawing is :mod:`noddy.client.screens.events_layout`'s.
@@ -169,6 +171,10 @@ class EventsView(Screen):
             if self.active and (self.session.screen == EVENTS or message.get("event") == self.event_id):
                 self.refresh()
             return
+        if kind in ("table", "table_closed") and self.active and self.announce.form is None \
+                and self._board_moved(message):
+            self.refresh()
+            return
         request_id = message.get("id")
         asked = self._asked.pop(request_id, None) if isinstance(request_id, int) else None
         if asked is None:
@@ -188,6 +194,21 @@ class EventsView(Screen):
             self._done(asked)
         elif kind == "error" and asked["type"] == "events":
             self.events = []  # (the error's words are on the status line: the model's)
+
+    def _board_moved(self, message: dict[str, Any]) -> bool:
+        """A board's table opened (a round began) or closed (its games are played): news
+        that goes to the entrants only, so one who watches the event learns it this way."""
+        if message.get("type") == "table_closed":
+            return message.get("reason") == "event_board"
+        summary = message.get("table") or {}
+        board = summary.get("event") if isinstance(summary, dict) else None
+        if not isinstance(board, dict) or "seat" in message:
+            return False
+        if self.session.screen == EVENTS:
+            return board.get("round") not in [e.get("round") for e in self.events or []
+                                              if e.get("id") == board.get("id")]
+        known = [b.get("table") for b in self.boards()]
+        return board.get("id") == self.event_id and summary.get("id") not in known
 
     def _done(self, asked: dict[str, Any]) -> None:
         """An ``ok``: say what was done (the news follows), and look again."""

@@ -277,3 +277,19 @@ def test_every_club_request_has_its_key() -> None:
         "events": "Club nights: e", "event": "Club nights: Enter", "join_event": "Club nights: j",
         "withdraw_event": "Club nights: w", "direct_event": "Club nights: s",
         "announce_event": "In the announce form: Enter"}
+
+
+async def test_a_watcher_follows_the_boards_opening_and_closing(client: ClientApp) -> None:
+    """Not an entrant, no news: a board's table opening or closing asks again."""
+    open_event(client)
+    asked = len(sent(client))
+    board_table = {"id": 8, "preset": "cribbage", "players": 2, "status": "playing", "seats": [None, None],
+                   "event": {"id": 1, "round": 2, "board": 2}}
+    client._on_message({"type": "table", "table": board_table})          # a board already shown
+    client._on_message({"type": "table", "table": {**board_table, "id": 5, "event": None}})
+    assert sent(client)[asked:] == []
+    client._on_message({"type": "table_closed", "table": 8, "reason": "event_board"})
+    client._on_message({"type": "table", "table": {**board_table, "id": 11,
+                                                   "event": {"id": 1, "round": 3, "board": 1}}})
+    assert [{k: v for k, v in s.items() if k != "id"} for s in sent(client)[asked:]] == [
+        {"type": "event", "event": 1}, {"type": "event", "event": 1}]
