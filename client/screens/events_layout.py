@@ -106,7 +106,7 @@ def definition_parts(event: dict[str, Any]) -> list[render.Part]:
     fmt = f"Swiss, {event.get('rounds')} rounds" if event.get("format") == "swiss" else "round robin"
     games = int(event.get("games") or 1)
     parts: list[render.Part] = [
-        (f"#{event.get('id')} {event.get('title')}", "", 0), (fmt, " · ", 5),
+        (fmt, "", 5),
         (str(event.get("preset")), " · ", 4), (f"{games} game{'s' if games != 1 else ''} a pairing", ", ", 2),
         ("duplicate deals" if event.get("duplicate") else "", ", ", 1), (str(event.get("state")), " · ", 0)]
     if event.get("round"):
@@ -171,7 +171,9 @@ def event_fragments(view: EventsView, width: int) -> Fragments:
     event = view.event
     if event is None:
         return [("class:dim", "   Asking the server…\n")]
-    out: Fragments = [("class:label", " " + render.join_parts(definition_parts(event), room) + "\n"),
+    # The title on a line of its own: a long one cut between words, never the state after it.
+    out: Fragments = [("class:label", " " + render.fit_words(f"#{event.get('id')} {event.get('title')}", room) + "\n"),
+                      ("", " " + render.join_parts(definition_parts(event), room) + "\n"),
                       ("class:dim", " " + render.fit_words(when_words(event), room) + "\n")]
     entrants = event.get("entrants") or []
     chosen = view.chosen_entrant() if view.is_director() else None
