@@ -273,6 +273,15 @@ async def test_event_table_takes_the_person_to_their_board(client: ClientApp) ->
     assert_whole(client, "the board's table")
 
 
+def test_the_help_lists_the_club_nights_keys() -> None:
+    from noddy.client.keys import HELP_TEXT, help_text
+    assert any(line.startswith("  e         club nights (Enter opens") for line in HELP_TEXT.splitlines())
+    narrow = help_text(60)
+    for line in ("  e         club nights (Enter opens one)", "  j         join the event (a private one asks its", "  E         director: end it early (asks first)",
+                 "  n         announce a club night (a form)", " In the announce form"):
+        assert line in narrow.splitlines(), line
+
+
 def test_every_club_request_has_its_key() -> None:
     sent_by = requests_sent()
     assert {k: sent_by[k] for k in ("events", "event", "join_event", "withdraw_event", "direct_event",
