@@ -121,7 +121,7 @@ class ViewModel:
         session, game = self.session, self.game
         session.on_welcome(m)
         if m.get("resumed") and m.get("table") is not None:
-            session.set_status("Connection restored; back at the table.")
+            session.set_status("Connection restored; back at the table.", until_game=True)
             game.table_id = m["table"]
             game.seat = m.get("seat")
             session.screen = TABLE

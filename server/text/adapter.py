@@ -10,8 +10,8 @@ sends them, so it always agrees with what the person has been told.
 Both ways: :meth:`TextAdapter.receive` reads a typed line into a request
 (:mod:`.commands`) and hands it to ``ServerCore.receive_request``; :meth:`TextAdapter.outgoing`
 is shown every core call's instructions and marks each one for a text connection with the
-names its lines are rendered with and the width they are wrapped to (a :class:`.Reading`:
-:mod:`.render`, at the send path), and tells a person in the lobby only the table news they
+names its lines are rendered with and the width they are wrapped to (``Send.names`` and
+``Send.width``: :mod:`.render`, at the send path), and tells a person in the lobby only the table news they
 can act on (:mod:`.lobby_news`).  The core speaks only requests and messages.
 
 A few lines are text mode's own, answered here without the core (but rate-limited by it
@@ -33,7 +33,7 @@ from .commands import BY_VERB, cards_by_number, parse_command
 from .help import help_reply
 from .lobby_news import LobbyNews
 from .render import person_error
-from .wrapping import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, Reading
+from .wrapping import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
 
 if TYPE_CHECKING:
     from ..core import ServerCore
@@ -58,16 +58,6 @@ class _Person:
     club: bool = False
     #: The lobby's news as they are told it.
     lobby: LobbyNews = field(default_factory=LobbyNews)
-    _reading: Reading = field(default_factory=Reading)
-
-    @property
-    def reading(self) -> Reading:
-        """Their names and width, as their lines are rendered with (made again only when
-        either changed)."""
-        reading = self._reading
-        if reading.width != self.width or tuple.__ne__(reading, self.names):
-            reading = self._reading = Reading(self.names, self.width)
-        return reading
 
     def left(self) -> None:
         self.table, self.seat, self.names, self.legal, self.club = None, None, _NO_NAMES, [], False
@@ -229,7 +219,7 @@ class TextAdapter:
             out[:] = [o for o in out if o is not first]
         if request is None:
             text = note if note is not None else _answer(typed, person)
-            out.append(Send(conn_id, {"type": "note", "text": text}, True, person.reading))
+            out.append(Send(conn_id, {"type": "note", "text": text}, True, person.names, width=person.width))
         return effects
 
     def outgoing(self, outs: list[Out]) -> None:
@@ -255,7 +245,7 @@ class TextAdapter:
                 person.seen(message)
             if person.club:  # a game over at a club night's board: no "type ready" after it
                 out.message = at_club_board(out.message)  # type: ignore[union-attr]
-            out.names = person.reading  # type: ignore[union-attr]
+            out.names, out.width = person.names, person.width  # type: ignore[union-attr]
 
     def forget(self, conn_id: int) -> None:
         """The connection is gone."""

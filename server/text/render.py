@@ -22,7 +22,7 @@ from .commands import numbered_hand
 from .meeting import chat_line, lobby_text, talk_text
 from .records_text import games_text, leaderboard_text, match_points, record_text, sides_of
 from .seat_news import SEAT_NEWS, seat_news_text
-from .wrapping import width_of, wrap
+from .wrapping import DEFAULT_WIDTH, wrap
 
 #: What follows every goodbye: plain ``nc`` stays open after the server closes the
 #: connection, until the person presses Ctrl-C (issue 33, item 10).
@@ -158,9 +158,10 @@ def _match_line(table: dict[str, Any]) -> str:
     return f"\nMatch to {match['to']}, game {match['game']}: {match_points(match, sides)}."
 
 
-def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
+def render(message: dict[str, Any], names: Sequence[str] = (), width: int | None = None) -> str:
     """``message`` as lines a person can read (always ending in a newline).  ``names`` are
-    the seats' names at the reader's table, so that events name the players."""
+    the seats' names at the reader's table, so that events name the players; ``width`` the
+    columns the lines are wrapped to (None: :data:`~.wrapping.DEFAULT_WIDTH`)."""
     kind = message["type"]
     text: str
     if kind == "welcome":
@@ -255,7 +256,7 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         text = _review_text(message)
     else:
         text = " ".join(f"{k}={v}" for k, v in message.items())
-    return wrap(text, width_of(names)) + "\n"
+    return wrap(text, width or DEFAULT_WIDTH) + "\n"
 
 
 def _advice_text(choice: dict[str, Any]) -> str:
