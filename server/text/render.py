@@ -249,7 +249,7 @@ def render(message: dict[str, Any], names: Sequence[str] = (), width: int | None
     elif kind == "stats":
         text = "\n".join(stats_lines(message))
     elif kind in CLUB_MESSAGES:
-        text = club_text(message, width_of(names))
+        text = club_text(message, width or DEFAULT_WIDTH)
     elif kind == "hint":
         text = _hint_text(message)
     elif kind == "review":

@@ -111,9 +111,8 @@ def _club_event(names: list[str], bots: list[str], withdrawn: tuple[str, ...] = 
 def test_the_standings_fit_80_columns_and_never_wrap() -> None:
     """Names as long as a name may be (32 characters) beside a withdrawn bot are cut with
     ``~`` in a column that leaves each row within 80 columns: a row is never wrapped."""
-    from noddy.server.text.wrapping import Reading
     names = ["Bartholomew Featherstonehaugh-Sm", "ann", "Maximiliana Wolkenstein-Graubun", "dot"]
-    lines = render(_club_event(names, ["dot"], ("dot",)), Reading((), 80)).splitlines()
+    lines = render(_club_event(names, ["dot"], ("dot",)), (), 80).splitlines()
     table = lines[lines.index(next(line for line in lines if line.startswith("Standings"))) + 1:]
     assert max(len(line) for line in lines) <= 80
     assert table == [
@@ -124,7 +123,7 @@ def test_the_standings_fit_80_columns_and_never_wrap() -> None:
         " 4 dot                        2    1     0      2    -30 1500±403 bot, withdrawn"]
     # Read at 1000 columns, the names are whole, and the games won-lost against each
     # entrant (in rank order) fit beside them: the cross-table proper.
-    wide = render(_club_event(names, ["dot"], ("dot",)), Reading((), 1000)).splitlines()
+    wide = render(_club_event(names, ["dot"], ("dot",)), (), 1000).splitlines()
     assert wide[-5:] == [
         " # name                               1   2   3   4 games wins skunk points spread rating",
         " 1 Bartholomew Featherstonehaugh-Sm   x   . 1-1   .     2    1     1      3    +30 1500±403",
