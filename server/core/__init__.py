@@ -63,6 +63,8 @@ them, so every seam is in a constructor:
   ``stand_in``), with :mod:`.silence` (how long the person to move has said nothing),
   :mod:`.gameplay` (``action``, ``snapshot``, dealing, playing for a timed-out seat, computer
   players' jobs), with :mod:`.turn_timers` (when each seat's turn timer runs out),
+  :mod:`.publishing` (every member sent its seat's view of a game's events, then its turn:
+  the hot path) and :mod:`.game_ending` (a won game's result, record and rating),
   :mod:`.queries` (``list_games``, ``get_game``, ``leaderboard``), :mod:`.coaching`
   (``hint``, ``review``), :mod:`.accounts` (registered names; ``register``,
   ``change_password``, ``unregister``), and :mod:`.recovery` (restore, paused tables' repair).

@@ -15,8 +15,8 @@ accepted challenge seats its players.  Everything it reads is the table's own st
 restart is looked at the same way.
 
 Collaborators (passed in): the outbox, the sessions (who is online by name), the lobby's
-board, the open tables, seating (to seat a player), gameplay (to deal and publish) and
-table closing; and the room's report callback (:meth:`attach`), which carries out the
+board, the open tables, seating (to seat a player), gameplay (to deal), the publisher (to
+send the deal) and table closing; and the room's report callback (:meth:`attach`), which carries out the
 effects of the event's calls made here.
 """
 
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from .gameplay import Gameplay
     from .lobby_board import LobbyBoard
     from .outbox import Outbox
+    from .publishing import Publisher
     from .seating import Seating
     from .sessions import Sessions
     from .table_closing import TableClosing
@@ -52,13 +53,14 @@ class ClubTables:
     """The club nights' boards at their tables; see the module docstring."""
 
     def __init__(self, outbox: Outbox, sessions: Sessions, board: LobbyBoard, tables: Tables,
-                 seating: Seating, gameplay: Gameplay, closing: TableClosing) -> None:
+                 seating: Seating, gameplay: Gameplay, publisher: Publisher, closing: TableClosing) -> None:
         self._outbox = outbox
         self._sessions = sessions
         self._board = board
         self._tables = tables
         self._seating = seating
         self._gameplay = gameplay
+        self._publisher = publisher
         self._closing = closing
         self._report: Report = lambda event, effects: None
         #: Each board's table id -> (event, round, board), and its Table object.
@@ -299,4 +301,4 @@ class ClubTables:
                 seat.session.seat = index
         started = self._gameplay.start_game(table, pairing.seeds[game_number])
         self._tables.changed(table)
-        self._gameplay.publish(table, *started)
+        self._publisher.publish(table, *started)

@@ -30,6 +30,7 @@ from .club_nights import ClubNights
 from .club_tables import ClubTables
 from .coaching import Coaching
 from .connections import Connections
+from .game_ending import GameEnding
 from .gameplay import Gameplay
 from .held_seats import HeldSeats
 from .instructions import BotJob, Effects, PasswordResult, PasswordWork, Query, TurnTimer
@@ -39,6 +40,7 @@ from .matchmaking import Matchmaking
 from .mutes import Mutes
 from .outages import LostTables, PausedTables
 from .outbox import Outbox
+from .publishing import Publisher
 from .queries import Queries
 from .reception import Reception
 from .recovery import Recovery
@@ -94,12 +96,15 @@ class ServerCore:
         self.turn_timers = TurnTimers(outbox, self.tables)
         self.silence = Silence(config, clock, outbox, self.tables)
         self.results = Results(outbox, self.sessions)
-        self.gameplay = Gameplay(config, clock, wall_clock, outbox, self.turn_timers, self.silence, self.tables,
-                                 self.ratings, self.paused, self.sessions, self.results)
+        self.ending = GameEnding(clock, wall_clock, outbox, self.tables, self.ratings, self.sessions, self.results)
+        self.publisher = Publisher(clock, outbox, self.turn_timers, self.silence, self.ending)
+        self.gameplay = Gameplay(config, clock, wall_clock, outbox, self.turn_timers, self.tables, self.paused,
+                                 self.publisher, self.ending)
         self.stand_ins = StandIns(config, clock, outbox, self.tables, self.gameplay, self.silence)
         self.closing = TableClosing(outbox, self.sessions, self.board, self.tables)
         self.seating = Seating(config, clock, outbox, self.connections, self.sessions, self.board,
-                               self.tables, guard, self.ratings, self.gameplay, self.stand_ins, self.closing)
+                               self.tables, guard, self.ratings, self.gameplay, self.publisher, self.stand_ins,
+                               self.closing, self.results)
         self.held_seats = HeldSeats(config, clock, outbox, self.sessions, self.board, self.tables,
                                     self.paused, self.stand_ins, self.seating, self.closing)
         self.accounts = Accounts(config, clock, outbox, self.connections, self.tables, self.ratings)
@@ -111,12 +116,12 @@ class ServerCore:
         self.queries = Queries(config, clock, outbox, self.connections, self.ratings, guard, self.accounts)
         self.coaching = Coaching(outbox, self.queries)
         self.matchmaking = Matchmaking(config, clock, outbox, self.connections, self.sessions, self.board,
-                                       self.tables, self.seating, self.gameplay, self.mutes)
+                                       self.tables, self.seating, self.gameplay, self.publisher, self.mutes)
         self.recovery = Recovery(config, clock, outbox, self.connections, self.sessions, self.board,
                                  self.tables, self.ratings, self.paused, self.lost, self.lobby,
-                                 self.seating, self.held_seats, self.closing, self.gameplay)
+                                 self.seating, self.held_seats, self.closing, self.gameplay, self.ending)
         self.club_tables = ClubTables(outbox, self.sessions, self.board, self.tables, self.seating,
-                                      self.gameplay, self.closing)
+                                      self.gameplay, self.publisher, self.closing)
         self.club_nights = ClubNights(config, clock, wall_clock, outbox, self.sessions, self.club_tables)
         handlers: dict[str, Any] = {}
         for part in (self.lobby, self.seating, self.stand_ins, self.gameplay, self.queries,

@@ -1,27 +1,19 @@
-"""The game: dealing, applying actions, publishing them, and playing for a seat whose turn
-timer ran out.
+"""The game: dealing, applying actions, and playing for a seat whose turn timer ran out.
 
 Owns: the next game id, and handles ``action`` and ``snapshot``, with the turn-timer part
 of ``tick`` (the timers themselves are :mod:`.turn_timers`'); the computer players' jobs
 (``take_bot_jobs``, ``bot_moved`` and their safety-net sweep in ``tick``) are
-:mod:`.computer_players`', whose decisions are played here like anyone's.  This is the hot path: an action is
-applied by the engine, queued for storage (``ActionApplied``; ``GameBegun``/``GameFinished``
-at either end, with the rating of a finished game), and published to every member, redacted
-for its seat (:meth:`Table.event_messages`), followed by whose turn it is.  :meth:`publish`
-builds each message once and appends the :class:`Send` instructions itself, one per member:
-a :class:`Lines` batch of its events and turn (the actor's led by its ``ok``), the messages
-shared between the members' batches.  Keep it that way: one instruction per member and
-action is what the network layer can carry out cheaply.
+:mod:`.computer_players`', whose decisions are played here like anyone's.  An action is
+applied by the engine, queued for storage (``ActionApplied``; ``GameBegun`` when a game is
+dealt) and handed to the publisher (:mod:`.publishing`: every member is sent its seat's view
+of the events, then whose turn it is; the actor's batch led by its ``ok``).  A game won by
+an action or by the deal itself is settled by the game's ending (:mod:`.game_ending`: its
+result, ``GameFinished`` and the rating); a game this part deals is published by the part
+that started it (seating, matchmaking, club tables), once it has told the table.
 
-A finished game's result is the server's one :class:`~noddy.server.model.result.GameResult`
-(the engine's outcome and the server's facts): the ``game_over`` event and the stored result
-are made from it, and the rating reads its outcome.
-
-Collaborators (passed in): the turn timers, the seats' silence (told of each turn
-published: :mod:`.silence`), the open tables (a change is announced there), the rating book
-(a finished game is rated by its ``rate_game``), the paused tables (which take no action:
-their computers and timers wait), and the sessions (a person a computer stood in for is
-let go when the game ends: their seat is freed).
+Collaborators (passed in): the turn timers, the paused tables (which take no action: their
+computers and timers wait), the open tables (where the computer players find their
+tables), the publisher and the game's ending.
 
 A person who leaves mid-game is an action too (:mod:`noddy.engine.leaving`: ``resign``,
 ``abandon``, ``take_back``, applied by :meth:`leave_game` for seating), so the stored
@@ -39,23 +31,21 @@ from noddy.engine import Action, Claim, Discard, Event, Game, Go, Muggins, Pass,
 from noddy.protocol import ProtocolError
 
 from ..config import ServerConfig
-from ..model.ratings import Rated, RatingBook, family_of
-from ..model.result import FinishedGameOver, GameResult, duration_between, game_result
+from ..model.ratings import family_of
 from ..model.session import Connection
 from ..model.live_game import LiveGame
-from ..model.table import FINISHED, PLAYING, Seat, Table
-from ..storage.records import ActionApplied, GameBegun, GameFinished
+from ..model.table import PLAYING, Table
+from ..storage.records import ActionApplied, GameBegun
 from .computer_players import ComputerPlayers
-from .instructions import BotJob, Lines, Send
+from .instructions import BotJob
 from .places import my_seat, my_table, session_of
 from .turn_timers import turn_timer
 
 if TYPE_CHECKING:
-    from .results import Results
+    from .game_ending import GameEnding
     from .outages import PausedTables
     from .outbox import Outbox
-    from .sessions import Sessions
-    from .silence import Silence
+    from .publishing import Publisher
     from .tables import Tables
     from .turn_timers import TurnTimers
 
@@ -66,20 +56,16 @@ class Gameplay:
     """Games at the tables and their timers; see the module docstring."""
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], wall_clock: Callable[[], float],
-                 outbox: Outbox, timers: TurnTimers, silence: Silence, tables: Tables,
-                 ratings: RatingBook, paused: PausedTables, sessions: Sessions, results: Results) -> None:
+                 outbox: Outbox, timers: TurnTimers, tables: Tables, paused: PausedTables,
+                 publisher: Publisher, ending: GameEnding) -> None:
         self._config = config
-        self._sessions = sessions
         self._clock = clock
         self._wall_clock = wall_clock
         self._outbox = outbox
         self._timers = timers
-        self._silence = silence
-        self._tables = tables
-        self._ratings = ratings
-        #: The results told to people not at the table when a game ends (see :mod:`.results`).
-        self.results = results
         self._paused = paused
+        self._publisher = publisher
+        self._ending = ending
         self._next_game = 1
         #: The computer players' jobs, whose moves are played like anyone's.
         self._computers = ComputerPlayers(outbox, tables, paused, self._play)
@@ -122,8 +108,8 @@ class Gameplay:
             # timer given again would tell the others that something happened.)
             table.deadlines.pop(seat, None)
         # The reply leads the actor's batch of events and turn (one message fewer to carry out).
-        self.publish(table, table.record(events), plain,
-                      (conn.id, {"type": "ok"} if rid is None else {"type": "ok", "id": rid}))
+        self._publisher.publish(table, table.record(events), plain,
+                                (conn.id, {"type": "ok"} if rid is None else {"type": "ok", "id": rid}))
 
     def snapshot(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = session_of(conn)
@@ -159,7 +145,7 @@ class Gameplay:
         self._next_game += 1
         table.live = live
         events = list(game.log)
-        result = self._result(table, game, events)
+        result = self._ending.result(table, game, events)
         plain = [event.to_dict() for event in events]
         self._outbox.record(GameBegun(
             live.game_id, table.id, table.games_played, table.preset, family_of(table.preset),
@@ -167,7 +153,7 @@ class Gameplay:
             started_at, plain, password=table.password,
             match=table.match_game_dealt(live.game_id, game.dealer)))
         if result is not None:  # won by the deal itself, before anyone acted
-            self.finish_game(table, game, result)
+            self._ending.finish_game(table, game, result)
         self._outbox.saved_again(table)
         table.game = game
         table.status = PLAYING
@@ -186,9 +172,9 @@ class Gameplay:
         """Apply ``action`` (the engine raises, changing nothing, if it is illegal) and queue
         it for storage (which keeps the action only: a replay gives its events); a won game
         is recorded as finished and rated.  Returns the events and their dicts (the ones the
-        storage record carries, for :meth:`_stream` to reuse)."""
+        storage record carries, for the publisher to reuse)."""
         events = game.apply(action)
-        result = self._result(table, game, events)
+        result = self._ending.result(table, game, events)
         if table.match is not None:
             table.match.acted(action.seat, self._clock())
         live = table.live
@@ -198,7 +184,7 @@ class Gameplay:
         plain = [event.to_dict() for event in events]
         self._outbox.record(ActionApplied(live.game_id, live.actions, action.to_dict(), plain, table.id))
         if result is not None:
-            self.finish_game(table, game, result)
+            self._ending.finish_game(table, game, result)
         return events, plain
 
     def leave_game(self, table: Table, action: Action, why: str | None = None) -> None:
@@ -208,7 +194,7 @@ class Gameplay:
         assert game is not None and table.status == PLAYING
         if why is not None:
             self.seat_changed(table, action.seat, why)
-        self._stream(table, *self.apply_action(table, game, action))
+        self._publisher.stream(table, *self.apply_action(table, game, action))
 
     def seat_changed(self, table: Table, seat: int, why: str) -> None:
         """Note in the game's record who plays ``seat`` from now on, and why."""
@@ -221,182 +207,9 @@ class Gameplay:
                              "kind": "computer" if occupant.is_computer else "human",
                              "level": occupant.level, "why": why})
 
-    def _free_stand_ins(self, table: Table) -> None:
-        """The game is over: a computer that stood in for someone leaves the seat, and so
-        does a person the table was waiting for; who it stood in for is let go (their
-        resume token no longer holds a seat).  A waiting bot's table thus never plays on
-        by itself with a stand-in counted as ready.  A person still here (a stand-in played
-        for their silence: :mod:`.silence`) has their seat back, and where the game ended."""
-        for index, occupant in enumerate(table.seats):
-            if occupant is None:
-                continue
-            person = occupant.stand_in_for if occupant.stand_in else occupant.session
-            if occupant.stand_in and person is not None and person.conn is not None and person.table is table:
-                table.seats[index] = Seat(person.name, session=person)
-                self._outbox.send(person.conn, table.snapshot(index, self._clock()))
-                continue
-            if occupant.stand_in or (person is not None and person.conn is None and person.held_until is None):
-                table.seats[index] = None
-                if person is not None and person.table is table:
-                    person.table, person.seat = None, None
-                    self._sessions.forget(person)
-
-    def _result(self, table: Table, game: Game, events: list[Event]) -> GameResult | None:
-        """The result of a game that ``events`` ended (None while it goes on), with the
-        server's facts; the ``game_over`` among ``events`` is replaced by the server's
-        (:class:`FinishedGameOver`), so every reader of the event reads the same result."""
-        live, outcome = table.live, game.outcome
-        if outcome is None or live is None:
-            return None
-        result = self._made_result(table, game)
-        for index, event in enumerate(events):
-            if event.kind == FinishedGameOver.kind:
-                events[index] = FinishedGameOver(result)
-        return result
-
-    def _made_result(self, table: Table, game: Game) -> GameResult:
-        """The result of ``game`` (over) with the server's facts (see :func:`game_result`)."""
-        live, outcome = table.live, game.outcome
-        assert live is not None and outcome is not None
-        return game_result(outcome, duration_between(live.started_at, self._wall_clock()), live.seats,
-                           table.players, game.scores)
-
-    def finish_game(self, table: Table, game: Game, result: GameResult | None = None) -> None:
-        """Record a won game as finished and rate it.  Every way a game ends comes here: an
-        action (a person's, a computer's or the turn timer's) or the deal itself (under the
-        Noddy presets the show comes before the play, so a low target can be reached at once).
-        ``result``: the game's, as :meth:`_result` made it (a restored game's is made here)."""
-        live = table.live
-        outcome = game.outcome
-        assert live is not None and outcome is not None
-        if result is None:
-            result = self._made_result(table, game)
-        changes: list = []
-        reasons = table.unrated_reasons()
-        if reasons:  # see Table.unrated_reasons: only two sides of registered people, no coach
-            self._ratings.note_unrated(family_of(table.preset), [code for code, _ in reasons])
-        else:
-            by_seat = {s["seat"]: _identity_of(s) for s in live.seats}
-            sides = [[by_seat[seat] for seat in range(table.players) if game.team_of(seat) == side]
-                     for side in (0, 1)]
-            changes = self._ratings.rate_game(family_of(table.preset), sides, outcome.winner)
-        match = table.match_game_won(outcome)  # (rated per game)
-        self._outbox.record(GameFinished(live.game_id, self._wall_clock(), result.to_dict(),
-                                         tuple(changes), table.id,
-                                         live.seats_with_changes() if live.changes else None,
-                                         match=match))
-        self.results.game_finished(table, live.game_id, live.seats, result.event_dict(), outcome, changes, match)
-
     def _play(self, table: Table, game: Game, action: Action) -> None:
         """Apply ``action`` and publish its events (a computer player's decision)."""
-        self._stream(table, *self.apply_action(table, game, action))
-
-    def _stream(self, table: Table, events: list[Event], plain: list[dict[str, Any]]) -> None:
-        """Number and send new game events (see :meth:`_publish`)."""
-        self.publish(table, table.record(events), plain)
-
-    def publish(self, table: Table, numbered: list[tuple[int, Event]],
-                 plain: list[dict[str, Any]], reply: tuple[int, dict[str, Any]] | None = None) -> None:
-        """Send numbered game events to every member, redacted for its seat, then whose turn it is.
-
-        ``plain`` are the events' dicts, which the storage records hold: a public event's
-        message carries the same dict (see :meth:`Table.event_messages`), so nothing may
-        change either once made.  A member is sent one :class:`Lines` (its events, then the
-        turn): one instruction to carry out per member and action, not one per message.
-        ``reply``: the connection whose request this answers, and its reply, which goes first
-        in that connection's batch."""
-        game = table.game
-        assert game is not None
-        now = self._clock()
-        for occupant in table.seats:
-            if occupant is not None and occupant.player is not None:
-                self._outbox.may_move(table.id)  # a computer player may owe the next move
-                break
-        # Each member's connection is looked up once, for its events and its turn (nothing
-        # in between opens or closes one, or changes who sits where).
-        seats: dict[int | None, None] = {}
-        recipients: list[tuple[int, int | None, bool]] = []
-        text_of = self._outbox.text_of
-        for session, seat in table.members():
-            seats[seat] = None
-            conn_id = session.conn
-            text = text_of(conn_id)
-            if text is not None:
-                assert conn_id is not None
-                recipients.append((conn_id, seat, text))
-        # Members whose redacted views of an event agree get the very same message object,
-        # which the network layer then encodes once (events are mostly public).
-        messages = table.event_messages(numbered, seats, plain)
-        if numbered and numbered[0][0] is None:
-            # A private event first (a claim refused): a member told nothing of this action
-            # is sent nothing, not even the turn, which is as it was for them.
-            recipients = [r for r in recipients if messages[r[1]]]
-            for _, seat, _ in recipients:  # only they are sent their turn again below
-                if seat is not None:
-                    table.turns_in_flight.pop(seat, None)
-        else:
-            table.turns_in_flight.clear()  # every awaiting seat is sent its turn again below
-        self._silence.published(table, game, now)
-        if game.is_over:
-            table.status = FINISHED
-            table.deadlines.clear()
-            self._send_batches(table, recipients, messages, None, reply)
-            self._free_stand_ins(table)
-            log.info("table %d: game %d won by %s, scores %s", table.id, table.games_played,
-                     game.winner, game.scores)
-            if table.watchers_chat:  # the players may read the watchers' chat now
-                lines, table.watchers_chat = table.watchers_chat, []
-                for session, seat in table.members():
-                    heard = [message for message, deaf in lines if session not in deaf]
-                    if seat is not None and heard:
-                        self._outbox.send(session.conn, {"type": "chat_history", "lines": heard})
-            self._tables.changed(table)
-            if table.match is not None:
-                self._report_match_game(table, game)
-            return
-        if table.match is not None:
-            for seat in game.awaiting:
-                table.match.turn_sent_to(seat, now, len(game.legal_actions(seat)))
-        self._timers.turns_published(table, game, now)
-        self._send_batches(table, recipients, messages, table.turn_messages(seats, now), reply)
-
-    def _send_batches(self, table: Table, recipients: list[tuple[int, int | None, bool]],
-                      events: dict[int | None, list[dict[str, Any]]],
-                      turns: dict[int | None, dict[str, Any]] | None,
-                      reply: tuple[int, dict[str, Any]] | None) -> None:
-        """Send each recipient its seat's events and then its turn (``turns``: none once the
-        game is over) as one batch (one Send), with ``reply`` first in its connection's (or
-        alone, if that connection is not among them).  Members with the same view (the
-        spectators) share one batch object, so it is encoded once for them.  A seat whose
-        turn timer runs gets its batch with a :class:`TurnTimer`: the timer runs from when
-        the network layer has written it."""
-        put = self._outbox.put
-        shared: dict[int | None, Lines] = {}
-        deadlines = table.deadlines if turns is not None else None
-        for conn_id, seat, text in recipients:
-            batch = shared.get(seat)
-            if batch is None:
-                batch = shared[seat] = Lines((*events[seat], turns[seat]) if turns is not None
-                                             else tuple(events[seat]), True)
-            if reply is not None and conn_id == reply[0]:
-                batch = Lines((reply[1], *batch.messages), True)
-                reply = None
-            if deadlines and seat in deadlines:
-                assert turns is not None and seat is not None
-                put(Send(conn_id, batch, text, (), turn_timer(table, seat, conn_id, turns[seat])))
-            else:
-                put(Send(conn_id, batch, text))
-        if reply is not None:
-            self._outbox.send(*reply)
-
-    def _report_match_game(self, table: Table, game: Game) -> None:
-        """Tell a match table's runner, wherever it is, how the game went (the ``match_game``
-        message of :mod:`noddy.server.model.match_plan`)."""
-        plan, live, outcome = table.match, table.live, game.outcome
-        assert plan is not None and live is not None and outcome is not None
-        report = plan.report(table.id, table.games_played, game.seed, live.seats, outcome.to_dict(),
-                             [action.to_dict() for action in live.taken], table.players)
-        self._outbox.send(plan.runner.conn, report)
+        self._publisher.stream(table, *self.apply_action(table, game, action))
 
     def schedule_timer(self, table: Table, deadline: float) -> None:
         """A seat's turn timer runs out at ``deadline`` (a restored game's: see :mod:`.turn_timers`)."""
@@ -422,7 +235,7 @@ class Gameplay:
                 action = player.choose(game.observation(seat), game.rules)
             for member, viewer in table.members():  # a discard's cards only to its seat
                 self._outbox.send(member.conn, table.timed_out_message(seat, action, viewer))
-            self._stream(table, *self.apply_action(table, game, action))
+            self._publisher.stream(table, *self.apply_action(table, game, action))
 
     def tick(self, now: float) -> None:
         """Play for the seats whose turn timers ran out (not at a paused table), and now and
@@ -441,10 +254,3 @@ class Gameplay:
         """A computer player decided (see :mod:`.computer_players`)."""
         self._computers.bot_moved(job, action)
 
-
-def _identity_of(seat: dict[str, Any]) -> Rated:
-    """Who a seat's rating belongs to, for a seat as a game record keeps it: a person (or a
-    bot, which the seat marks ``"bot": true``) by name, a computer player by level (as :mod:`~noddy.server.core.queries` rates a live seat)."""
-    if seat["kind"] == "computer":
-        return Rated("computer", seat["level"])
-    return Rated("bot" if seat.get("bot") else "human", seat["name"])

@@ -27,7 +27,8 @@ they share chat's limit per address and their ``text`` is cleaned like chat's.
 
 Collaborators (passed in): the connections (how long one has been silent, its address),
 the sessions (who is online, by name), the open tables (a new one), seating (to seat
-both), gameplay (to deal when both are ready) and the lobby's board (a new table's news).
+both), gameplay (to deal when both are ready), the publisher (to send the deal) and the
+lobby's board (a new table's news).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
     from .lobby_board import LobbyBoard
     from .mutes import Mutes
     from .outbox import Outbox
+    from .publishing import Publisher
     from .seating import Seating
     from .sessions import Sessions
     from .tables import Tables
@@ -125,7 +127,7 @@ class Matchmaking:
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
                  connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
-                 seating: Seating, gameplay: Gameplay, mutes: Mutes) -> None:
+                 seating: Seating, gameplay: Gameplay, publisher: Publisher, mutes: Mutes) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
@@ -135,6 +137,7 @@ class Matchmaking:
         self._tables = tables
         self._seating = seating
         self._gameplay = gameplay
+        self._publisher = publisher
         self._mutes = mutes
         self._challenges: dict[int, Challenge] = {}
         self._next_challenge = 1
@@ -327,7 +330,7 @@ class Matchmaking:
         self._outbox.reply(conn, rid, {"type": "table", "table": summary, "seat": me.seat})
         self._tables.changed(table, exclude=me, summary=summary)
         if started is not None:
-            self._gameplay.publish(table, *started)
+            self._publisher.publish(table, *started)
         elif me.seat is None and table.game is not None:
             self._outbox.send(conn.id, table.snapshot(None, self._clock()))
 
@@ -361,7 +364,7 @@ class Matchmaking:
         self._outbox.touched(table)
         self._board.table_changed(table)
         if started is not None:
-            self._gameplay.publish(table, *started)
+            self._publisher.publish(table, *started)
 
     def _end(self, challenge: Challenge, reason: str, message: str, tell_challenger: bool = True,
              tell_challenged: bool = True) -> None:

@@ -9,8 +9,9 @@ records again; meanwhile it is rolled back to what is stored.
 
 Collaborators (passed in): the open tables, sessions and connections, the rating book
 (rebuilt from what storage kept), the lobby's board, seating (computer players, seating
-and watching), the held seats (a restored person's place is held), table closing and gameplay (finishing a game, turn timers, game ids).  A game
-is dealt again from its seed and its stored actions replayed.
+and watching), the held seats (a restored person's place is held), table closing, gameplay
+(turn timers, game ids) and the game's ending (a game found won is settled: :mod:`.game_ending`).
+A game is dealt again from its seed and its stored actions replayed.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from .instructions import Query
 
 if TYPE_CHECKING:
     from .connections import Connections
+    from .game_ending import GameEnding
     from .gameplay import Gameplay
     from .held_seats import HeldSeats
     from .lobby import Lobby
@@ -56,7 +58,8 @@ class Recovery:
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
                  connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
                  ratings: RatingBook, paused: PausedTables, lost: LostTables, lobby: Lobby,
-                 seating: Seating, held: HeldSeats, closing: TableClosing, gameplay: Gameplay) -> None:
+                 seating: Seating, held: HeldSeats, closing: TableClosing, gameplay: Gameplay,
+                 ending: GameEnding) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
@@ -72,6 +75,7 @@ class Recovery:
         self._held = held
         self._closing = closing
         self._gameplay = gameplay
+        self._ending = ending
 
     def refuse_if_paused(self, conn: Connection, kind: str, fields: dict[str, Any]) -> None:
         """Refuse what would change a paused table: its records could not be written, so
@@ -203,7 +207,7 @@ class Recovery:
             if table.game is not None and table.game.is_over and record is not None \
                     and record["status"] == "playing":
                 # Won at the deal by an older server, which never recorded such a game's end.
-                self._gameplay.finish_game(table, table.game)
+                self._ending.finish_game(table, table.game)
             if not any(s is not None and s.session is not None for s in table.seats):
                 self._closing.close_table(table, "nobody_back")
             else:

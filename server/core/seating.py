@@ -10,8 +10,9 @@ connection is :mod:`.held_seats`' and closing a table is :mod:`.table_closing`'s
 Collaborators (passed in): the open tables, sessions and connections, the lobby's board (a
 person back in the lobby), the password guard (wrong table passwords per address, shared
 with ``get_game``), the rating book (the summaries' ratings), gameplay (a full, ready table
-deals), the stand-ins (a person leaving mid-game; computer players are made there) and
-table closing (a table whose last person left).
+deals) and the publisher (the deal is sent once the table is told), the stand-ins (a person
+leaving mid-game; computer players are made there), table closing (a table whose last person
+left) and the results (a match given up is told to its players wherever they are).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
     from .gameplay import Gameplay
     from .lobby_board import LobbyBoard
     from .outbox import Outbox
+    from .publishing import Publisher
+    from .results import Results
     from .sessions import Sessions
     from .stand_ins import StandIns
     from .table_closing import TableClosing
@@ -53,7 +56,8 @@ class Seating:
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
                  connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
                  guard: PasswordGuard, ratings: RatingBook,
-                 gameplay: Gameplay, stand_ins: StandIns, closing: TableClosing) -> None:
+                 gameplay: Gameplay, publisher: Publisher, stand_ins: StandIns, closing: TableClosing,
+                 results: Results) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
@@ -64,8 +68,10 @@ class Seating:
         self._guard = guard
         self._ratings = ratings
         self._gameplay = gameplay
+        self._publisher = publisher
         self._stand_ins = stand_ins
         self._closing = closing
+        self._results = results
 
     def handlers(self) -> dict[str, Callable[[Connection, dict[str, Any], Any], None]]:
         return {"create_table": self.create_table, "sit": self.sit, "spectate": self.spectate,
@@ -241,7 +247,7 @@ class Seating:
         self._outbox.reply(conn, rid, {"type": "table", "table": summary})
         self._tables.changed(table, exclude=session, summary=summary)
         if started is not None:
-            self._gameplay.publish(table, *started)
+            self._publisher.publish(table, *started)
 
     def configure_table(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = session_of(conn)
@@ -403,7 +409,7 @@ class Seating:
             name = match.names[seat] if match is not None and seat < len(match.names) else None
             log.info("table %d: %s (seat %d) gives up the match", table.id, name, seat + 1)
             if name is not None:  # told the result, wherever they are now (issue 33)
-                self._gameplay.results.match_given_up(table, seat, name, resigned)
+                self._results.match_given_up(table, seat, name, resigned)
         return resigned is not None
 
     def remove_spectator(self, table: Table, session: Session) -> None:

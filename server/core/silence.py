@@ -17,7 +17,7 @@ table of one person against computers is never affected (nobody is there to tell
 computer is never silent (its seat is not watched).  A person who is away (disconnected)
 is the grace period's business, not this part's.
 
-Owns: when each watched seat's silence began.  Gameplay reports each published turn
+Owns: when each watched seat's silence began.  The publisher reports each published turn
 (:meth:`published`), the stand-ins part each request a seated person makes and each seat
 given back (:meth:`start_again`), and the facade's ``tick`` lets :meth:`tick` tell the
 tables whose silence is due, at most once a :data:`SWEEP_INTERVAL` (a sweep over 2,000
