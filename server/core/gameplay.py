@@ -284,7 +284,7 @@ class Gameplay:
         self._outbox.record(GameFinished(live.game_id, self._wall_clock(), result.to_dict(),
                                          tuple(changes), table.id,
                                          live.seats_with_changes() if live.changes else None,
-                                         match=match))
+                                         match=match, log=tuple(game.log)))
         self.results.game_finished(table, live.game_id, live.seats, result.event_dict(), outcome, changes, match)
 
     def _play(self, table: Table, game: Game, action: Action) -> None:
