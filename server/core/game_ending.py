@@ -97,7 +97,7 @@ class GameEnding:
         self._outbox.record(GameFinished(live.game_id, self._wall_clock(), result.to_dict(),
                                          tuple(changes), table.id,
                                          live.seats_with_changes() if live.changes else None,
-                                         match=match))
+                                         match=match, log=tuple(game.log)))
         self._results.game_finished(table, live.game_id, live.seats, result.event_dict(), outcome, changes,
                                     match)
 

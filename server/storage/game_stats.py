@@ -4,10 +4,14 @@ from those rows.
 Why rows and not a replay per request: a player's figures (pegging, hand and crib points per
 deal, the best hand, skunks) are in the events of their games, which are stored only as
 actions (:mod:`noddy.server.storage.records`); replaying thousands of games for each ``stats``
-request would take seconds.  So when a game finishes, storage replays it once -- on the
-database thread, in the transaction that records its result -- and writes a ``game_stats``
-row per seat (:func:`seat_summaries`); games finished before the table existed are summed up
-once when the database is opened (:func:`backfill`).  Each row is also added to its person's
+request would take seconds.  So when a game finishes, storage counts its events once -- on
+the database thread, in the transaction that records its result -- and writes a ``game_stats``
+row per seat (:func:`seat_summaries`).  The events are the finished game's own, which the
+server hands over with its result (``GameFinished.log``), not a replay of what was stored
+(issue 34: that replay was half of storage's work in a match of quick games); a game finished
+without them (a record made elsewhere) is replayed from the database as before.  Games
+finished before the table existed are summed up once when the database is opened
+(:func:`backfill`).  Each row is also added to its person's
 running sums per preset (``stats_totals``), so ``stats`` reads those few sums, the best hand
 per preset and the newest rating points, each by an index (:func:`read_stats`): the same
 work for ten games as for ten thousand.
@@ -49,9 +53,9 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
-from noddy.engine import judge_skunk
+from noddy.engine import Event, judge_skunk
 from noddy.protocol import compact_json
 
 from ..model.result import DURATION_DIGITS
@@ -85,9 +89,23 @@ _ADD_TO_TOTALS = (
 
 
 def seat_summaries(record: Mapping[str, Any], ratings: Mapping[tuple[str, str], float] | None = None,
-                   ) -> list[tuple[Any, ...]]:
+                   log: Iterable[Event] | None = None) -> list[tuple[Any, ...]]:
     """The ``game_stats`` rows (one per seat, :data:`COLUMNS`) of a finished game's complete
-    record (its events filled in); ``ratings``: each (kind, name)'s rating after the game."""
+    record (its events filled in); ``ratings``: each (kind, name)'s rating after the game.
+
+    ``log``: the game's events as the engine made them (the finished game's ``Game.log``,
+    which :class:`~noddy.server.storage.records.GameFinished` carries), read in place of the
+    record's ``opening`` and ``steps`` (then not read: they may be None).  Why: the record's
+    events are only to be had by replaying the game, a few milliseconds of the engine per
+    game on the thread that writes every table's moves; the log is the very events that
+    replay would make again (the engine is deterministic), already made."""
+    events: Iterable[Mapping[str, Any]]
+    if log is None:
+        events = list(record["opening"])
+        for step in record["steps"]:
+            events.extend(step["events"])
+    else:
+        events = _counted_facts(log)
     rules = table_rules(record["preset"], record["players"], record["partnerships"], record["options"])
     seats = {s["seat"]: s for s in record["seats"]}
     players = record["players"]
@@ -98,9 +116,6 @@ def seat_summaries(record: Mapping[str, Any], ratings: Mapping[tuple[str, str], 
     best: list[tuple[int, list[str]] | None] = [None] * players
     turn_up: str | None = None
     counting: str | None = None  # counted by hand: whose show is being claimed ("show"/"crib")
-    events = list(record["opening"])
-    for step in record["steps"]:
-        events.extend(step["events"])
     for event in events:
         kind = event["kind"]
         if kind == "deal_started":
@@ -147,6 +162,29 @@ def seat_summaries(record: Mapping[str, Any], ratings: Mapping[tuple[str, str], 
                      None if ratings is None else ratings.get(("bot" if who.get("bot") else who["kind"], name)),
                      _account_of(who)))
     return rows
+
+
+def _counted_facts(log: Iterable[Event]) -> Iterator[dict[str, Any]]:
+    """The events of ``log`` that :func:`seat_summaries` counts, each as the part of its
+    ``to_dict()`` that it reads (the same keys and values): the rest of a full ``to_dict``
+    (a score's items and announcement) would be work for nothing.  Every other event is
+    passed over, as the count passes over it."""
+    any_event: Iterable[Any] = log  # each read by the fields of its kind's class
+    for event in any_event:
+        kind = event.kind
+        if kind == "scored":
+            cards = event.cards
+            yield {"kind": kind, "seat": event.seat, "reason": event.reason, "points": event.points,
+                   "cards": None if cards is None else [card.text for card in cards]}
+        elif kind == "deal_started":
+            yield {"kind": kind, "dealer": event.dealer}
+        elif kind == "turned_up":
+            yield {"kind": kind, "card": event.card.text}
+        elif kind == "counting":
+            yield {"kind": kind, "reason": event.reason}
+        elif kind == "counted":
+            yield {"kind": kind, "seat": event.seat, "reason": event.reason, "worth": event.worth,
+                   "cards": [card.text for card in event.cards]}
 
 
 def _account_of(seat: Mapping[str, Any]) -> int:

@@ -39,7 +39,7 @@ after it with the match's ``winner`` (a side, or None while the match goes on).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Iterator
 
 from noddy.engine import Abandon, Action, Claim, Discard, Event, Game, Go, Muggins, Pass, Play, Resign, TakeBack
@@ -129,6 +129,11 @@ class GameFinished:
     seats: list[dict[str, Any]] | None = None
     #: The game's match after it (with the points it scored and the match's winner), or None.
     match: dict[str, Any] | None = None
+    #: Every event of the game, in order, as the engine made them (its ``Game.log``): what its
+    #: statistics are counted from (:func:`~noddy.server.storage.game_stats.seat_summaries`),
+    #: the same events a replay of the stored game gives, without the replay.  None: storage
+    #: replays the stored game for them.  Not compared: a record is the same without them.
+    log: tuple[Event, ...] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

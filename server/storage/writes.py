@@ -215,17 +215,23 @@ class StorageWrites(StorageReads):
         self._write_stats(r)
 
     def _write_stats(self, r: GameFinished) -> None:
-        """The game's statistics rows (:mod:`~noddy.server.storage.game_stats`), from a replay
-        of what was just written.  A game that does not replay is logged and gets none (the
+        """The game's statistics rows (:mod:`~noddy.server.storage.game_stats`): counted from
+        the events the record carries (``r.log``) beside the game's row as just written (its
+        settings, seats and result: read as a record reads them), or else from a replay of
+        the whole stored game.  A game that cannot be counted is logged and gets none (the
         next start tries again): statistics never cost anyone a game."""
         if not self.keeps_stats:
             return
         try:
-            record = self.game_record(r.game_id)
+            if r.log is not None:
+                row = self.db.execute("SELECT * FROM games WHERE id = ?", (r.game_id,)).fetchone()
+                record = None if row is None else self._summary(row)
+            else:
+                record = self.game_record(r.game_id)
             if record is None:
                 return
-            rows = seat_summaries(record, {(c.identity.kind, c.identity.name): c.after for c in r.ratings})
-        except (ValueError, KeyError, TypeError, IndexError) as exc:
+            rows = seat_summaries(record, {(c.identity.kind, c.identity.name): c.after for c in r.ratings}, r.log)
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
             log.error("game %d: no statistics (%s)", r.game_id, exc)
             return
         write_summaries(self.db, rows)

@@ -98,7 +98,8 @@ class Driver:
         return next(m["token"] for m in self.inbox[conn] if m["type"] == "welcome")
 
     def play(self, conn: int, rng: random.Random, actions: int | None = None) -> int:
-        """Make random legal moves for ``conn``'s seat until the game is over (or ``actions``)."""
+        """Make random legal moves for ``conn``'s seat until the game is over (or ``actions``);
+        counting by hand, its claims are at random (some refused, some mugged)."""
         done = 0
         while actions is None or done < actions:
             snap = self.send(conn, {"type": "snapshot"})
@@ -110,6 +111,9 @@ class Driver:
                 raise AssertionError(f"seat {seat} cannot act: {snap['turn']}")
             action = dict(rng.choice(legal))
             action.pop("seat", None)
+            if "min" in action:  # counting by hand: a claim or muggins call names any of a range
+                low, high = action.pop("min"), action.pop("max")
+                action["points"] = rng.randint(low, high)
             reply = self.send(conn, {"type": "action", **action})
             assert reply["type"] == "ok", reply
             done += 1
