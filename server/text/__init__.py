@@ -9,8 +9,9 @@ names and their legal moves).  The core itself never reads or writes text.
 """
 
 from .adapter import TextAdapter
-from .commands import cards_by_number, numbered_hand, parse_command
+from .commands import parse_command
 from .help import HELP
+from .move_commands import cards_by_number, numbered_hand
 from .render import person_error, render
 
 __all__ = ["HELP", "TextAdapter", "cards_by_number", "numbered_hand", "parse_command", "person_error",

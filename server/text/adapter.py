@@ -29,9 +29,10 @@ from noddy.protocol import ProtocolError
 
 from ..core.instructions import Effects, Lines, Send
 from .club_text import AT_CLUB_BOARD
-from .commands import BY_VERB, cards_by_number, parse_command
+from .commands import BY_VERB, parse_command
 from .help import help_reply
 from .lobby_news import LobbyNews
+from .move_commands import cards_by_number
 from .render import person_error
 from .wrapping import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
 

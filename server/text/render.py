@@ -18,8 +18,8 @@ from noddy.protocol.stats_view import stats_lines
 from noddy.protocol.story import narrate, score_line, seat_name
 
 from .club_text import AT_CLUB_BOARD, CLUB_MESSAGES, NEXT_AT_A_BOARD, club_text
-from .commands import numbered_hand
 from .meeting import chat_line, lobby_text, talk_text
+from .move_commands import numbered_hand
 from .records_text import games_text, leaderboard_text, match_points, record_text, sides_of
 from .seat_news import SEAT_NEWS, seat_news_text
 from .wrapping import DEFAULT_WIDTH, wrap
