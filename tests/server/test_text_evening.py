@@ -264,3 +264,19 @@ async def test_the_lobby_tells_a_text_person_only_of_tables_they_can_join() -> N
         assert await text_line(reader) == ("Table 1 noddy 2p (unrated: ann and ben are guests) [playing] "
                                            "1: ann (guest) | 2: ben (guest); watching: dee\n")
         writer.close()
+
+
+async def test_leave_says_where_the_person_is_now() -> None:
+    """Seen in tmux (issue 33's last evening): cy typed ``leave`` at a table over nc and was
+    told nothing at all (the request's ``ok`` prints nothing; only the others hear of it)."""
+    async with running_server() as server:
+        reader, writer = await text_connection(server.port)
+        await _named(reader, writer, "cy")
+        writer.write(b"new noddy\n")
+        await text_until(reader, "Seat 2 is free.")
+        writer.write(b"leave\nping\n")
+        assert await text_line(reader) == "You left table 1: you are in the lobby (tables lists the tables).\n"
+        assert await text_line(reader) == "pong\n"
+        writer.write(b"quit\n")
+        assert (await asyncio.wait_for(reader.read(), 5)).decode() == f"Goodbye.\n{LEAVE}\n"
+        writer.close()
