@@ -57,7 +57,7 @@ from .bindings import Bindings
 from .connection import FAILED, LOST, UP, Connection
 from .layout import Windows
 from .model import LOBBY, TABLE, ViewModel
-from .screens import people, records
+from .screens import events, people, records
 from .state import ResumeTokens
 
 #: The stop signal of job control (None where there is none).
@@ -104,6 +104,7 @@ class ClientApp(Windows, Bindings):
             self.model.session.token = tokens.get(self.server_key, name)
         self.records = records.RecordsView(self.model)
         self.people = people.PeopleView(self.model)
+        self.events = events.EventsView(self.model)
         self.address = address_label or f"{'tls://' if tls else ''}{host}:{port}"
         extra = {} if backoff is None else {"backoff": backoff}
         self.connection = Connection(host, port, self._on_message, self._on_state,
@@ -253,6 +254,7 @@ class ClientApp(Windows, Bindings):
             self.tokens.put(self.server_key, self.model.session.requested_name, self.model.session.token)
         self.records.handle(message)
         self.people.handle(message)
+        self.events.handle(message)
         self._flush(soon=True)
 
     def _on_state(self, state: str, detail: str) -> None:

@@ -36,6 +36,7 @@ from .anywhere import Anywhere
 from .connection import Connection
 from .keymap import Screen, bind
 from .model import TABLE, ViewModel
+from .screens.events import EventsView
 from .screens.people import PeopleView
 from .screens.records import RecordsView
 from .scrolling import Scrolled
@@ -51,6 +52,7 @@ class Bindings:
     model: ViewModel
     records: RecordsView
     people: PeopleView
+    events: EventsView
     connection: Connection
     application: Application[int]
     chat_buffer: Buffer
@@ -89,9 +91,13 @@ class Bindings:
         return self.question is not None
 
     def form_open(self) -> bool:
-        return self.model.new_table.form is not None and self.model.new_table.is_up()
+        return ((self.model.new_table.form is not None and self.model.new_table.is_up())
+                or self.events.announce.is_up())
 
     def typing(self) -> bool:
+        announcing = self.events.announce.form if self.events.announce.is_up() else None
+        if announcing is not None:
+            return announcing.on_text
         return self.form_open() and bool(self.model.new_table.form and self.model.new_table.form.on_text)
 
     def open_help(self) -> None:
@@ -117,7 +123,8 @@ class Bindings:
         have live: a waiting challenge's a and d, over the lobby's a)."""
         model = self.model
         return [model.lobby, model.new_table, model.table_screen, model.hand_count,
-                self.records, self.records.replaying, self.people, self.anywhere]
+                self.records, self.records.replaying, self.people, self.events,
+                self.events.announce, self.anywhere]
 
     def _build_keys(self) -> KeyBindings:
         kb = KeyBindings()

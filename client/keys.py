@@ -21,6 +21,8 @@ from collections.abc import Iterable, Sequence
 from .anywhere import QUIT_AT_ONCE, Anywhere
 from .keymap import Key, Screen
 from .screens.counting import HandCount
+from .screens.events import EventsView
+from .screens.events_form import AnnounceForm
 from .screens.form import NewTable
 from .screens.lobby import Lobby
 from .screens.people import PeopleView
@@ -29,8 +31,8 @@ from .screens.replay import ReplayScreen
 from .screens.table import TableScreen
 
 #: Every kind of screen with keys, in the order the help lists them.
-SCREENS: tuple[type[Screen], ...] = (Lobby, NewTable, PeopleView, RecordsView, ReplayScreen,
-                                     TableScreen, HandCount, Anywhere)
+SCREENS: tuple[type[Screen], ...] = (Lobby, NewTable, PeopleView, EventsView, AnnounceForm,
+                                     RecordsView, ReplayScreen, TableScreen, HandCount, Anywhere)
 #: The first line of the help, on every size of screen.
 HELP_TITLE = " Keys · any key closes this help"
 #: The widest the help is (the box's frame takes two columns more).

@@ -43,7 +43,8 @@ from prompt_toolkit.widgets import Frame
 from . import keys, render
 from .keymap import Screen
 from .model import CONNECTING, LOBBY, TABLE, ViewModel
-from .screens import lobby_layout, people, records
+from .screens import events_layout, lobby_layout, people, records
+from .screens.events import EventsView
 from .screens.form_layout import FormLayout
 from .screens.lobby_layout import LobbyLayout
 from .screens.people import PeopleView
@@ -68,6 +69,7 @@ class Windows:
     model: ViewModel
     records: RecordsView
     people: PeopleView
+    events: EventsView
     address: str
     tokens: ResumeTokens | None
     application: Application[int]
@@ -161,13 +163,17 @@ class Windows:
             Window(text(lambda: records.title_fragments(self.records, self.address, self._width())
                         if self.records.active
                         else render.title_bar(model, self.address, "Who is online", self._width())
-                        if self.people.active else render.title_fragments(model, self.address, self._width())),
+                        if self.people.active
+                        else render.title_bar(model, self.address, events_layout.title_where(self.events),
+                                              self._width())
+                        if self.events.active else render.title_fragments(model, self.address, self._width())),
                    height=1),
             ConditionalContainer(self.lobby_layout.container, filter=in_lobby & ~form_open),
             ConditionalContainer(self.form_layout.container, filter=in_lobby & form_open),
             ConditionalContainer(self.table_layout.container, filter=at_table),
             records.build_layout(self.records, self._width, self._rows),
             people.build_layout(self.people, self._width),
+            events_layout.build_layout(self.events, self._width),
             ConditionalContainer(
                 Window(BufferControl(self.chat_buffer), height=1, style="class:prompt",
                        get_line_prefix=lambda *_: [("class:key", " say: ")]),
@@ -184,6 +190,7 @@ class Windows:
             Window(text(lambda: records.keys_fragments(self.records, self._width())
                         if self.records.active and model.coach.panel is None
                         else people.keys_fragments(self.people, self._width()) if self.people.active
+                        else events_layout.keys_fragments(self.events, self._width()) if self.events.active
                         else render.keys_fragments(model, self._width(), self._keys_scrolling,
                                                    bool(self.people.incoming))),
                    height=1),

@@ -121,7 +121,7 @@ class ViewModel:
         session, game = self.session, self.game
         session.on_welcome(m)
         if m.get("resumed") and m.get("table") is not None:
-            session.set_status("Connection restored; back at the table.")
+            session.set_status("Connection restored; back at the table.", until_game=True)
             game.table_id = m["table"]
             game.seat = m.get("seat")
             session.screen = TABLE
@@ -221,6 +221,11 @@ class ViewModel:
             return
         if request is not None and request["type"] == "create_table":
             self.new_table.creation_refused()
+        if code == "bad_password" and request is not None and request["type"] == "join_event":
+            self.lobby.password_prompt = PasswordPrompt(request["event"], "join_event", retry=True)
+            self.session.set_status(f"Wrong password for club night {request['event']}: type it "
+                                    "again, or Esc.", error=True)
+            return
         if (code == "wrong_password" and request is not None
                 and request["type"] in ("sit", "spectate") and isinstance(request.get("table"), int)):
             self.lobby.on_wrong_password(request)
@@ -307,6 +312,23 @@ class ViewModel:
     def _on_turn(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.game.on_turn(m, now)
         self.hand_count.turned()
+
+    def _on_event_news(self, m: dict[str, Any], request: Any, now: float) -> None:
+        """A club night's news (issue 35): on the status line, and kept in the lobby's log."""
+        text = str(m.get("text", ""))
+        self.lobby.on_chat(line("info", f"[club night {m.get('event')}] {text}"))
+        if self.game.table_id is None or not self.game.in_game:
+            self.session.set_status(text)
+
+    def _on_event_table(self, m: dict[str, Any], request: Any, now: float) -> None:
+        """A club night's board is ready for us: said, and the ``table`` push with our seat
+        that follows takes us there (:meth:`_on_table`, as an accepted challenge does)."""
+        games = int(m.get("games") or 1)
+        said = (f"Club night {m.get('event')}, round {m.get('round')}, board {m.get('board')}: "
+                f"your table is {m.get('table')}, seat {int(m.get('seat') or 0) + 1}, against "
+                f"{m.get('opponent')} ({games} game{'s' if games != 1 else ''}).")
+        self.session.set_status(said)
+        self.lobby.on_chat(line("info", said))
 
     def _on_hint(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.coach.on_hint(m)

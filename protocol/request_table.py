@@ -91,10 +91,6 @@ def _f(name: str, kind: str, **kw: Any) -> FieldSpec:
 #: Why the full-screen client has no key for some requests (``no_client``).
 _ACCOUNT_UPKEEP = ("a password is changed or an account given up over nc (password, unregister) or "
                    "by a program; the client registers and logs in")
-#: Why club nights' requests have no text command or client key yet (issue 35): the text
-#: and client helpers remove these reasons when they add them.
-_CLUB_TEXT = "club nights' text command comes with the text-mode wiring"
-_CLUB_CLIENT = "club nights' client key comes with the client's events screen"
 _SEEKING = "seeking is for programs and nc; a person in the client challenges someone from who is on"
 
 #: Every request type (``type`` and ``id`` are common to all and not among the fields).
@@ -265,25 +261,25 @@ SPECS: tuple[RequestSpec, ...] = (
         _f("password", "str", max_length=MAX_PASSWORD),
         _f("forfeit_wait", "number", minimum=1, maximum=MAX_EVENT_WAIT),
         _f("round_pause", "number", minimum=0, maximum=MAX_EVENT_WAIT),
-    ), changes_table=False, no_text=_CLUB_TEXT, no_client=_CLUB_CLIENT),
-    RequestSpec("events", (), changes_table=False, no_text=_CLUB_TEXT, no_client=_CLUB_CLIENT),
+    ), changes_table=False),
+    RequestSpec("events", (), changes_table=False),
     RequestSpec("event", (
         _f("event", "int", required=True, nullable=False, minimum=1, maximum=MAX_ID),
-    ), changes_table=False, no_text=_CLUB_TEXT, no_client=_CLUB_CLIENT),
+    ), changes_table=False),
     RequestSpec("join_event", (
         _f("event", "int", required=True, nullable=False, minimum=1, maximum=MAX_ID),
         _f("password", "str", max_length=MAX_PASSWORD),
-    ), changes_table=False, no_text=_CLUB_TEXT, no_client=_CLUB_CLIENT),
+    ), changes_table=False),
     RequestSpec("withdraw_event", (
         _f("event", "int", required=True, nullable=False, minimum=1, maximum=MAX_ID),
-    ), changes_table=False, no_text=_CLUB_TEXT, no_client=_CLUB_CLIENT),
+    ), changes_table=False),
     RequestSpec("direct_event", (
         _f("event", "int", required=True, nullable=False, minimum=1, maximum=MAX_ID),
         _f("command", "str", required=True, nullable=False,
            choices=("start", "pause", "resume", "end", "remove", "round_pause")),
         _f("name", "str", max_length=32),
         _f("seconds", "number", minimum=0, maximum=MAX_EVENT_WAIT),
-    ), changes_table=False, no_text=_CLUB_TEXT, no_client=_CLUB_CLIENT),
+    ), changes_table=False),
 )
 
 #: Each request type's declaration, by type.

@@ -139,11 +139,12 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False,
                     ("?", "help")]
     elif model.session.screen == LOBBY:
         keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("o", "who"), ("m", "my games"),
-                ("b", "ratings"), ("i", "stats"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+                ("e", "clubs"), ("b", "ratings"), ("i", "stats"), ("c", "chat"), ("?", "help"),
+                ("q", "quit")]
         if answering:  # the status line may since say something else: the keys still tell
             keys[:0] = [("a", "accept"), ("d", "decline")]
         elif model.session.registered is False:  # a guest: how to keep the name (c chat, i stats give way first)
-            keys.insert(6, ("a", "register"))
+            keys.insert(7, ("a", "register"))
     elif model.table_screen.picking == "remove":
         keys = [("1-4", "that seat's computer"), ("Esc", "none")]
     elif model.game.view.winner is not None:
@@ -183,8 +184,8 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False,
 
 
 #: The hints left out first when the line is too narrow for all (the help lists every key).
-FIRST_TO_GO = (("v", "level"), ("PgUp", "log"), ("c", "chat"), ("i", "stats"), ("b", "ratings"), ("m", "my games"),
-               ("w", "watch"))
+FIRST_TO_GO = (("v", "level"), ("PgUp", "log"), ("c", "chat"), ("i", "stats"), ("e", "clubs"),
+               ("b", "ratings"), ("m", "my games"), ("w", "watch"))
 #: Never left out: the way to the help, and the ways back and out.
 ALWAYS_SHOWN = ("?", "q", "Ctrl-Q", "Esc")
 

@@ -42,6 +42,9 @@ def password_prefix(model: ViewModel) -> Fragments:
             return [("class:key", f" New password for {model.session.name} (Esc cancels): ")]
         again = " again" if prompt.retry else ""
         return [("class:key", f" Password{again} for {model.session.name} (Esc: another name): ")]
+    again = "again " if prompt.retry else ""
+    if prompt.verb == "join_event":
+        return [("class:key", f" Password {again}to join club night {prompt.table} (Esc cancels): ")]
     verb = "sit at" if prompt.verb == "sit" else "watch"
     again = "again " if prompt.retry else ""
     return [("class:key", f" Password {again}to {verb} table {prompt.table} (Esc cancels): ")]

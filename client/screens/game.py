@@ -282,7 +282,7 @@ class Game:
         """Put the count of the deal up: every hand and the crib, with what each made."""
         shows = {s.seat: s for s in self.view.shows if not s.crib}
         crib = next((s for s in self.view.shows if s.crib), None)
-        rows = [CountRow(self.seat_name(seat), tuple(hand),
+        rows = [CountRow(self._held_by(seat), tuple(hand),
                          shows[seat].points if seat in shows else None,
                          shows[seat].announcement if seat in shows else "")
                 for seat, hand in enumerate(event.get("hands", []))]
@@ -291,6 +291,15 @@ class Game:
                                  None if crib is None else crib.points,
                                  "" if crib is None else crib.announcement))
         self.deal_count = DealCount(self.view.deal, self.view.turn_up, rows, self.now)
+
+    def _held_by(self, seat: int) -> str:
+        """Who held a seat's hand this deal: whoever played its first card, named as then
+        (a computer standing in later did not hold it: issue 33, item 6), else who sits there."""
+        if len(self.view.played_by) == len(self.view.played):
+            for (played, _), name in zip(self.view.played, self.view.played_by):
+                if played == seat and name:
+                    return name
+        return self.seat_name(seat)
 
     # == questions the screen asks =======================================================
     def names(self) -> list[str]:

@@ -30,7 +30,8 @@ class PasswordPrompt:
     """A password is asked for: what to send once it is typed (and then forgotten: the
     client never keeps a password, only resume tokens).
 
-    ``verb`` is ``sit`` or ``spectate`` (a private ``table``), ``login`` (the server said the
+    ``verb`` is ``sit`` or ``spectate`` (a private ``table``), ``join_event`` (a private club
+    night: ``table`` holds the event's id), ``login`` (the server said the
     name is registered: the hello is said again with the password) or ``register`` (the
     person keeps their name: ``a`` in the lobby); ``seat`` is the seat asked for (sit only);
     ``retry`` says the last password was refused, so the screen can say so; ``first`` is,
@@ -232,6 +233,15 @@ class Lobby(Screen):
                 self.session.say_hello(password[:PASSWORD_LIMIT])
             else:
                 self.session.send("register", password=password[:PASSWORD_LIMIT])
+            return
+        if prompt.verb == "join_event":  # a private club night (the events screen's j)
+            if not password:
+                self.session.set_status(f"Club night {prompt.table} is private: type its "
+                                        "password, or Esc.", error=True)
+                return
+            self.password_prompt = None
+            self.session.clear_status()
+            self.session.send("join_event", event=prompt.table, password=password[:PASSWORD_LIMIT])
             return
         if not password:
             self.session.set_status(f"Table {prompt.table} is private: type its password, "

@@ -70,6 +70,9 @@ class Send:
     #: A turn of the recipient's seat whose timer runs from when this is written (see
     #: :class:`TurnTimer`): the network layer reports it to ``ServerCore.turns_sent``.
     timer: "TurnTimer | None" = None
+    #: For a text connection: the columns its lines are wrapped to (``width N``; None: text
+    #: mode's default, 80).  Set by the text adapter, like ``names``.
+    width: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -91,7 +91,7 @@ class Sending:
         """Encode and write ``outs``: each connection's messages of the batch in one write.
 
         The core hands every member of a table the same message object when their views
-        agree, so each object is encoded once per batch (once per text/JSON and names).
+        agree, so each object is encoded once per batch (once per text/JSON, names and width).
 
         Nothing here raises: a message that cannot be encoded (a string with a lone
         surrogate, say) is a fault of that message alone, so it touches only its own
@@ -105,7 +105,7 @@ class Sending:
         timers: list[TurnTimer] = []
         links = self._links
         #: Bytes of each message object, by id(message) for JSON connections (most of them),
-        #: by (id, names) for text ones; None for a message that could not be encoded.
+        #: by (id, names, width) for text ones; None for a message that could not be encoded.
         as_json: dict[int, bytes | None] = {}
         as_text: dict[Any, bytes | None] = {}
         #: id(message) -> [message, exception, recipients], for the messages that failed.
@@ -131,7 +131,7 @@ class Sending:
                         continue
                     message = out.message
                     if out.text:
-                        key = (id(message), out.names)
+                        key = (id(message), out.names, out.width)
                         data = as_text.get(key, _UNSEEN)
                         if data is _UNSEEN:
                             data = as_text[key] = self._encode(out, failed, as_text)
@@ -203,22 +203,24 @@ class Sending:
                 ) -> bytes | None:
         """``out``'s message as the bytes of its line(s) (text or JSON), or None (noted in
         ``failed``) if it cannot be encoded.  ``cache`` holds the bytes of the messages of
-        this batch encoded so far for such connections (by ``id``, and the names for text):
+        this batch encoded so far for such connections (by ``id``, and the names and width
+        for text):
         a game's batches for the members of a table share most of their messages."""
         message = out.message
-        text, names = out.text, out.names
+        text, names, width = out.text, out.names, out.width
         if message.__class__ is Lines:
             if not message.essential:
-                return self._encode_news(message, text, names)
-            return self._encode_batch(message, text, names, cache, failed)
+                return self._encode_news(message, text, names, width)
+            return self._encode_batch(message, text, names, cache, failed, width)
         try:
-            return _encoded(message, text, names)
+            return _encoded(message, text, names, width)
         except Exception as exc:  # UnicodeEncodeError, a value JSON cannot hold, a KeyError in render...
             failed.setdefault(id(message), [message, exc, 0])
             return None
 
     def _encode_batch(self, lines: Lines, text: bool, names: tuple[str, ...],
-                      cache: dict[Any, bytes | None], failed: dict[int, list[Any]]) -> bytes | None:
+                      cache: dict[Any, bytes | None], failed: dict[int, list[Any]],
+                      width: int | None = None) -> bytes | None:
         """A member's game batch (``lines``, essential) as the bytes of its lines, or None
         (noted in ``failed`` under the batch's id too) if one of its messages cannot be
         encoded: the connection cannot follow its game without it.  Each message is encoded
@@ -227,7 +229,7 @@ class Sending:
         # Every message looked up at once, without a line of Python per message: most of
         # them were encoded for another member's batch already.
         if text:
-            parts = list(map(cache.get, [(id(item), names) for item in items]))
+            parts = list(map(cache.get, [(id(item), names, width) for item in items]))
         else:
             parts = list(map(cache.get, map(id, items)))
         if None in parts:  # some not encoded yet (or not encodable)
@@ -235,10 +237,10 @@ class Sending:
                 if data is not None:
                     continue
                 item = items[index]
-                key = (id(item), names) if text else id(item)
+                key = (id(item), names, width) if text else id(item)
                 if key not in cache:
                     try:
-                        data = render_text(item, names).encode("utf-8") if text else encode_line(item)
+                        data = render_text(item, names, width).encode("utf-8") if text else encode_line(item)
                     except Exception as exc:
                         failed.setdefault(id(item), [item, exc, 0])
                     cache[key] = data
@@ -248,24 +250,24 @@ class Sending:
                 parts[index] = data
         return b"".join(parts)  # type: ignore[arg-type]
 
-    def _encode_news(self, lines: Lines, text: bool, names: tuple[str, ...]) -> bytes:
+    def _encode_news(self, lines: Lines, text: bool, names: tuple[str, ...], width: int | None) -> bytes:
         """The lobby's news as the bytes of their lines, in order; one that cannot be
         encoded is left out (and logged, at most once a period), not the others with it."""
         parts: list[bytes] = []
         for message in lines.messages:
             try:
-                parts.append(_encoded(message, text, names))
+                parts.append(_encoded(message, text, names, width))
             except Exception as exc:
                 self._unencodable("a %r message could not be encoded (%s: %s); skipped it in a push",
                                   message.get("type"), type(exc).__name__, exc)
         return b"".join(parts)
 
 
-def _encoded(message: dict[str, Any], text: bool, names: tuple[str, ...]) -> bytes:
+def _encoded(message: dict[str, Any], text: bool, names: tuple[str, ...], width: int | None = None) -> bytes:
     """One message as the bytes of its line: readable text, or JSON (a stored game's record
     from the cache's bytes when it has them).  Raises if it cannot be encoded."""
     if text:
-        return render_text(message, names).encode("utf-8")
+        return render_text(message, names, width).encode("utf-8")
     if message.get("type") == "game_record":
         return encoded_line(message) or encode_line(message)
     return encode_line(message)

@@ -10,8 +10,8 @@ sends them, so it always agrees with what the person has been told.
 Both ways: :meth:`TextAdapter.receive` reads a typed line into a request
 (:mod:`.commands`) and hands it to ``ServerCore.receive_request``; :meth:`TextAdapter.outgoing`
 is shown every core call's instructions and marks each one for a text connection with the
-names its lines are rendered with and the width they are wrapped to (a :class:`.Reading`:
-:mod:`.render`, at the send path), and tells a person in the lobby only the table news they
+names its lines are rendered with and the width they are wrapped to (``Send.names`` and
+``Send.width``: :mod:`.render`, at the send path), and tells a person in the lobby only the table news they
 can act on (:mod:`.lobby_news`).  The core speaks only requests and messages.
 
 A few lines are text mode's own, answered here without the core (but rate-limited by it
@@ -28,11 +28,12 @@ from typing import TYPE_CHECKING, Any, Mapping
 from noddy.protocol import ProtocolError
 
 from ..core.instructions import Effects, Lines, Send
+from .club_text import AT_CLUB_BOARD
 from .commands import BY_VERB, cards_by_number, parse_command
 from .help import help_reply
 from .lobby_news import LobbyNews
 from .render import person_error
-from .wrapping import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, Reading
+from .wrapping import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
 
 if TYPE_CHECKING:
     from ..core import ServerCore
@@ -53,21 +54,13 @@ class _Person:
     width: int = DEFAULT_WIDTH
     #: The password of a ``register PW`` typed once, waiting to be typed again.
     registering: str | None = None
+    #: The table they are at is a club night's board (its games deal themselves).
+    club: bool = False
     #: The lobby's news as they are told it.
     lobby: LobbyNews = field(default_factory=LobbyNews)
-    _reading: Reading = field(default_factory=Reading)
-
-    @property
-    def reading(self) -> Reading:
-        """Their names and width, as their lines are rendered with (made again only when
-        either changed)."""
-        reading = self._reading
-        if reading.width != self.width or tuple.__ne__(reading, self.names):
-            reading = self._reading = Reading(self.names, self.width)
-        return reading
 
     def left(self) -> None:
-        self.table, self.seat, self.names, self.legal = None, None, _NO_NAMES, []
+        self.table, self.seat, self.names, self.legal, self.club = None, None, _NO_NAMES, [], False
 
     def seen(self, message: dict[str, Any]) -> None:
         """Learn from a message sent to this person (in the order they are sent)."""
@@ -83,10 +76,11 @@ class _Person:
             if "seat" in message:  # a reply that (re)places the person: create, sit, watch, stand
                 self.table, self.seat = summary["id"], message["seat"]
             if summary["id"] == self.table:
-                self.names = _names(summary)
+                self.names, self.club = _names(summary), bool(summary.get("event"))
         elif kind == "snapshot":
             summary = message["table"]
             self.table, self.seat, self.names = summary["id"], message["seat"], _names(summary)
+            self.club = bool(summary.get("event"))
             turn = message.get("turn")
             self.legal = turn["legal_actions"] if turn is not None else []
         elif kind == "welcome" and message["resumed"]:
@@ -107,6 +101,23 @@ def _without_turns(message: dict[str, Any] | Lines) -> dict[str, Any] | Lines:
         batch: Lines = message  # type: ignore[assignment]
         return Lines(tuple(m for m in batch.messages if m.get("type") != "turn"), batch.essential)
     return Lines((), True) if message.get("type") == "turn" else message  # type: ignore[union-attr]
+
+
+def at_club_board(message: dict[str, Any] | Lines) -> dict[str, Any] | Lines:
+    """``message`` (or a batch) as sent to a person at a club night's board: a ``game_over``
+    event marked :data:`~.club_text.AT_CLUB_BOARD`, so that it is not followed by "each player
+    types ready" (the board's next game is dealt by itself).  A copy, never the shared
+    message: the other readers of the same event may sit elsewhere."""
+    def marked(item: dict[str, Any]) -> dict[str, Any]:
+        if item.get("type") == "event" and item["event"].get("kind") == "game_over":
+            return {**item, AT_CLUB_BOARD: True}
+        return item
+    if message.__class__ is Lines:
+        batch: Lines = message  # type: ignore[assignment]
+        items = tuple(map(marked, batch.messages))
+        same = all(a is b for a, b in zip(items, batch.messages))
+        return batch if same else Lines(items, batch.essential)
+    return marked(message)  # type: ignore[arg-type]
 
 
 def _answer(typed: str, person: _Person) -> str:
@@ -209,10 +220,11 @@ class TextAdapter:
             out[:] = [o for o in out if o is not first]
         if request is None:
             text = note if note is not None else _answer(typed, person)
-            out.append(Send(conn_id, {"type": "note", "text": text}, True, person.reading))
+            out.append(Send(conn_id, {"type": "note", "text": text}, True, person.names, width=person.width))
         if left_table is not None:  # the ok prints nothing, and only the others hear of it
             out.append(Send(conn_id, {"type": "note", "text": f"You left table {left_table}: you are in "
-                                      "the lobby (tables lists the tables)."}, True, person.reading))
+                                      "the lobby (tables lists the tables)."}, True, person.names,
+                            width=person.width))
         return effects
 
     def outgoing(self, outs: list[Out]) -> None:
@@ -236,7 +248,9 @@ class TextAdapter:
                     person.seen(item)
             else:
                 person.seen(message)
-            out.names = person.reading  # type: ignore[union-attr]
+            if person.club:  # a game over at a club night's board: no "type ready" after it
+                out.message = at_club_board(out.message)  # type: ignore[union-attr]
+            out.names, out.width = person.names, person.width  # type: ignore[union-attr]
 
     def forget(self, conn_id: int) -> None:
         """The connection is gone."""

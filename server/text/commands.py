@@ -19,6 +19,7 @@ from typing import Any, Callable, Sequence
 from noddy.protocol import PROTOCOL_VERSION, ProtocolError
 from noddy.protocol.request_table import SPECS
 
+from . import club_text as club
 from .wrapping import MAX_WIDTH, MIN_WIDTH
 
 def _value(text: str) -> Any:
@@ -249,7 +250,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(("hint",), "hint", _bare({"type": "hint"}),
             help=("hint | review [DEAL]", ("the coach (new ... hints=true): your choices ranked | the",
                                            "decisions of a deal that fell short of the best")),
-            brief=('hint | review [DEAL]', 'the coach, at a table made with hints=true')),
+            brief=('look | hint | review', 'the table again | the coach (new ... hints=true)')),
     Command(("review",), "review", lambda verb, args, rest: {
         "type": "review", "deal": _int(args[0], "deal") if args else None} if len(args) <= 1 else None,
         usage="review, or review DEAL"),
@@ -275,8 +276,7 @@ COMMANDS: tuple[Command, ...] = (
             if len(args) == 1 else None, usage="unmute NAME"),
     Command(("muted",), "muted", _bare({"type": "muted"})),
     Command(("look",), "snapshot", _bare({"type": "snapshot"}),
-            help=("look", ("show the table and your cards again",)),
-            brief=('look', 'the table and your cards again')),
+            help=("look", ("show the table and your cards again",))),
     Command(("games",), "list_games", lambda verb, args, rest: {
         "type": "list_games", "name": args[0] if args else None} if len(args) <= 1 else None,
         usage="games, or games NAME", help=("games [NAME]", ("your (or NAME's) finished games, newest first",)),
@@ -322,6 +322,12 @@ COMMANDS: tuple[Command, ...] = (
                    "game: a new table seats you both | stop waiting")),
             brief=('seek [PRESET] | unseek', 'wait for an opponent for PRESET (help seek)')),
     Command(("unseek",), "unseek", _bare({"type": "unseek"})),
+    Command(("events",), "events", club.read_events, help=club.EVENTS_HELP, brief=club.BRIEF),
+    Command(("event",), "event", club.read_event, usage="event N"),
+    Command(("enter",), "join_event", club.read_enter, usage="enter N, or enter N PASSWORD"),
+    Command(("withdraw",), "withdraw_event", club.read_withdraw, usage="withdraw N"),
+    Command(("announce",), "announce_event", club.read_announce, usage=club.ANNOUNCE_USAGE, help=club.ANNOUNCE_HELP),
+    Command(("direct",), "direct_event", club.read_direct, usage=club.DIRECT_USAGE, help=club.DIRECT_HELP),
     Command(("name",), "hello", lambda verb, args, rest: {
         "type": "hello", "name": rest, "version": PROTOCOL_VERSION} if args else None,
         usage="name NAME", help=("name NAME", ("choose your name (any time until you sit down)",)),

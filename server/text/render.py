@@ -17,11 +17,12 @@ from noddy.protocol.closing import closed_words
 from noddy.protocol.stats_view import stats_lines
 from noddy.protocol.story import narrate, score_line, seat_name
 
+from .club_text import AT_CLUB_BOARD, CLUB_MESSAGES, NEXT_AT_A_BOARD, club_text
 from .commands import numbered_hand
 from .meeting import chat_line, lobby_text, talk_text
 from .records_text import games_text, leaderboard_text, match_points, record_text, sides_of
 from .seat_news import SEAT_NEWS, seat_news_text
-from .wrapping import width_of, wrap
+from .wrapping import DEFAULT_WIDTH, wrap
 
 #: What follows every goodbye: plain ``nc`` stays open after the server closes the
 #: connection, until the person presses Ctrl-C (issue 33, item 10).
@@ -45,6 +46,10 @@ def _how_seats_fill(table: dict[str, Any]) -> str:
     free = [str(index + 1) for index, seat in enumerate(table["seats"]) if seat is None]
     if table["status"] != "waiting" or not free:
         return ""
+    if table.get("event"):  # a club night's board: nobody else sits, the games deal themselves
+        where = table["event"]
+        return (f"\nBoard {where['board']} of club night {where['id']}, round {where['round']}: the game "
+                "begins by itself when both players are seated.")
     seats = (f"Seat {free[0]} is" if len(free) == 1 else
              f"Seats {', '.join(free[:-1])} and {free[-1]} are")
     if table["private"]:  # nobody joins it by its number alone (issue 33, item 14)
@@ -105,7 +110,7 @@ def joinable_line(table: dict[str, Any]) -> str:
 def _ready_hint(message: dict[str, Any]) -> str:
     """At a table a challenge or a seek seated the reader at, full and waiting: how it starts."""
     table, seat = message["table"], message.get("seat")
-    if seat is None or table["status"] != "waiting" or None in table["seats"]:
+    if seat is None or table["status"] != "waiting" or None in table["seats"] or table.get("event"):
         return ""
     if table["seats"][seat]["ready"]:
         return "\nYou are ready; the game begins when everyone is."
@@ -119,7 +124,7 @@ def _scores(scores: Sequence[int], names: Sequence[str] = ()) -> str:
     return score_line(scores, names)
 
 
-def _event_text(event: dict[str, Any], names: Sequence[str] = ()) -> str:
+def _event_text(event: dict[str, Any], names: Sequence[str] = (), club: bool = False) -> str:
     """A game event in words: the shared narration (:func:`noddy.protocol.story.narrate`),
     and after a score the scores, since a terminal has no peg board.
 
@@ -135,7 +140,8 @@ def _event_text(event: dict[str, Any], names: Sequence[str] = ()) -> str:
     if event["kind"] == "scored":
         text = f"{text.rstrip('.')}. Scores: {_scores(event['scores'], names)}"
     elif event["kind"] == "game_over":  # a newcomer at a finished table: what now?
-        text += "\nTo play again, each player types ready; leave goes back to the lobby."
+        text += ("\n" + NEXT_AT_A_BOARD if club else
+                 "\nTo play again, each player types ready; leave goes back to the lobby.")
     return text
 
 
@@ -152,9 +158,10 @@ def _match_line(table: dict[str, Any]) -> str:
     return f"\nMatch to {match['to']}, game {match['game']}: {match_points(match, sides)}."
 
 
-def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
+def render(message: dict[str, Any], names: Sequence[str] = (), width: int | None = None) -> str:
     """``message`` as lines a person can read (always ending in a newline).  ``names`` are
-    the seats' names at the reader's table, so that events name the players."""
+    the seats' names at the reader's table, so that events name the players; ``width`` the
+    columns the lines are wrapped to (None: :data:`~.wrapping.DEFAULT_WIDTH`)."""
     kind = message["type"]
     text: str
     if kind == "welcome":
@@ -195,7 +202,7 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
     elif kind == "game_result":  # a result decided away from the table (issue 33)
         text = message["message"]
     elif kind == "event":
-        text = _event_text(message["event"], names)
+        text = _event_text(message["event"], names, AT_CLUB_BOARD in message)
     elif kind == "turn":
         text = _turn_text(message, names, again=False)
         if not text:
@@ -241,13 +248,15 @@ def render(message: dict[str, Any], names: Sequence[str] = ()) -> str:
         text = leaderboard_text(message)
     elif kind == "stats":
         text = "\n".join(stats_lines(message))
+    elif kind in CLUB_MESSAGES:
+        text = club_text(message, width or DEFAULT_WIDTH)
     elif kind == "hint":
         text = _hint_text(message)
     elif kind == "review":
         text = _review_text(message)
     else:
         text = " ".join(f"{k}={v}" for k, v in message.items())
-    return wrap(text, width_of(names)) + "\n"
+    return wrap(text, width or DEFAULT_WIDTH) + "\n"
 
 
 def _advice_text(choice: dict[str, Any]) -> str:

@@ -7,9 +7,10 @@ they say otherwise with ``width N``.  A continuation is indented two columns mor
 line it continues, so it never reads as a new line of the server's; a token (a card list
 such as ``1:3C``, a URL) is never split unless it alone is wider than the width.
 
-The width travels with the names a text connection's lines are rendered with
-(:class:`Reading`, what :class:`~noddy.server.core.instructions.Send` carries as ``names``),
-so the send path's cache, keyed by the names, keeps one rendering per width.
+The width is the text adapter's for each person, carried to the send path by
+:class:`~noddy.server.core.instructions.Send` as ``width`` beside the ``names``; the send
+path caches a text rendering by (message, names, width), so two people at one table reading
+at different widths are each sent their own wrapping.
 
 >>> wrap("one two three", 9)
 'one two\\n  three'
@@ -93,36 +94,3 @@ def _wrap_line(line: str, width: int) -> Iterator[str]:
         current += word
     if current.strip():
         yield current
-
-
-class Reading(tuple):  # type: ignore[type-arg]
-    """The seats' names a text connection's lines are rendered with (a tuple of them, as
-    ``Send.names`` is) and the ``width`` they are wrapped to.
-
-    Two readings are equal only if their names and widths are: the send path caches each
-    message's text by its names, and two people at one table reading at different widths
-    must not be sent the same wrapping.  (Its hash is the names' own, which equal readings
-    share.)"""
-
-    width: int
-
-    def __new__(cls, names: Iterable[str] = (), width: int = DEFAULT_WIDTH) -> "Reading":
-        reading = super().__new__(cls, names)
-        reading.width = width
-        return reading
-
-    def __eq__(self, other: object) -> bool:
-        return tuple.__eq__(self, other) is True and getattr(other, "width", DEFAULT_WIDTH) == self.width
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    __hash__ = tuple.__hash__
-
-    def __repr__(self) -> str:
-        return f"Reading({tuple(self)!r}, width={self.width})"
-
-
-def width_of(names: Iterable[str]) -> int:
-    """The width the lines rendered with ``names`` are wrapped to (80 for plain names)."""
-    return getattr(names, "width", DEFAULT_WIDTH)

@@ -606,3 +606,17 @@ def test_w_calls_in_a_computer_for_a_player_silent_on_their_turn() -> None:
                                   "(w: wait for Anna instead).")
     model.handle({"type": "player_back", "table": 1, "seat": 1, "name": "Anna"})
     assert model.table_screen.away_choice() is None
+
+
+def test_connection_restored_goes_when_the_next_game_starts() -> None:
+    """Issue 33 (third pass, leftover of item 2): "Connection restored; back at the table."
+    said between two games of a match stayed on the status line all through the next game."""
+    model = seated_ben()
+    model.connection_lost("the server closed the connection")
+    model.connection_up()
+    model.session.take_outbox()
+    model.handle({"type": "welcome", "name": "Ben", "token": "t0k", "resumed": True, "table": 1,
+                  "seat": 0, "presets": PRESETS})
+    assert model.session.status == "Connection restored; back at the table."
+    deal_004(model)                       # the next game begins
+    assert model.session.status == ""

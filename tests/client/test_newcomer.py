@@ -471,7 +471,7 @@ def test_the_key_line_leaves_out_whole_hints_on_a_narrow_terminal() -> None:
     model.connection_up()
     model.handle({"type": "welcome", "name": "Ann", "token": "t", "resumed": False, "presets": []})
     assert plain(keys_fragments(model)) == \
-        " n new  ↵ sit  w watch  o who  m my games  b ratings  i stats  ? help  q quit "   # 78 fit 80 (chat: in ?)
+        " n new  ↵ sit  w watch  o who  m my games  e clubs  b ratings  ? help  q quit "   # 78 fit 80 (chat, stats: in ?)
     assert plain(keys_fragments(model, 60)) == " n new  ↵ sit  w watch  o who  m my games  ? help  q quit "
     assert plain(keys_fragments(model, 30)) == " n new  ↵ sit  ? help  q quit "
     assert plain(keys_fragments(model, 10)) == " n new  ? help  q quit "  # never less than this

@@ -266,6 +266,38 @@ async def test_the_lobby_tells_a_text_person_only_of_tables_they_can_join() -> N
         writer.close()
 
 
+def test_render_wraps_at_the_width_it_is_given() -> None:
+    """The width is the renderer's own argument (``Send.width``), not a property smuggled in
+    with the names (issue 33's first pass carried it in a tuple subclass of the names)."""
+    note = {"type": "note", "text": "one two three four five six seven eight nine ten eleven"}
+    assert render(note, ("Ada", "Ben"), 20) == (
+        "one two three four\n  five six seven\n  eight nine ten\n  eleven\n")
+    assert render(note, ("Ada", "Ben")) == f"{note['text']}\n"  # (80 when not said)
+
+
+async def test_two_people_at_one_table_each_read_at_their_own_width() -> None:
+    """One message object to both players of a table (the send path encodes it once per
+    names and width): Ada reads at 30 columns, Ben at 80, and each is sent their own."""
+    async with running_server() as server:
+        ada, ada_w = await text_connection(server.port)
+        await _named(ada, ada_w, "Ada")
+        ada_w.write(b"width 30\n")
+        assert await _lines(ada, 2) == ["Lines are wrapped at 30\n", "  columns now.\n"]
+        ben, ben_w = await text_connection(server.port)
+        await _named(ben, ben_w, "Ben")
+        ben_w.write(b"width 80\n")
+        assert await text_line(ben) == "Lines are wrapped at 80 columns now.\n"
+        ada_w.write(b"new noddy\n")
+        await text_until(ada, "Seat 2 is free")
+        ben_w.write(b"join 1\nsay hello everyone at this table, and good luck to us both\n")
+        said = "[table 1] Ben: hello everyone at this table, and good luck to us both"
+        assert await text_until(ben, "[table 1] Ben:") == f"{said}\n"
+        assert await text_until(ada, "[table 1] Ben:") == "[table 1] Ben: hello everyone\n"
+        assert await _lines(ada, 2) == ["  at this table, and good luck\n", "  to us both\n"]
+        ada_w.close()
+        ben_w.close()
+
+
 async def test_leave_says_where_the_person_is_now() -> None:
     """Seen in tmux (issue 33's last evening): cy typed ``leave`` at a table over nc and was
     told nothing at all (the request's ``ok`` prints nothing; only the others hear of it)."""

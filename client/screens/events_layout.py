@@ -1,0 +1,279 @@
+"""The club nights' screens drawn: the list of events, one event (its definition, entrants,
+standings cross-table and current round's boards), and the announce form.
+
+Every row is laid out in whole columns (:func:`columns`): on a narrow screen the least
+important columns go whole (the rating's interval first, then skunk wins, games, spread,
+the rating), and a row still too long is cut between words, never inside one (issue 33,
+item 8).  :func:`build_layout` puts the screens up for :mod:`noddy.client.layout`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.layout import ConditionalContainer, HSplit, Window
+from prompt_toolkit.layout.containers import Container
+from prompt_toolkit.layout.controls import FormattedTextControl
+
+from .. import render
+from .events import EVENT, EVENTS, EventsView
+from .form_layout import VALUE_COLUMN
+from .windows import status_height
+
+Fragments = list[tuple[str, str]]
+#: A cell: its text, its rank (the order columns are left out in: 1 first; 0 never), and
+#: whether it is a figure (right-aligned).
+Cell = tuple[str, int, bool]
+#: The gap between two columns.
+GAP = "  "
+
+
+def columns(rows: list[list[Cell]], cells: int) -> list[str]:
+    """``rows`` (each the same columns) laid out in line within ``cells`` columns: the fewest
+    columns left out whole, lowest rank first, that let every row fit; else cut between words."""
+    if not rows:
+        return []
+    ranks = sorted({rank for row in rows for _, rank, _ in row if rank > 0})
+    for dropped in range(len(ranks) + 1):
+        gone = set(ranks[:dropped])
+        kept = [i for i, (_, rank, _) in enumerate(rows[0]) if rank not in gone]
+        widths = {i: max(len(row[i][0]) for row in rows) for i in kept}
+        lines = [GAP.join(row[i][0].rjust(widths[i]) if row[i][2] else row[i][0].ljust(widths[i])
+                          for i in kept).rstrip() for row in rows]
+        if all(len(line) <= cells for line in lines):
+            return lines
+    return [render.fit_words(line, cells) for line in lines]
+
+
+# == the list ================================================================================
+#: The columns a list row gives the columns beside the title (number, state, round,
+#: entrants, private, and their gaps): the title takes what is left, cut between words.
+LIST_OTHERS = 47
+#: The least room a title is given in the list.
+LIST_TITLE_MIN = 12
+#: Where an event's second line (its definition) starts, under its title.
+LIST_INDENT = "      "
+
+
+def event_cells(summary: dict[str, Any], title_room: int = 40) -> list[Cell]:
+    """An event's first line in the list: number, title, state, round, entrants, private."""
+    played = f"round {summary.get('round')}/{summary.get('rounds')}" if summary.get("round") else "not begun"
+    title = render.fit_words(str(summary.get("title", "")), title_room)
+    return [(f"#{summary.get('id')}", 0, False), (title, 0, False),
+            (str(summary.get("state", "")), 0, False), (played, 2, False),
+            (f"{summary.get('entrants', 0)} entered", 1, False),
+            ("private" if summary.get("private") else "", 0, False)]
+
+
+def event_second_line(summary: dict[str, Any], room: int) -> str:
+    """An event's second line in the list: its format, preset, games, deals, rating, director."""
+    fmt = f"Swiss, {summary.get('rounds')} rounds" if summary.get("format") == "swiss" else "round robin"
+    games = int(summary.get("games") or 1)
+    parts: list[render.Part] = [
+        (fmt, "", 0), (str(summary.get("preset", "")), " · ", 0),
+        (f"{games} game{'s' if games != 1 else ''} a pairing", " · ", 3),
+        ("duplicate deals" if summary.get("duplicate") else "own deals", " · ", 2),
+        ("rated" if summary.get("rated") else "unrated", " · ", 4),
+        (f"director {summary.get('director')}", " · ", 1)]
+    return render.join_parts(parts, room)
+
+
+def list_fragments(view: EventsView, width: int) -> Fragments:
+    out: Fragments = [("class:label", " Club nights"),
+                      ("class:dim", render.join_parts([("", "", 0), ("Enter opens one", "   ", 2),
+                                                        ("n announces one", " · ", 1)],
+                                                       width - 13 - render.EDGE) + "\n")]
+    if view.events is None:
+        return out + [("class:dim", "   Asking the server…\n")]
+    if not view.events:
+        return out + [("class:dim", "   No club night yet: n announces one.\n")]
+    room = width - render.CURSOR_COLUMNS - render.EDGE
+    title_room = max(LIST_TITLE_MIN, room - LIST_OTHERS)
+    firsts = columns([event_cells(e, title_room) for e in view.events], room)
+    for i, (event, first) in enumerate(zip(view.events, firsts)):
+        chosen = i == view.cursor
+        out += [("class:selected", f" ▶ {first}") if chosen else ("", f"   {first}"), ("", "\n"),
+                ("class:dim", LIST_INDENT + event_second_line(event, width - len(LIST_INDENT) - render.EDGE)
+                 + "\n")]
+    return out
+
+
+# == one event ===============================================================================
+def definition_parts(event: dict[str, Any]) -> list[render.Part]:
+    fmt = f"Swiss, {event.get('rounds')} rounds" if event.get("format") == "swiss" else "round robin"
+    games = int(event.get("games") or 1)
+    parts: list[render.Part] = [
+        (fmt, "", 5),
+        (str(event.get("preset")), " · ", 4), (f"{games} game{'s' if games != 1 else ''} a pairing", ", ", 2),
+        ("duplicate deals" if event.get("duplicate") else "", ", ", 1), (str(event.get("state")), " · ", 0)]
+    if event.get("round"):
+        parts.append((f"round {event.get('round')}/{event.get('rounds')}", ", ", 0))
+    parts += [("private" if event.get("private") else "", " · ", 0),
+              ("rated" if event.get("rated") else "", " · ", 3)]
+    return [p for p in parts if p[0]]
+
+
+def when_words(event: dict[str, Any]) -> str:
+    director = f"director {event.get('director')}"
+    if event.get("state") == "announced":
+        starts = event.get("starts_in")
+        when = "starts when the director says" if starts is None else f"starts in {round(starts / 60)} min"
+        return f"{director}; {when}"
+    if event.get("next_round_in") is not None:
+        return f"{director}; next round in {round(event['next_round_in'])} s"
+    if event.get("reason"):
+        return f"{director}; {event['reason']}"
+    return director
+
+
+def entrant_words(entrant: dict[str, Any]) -> str:
+    marks = [m for m, on in (("bot", entrant.get("kind") == "bot"),
+                             (str(entrant.get("status")), entrant.get("status") != "entered")) if on]
+    return str(entrant.get("name")) + (f" ({', '.join(marks)})" if marks else "")
+
+
+def standing_cells(row: dict[str, Any]) -> list[Cell]:
+    name = str(row.get("name")) + (" (bot)" if row.get("kind") == "bot" else "")
+    if row.get("status") not in (None, "entered"):
+        name += f" ({row['status']})"
+    spread = int(row.get("spread") or 0)
+    return [(str(row.get("rank")), 0, True), (name, 0, False), (str(row.get("games")), 3, True),
+            (str(row.get("wins")), 0, True), (str(row.get("skunk_wins")), 2, True),
+            (str(row.get("points")), 0, True), (f"{spread:+d}" if spread else "0", 4, True),
+            (f"{round(row.get('rating') or 0)}", 5, True),
+            (f"({round(row.get('low') or 0)}-{round(row.get('high') or 0)})", 1, False)]
+
+
+#: The cross-table's heading, column for column with :func:`standing_cells`.
+STANDINGS_HEAD: list[Cell] = [("#", 0, True), ("name", 0, False), ("games", 3, True), ("wins", 0, True),
+                              ("skunk", 2, True), ("pts", 0, True), ("spread", 4, True),
+                              ("rating", 5, True), ("interval", 1, False)]
+
+
+def board_cells(board: dict[str, Any]) -> list[Cell]:
+    """A board of the round: its number, its players, the games won each, its table, its
+    state (left out whole first where the screen is narrow), a forfeit."""
+    a, b = str(board.get("a")), str(board.get("b"))
+    games = board.get("games") or []
+    won = (sum(1 for g in games if g.get("winner") == a), sum(1 for g in games if g.get("winner") == b))
+    table = f"table {board['table']}" if board.get("table") is not None else "no table"
+    forfeit = f"forfeit by {', '.join(board.get('forfeit_by') or []) or 'both'}" if board.get("forfeit") else ""
+    return [(f"board {board.get('board')}:", 0, False), (f"{a} v {b}", 0, False),
+            (f"{won[0]}-{won[1]}", 0, False), (table, 0, False), (str(board.get("status")), 1, False),
+            (forfeit, 0, False)]
+
+
+def event_fragments(view: EventsView, width: int) -> Fragments:
+    room = width - 1 - render.EDGE
+    event = view.event
+    if event is None:
+        return [("class:dim", "   Asking the server…\n")]
+    # The title on a line of its own: a long one cut between words, never the state after it.
+    out: Fragments = [("class:label", " " + render.fit_words(f"#{event.get('id')} {event.get('title')}", room) + "\n"),
+                      ("", " " + render.join_parts(definition_parts(event), room) + "\n"),
+                      ("class:dim", " " + render.fit_words(when_words(event), room) + "\n")]
+    entrants = event.get("entrants") or []
+    chosen = view.chosen_entrant() if view.is_director() else None
+    line: Fragments = [("class:dim", " Entrants:")]
+    used = len(" Entrants:")
+    if not entrants:
+        line.append(("class:dim", " none yet (j joins)"))
+    for entrant in entrants:
+        words = " " + entrant_words(entrant)
+        if used + len(words) + 1 > room:  # a new line rather than a name cut at the edge
+            line.append(("", "\n  "))
+            used = 2
+        line.append(("class:selected" if entrant.get("name") == chosen else "", words))
+        used += len(words) + 1
+        if entrant is not entrants[-1]:
+            line.append(("", ","))
+    out += line + [("", "\n")]
+    current = view.current_round()
+    if current is not None:
+        bye = f" · bye: {current['bye']}" if current.get("bye") else ""
+        over = " (over)" if current.get("over") else ""
+        out.append(("class:label", render.fit_words(f" Round {current.get('round')}{over}{bye}", room) + "\n"))
+        laid = columns([board_cells(b) for b in view.boards()], width - render.CURSOR_COLUMNS - render.EDGE)
+        out += render.cursor_list(laid, view.board_cursor, width)
+        if current.get("over") or not view.boards():
+            out.append(("", "\n"))
+    rows = (event.get("standings") or {}).get("rows") or []
+    if rows:
+        laid = columns([STANDINGS_HEAD] + [standing_cells(r) for r in rows], room)
+        out.append(("class:label", " Standings\n"))
+        out.append(("class:dim", " " + laid[0] + "\n"))
+        out += [("", " " + text + "\n") for text in laid[1:]]
+    return out
+
+
+# == the announce form =======================================================================
+def form_fragments(view: EventsView, width: int) -> Fragments:
+    form = view.announce.form
+    if form is None:
+        return []
+    head = " Announce a club night  "
+    hints: list[render.Part] = [("↑↓ line", "", 0), ("←→ change", "  ", 3), ("Enter announce", "  ", 2),
+                                ("Esc back", "  ", 1)]
+    out: Fragments = [("class:label", head),
+                      ("class:dim", render.join_parts(hints, width - len(head) - render.EDGE) + "\n\n")]
+    room = width - VALUE_COLUMN - render.EDGE
+    texts = form.text_rows()
+    for i, (label, value) in enumerate(form.rows()):
+        current = i == form.row
+        if i in texts and current:
+            shown = str(form.rows_[i].value) + "▏"
+        elif label:
+            shown = "‹ " + render.fit_words(value, room - 4) + " ›" if i not in texts else value
+        else:
+            shown = value
+        out += [("class:selected" if current else "", f"  {label:<22} {shown}"), ("", "\n")]
+    return out
+
+
+# == the frame ===============================================================================
+def title_where(view: EventsView) -> str:
+    if view.model.session.screen == EVENT and view.event is not None:
+        return f"Club night {view.event.get('id')}"
+    return "Club nights"
+
+
+def keys_fragments(view: EventsView, width: int = 80) -> Fragments:
+    """The key hints, whole ones left out where the screen is narrow (never Esc)."""
+    if view.model.lobby.password_prompt is not None:  # the event's password is asked
+        keys = [("↵", "send"), ("Esc", "cancel")]
+    elif view.announce.form is not None:
+        keys = [("↵", "announce"), ("Esc", "back")]
+    elif view.model.session.screen == EVENTS:
+        keys = [("↑↓", "choose"), ("↵", "open"), ("n", "announce"), ("r", "refresh"), ("Esc", "lobby")]
+    else:
+        keys = [("↑↓", "board"), ("↵", "watch"), ("j", "join"), ("w", "withdraw")]
+        if view.is_director():
+            keys += [("s", "start"), ("p", "pause/resume"), ("←→", "entrant"), ("x", "remove"),
+                     ("E", "end"), ("+-", "round pause")]
+        keys += [("?", "help"), ("Esc", "list")]
+    return render.key_hints(render.fit_keys(keys, width - render.EDGE))
+
+
+def _body(view: EventsView, width: int) -> Fragments:
+    if view.announce.form is not None:
+        return form_fragments(view, width)
+    if view.model.session.screen == EVENTS:
+        return list_fragments(view, width)
+    return event_fragments(view, width)
+
+
+def build_layout(view: EventsView, width: Callable[[], int]) -> Container:
+    return ConditionalContainer(HSplit([
+        Window(FormattedTextControl(lambda: _body(view, width()), focusable=False,
+                                    get_cursor_position=lambda: Point(0, 0)),
+               always_hide_cursor=True),
+        Window(FormattedTextControl(lambda: render.status_line(view.model, [("", "")], width()),
+                                    focusable=False), height=status_height, wrap_lines=True),
+    ]), filter=Condition(lambda: view.active))
+
+
+__all__ = ["build_layout", "keys_fragments", "title_where", "list_fragments", "event_fragments",
+           "form_fragments", "columns"]
