@@ -160,7 +160,8 @@ class ClientApp(Windows, Bindings):
         finally:
             # Quitting mid-game only closes the connection: the server holds the seat for its
             # grace period, as for a dropped line, and the token on disk takes it back.  Only
-            # away from a game does the client say bye (and forget the token: nothing is held).
+            # away from a game and a match going on does the client say bye (and forget the
+            # token: nothing is held).
             if self._playing():
                 pass
             else:
@@ -321,8 +322,11 @@ class ClientApp(Windows, Bindings):
         return time.monotonic()
 
     def _playing(self) -> bool:
+        """Something is at stake: a game not over, or a match going on between its games
+        (quitting then must not say bye, which gives the match away: issue 33, item 2)."""
         model = self.model
-        return model.game.seat is not None and model.game.in_game and model.game.view.winner is None
+        in_game = model.game.seat is not None and model.game.in_game and model.game.view.winner is None
+        return in_game or model.table_screen.in_match()
 
 
 __all__ = ["ClientApp", "LOBBY", "TABLE"]

@@ -10,16 +10,21 @@ a review: :class:`~noddy.client.screens.coach.Panel`) floats over any screen unt
 
 from __future__ import annotations
 
+from prompt_toolkit.utils import get_cwidth
+
 from ..cards import sort_cards
 from ..model import ViewModel
 from .cards import card_faces, hand_fragments
-from .fragments import Fragments
+from .fragments import Fragments, plain
 from .table import log_fragments
 
 
-def counting_fragments(model: ViewModel) -> Fragments:
+def counting_fragments(model: ViewModel, width: int | None = None) -> Fragments:
     """The show being counted (four lines, in the hand's place): the cards and the turn-up
-    as faces, whose show it is, and the claim or the muggins call being typed."""
+    as faces, whose show it is, and the claim or the muggins call being typed.  With
+    ``width`` (the screen's), the words beside the cards and the hints after the entry give
+    way whole, never cut at the edge (four cards and the turn-up read ``Your hand with the
+    tur`` at 60 columns); the last column stays free, as on every row."""
     count = model.hand_count
     show = count.show or {}
     cards = sort_cards(show.get("cards") or [])
@@ -32,7 +37,10 @@ def counting_fragments(model: ViewModel) -> Fragments:
     whose = count.owner_words()
     if whose.startswith("your"):
         whose = "Y" + whose[1:]
-    mid.append(("class:label", f"  {whose}" + (" with the turn-up" if model.game.view.turn_up else "")))
+    labels = [f"  {whose}" + (" with the turn-up" if model.game.view.turn_up else ""),
+              f"  {whose}", f"  {whose.split()[-1]}", ""]  # whose show, then what it is
+    room = None if width is None else width - 1 - _cells([("", "  ")] + mid)
+    mid.append(("class:label", next(label for label in labels if room is None or get_cwidth(label) <= room)))
     claimed = show.get("claimed")
     owner = model.game.seat_name(show.get("seat"))
     typed = [("class:key", count.entry), ("class:cursor", " ")]
@@ -40,9 +48,13 @@ def counting_fragments(model: ViewModel) -> Fragments:
     if count.claiming:
         last: Fragments = [("class:label", "  Claim: "), *typed,
                            ("class:dim", f"   ({low} to {high}; Enter claims)")]
-    elif count.mugging:
-        last = [("class:label", f"  {owner} claims {claimed}.  Muggins: "), *typed,
-                ("class:dim", f"   ({low} or more; p passes)")]
+    elif count.mugging:  # the hint goes first, then whose claim (the key line and log say them)
+        tries: list[Fragments] = [
+            [("class:label", f"  {owner} claims {claimed}.  Muggins: "), *typed,
+             ("class:dim", f"   ({low} or more; p passes)")],
+            [("class:label", f"  {owner} claims {claimed}.  Muggins: "), *typed],
+            [("class:label", "  Muggins: "), *typed]]
+        last = next((t for t in tries if width is None or _cells(t) <= width - 1), tries[-1])
     elif claimed is None:
         last = [("class:dim", f"  {owner} is counting…")]
     else:
@@ -51,11 +63,16 @@ def counting_fragments(model: ViewModel) -> Fragments:
             + bottom + [("", "\n")] + last)
 
 
-def hand_or_show_fragments(model: ViewModel) -> Fragments:
+def _cells(fragments: Fragments) -> int:
+    """The terminal columns ``fragments`` take."""
+    return get_cwidth(plain(fragments))
+
+
+def hand_or_show_fragments(model: ViewModel, width: int | None = None) -> Fragments:
     """The hand's place on the table: the hand, or, while a show is counted by hand, that
-    show with the turn-up (and the number being claimed or called)."""
+    show with the turn-up (and the number being claimed or called), fitted to ``width``."""
     if model.game.view.counting is not None:
-        return counting_fragments(model)
+        return counting_fragments(model, width)
     return hand_fragments(model)
 
 

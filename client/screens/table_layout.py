@@ -167,7 +167,7 @@ class TableLayout:
         self.log_window = log_window(model.game.visible_log, width, rows)
         game = HSplit([
             Window(text(lambda: table_fragments(model, now(), width())), height=2),
-            Window(text(lambda: render.hand_or_show_fragments(model)), height=4),
+            Window(text(lambda: render.hand_or_show_fragments(model, width())), height=4),
         ])
         # The count scrolls what does not fit (a marker says so).
         self.count_view = Scrolled(lambda columns: render.count_fragments(model, columns),

@@ -199,6 +199,7 @@ class TextAdapter:
         mine = [o for o in out if o.__class__ is Send and o.conn == conn_id and isinstance(o.message, dict)]
         kinds = [o.message["type"] for o in mine]
         kind = request["type"] if isinstance(request, dict) else None
+        left_table = person.table if kind == "leave" and "error" not in kinds else None
         if kind == "leave" and "error" not in kinds:
             person.left()
         # Errors are reworded for the person who caused them ("you do not hold TH", seats from 1).
@@ -221,6 +222,10 @@ class TextAdapter:
         if request is None:
             text = note if note is not None else _answer(typed, person)
             out.append(Send(conn_id, {"type": "note", "text": text}, True, person.names, width=person.width))
+        if left_table is not None:  # the ok prints nothing, and only the others hear of it
+            out.append(Send(conn_id, {"type": "note", "text": f"You left table {left_table}: you are in "
+                                      "the lobby (tables lists the tables)."}, True, person.names,
+                            width=person.width))
         return effects
 
     def outgoing(self, outs: list[Out]) -> None:

@@ -20,6 +20,8 @@ from noddy.client.model import ViewModel
 from noddy.client.render import board_fragments, plain
 from noddy.server import NoddyServer, ServerConfig
 
+from ..server.harness import Client
+
 ENTER = "\r"
 
 
@@ -392,3 +394,34 @@ async def test_ctrl_z_and_a_stop_signal_give_the_terminal_back_and_take_it_again
         signal.raise_signal(signal.SIGTSTP)
         await wait_for(lambda: len(stops) == 2, "SIGTSTP to stop the process group")
         assert stops == [(0, signal.SIGTSTP)] * 2 and in_terminal == ["stop", "stop"]
+
+
+async def test_q_between_two_games_of_a_match_asks_and_keeps_the_match(server: NoddyServer) -> None:
+    """Seen in tmux (issue 33's last evening, item 2 again): ann won game 1 of a match to 2
+    against a computer and pressed q before game 2; the client quit without a question and
+    said bye, so the server gave the match to the computer and closed the table.  Quitting is
+    not resigning: between games of a match going on it asks, as in a game, and only closes
+    the connection, so the seat and the match are held."""
+    async with running_client(server.port, "ann", quick_start={
+            "preset": "noddy", "players": 2, "computers": 1,
+            "options": {"target": 15, "match": 2}}) as (app, keys):
+        model = app.model
+        await wait_for(lambda: model.game.in_game, "the game to start")
+        await play_until(model, keys, lambda: model.game.view.winner is not None)
+        table_id = model.game.table_id
+        await wait_for(lambda: (model.game.table or {}).get("match", {}).get("points", [0, 0]) != [0, 0],
+                       "the match score after game 1")
+        assert model.table_screen.in_match()
+        keys.send_text("q")
+        await wait_for(lambda: app.confirm_quit or not app.application.is_running, "the question")
+        assert app.confirm_quit, "q between games of a match quit without asking"
+        keys.send_text("y")
+        await wait_for(lambda: not app.application.is_running, "the client to quit")
+    dee = await Client.connect(server.port)
+    await dee.hello("dee")
+    tables = (await dee.request({"type": "list_tables"}))["tables"]
+    kept = [t for t in tables if t["id"] == table_id]
+    assert len(kept) == 1, "the table was closed: the match was given away"
+    assert kept[0]["seats"][0]["name"] == "ann"
+    assert kept[0]["match"]["winner"] is None and "resigned" not in kept[0]["match"]
+    await dee.close()

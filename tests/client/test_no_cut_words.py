@@ -39,6 +39,9 @@ from noddy.client.screens.records import GAMES, LEADERBOARD, REPLAY
 
 from ..server.harness import running_server
 from .test_app import play_one_move, running_client, wait_for
+from .test_counting_and_coach import ANN_HAND, at_table, to_the_show
+from .test_counting_and_coach import summary as counting_summary
+from .test_counting_and_coach import turn as counting_turn
 from .test_idle import SizedOutput, screen_text
 from .test_model import PRESETS, deal_004, ev, summary
 from .test_replay import _record
@@ -191,6 +194,26 @@ async def test_a_table_in_a_rated_match(client: ClientApp) -> None:
     assert_whole(client, "a table with news")
     press(client, "q")
     assert_whole(client, "the quit question")
+
+
+async def test_a_show_counted_by_hand(client: ClientApp) -> None:
+    """Seen in tmux at 60x20 (issue 33's last evening): the show being counted by hand, four
+    cards and the turn-up, read ``cy's crib with the tur`` at the screen's edge.  Here Ann's
+    hand, then the crib of a long-named dealer, as Ann may call muggins on it."""
+    model = at_table(model=client.model)
+    to_the_show(model)
+    rows = assert_whole(client, "Ann's hand counted by hand")
+    assert any("Your hand" in row for row in rows)
+    # (seat 2's name made long; the dealer line keeps the name that dealt: Ben)
+    long_name = {"seat": 1, "name": LONG, "kind": "human", "level": None, "ready": True, "connected": True}
+    model.handle({"type": "table", "table": {**counting_summary(), "seats": [
+        counting_summary()["seats"][0], long_name]}})
+    model.handle(ev(10, "claimed", seat=0, reason="show", cards=ANN_HAND, points=16))
+    model.handle(ev(11, "counting", seat=1, reason="crib", cards=["KH", "QH", "2C", "3C"]))
+    model.handle(ev(12, "claimed", seat=1, reason="crib", cards=["KH", "QH", "2C", "3C"], points=0))
+    model.handle(counting_turn(12, 0, [{"action": "muggins", "min": 1, "max": 29}, {"action": "pass"}]))
+    rows = assert_whole(client, "a long-named dealer's crib, muggins open")
+    assert any("crib" in row for row in rows)
 
 
 GAME = {"id": 118, "preset": "cribbage", "players": 2, "partnerships": False, "finished_at": 1.7e9,

@@ -296,3 +296,19 @@ async def test_two_people_at_one_table_each_read_at_their_own_width() -> None:
         assert await _lines(ada, 2) == ["  at this table, and good luck\n", "  to us both\n"]
         ada_w.close()
         ben_w.close()
+
+
+async def test_leave_says_where_the_person_is_now() -> None:
+    """Seen in tmux (issue 33's last evening): cy typed ``leave`` at a table over nc and was
+    told nothing at all (the request's ``ok`` prints nothing; only the others hear of it)."""
+    async with running_server() as server:
+        reader, writer = await text_connection(server.port)
+        await _named(reader, writer, "cy")
+        writer.write(b"new noddy\n")
+        await text_until(reader, "Seat 2 is free.")
+        writer.write(b"leave\nping\n")
+        assert await text_line(reader) == "You left table 1: you are in the lobby (tables lists the tables).\n"
+        assert await text_line(reader) == "pong\n"
+        writer.write(b"quit\n")
+        assert (await asyncio.wait_for(reader.read(), 5)).decode() == f"Goodbye.\n{LEAVE}\n"
+        writer.close()
