@@ -9,7 +9,7 @@ server enters no computers of its own), with
 * a person on a text connection drops in the middle of a round-2 game (the seat is held)
   and comes back with ``resume TOKEN``;
 * the server restarts in the middle of round 3 (every board's first game played, the
-  second dealt), on a database in a temporary file, and the event comes back with its
+  second in its first deal, the crib laid away), on a database in a temporary file, and the event comes back with its
   tables and seats: everyone resumes and the round is played out;
 
 and then the final cross-table (the ``event`` reply's standings: games, wins, skunk wins,
@@ -75,6 +75,11 @@ class JsonEntrant:
 
     async def play_game(self) -> None:
         await play_out(self.client, self.rng)
+
+    async def lay_away(self) -> None:
+        """Play on until the deal's turn-up (both have laid away to the crib), then stop."""
+        await play_out(self.client, self.rng, stop_after=lambda m: m["type"] == "event" and
+                       m["event"]["kind"] == "turned_up")
 
     async def come_back(self, port: int) -> dict[str, Any]:
         """A new connection that takes back the session with its resume token: the welcome."""
@@ -164,6 +169,9 @@ class TextEntrant:
 
     async def play_game(self) -> None:
         await self.play(lambda line: bool(GAME_OVER.match(line)))
+
+    async def lay_away(self) -> None:
+        await self.play(lambda line: line.startswith("Turn-up: "))
 
     async def drop_and_come_back(self, port: int, noticed: Callable[[], Awaitable[None]]) -> int:
         """Drop at the first turn of the board's first game, come back once the server has
@@ -296,12 +304,14 @@ class Evening:
         self.now[0] += ROUND_PAUSE
 
     async def round_three_until_the_restart(self) -> dict[str, Entrant]:
-        """Every board plays its first game; the server then stops with the second dealt."""
+        """Every board plays its first game and the second as far as its first turn-up (both
+        players laid away to the crib; the play is to begin); the server then stops."""
         names, bye = await round_begun(self.director, 3)
         assert bye not in (None, *self.byes)
         self.byes.append(bye)
         playing = await self.seat(3, names)
         await asyncio.gather(*(e.play_game() for e in playing.values()))
+        await asyncio.gather(*(e.lay_away() for e in playing.values()))
         await news(self.director, "bye", f"{bye} sits out round 3")
         told = [m["text"] for m in self.director.received if m["type"] == "event_news" and m["kind"] == "bye"]
         assert told == [f"{self.byes[0]} sits out round 2 (a bye)", f"{bye} sits out round 3 (a bye)"]
