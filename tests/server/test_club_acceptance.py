@@ -81,6 +81,16 @@ class JsonEntrant:
         await play_out(self.client, self.rng, stop_after=lambda m: m["type"] == "event" and
                        m["event"]["kind"] == "turned_up")
 
+    async def watch(self, table: int) -> None:
+        reply = await self.client.request({"type": "spectate", "table": table})
+        assert (reply["type"], reply["table"]["id"], reply["table"]["event"]["board"]) == ("table", table, 1), reply
+
+    async def watched(self, table: int) -> None:
+        """The watched board's game went on to its end, and its table closed."""
+        closed = await self.client.recv_until(lambda m: m["type"] == "table_closed")
+        assert (closed["table"], closed["reason"]) == (table, "event_board")
+        assert any(m["type"] == "event" and m["event"]["kind"] == "game_over" for m in self.client.received)
+
     async def come_back(self, port: int) -> dict[str, Any]:
         """A new connection that takes back the session with its resume token: the welcome."""
         token = self.client.token
@@ -182,6 +192,15 @@ class TextEntrant:
         await self.come_back(port)
         return await self.play_board()
 
+    async def watch(self, table: int) -> None:
+        self.say(f"watch {table}")
+        assert (await self.until(f"Table {table} ")).startswith(f"Table {table} five-card-cribbage 2p")
+
+    async def watched(self, table: int) -> None:
+        """The watched board's game went on to its end, and its table closed."""
+        await self.play(lambda line: bool(GAME_OVER.match(line)), answer=False)
+        await self.until(f"Table {table} is closed: the club night's board is over")
+
     async def come_back(self, port: int) -> None:
         """A new connection that says ``resume TOKEN``: welcomed back at the table."""
         self.writer.close()
@@ -204,12 +223,14 @@ async def news(client: Client, kind: str, start: str = "") -> dict[str, Any]:
     return next((m for m in client.received if wanted(m)), None) or await client.recv_until(wanted)
 
 
-async def round_begun(director: Client, number: int) -> tuple[set[str], str | None]:
-    """Round ``number`` has begun (its news): who plays a board in it, and who has the bye."""
+async def round_begun(director: Client, number: int) -> tuple[set[str], str | None, list[int]]:
+    """Round ``number`` has begun (its news): who plays a board in it, who has the bye, and
+    the boards' tables."""
     await news(director, "round", f"round {number}:")
     shown = (await director.request({"type": "event", "event": 1}))["event"]
     this = shown["rounds_played"][number - 1]
-    return {name for b in this["boards"] for name in (b["a"], b["b"])}, this["bye"]
+    return ({name for b in this["boards"] for name in (b["a"], b["b"])}, this["bye"],
+            [b["table"] for b in this["boards"]])
 
 
 class Evening:
@@ -270,9 +291,11 @@ class Evening:
         """Seven left, so a bye; a person on a text connection drops in the middle of a
         game, the seat held, and comes back with their resume token."""
         director = self.director
-        names, bye = await round_begun(director, 2)
+        names, bye, tables = await round_begun(director, 2)
         assert bye is not None and names | {bye} == set(self.entrants)
         self.byes.append(bye)
+        watcher = self.entrants[bye]  # sits out, and watches board 1
+        await watcher.watch(tables[0])
         dropper = next(name for name in TEXT_PEOPLE if name in names)
 
         async def noticed() -> None:
@@ -299,6 +322,7 @@ class Evening:
                  if isinstance(opponent, JsonEntrant) else
                  [line for line in opponent.lines if line.startswith(f"{dropper} (seat")])
         assert len(heard) == 2, heard  # the seat was held, and taken back
+        await watcher.watched(tables[0])
         over = await news(director, "round-over", "round 2 is over")
         assert over["text"] == "round 2 is over; round 3 begins in 30 seconds"
         self.now[0] += ROUND_PAUSE
@@ -306,7 +330,7 @@ class Evening:
     async def round_three_until_the_restart(self) -> dict[str, Entrant]:
         """Every board plays its first game and the second as far as its first turn-up (both
         players laid away to the crib; the play is to begin); the server then stops."""
-        names, bye = await round_begun(self.director, 3)
+        names, bye, _ = await round_begun(self.director, 3)
         assert bye not in (None, *self.byes)
         self.byes.append(bye)
         playing = await self.seat(3, names)
