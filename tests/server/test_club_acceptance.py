@@ -8,9 +8,10 @@ server enters no computers of its own), with
 * the director removes her, so the field of seven gives a bye in rounds 2 and 3;
 * a person on a text connection drops in the middle of a round-2 game (the seat is held)
   and comes back with ``resume TOKEN``;
+* round 2's bye watches a board to its end;
 * the server restarts in the middle of round 3 (every board's first game played, the
-  second in its first deal, the crib laid away), on a database in a temporary file, and the event comes back with its
-  tables and seats: everyone resumes and the round is played out;
+  second in its first deal, the crib laid away), on a database in a temporary file, and
+  the event comes back with its tables and seats: everyone resumes, the round is played out;
 
 and then the final cross-table (the ``event`` reply's standings: games, wins, skunk wins,
 points, spread of each entrant, and the order) checked against the games' records
@@ -30,7 +31,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from .club_play import acc_points, core, person, play_board, records_of
-from .harness import Client, play_out, running_server, text_connection, text_line, text_until
+from .harness import Client, play_out, running_server, text_connection, text_line
 
 TITLE = "Friday club"
 #: Who enters, in this order (round 1 pairs them two by two: ann v robo1, ..., dan v eve).
@@ -318,7 +319,8 @@ class Evening:
         assert await asyncio.gather(*(play(name, e) for name, e in playing.items())) == [GAMES] * 6
         (seat,) = [s for s in self.told if (s["round"], s["name"]) == (2, dropper)]
         opponent = self.entrants[seat["opponent"]]
-        heard = ([(m["type"], m["name"]) for m in opponent.client.received if m["type"] in ("player_away", "player_back")]
+        seat_news = ("player_away", "player_back")
+        heard = ([(m["type"], m["name"]) for m in opponent.client.received if m["type"] in seat_news]
                  if isinstance(opponent, JsonEntrant) else
                  [line for line in opponent.lines if line.startswith(f"{dropper} (seat")])
         assert len(heard) == 2, heard  # the seat was held, and taken back
