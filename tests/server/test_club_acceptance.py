@@ -415,6 +415,15 @@ async def test_a_swiss_of_people_and_bots_to_its_final_cross_table(tmp_path: Pat
                 assert [line for line in entrant.lines if "has a free seat" in line] == []
             await entrant.close()
         await director.close()
+    # The final table is kept with the event: after another restart it reads the same.
+    async with running_server(core=core(evening.now, db=db)) as server:
+        director = await person(server.port, "tom", "127.0.0.9", password="sesame")
+        kept = await director.request({"type": "event", "event": 1})
+        assert (kept["type"], kept["event"]["state"], kept["event"]["standings"]) == (
+            "club_event", "finished", final["standings"])
+        listed = (await director.request({"type": "events"}))["events"]
+        assert [(e["id"], e["state"], e["round"], e["rounds"]) for e in listed] == [(1, "finished", 3, 3)]
+        await director.close()
 
 
 def _check_records(records: dict[int, dict[str, Any]], told: list[dict[str, Any]]) -> None:
