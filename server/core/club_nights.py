@@ -39,6 +39,7 @@ from ..model.club_types import (MAX_FORFEIT_WAIT, Announce, ClubError, CloseTabl
 from ..model.passwords import hash_password, password_matches
 from ..model.session import Connection
 from ..model.table_options import table_rules
+from ..storage.club import FINISHED_LOADED
 from .instructions import Query
 from .places import session_of
 
@@ -57,8 +58,9 @@ MAX_OPEN_EVENTS = 8
 MAX_EVENTS_PER_DIRECTOR = 1
 #: Finished events the ``events`` list shows after the unfinished ones (the latest).
 FINISHED_SHOWN = 5
-#: Finished events kept in memory for ``event`` (older ones are read from storage).
-FINISHED_KEPT = 20
+#: Finished events kept in memory for ``event`` (older ones are forgotten: a person's
+#: ``stats`` still lists them); a start loads as many back from storage.
+FINISHED_KEPT = FINISHED_LOADED
 #: Defaults of ``announce_event``'s waits, in seconds: five minutes to come to one's table,
 #: a minute between rounds (the ACC's club nights move on quickly).
 DEFAULT_FORFEIT_WAIT = 300.0
@@ -264,7 +266,8 @@ class ClubNights:
             log.error("club night %s could not be saved", query.args.get("event", {}).get("definition", {}).get("id"))
 
     def restore(self, events: list[dict[str, Any]], last_id: int) -> None:
-        """Once, after the tables: the events not over, with their boards' tables."""
+        """Once, after the tables: the events not over, with their boards' tables, and the
+        latest over (their final tables, for ``event`` and ``events``)."""
         self._next_id = max(self._next_id, last_id + 1)
         for data in events:
             try:
@@ -273,7 +276,8 @@ class ClubNights:
                 log.error("club night %s could not be restored: %s", data.get("definition", {}).get("id"), exc)
                 continue
             self._events[event.definition.id] = event
-            self._tables.restore(event)
+            if not event.over:
+                self._tables.restore(event)
             log.info("club night %d restored: %s, round %d", event.definition.id, event.state, len(event.rounds))
 
     # -- the inside ---------------------------------------------------------------------------

@@ -52,6 +52,7 @@ the effects in :mod:`noddy.server.model.club_types`.  :meth:`Event.to_dict` /
 from __future__ import annotations
 
 import dataclasses
+import time
 from typing import Any, Mapping
 
 from .club_course import Effects, EventCourse
@@ -60,7 +61,34 @@ from .club_types import (ENTRANT_KINDS, FORFEIT_REMOVED, FORFEIT_WITHDREW, MAX_E
                          MAX_ROUND_PAUSE, MIN_ENTRANTS, Announce, ClubError, CloseTable, Entrant,
                          EventDefinition, Pairing, Round)
 
-__all__ = ["ClubError", "Effects", "Event", "EventDefinition"]
+__all__ = ["ClubError", "Effects", "Event", "EventDefinition", "starting_time"]
+
+#: Below this many seconds a wait is said in seconds, below :data:`SAY_HOURS` in minutes,
+#: above it in hours (and minutes): "in 90 minutes" reads at once, "in 5400 seconds" does not.
+SAY_MINUTES, SAY_HOURS = 120, 7200
+
+
+def starting_time(starts_at: float, now: float) -> str:
+    """When an event starts, as a person reads it: how long from ``now``, and the time of
+    day in UTC (the server's clock is seconds since the epoch; its readers are anywhere, and
+    text mode's list says ``starts 19:30 UTC`` too).
+
+    >>> starting_time(1733340600.0, 1733340000.0)
+    'in 10 minutes, at 19:30 UTC'
+    """
+    seconds = max(0, round(starts_at - now))
+    if seconds < SAY_MINUTES:
+        wait = _count(seconds, "second")
+    elif seconds < SAY_HOURS:
+        wait = _count(round(seconds / 60), "minute")
+    else:
+        hours, minutes = divmod(round(seconds / 60), 60)
+        wait = _count(hours, "hour") + (f" {_count(minutes, 'minute')}" if minutes else "")
+    return f"in {wait}, {time.strftime('at %H:%M UTC', time.gmtime(starts_at))}"
+
+
+def _count(number: int, unit: str) -> str:
+    return f"{number} {unit}" + ("" if number == 1 else "s")
 
 
 class Event(EventCourse):
@@ -88,7 +116,7 @@ class Event(EventCourse):
     def announce(cls, definition: EventDefinition, now: float) -> tuple["Event", Effects]:
         event = cls(definition, now)
         when = ("when the director starts it" if definition.starts_at is None
-                else f"at {definition.starts_at:g}")
+                else starting_time(definition.starts_at, now))
         return event, [Announce("announced", f"{definition.title}: a {definition.format} "
                                              f"directed by {definition.director}, starting {when}")]
 

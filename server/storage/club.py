@@ -15,8 +15,9 @@ Storage *queries* (:class:`~noddy.server.core.Query` kinds in :data:`EVENT_QUERI
 where storage work runs:
 
 * ``save_event`` -- ``{"event": Event.to_dict(), "saved_at": seconds}``: keep it; answers None;
-* ``load_events`` -- ``{}``: the events not over, to bring back at a start, oldest first,
-  and the highest event id ever stored (the next event takes the one after):
+* ``load_events`` -- ``{}``: the events not over, to bring back at a start, then the latest
+  :data:`FINISHED_LOADED` over (their final tables, for ``event`` and ``events``), each part
+  oldest first, and the highest event id ever stored (the next event takes the one after):
   ``{"events": [data, ...], "last_id": n}``;
 * ``get_event`` -- ``{"event": id}``: its data (an event over keeps its final standings in
   it), or None;
@@ -38,6 +39,10 @@ from ..model.club_standings import table
 EVENT_QUERIES = frozenset({"save_event", "load_events", "get_event", "events_of"})
 #: The states of an event that is not over: brought back at a start.
 OPEN_STATES = ("announced", "running", "paused")
+#: Events over that a start brings back too, the latest (their final tables stay one
+#: ``event N`` away after a restart): as many as the server keeps in memory
+#: (:data:`noddy.server.core.club_nights.FINISHED_KEPT` is this number).
+FINISHED_LOADED = 20
 
 
 class StorageEvents:
@@ -102,11 +107,14 @@ def has_events(db: sqlite3.Connection) -> bool:
 
 
 def load_events(db: sqlite3.Connection) -> dict[str, Any]:
-    """The events not over, oldest first, and the highest event id stored (0: none)."""
+    """The events not over, then the latest :data:`FINISHED_LOADED` over, each part oldest
+    first, and the highest event id stored (0: none)."""
     if not has_events(db):
         return {"events": [], "last_id": 0}
     marks = ", ".join("?" for _ in OPEN_STATES)
     rows = db.execute(f"SELECT data FROM events WHERE state IN ({marks}) ORDER BY id", OPEN_STATES).fetchall()
+    rows += db.execute(f"SELECT data FROM (SELECT id, data FROM events WHERE state NOT IN ({marks}) "
+                       "ORDER BY id DESC LIMIT ?) ORDER BY id", (*OPEN_STATES, FINISHED_LOADED)).fetchall()
     last = db.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0]
     return {"events": [json.loads(row[0]) for row in rows], "last_id": int(last)}
 

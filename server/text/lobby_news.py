@@ -25,8 +25,10 @@ _NOTHING = Lines((), False)
 
 def joinable(table: dict[str, Any]) -> bool:
     """Whether a person in the lobby may sit down at ``table`` by its number: it waits for
-    players, has a free seat, and is not private."""
-    return table["status"] == "waiting" and not table["private"] and None in table["seats"]
+    players, has a free seat, is not private, and is not a club night's board (the server
+    seats that board's two players itself and refuses anyone else)."""
+    return (table["status"] == "waiting" and not table["private"] and None in table["seats"]
+            and "event" not in table)
 
 
 class LobbyNews:

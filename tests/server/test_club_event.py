@@ -238,3 +238,23 @@ def test_the_whole_state_is_stored_and_read_back_mid_round() -> None:
     assert restored.tick(85.0) == event.tick(85.0)
     assert restored.tick(115.0) == event.tick(115.0)
     assert restored == event and len(event.rounds) == 2
+
+
+#: 2024-12-04 19:20:00 UTC: a club evening's clock, as the server's wall clock gives it.
+EVENING = 1733340000.0
+
+
+@pytest.mark.parametrize("starts_in, when", [
+    (600.0, "in 10 minutes, at 19:30 UTC"),
+    (45.0, "in 45 seconds, at 19:20 UTC"),
+    (5400.0, "in 90 minutes, at 20:50 UTC"),
+    (86400.0, "in 24 hours, at 19:20 UTC"),
+    (9000.0, "in 2 hours 30 minutes, at 21:50 UTC"),
+    (7260.0, "in 2 hours 1 minute, at 21:21 UTC"),
+    (1.0, "in 1 second, at 19:20 UTC"),
+])
+def test_an_announced_start_is_said_as_people_read_a_time(starts_in: float, when: str) -> None:
+    """The news of an announced event says when it starts as a person reads it, not the
+    server's clock in seconds ("starting at 1733340600")."""
+    _, effects = Event.announce(definition(starts_at=EVENING + starts_in), EVENING)
+    assert effects == [Announce("announced", f"Tuesday club: a swiss directed by dir, starting {when}")]

@@ -11,6 +11,7 @@ from typing import Any
 
 from noddy.server.model.club import Event
 from noddy.server.storage import MIGRATIONS, SCHEMA_VERSION, Storage
+from noddy.server.storage.club import FINISHED_LOADED
 
 from .club_helpers import entered, open_tables, play, seat
 
@@ -85,15 +86,28 @@ def test_the_rows_beside_an_event_give_places_boards_and_games(tmp_path: Path) -
     storage.close()
 
 
-def test_an_event_over_is_kept_but_not_brought_back(tmp_path: Path) -> None:
+def test_an_event_over_is_kept_and_the_latest_over_are_brought_back_after_the_open_ones(tmp_path: Path) -> None:
+    """A start brings back the events not over and, after them, the latest FINISHED_LOADED
+    over with their final tables (so that ``event N`` still shows one after a restart)."""
     storage = Storage(tmp_path / "club.sqlite3")
     event = _mid_round()
     event.end_early(20.0, "dir")
     storage.read("save_event", {"event": event.to_dict(), "saved_at": 21.0})
-    assert storage.read("load_events", {}) == {"events": [], "last_id": 1}
+    assert storage.read("load_events", {}) == {"events": [event.to_dict()], "last_id": 1}
     kept = storage.read("get_event", {"event": 1})
     assert kept["state"] == "ended" and kept["final"] == event.standings()
     assert storage.read("get_event", {"event": 2}) is None
+    # more over than are brought back, and one open (the lowest id): the open one first
+    for number in range(2, FINISHED_LOADED + 3):
+        data = event.to_dict()
+        data["definition"]["id"] = number
+        storage.read("save_event", {"event": data, "saved_at": 22.0})
+    open_one = _mid_round().to_dict()
+    storage.read("save_event", {"event": open_one, "saved_at": 23.0})  # id 1 again, not over now
+    loaded = storage.read("load_events", {})
+    assert [(e["definition"]["id"], e["state"]) for e in loaded["events"]] == [(1, "paused")] + [
+        (number, "ended") for number in range(3, FINISHED_LOADED + 3)]
+    assert loaded["last_id"] == FINISHED_LOADED + 2
     storage.close()
 
 
