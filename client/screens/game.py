@@ -222,6 +222,8 @@ class Game:
         if isinstance(seq, int) and view.seq and seq <= view.seq:
             return          # already seen (a snapshot covered it)
         kind = event.get("kind")
+        if self.seat is None:  # a watcher makes no move: news lasts until the board changes
+            self.session.game_moved_on()
         if kind == "game_started":
             self._new_game()
         elif kind == "game_over":
