@@ -1,0 +1,27 @@
+"""Keys offered only where they do something (issue 33's third evening): the help lists
+``a register your name`` only to a guest, and ``r`` (ready) in a game in progress sends
+nothing (it showed the server's raw ``a game is being played at table 4``).  Through pipe
+input at 80x24 and 60x20 (the ``client`` fixture), keys pressed as a person would.
+"""
+
+from __future__ import annotations
+
+from noddy.client import keys
+from noddy.client.app import ClientApp
+
+from .test_no_cut_words import ME, assert_whole, client  # noqa: F401 (the fixture)
+from .test_scrolling import press
+
+
+def help_lines(client: ClientApp) -> str:  # noqa: F811
+    width = client.application.output.get_size().columns
+    return keys.help_text(width, client.screens())
+
+
+async def test_the_help_offers_registering_only_to_a_guest(client: ClientApp) -> None:  # noqa: F811
+    assert "register your name" in help_lines(client)          # the fixture's ME is a guest
+    client.model.handle({"type": "registered", "name": ME})
+    assert "register your name" not in help_lines(client)
+    press(client, "?")
+    assert not any("register" in row for row in assert_whole(client, "a registered person's help"))
+
