@@ -324,9 +324,12 @@ class ClientApp(Windows, Bindings):
     def _playing(self) -> bool:
         """Something is at stake: a game not over, or a match going on between its games
         (quitting then must not say bye, which gives the match away: issue 33, item 2)."""
-        model = self.model
-        in_game = model.game.seat is not None and model.game.in_game and model.game.view.winner is None
-        return in_game or model.table_screen.in_match()
+        return self._in_game() or self.model.table_screen.in_match()
+
+    def _in_game(self) -> bool:
+        """We hold a seat in a game not over (the seat is held for the server's grace)."""
+        game = self.model.game
+        return game.seat is not None and game.in_game and game.view.winner is None
 
 
 __all__ = ["ClientApp", "LOBBY", "TABLE"]

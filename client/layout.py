@@ -92,6 +92,7 @@ class Windows:
     _keys_scrolling: bool = False
     log_window: Window | None
     _playing: Callable[[], bool]
+    _in_game: Callable[[], bool]
     _now: Callable[[], float]
 
     def lobby_status_fragments(self) -> render.Fragments:
@@ -101,6 +102,11 @@ class Windows:
         """The question of the quit or resign box."""
         if self.question is not None:
             text = self.question
+        elif self._playing() and self.tokens is not None and not self._in_game():
+            # Between games of a match the server holds the seat for its grace and then
+            # keep_away more, which the welcome does not say: no number, then (issue 33).
+            text = (" Quit? Your seat and the match are held:\n start noddy-client again to play on."
+                    "  y / n ")
         elif self._playing() and self.tokens is not None:
             grace = self.model.session.grace
             held = f"held for {grace:g} s" if grace is not None else "held for a while"

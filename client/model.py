@@ -119,9 +119,14 @@ class ViewModel:
 
     def _on_welcome(self, m: dict[str, Any], request: Any, now: float) -> None:
         session, game = self.session, self.game
+        started = session.welcomes == 0   # this client's first connection: nothing was lost
         session.on_welcome(m)
         if m.get("resumed") and m.get("table") is not None:
-            session.set_status("Connection restored; back at the table.", until_game=True)
+            # Started again with its saved token, there was no connection to restore (issue 33).
+            said = ("Connection restored; back at the table." if not started else
+                    f"Back at table {m['table']} (your seat was held)." if m.get("seat") is not None
+                    else f"Back watching table {m['table']}.")
+            session.set_status(said, until_game=True)
             game.table_id = m["table"]
             game.seat = m.get("seat")
             session.screen = TABLE

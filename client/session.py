@@ -79,6 +79,8 @@ class Session:
         self.requested_name = name
         #: The server has welcomed this connection: requests may be sent.
         self.welcomed = False
+        #: How many welcomes this client has had (0: not yet connected since it started).
+        self.welcomes = 0
         #: How long the server holds a dropped player's seat (its welcome says).
         self.grace: float | None = None
         self.status = ""          # the one-line message under the board (errors, hints)
@@ -186,6 +188,7 @@ class Session:
     def on_welcome(self, m: dict[str, Any]) -> None:
         """Take what the welcome says about us and the server (the caller places us)."""
         self.welcomed = True
+        self.welcomes += 1
         self.name_prompt = None
         if self.status == NOT_CONNECTED:
             self.clear_status()

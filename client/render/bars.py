@@ -38,8 +38,8 @@ def title_bar(model: ViewModel, address: str, where: str | list[Part],
     parts.append((address, " @ ", _ADDRESS))
     parts += [(where, " · ", 0)] if isinstance(where, str) else where
     line = join_parts(parts, width - EDGE)
-    if not line.startswith(" "):
-        line = " " + line
+    if not line.startswith(" "):  # " Noddy" left out: the space before the name takes a column
+        line = " " + join_parts(parts, width - EDGE - 1)
     return [(style, line), (style, " " * 200)]
 
 

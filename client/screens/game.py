@@ -66,6 +66,9 @@ class Game:
         #: The table's ``rated`` and ``unrated_why`` as the game ended: a seat left after it
         #: (a resignation) changes the table's, judged on the seats taken now, not that game's.
         self.game_rating: dict[str, Any] | None = None
+        #: Who the finished game was dealt to, by seat (its ``game_over``'s ``names``): after
+        #: it the board names them, not a computer that stood in and has left the seat since.
+        self.over_names: list[str] = []
 
     # == the view's state, as the screen names it ========================================
     @property
@@ -203,6 +206,9 @@ class Game:
             self.log_line(line(told.kind, *told.parts))
         self.in_game = any(entry["event"].get("kind") == "game_started"
                            for entry in m.get("events", []))
+        for entry in m.get("events", []):
+            if entry["event"].get("kind") == "game_over":
+                self.over_names = [str(name or "") for name in entry["event"].get("names") or []]
         if m.get("game") is not None:
             self.in_game = m["game"].get("phase") != "over" or self.view.winner is not None
         self.view.missed = False
@@ -216,11 +222,14 @@ class Game:
         if isinstance(seq, int) and view.seq and seq <= view.seq:
             return          # already seen (a snapshot covered it)
         kind = event.get("kind")
+        if self.seat is None:  # a watcher makes no move: news lasts until the board changes
+            self.session.game_moved_on()
         if kind == "game_started":
             self._new_game()
         elif kind == "game_over":
             table = self.table or {}
             self.game_rating = {"rated": table.get("rated"), "unrated_why": table.get("unrated_why")}
+            self.over_names = [str(name or "") for name in event.get("names") or []]
         view.names = self.names()
         hand_before = list(self.hand)
         lines = view.apply(m)
@@ -266,6 +275,7 @@ class Game:
         self.sending_action = False
         self._time_at = 0.0
         self.game_rating = None
+        self.over_names = []
         self.session.game_moved_on()
 
     def _ask_again_if_missed(self) -> None:
@@ -310,6 +320,10 @@ class Game:
         if self.view.winner is not None:  # a finished game: told with who played it, gone or not
             told = self.view.names
             names = [name or (told[s] if s < len(told) else "") for s, name in enumerate(names)]
+            # Whose the game was (issue 33): ben's seat, though a computer played it on and
+            # the seat was freed at the end, is named ben, as the result names him.
+            dealt = self.over_names
+            names = [(dealt[s] if s < len(dealt) else "") or name for s, name in enumerate(names)]
         return names
 
     def seat_name(self, seat: int | None) -> str:

@@ -114,7 +114,8 @@ class Lobby(Screen):
         self.session.clear_status()
         self.open_form()
 
-    @key("a", help="register your name", sends="register")
+    @key("a", help="register your name", sends="register",
+         when=lambda self: self.session.registered is not True)  # (a guest's key: issue 33)
     def _register(self, pressed: str) -> None:
         self.session.clear_status()
         self.ask_to_register()

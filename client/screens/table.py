@@ -159,6 +159,9 @@ class TableScreen(Screen):
         game = self.game
         if game.table is None or game.seat is None:
             return
+        if game.in_game and game.view.winner is None:  # the server would only refuse it (issue 33)
+            self.session.set_status("A game is being played: r says you are ready when it is over.")
+            return
         seats = game.table.get("seats", [])
         mine = seats[game.seat] if game.seat < len(seats) else None
         ready = not (mine or {}).get("ready", False)

@@ -33,8 +33,14 @@ def pile_fragments(model: ViewModel, width: int) -> render.Fragments:
         return [("class:dim", "—")]
     marks = model.game.seat_marks()
     names = model.game.names()
+    played = list(zip(model.game.view.pile, model.game.view.pile_names()))
+    if any(then and seat < len(names) and then != names[seat] and then[:1].upper() in marks
+           and marks.index(then[:1].upper()) != seat for (seat, _), then in played):
+        # A stand-in's initial is another seat's (greedy computer 2 for ben, beside guinevere):
+        # seat numbers, as when two seated players share one.
+        marks = [str(seat + 1) for seat in range(len(marks))]
     entries: list[render.Fragments] = []
-    for (seat, card), then in zip(model.game.view.pile, model.game.view.pile_names()):
+    for (seat, card), then in played:
         mark = marks[seat] if 0 <= seat < len(marks) else "?"
         if then and seat < len(names) and then != names[seat] and not mark.isdigit():
             mark = then[:1].upper()  # who played it then, not who sits there now (issue 33)

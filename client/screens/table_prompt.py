@@ -29,19 +29,42 @@ def rated_words(game: Game, lead: str, ended: bool = False) -> str:
 def match_words(game: Game) -> str:
     """What a seat may do once a game is over: at a match table, the match score and the
     next game of it (or who won the match); otherwise play again."""
-    table = game.table or {}
-    match = table.get("match")
+    match = (game.table or {}).get("match")
     if not match:
         return "The game is over: r to play again, l to leave the table."
+    score, winner = match_score(game)
+    if winner:
+        return f"{winner} won the match ({score}): r starts a new match, l leaves."
+    return f"Match to {match['to']}: {score}. r for game {match['game'] + 1}, l leaves (gives up the match)."
+
+
+def match_score(game: Game) -> tuple[str, str]:
+    """The table's match score (``ann 2, cy 0``, with who gave it up) and its winner's name
+    ("" while it goes on): what the players and the watchers are told alike."""
+    table = game.table or {}
+    match = table.get("match") or {}
     names = match_sides(table)
-    score = ", ".join(f"{name} {points}" for name, points in zip(names, match["points"]))
+    score = ", ".join(f"{name} {points}" for name, points in zip(names, match.get("points") or []))
     winner = match.get("winner")
     if winner is not None and 0 <= winner < len(names):
         resigned = match.get("resigned")
         if resigned is not None and 0 <= resigned < len(names):  # why, whatever the points
             score += f"; {names[resigned]} gave it up"
-        return f"{names[winner]} won the match ({score}): r starts a new match, l leaves."
-    return f"Match to {match['to']}: {score}. r for game {match['game'] + 1}, l leaves (gives up the match)."
+        return score, names[winner]
+    return score, ""
+
+
+def watcher_words(game: Game) -> str:
+    """What a watcher reads once a game is over: at a match table the match score, or who
+    won the match, then that ``l`` goes back to the lobby (they have nothing else to do)."""
+    match = (game.table or {}).get("match")
+    if not match:
+        return "The game is over: l goes back to the lobby."
+    score, winner = match_score(game)
+    if winner:
+        return f"{winner} won the match ({score}): l goes back to the lobby."
+    return f"Match to {match['to']}: {score}. l goes back to the lobby."
+
 
 def prompt(game: Game, session: Session, picking: str | None, seats_open: bool) -> str:
     """The line that says what happens now, and what the player may do (``picking``: a seat
@@ -50,8 +73,8 @@ key chooses which computer to remove; ``seats_open``: seats may change now)."""
     if session.connection in ("reconnecting", "offline"):
         return session.connection_words()
     if view.winner is not None:
-        if game.seat is None:
-            return "The game is over: l goes back to the lobby." + rated_words(game, " That game was", True)
+        if game.seat is None:  # a watcher is told the match as the players are (issue 33)
+            return watcher_words(game) + rated_words(game, " That game was", True)
         return match_words(game) + rated_words(game, " That game was", True)
     if picking == "remove":
         return "Remove which computer? Press its seat number; Esc keeps them all."
@@ -105,4 +128,4 @@ def match_sides(table: dict[str, Any]) -> list[str]:
             for side in range(len(match.get("points") or []))]
 
 
-__all__ = ["prompt", "match_words", "rated_words", "match_sides"]
+__all__ = ["prompt", "match_words", "watcher_words", "match_score", "rated_words", "match_sides"]

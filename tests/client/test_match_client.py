@@ -117,3 +117,21 @@ def test_the_key_line_after_a_game_of_a_match_says_what_r_starts() -> None:
     assert plain(keys_fragments(model)).startswith(" r game 2  l leave ")
     model.game.table = model.game.table | {"match": running | {"points": [2, 0], "winner": 0}}
     assert plain(keys_fragments(model)).startswith(" r new match  l leave ")
+
+
+def test_a_title_without_the_program_name_still_ends_before_the_edge() -> None:
+    # Seen at 60 columns: " guinevere · Table 1 · noddy to 31 · match 0-0 to 2 · deal 1" took
+    # all 60 columns (the space put back before the name once " Noddy" was left out).
+    model = welcomed_form(table_options=advertised_options())
+    model.new_table.close_form()
+    model.session.name = "guinevere"
+    seats = [{"seat": 0, "name": "ann"}, {"seat": 1, "name": "cy"}]
+    table = {"id": 1, "preset": "noddy", "players": 2, "partnerships": False, "status": "playing",
+             "options": {"match": 2}, "seats": seats, "spectators": [],
+             "match": {"to": 2, "points": [0, 0], "game": 1, "id": 1, "winner": None}}
+    model.handle({"type": "table", "table": table})
+    model.game.enter_table(1, table)
+    model.game.view.deal = 1
+    model.session.screen = "table"
+    title = plain(title_fragments(model, "host:1", 60)).rstrip()
+    assert title == " guinevere · Table 1 · noddy to 31 · match 0-0 to 2"

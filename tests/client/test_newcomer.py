@@ -157,7 +157,7 @@ async def test_a_restarted_client_takes_its_seat_back(how: str, tmp_path: Path) 
             model = again.model
             await wait_for(lambda: model.session.screen == "table" and model.game.hand, "the seat taken back")
             assert (model.game.table_id, model.game.seat, model.game.hand) == (table, 0, hand)
-            assert model.session.status == "Connection restored; back at the table."
+            assert model.session.status == f"Back at table {table} (your seat was held)."  # (a restart: nothing was lost)
 
 
 async def test_a_stale_token_is_dropped_and_the_client_starts_afresh(tmp_path: Path) -> None:

@@ -58,3 +58,34 @@ async def test_the_count_names_who_held_each_hand(client: ClientApp) -> None:  #
     assert count is not None and [row.label for row in count.rows] == [ME, "ben"]
     rows = assert_whole(client, "the count of the deal after a stand-in")
     assert any(row.lstrip().startswith("ben ") for row in rows)
+
+
+def ben_never_came_back(client: ClientApp) -> None:  # noqa: F811
+    """The game ends with ben's seat abandoned (the result names who was dealt in); then the
+    server frees the stand-in's seat (``_free_stand_ins``): the summary has no ``stand_in_for``."""
+    ben_left_mid_deal(client)
+    client.model.handle(ev(13, "game_over", winner=0, winning_seats=[0], scores=[31, 7],
+                           ending="abandoned", skunk="none", abandoned=[1], names=[ME, "ben"]))
+    client.model.handle({"type": "table", "table": {**_table(seat(0, ME)), "status": "finished",
+                                                    "seats": [seat(0, ME), None]}})
+
+
+async def test_the_board_names_ben_after_the_game_he_never_came_back_to(client: ClientApp) -> None:  # noqa: F811
+    """Seen in tmux: after ``ben left and never came back`` the board read ``greedy computer 2``."""
+    ben_never_came_back(client)
+    assert board_labels(client) == [ME, "ben"]
+    rows = assert_whole(client, "the table after the game a stand-in finished")
+    assert rows[2].startswith(" ben ")
+    assert not any(COMPUTER in row or compact_name(COMPUTER) in row for row in rows[:4])
+
+
+def compact_name(name: str) -> str:
+    return name.replace(" computer ", " cpu ")
+
+
+async def test_the_pile_after_the_game_does_not_mark_the_stand_in_as_another_seat(client: ClientApp) -> None:  # noqa: F811
+    """Named ben again after the game, the seat's 6♠ (the computer's) must not read ``G:``,
+    which is guinevere's mark: the pile marks seats by number."""
+    ben_never_came_back(client)
+    pile = next(row for row in assert_whole(client, "the pile after the game") if "Pile" in row)
+    assert pile.split("Pile ")[1].split() == ["1:4♥", "2:3♣", "1:10♣", "2:6♠"]
