@@ -10,7 +10,8 @@ A finished game's result is the server's one :class:`~noddy.server.model.result.
 (the engine's outcome and the server's facts): the ``game_over`` event and the stored result
 are made from it, and the rating reads its outcome.  When the publisher (:mod:`.publishing`)
 has sent the members the game's last events, :meth:`GameEnding.last_events_sent` frees the
-stand-ins' seats, gives the players the watchers' chat, announces the table and tells a match
+stand-ins' seats, gives the players the watchers' chat, announces the table, tells each
+person of a rated game their rating change (:mod:`.results`) and tells a match
 table's runner how the game went -- in that order, after the events, so nobody hears of the
 end before the move that made it.
 
@@ -114,6 +115,7 @@ class GameEnding:
                 if seat is not None and heard:
                     self._outbox.send(session.conn, {"type": "chat_history", "lines": heard})
         self._tables.changed(table)
+        self._results.last_events_sent(table)  # each person's rating change, after the end
         if table.match is not None:
             self._report_match_game(table, game)
 
