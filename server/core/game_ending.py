@@ -107,7 +107,7 @@ class GameEnding:
         give the players the watchers' chat, announce the table and report a match game."""
         self._free_stand_ins(table)
         log.info("table %d: game %d won by %s, scores %s", table.id, table.games_played,
-                 game.winner, game.scores)
+                 _winners_words(table, game), " to ".join(str(score) for score in game.scores))
         if table.watchers_chat:  # the players may read the watchers' chat now
             lines, table.watchers_chat = table.watchers_chat, []
             for session, seat in table.members():
@@ -147,6 +147,18 @@ class GameEnding:
         report = plan.report(table.id, table.games_played, game.seed, live.seats, outcome.to_dict(),
                              [action.to_dict() for action in live.taken], table.players)
         self._outbox.send(plan.runner.conn, report)
+
+
+def _winners_words(table: Table, game: Game) -> str:
+    """Who won, as the log says it to a person: ``ben (seat 2)``, ``ann & cy (seats 1 and 3)``
+    -- names as dealt, seats counted from 1 (``game.winner`` is a side counted from 0)."""
+    outcome, live = game.outcome, table.live
+    assert outcome is not None
+    names = {s["seat"]: s["name"] for s in live.seats} if live is not None else {}
+    seats = list(outcome.winning_seats) or [outcome.winner]
+    who = " & ".join(names.get(seat) or f"seat {seat + 1}" for seat in seats)
+    numbers = " and ".join(str(seat + 1) for seat in seats)
+    return f"{who} ({'seats' if len(seats) > 1 else 'seat'} {numbers})"
 
 
 def _identity_of(seat: dict[str, Any]) -> Rated:
