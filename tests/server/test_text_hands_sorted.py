@@ -1,0 +1,33 @@
+"""Text mode shows a hand in the order players hold it (issue 33, third evening): ``look``
+said ``Your cards: TC 3D 5H 4S 7H`` as dealt, while the discard prompt numbered the same
+cards by rank -- ``discard 1 2`` must take the cards shown first in both.  Over a real
+socket, as a person on nc."""
+
+from __future__ import annotations
+
+import re
+
+from noddy.protocol.narration import sort_cards
+
+from .harness import running_server, text_connection, text_until
+
+
+async def test_look_shows_the_hand_sorted_and_numbered_as_the_discard_prompt_numbers_it() -> None:
+    async with running_server() as server:
+        reader, writer = await text_connection(server.port)
+        writer.write(b"width 1000\nname ann\nnew cribbage\nbot 2 random\nready\n")  # (a discard)
+        prompt = await text_until(reader, "Your discard:")
+        numbered = re.search(r"from ((?:\d+:\w\w ?)+) \(", prompt)
+        assert numbered is not None, prompt
+        prompted = [pair.split(":")[1] for pair in numbered.group(1).split()]
+        assert [pair.split(":")[0] for pair in numbered.group(1).split()] == [
+            str(n) for n in range(1, len(prompted) + 1)]
+        writer.write(b"look\n")
+        cards = (await text_until(reader, "Your cards: ")).split(": ", 1)[1].split()
+        assert cards == sort_cards(cards), cards  # as players hold them: by rank, then suit
+        assert cards == prompted  # card n of look is card n of discard 1 2
+        writer.write(b"discard 1 2\nlook\n")
+        after = (await text_until(reader, "Your cards: ")).split(": ", 1)[1].split()
+        assert after == cards[2:]  # discard 1 2 laid away the first two cards shown
+        writer.close()
+
