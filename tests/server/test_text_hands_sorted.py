@@ -1,13 +1,14 @@
 """Text mode shows a hand in the order players hold it (issue 33, third evening): ``look``
 said ``Your cards: TC 3D 5H 4S 7H`` as dealt, while the discard prompt numbered the same
-cards by rank -- ``discard 1 2`` must take the cards shown first in both.  Over a real
-socket, as a person on nc."""
+cards by rank -- ``discard 1 2`` must take the cards shown first in both; and ``stats`` said
+a best hand ``9S 6C KS + 5C`` as it was dealt.  Over a real socket, as a person on nc."""
 
 from __future__ import annotations
 
 import re
 
 from noddy.protocol.narration import sort_cards
+from noddy.protocol.stats_view import best_hand_line
 
 from .harness import running_server, text_connection, text_until
 
@@ -31,3 +32,9 @@ async def test_look_shows_the_hand_sorted_and_numbered_as_the_discard_prompt_num
         assert after == cards[2:]  # discard 1 2 laid away the first two cards shown
         writer.close()
 
+
+def test_stats_shows_a_best_hand_sorted_with_the_turn_up_last() -> None:
+    entry = {"preset": "noddy", "best_hand": {"points": 8, "cards": ["9S", "6C", "KS", "5C"], "game": 3}}
+    assert best_hand_line(entry) == "noddy: 8 with 6C 9S KS + 5C (game 3)"
+    one = {"preset": "noddy", "best_hand": {"points": 0, "cards": ["5C"], "game": 4}}
+    assert best_hand_line(one) == "noddy: 0 with 5C (game 4)"
