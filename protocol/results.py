@@ -47,11 +47,16 @@ def _sides(names: Sequence[str | None], players: int, partnerships: bool) -> lis
 
 
 def _game_words(over: dict[str, Any], names: Sequence[str | None]) -> str:
-    """``ann wins the game, 5 to 0`` (the winner's score first)."""
+    """``ann wins the game, 5 to 0`` (the winner's score first); a game the reader's seat was
+    abandoned in is won at the score of that moment, which may be a tie or a loser's lead,
+    so it says so: ``ann wins the game at 0 to 10, the score when you left``."""
     scores, winner = list(over["scores"]), over["winner"]
     seats = list(over.get("winning_seats") or [winner])
     label = " & ".join(_name(names, seat) for seat in seats)
     others = " to ".join(str(score) for side, score in enumerate(scores) if side != winner)
+    if over.get("ending") == "abandoned":
+        return (f"{label} {'win' if len(seats) > 1 else 'wins'} the game at {scores[winner]} to {others}, "
+                "the score when you left")
     return f"{label} {'win' if len(seats) > 1 else 'wins'} the game, {scores[winner]} to {others}"
 
 

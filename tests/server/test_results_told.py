@@ -185,8 +185,8 @@ async def test_a_person_back_after_their_seat_was_abandoned_is_told_the_result_o
                                                                                  "after": 1484.0})
         assert told["message"] == (
             f"While you were away, your seat at table {table_id} was left and never taken back, which counts "
-            f"as a resignation: ann wins the game, {scores_then[0]} to {scores_then[1]} "
-            "(rated: your noddy rating 1500 -> 1484).")
+            f"as a resignation: ann wins the game at {scores_then[0]} to {scores_then[1]}, the score when "
+            "you left (rated: your noddy rating 1500 -> 1484).")  # (not "6 to 6" as if ann won on it)
         # told once: the next login hears nothing of it
         await back.close()
         again = await Client.connect(server.port)
