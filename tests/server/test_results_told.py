@@ -61,6 +61,10 @@ async def test_the_one_who_resigns_a_rated_game_is_told_the_result_and_the_ratin
         for message in ann.received:
             model.handle(message)
         assert model.session.status == "Rated: your noddy rating 1500 -> 1516."
+        seq = max(m["seq"] for m in ann.received if m["type"] == "event") + 1  # the next game: news gone
+        model.handle({"type": "event", "table": table_id, "seq": seq, "event": {
+            "kind": "game_started", "preset": "noddy", "players": 2, "partnerships": False, "target": 31}})
+        assert model.session.status == ""
         await ann.close()
         await ben.close()
 
