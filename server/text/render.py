@@ -14,7 +14,7 @@ import re
 from typing import Any, Sequence
 
 from noddy.protocol.closing import closed_words
-from noddy.protocol.narration import sort_cards
+from noddy.protocol.narration import card_order, sort_cards
 from noddy.protocol.stats_view import stats_lines
 from noddy.protocol.story import narrate, score_line, seat_name
 
@@ -322,8 +322,9 @@ def _turn_text(turn: dict[str, Any], names: Sequence[str], again: bool) -> str:
                 f"(more than {legal[0]['min'] - 1}); otherwise type pass.")
     if legal[0]["action"] == "pass":
         return "The claim is the most any show can hold: type pass."
-    if legal[0]["action"] != "discard":
-        return f"Your turn (count {turn['count']}): {' | '.join(_action_text(a) for a in legal)}"
+    if legal[0]["action"] != "discard":  # the cards as look shows them (sorted), then go
+        ordered = sorted(legal, key=lambda a: (a["action"] != "play", card_order(a.get("card") or "")))
+        return f"Your turn (count {turn['count']}): {' | '.join(_action_text(a) for a in ordered)}"
     if not again and names and len(turn["awaiting"]) < len(names):
         return ""
     hand = numbered_hand(legal)

@@ -38,3 +38,16 @@ def test_stats_shows_a_best_hand_sorted_with_the_turn_up_last() -> None:
     assert best_hand_line(entry) == "noddy: 8 with 6C 9S KS + 5C (game 3)"
     one = {"preset": "noddy", "best_hand": {"points": 0, "cards": ["5C"], "game": 4}}
     assert best_hand_line(one) == "noddy: 0 with 5C (game 4)"
+
+
+async def test_the_play_prompt_lists_the_cards_sorted_with_go_last() -> None:
+    # Seen over nc: "Your turn (count 10): play 8H | play 2C | play QH", the hand as dealt.
+    async with running_server() as server:
+        reader, writer = await text_connection(server.port)
+        writer.write(b"width 1000\nname ann\nnew noddy\nbot 2 random\nready\n")
+        prompt = await text_until(reader, "Your turn (count")
+        choices = prompt.split(": ", 1)[1].rstrip("\n").split(" | ")
+        cards = [choice.split()[1] for choice in choices if choice.startswith("play ")]
+        assert len(cards) >= 2 and cards == sort_cards(cards), prompt
+        assert choices == [f"play {card}" for card in cards] + choices[len(cards):]  # go, if any, last
+        writer.close()
