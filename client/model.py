@@ -274,8 +274,9 @@ class ViewModel:
         self.session.set_status("Muted: " + ", ".join(names) + "." if names else "You have muted nobody.")
 
     def _on_game_result(self, m: dict[str, Any], request: Any, now: float) -> None:
-        """A result decided away from us (we resigned, gave a match up, or were away): say it."""
-        self.session.set_status(str(m.get("message", "")))
+        """A result decided away from us (we resigned, gave a match up, or were away), or our
+        rating change after a rated game: say it, until the next game starts or a move."""
+        self.session.set_status(str(m.get("message", "")), until_game=True)
 
     def _on_player_away(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.game.on_player_away(m)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from .narration import sort_cards
+
 #: Eighths of a character cell, from empty to full: the chart's resolution within a row.
 BLOCKS = " ▁▂▃▄▅▆▇█"
 
@@ -69,12 +71,13 @@ def preset_line(entry: dict[str, Any]) -> str:
 
 
 def best_hand_line(entry: dict[str, Any]) -> str | None:
-    """``cribbage: 29 with 5H 5C 5S JD + 5D (game 17)``, or None if no hand was shown."""
+    """``cribbage: 29 with 5C 5H 5S JD + 5D (game 17)``, or None if no hand was shown: the hand
+    sorted as players hold it (it is stored as dealt), the turn-up last."""
     best = entry.get("best_hand")
     if not best:
         return None
     cards = best["cards"]
-    shown = " ".join(cards[:-1]) + " + " + cards[-1] if len(cards) > 1 else " ".join(cards)
+    shown = " ".join(sort_cards(cards[:-1])) + " + " + cards[-1] if len(cards) > 1 else " ".join(cards)
     return f"{entry['preset']}: {best['points']} with {shown} (game {best['game']})"
 
 

@@ -10,7 +10,8 @@ A finished game's result is the server's one :class:`~noddy.server.model.result.
 (the engine's outcome and the server's facts): the ``game_over`` event and the stored result
 are made from it, and the rating reads its outcome.  When the publisher (:mod:`.publishing`)
 has sent the members the game's last events, :meth:`GameEnding.last_events_sent` frees the
-stand-ins' seats, gives the players the watchers' chat, announces the table and tells a match
+stand-ins' seats, gives the players the watchers' chat, announces the table, tells each
+person of a rated game their rating change (:mod:`.results`) and tells a match
 table's runner how the game went -- in that order, after the events, so nobody hears of the
 end before the move that made it.
 
@@ -106,7 +107,7 @@ class GameEnding:
         give the players the watchers' chat, announce the table and report a match game."""
         self._free_stand_ins(table)
         log.info("table %d: game %d won by %s, scores %s", table.id, table.games_played,
-                 game.winner, game.scores)
+                 _winners_words(table, game), " to ".join(str(score) for score in game.scores))
         if table.watchers_chat:  # the players may read the watchers' chat now
             lines, table.watchers_chat = table.watchers_chat, []
             for session, seat in table.members():
@@ -114,6 +115,7 @@ class GameEnding:
                 if seat is not None and heard:
                     self._outbox.send(session.conn, {"type": "chat_history", "lines": heard})
         self._tables.changed(table)
+        self._results.last_events_sent(table)  # each person's rating change, after the end
         if table.match is not None:
             self._report_match_game(table, game)
 
@@ -145,6 +147,18 @@ class GameEnding:
         report = plan.report(table.id, table.games_played, game.seed, live.seats, outcome.to_dict(),
                              [action.to_dict() for action in live.taken], table.players)
         self._outbox.send(plan.runner.conn, report)
+
+
+def _winners_words(table: Table, game: Game) -> str:
+    """Who won, as the log says it to a person: ``ben (seat 2)``, ``ann & cy (seats 1 and 3)``
+    -- names as dealt, seats counted from 1 (``game.winner`` is a side counted from 0)."""
+    outcome, live = game.outcome, table.live
+    assert outcome is not None
+    names = {s["seat"]: s["name"] for s in live.seats} if live is not None else {}
+    seats = list(outcome.winning_seats) or [outcome.winner]
+    who = " & ".join(names.get(seat) or f"seat {seat + 1}" for seat in seats)
+    numbers = " and ".join(str(seat + 1) for seat in seats)
+    return f"{who} ({'seats' if len(seats) > 1 else 'seat'} {numbers})"
 
 
 def _identity_of(seat: dict[str, Any]) -> Rated:

@@ -219,7 +219,9 @@ class Lobby:
         session.held_until = None
         conn.session, conn.refused_name = session, None
         self._connections.schedule(conn)  # now it may be pinged
-        log.info("connection %d resumed %r", conn.id, session)
+        log.info("connection %d resumed %s (%s)", conn.id, session.name,  # seats as people count them
+                 "in the lobby" if session.table is None else
+                 f"table {session.table.id}, " + ("watching" if session.seat is None else f"seat {session.seat + 1}"))
         outbox.reply(conn, rid, self.welcome(session, resumed=True))
         lost = self._lost.take(session.token)
         if lost is not None:  # its table could not be restored (see Recovery.table_lost)

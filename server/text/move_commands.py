@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from noddy.protocol import ProtocolError
+from noddy.protocol.narration import sort_cards
 
 from .words import number
 
@@ -57,14 +58,15 @@ def read_review(verb: str, args: list[str], rest: str) -> dict[str, Any] | None:
 
 
 def numbered_hand(legal_actions: Sequence[dict[str, Any]]) -> list[str]:
-    """The cards a discard prompt numbers 1, 2, ...: every card of the legal discards, in the
-    order they first appear (the engine lists them by rank).  :func:`cards_by_number` reads
-    ``discard 1 2`` with the same list, so the numbers cannot disagree with the prompt."""
+    """The cards a discard prompt numbers 1, 2, ...: every card of the legal discards, sorted
+    as players hold them (:func:`~noddy.protocol.narration.sort_cards`, as ``look`` shows the
+    hand).  :func:`cards_by_number` reads ``discard 1 2`` with the same list, so the numbers
+    cannot disagree with the prompt, nor with ``look``."""
     cards: dict[str, None] = {}
     for action in legal_actions:
         if action["action"] == "discard":
             cards.update(dict.fromkeys(action["cards"]))
-    return list(cards)
+    return sort_cards(cards)
 
 
 def cards_by_number(words: Sequence[str], legal_actions: Sequence[dict[str, Any]]) -> list[str]:

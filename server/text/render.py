@@ -14,6 +14,7 @@ import re
 from typing import Any, Sequence
 
 from noddy.protocol.closing import closed_words
+from noddy.protocol.narration import card_order, sort_cards
 from noddy.protocol.stats_view import stats_lines
 from noddy.protocol.story import narrate, score_line, seat_name
 
@@ -216,7 +217,9 @@ def render(message: dict[str, Any], names: Sequence[str] = (), width: int | None
         game = message["game"]
         if game is not None:
             if game["hand"] is not None:
-                lines.append(f"Your cards: {' '.join(game['hand']) or '-'}")
+                # Sorted as players hold them, which is how numbered_hand numbers them for
+                # discard 1 2: card n here is card n there.
+                lines.append(f"Your cards: {' '.join(sort_cards(game['hand'])) or '-'}")
             lines.append(f"Turn-up: {game['turn_up'] or '-'}  Count: {game['count']}  "
                          f"Pile: {' '.join(game['pile']) or '-'}  "
                          f"Scores: {_scores(game['scores'], names)}")
@@ -319,8 +322,9 @@ def _turn_text(turn: dict[str, Any], names: Sequence[str], again: bool) -> str:
                 f"(more than {legal[0]['min'] - 1}); otherwise type pass.")
     if legal[0]["action"] == "pass":
         return "The claim is the most any show can hold: type pass."
-    if legal[0]["action"] != "discard":
-        return f"Your turn (count {turn['count']}): {' | '.join(_action_text(a) for a in legal)}"
+    if legal[0]["action"] != "discard":  # the cards as look shows them (sorted), then go
+        ordered = sorted(legal, key=lambda a: (a["action"] != "play", card_order(a.get("card") or "")))
+        return f"Your turn (count {turn['count']}): {' | '.join(_action_text(a) for a in ordered)}"
     if not again and names and len(turn["awaiting"]) < len(names):
         return ""
     hand = numbered_hand(legal)

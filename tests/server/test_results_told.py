@@ -16,7 +16,7 @@ from noddy.server import ServerCore
 from noddy.server.text import render
 from noddy.server.text.wrapping import wrap
 
-from .harness import Client, play_out, running_server, text_connection, text_until
+from .harness import Client, play_out, running_server, text_connection, text_line, text_until
 from .harness import test_config as config_for_tests
 from .test_matches import _game, _ready_both
 from .test_stand_ins import SECRET, registered_table, scores_now
@@ -47,7 +47,63 @@ async def test_the_one_who_resigns_a_rated_game_is_told_the_result_and_the_ratin
         for message in ben.received:
             model.handle(message)
         assert model.session.status == told["message"]
-        assert not [m for m in ann.received if _told(m)]  # ann saw the game end at the table
+        # ann saw the game end at the table; she is told only her rating change, after it.
+        mine = await ann.recv_until(_told)
+        assert ann.received.index(mine) > ann.received.index(next(
+            m for m in ann.received if m["type"] == "table" and m["table"]["status"] == "finished"))
+        assert (mine["table"], mine["game"], mine["seat"], mine["names"], mine["why"]) == (
+            table_id, game_id, 0, ["ann", "ben"], "finished")
+        assert (mine["result"], mine["match"]) == (over, None)
+        assert mine["rating"] == {"family": "noddy", "before": 1500.0, "after": 1516.0}
+        assert mine["message"] == "Rated: your noddy rating 1500 -> 1516."
+        model = ViewModel("ann")  # noddy-client's status line says it to the winner too
+        model.connection_up()
+        for message in ann.received:
+            model.handle(message)
+        assert model.session.status == "Rated: your noddy rating 1500 -> 1516."
+        seq = max(m["seq"] for m in ann.received if m["type"] == "event") + 1  # the next game: news gone
+        model.handle({"type": "event", "table": table_id, "seq": seq, "event": {
+            "kind": "game_started", "preset": "noddy", "players": 2, "partnerships": False, "target": 31}})
+        assert model.session.status == ""
+        await ann.close()
+        await ben.close()
+
+
+async def test_in_text_mode_the_winner_of_a_rated_game_reads_their_rating_change() -> None:
+    # Seen in tmux: the winner read only "That game was rated.", never their own change.
+    async with running_server() as server:
+        reader, writer = await text_connection(server.port)
+        writer.write(b"width 1000\nname cy\nregister sesame sesame\nnew noddy\n")
+        await text_until(reader, "Table 1")
+        ben = await Client.connect(server.port)
+        await ben.hello("ben")
+        assert (await ben.request({"type": "register", "password": SECRET}))["type"] == "registered"
+        await ben.request({"type": "sit", "table": 1})
+        writer.write(b"ready\n")
+        await ben.request({"type": "ready"})
+        await ben.recv_until(lambda m: m["type"] == "turn")
+        assert (await ben.request({"type": "leave"}))["type"] == "ok"
+        assert await text_until(reader, "That game was") == "That game was rated.\n"
+        assert await text_line(reader) == "Rated: your noddy rating 1500 -> 1516.\n"
+        told = await ben.recv_until(_told)
+        assert told["message"].endswith("(rated: your noddy rating 1500 -> 1484).")
+        writer.close()
+        await ben.close()
+
+
+async def test_an_unrated_game_sends_those_at_the_table_no_rating_change() -> None:
+    async with running_server() as server:
+        ann, ben = await Client.connect(server.port), await Client.connect(server.port)
+        await ann.hello("ann")  # guests: unrated
+        await ben.hello("ben")
+        await ann.request({"type": "create_table", "preset": "noddy"})
+        await ben.request({"type": "sit", "table": 1})
+        await _ready_both(ann, ben)
+        await ben.recv_until(lambda m: m["type"] == "turn")
+        assert (await ben.request({"type": "leave"}))["type"] == "ok"
+        await ann.recv_until(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
+        assert (await ann.request({"type": "ping"}))["type"] == "pong"  # anything sent is in by now
+        assert not [m for m in ann.received if _told(m)]
         await ann.close()
         await ben.close()
 
@@ -133,8 +189,8 @@ async def test_a_person_back_after_their_seat_was_abandoned_is_told_the_result_o
                                                                                  "after": 1484.0})
         assert told["message"] == (
             f"While you were away, your seat at table {table_id} was left and never taken back, which counts "
-            f"as a resignation: ann wins the game, {scores_then[0]} to {scores_then[1]} "
-            "(rated: your noddy rating 1500 -> 1484).")
+            f"as a resignation: ann wins the game at {scores_then[0]} to {scores_then[1]}, the score when "
+            "you left (rated: your noddy rating 1500 -> 1484).")  # (not "6 to 6" as if ann won on it)
         # told once: the next login hears nothing of it
         await back.close()
         again = await Client.connect(server.port)

@@ -181,6 +181,7 @@ async def test_games_game_and_leaderboard_after_a_game_by_text() -> None:
         assert (await line()).startswith("Table 1 noddy 2p (target=15, rated) [finished]")
         assert await line() == "  (computer)\n"
         assert await line() == "That game was rated.\n"
+        assert await line() == "Rated: your noddy rating 1500 -> 1484.\n"  # (she lost)
         writer.write(b"games\n")
         assert [await line() for _ in range(3)] == [
             "Games of Ada, newest first (game ID shows one):\n",
