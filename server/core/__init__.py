@@ -57,8 +57,10 @@ them, so every seam is in a constructor:
 * parts that handle requests, each declaring its own in ``handlers()``:
   :mod:`.reception` (every line in: rate limit, reading, dispatch; ``ping``, ``pong``),
   :mod:`.lobby` (``hello``, ``list_tables``, ``chat``, ``bye``), :mod:`.seating` (tables,
-  seats, watchers, computers, readiness, settings), with :mod:`.held_seats` (a lost
-  connection's place held for the grace period) and :mod:`.table_closing` (closing a table), :mod:`.stand_ins`
+  seats, watchers, computers, readiness, settings), with :mod:`.leaving` (going for good:
+  ``leave``, ``resign_match``, a watcher's place ended, a match given up), :mod:`.held_seats`
+  (a lost connection's place held for the grace period) and :mod:`.table_closing` (closing a
+  table), :mod:`.stand_ins`
   (a person leaving mid-game: resigning, a computer standing in, the seat taken back;
   ``stand_in``), with :mod:`.silence` (how long the person to move has said nothing),
   :mod:`.gameplay` (``action``, ``snapshot``, dealing, playing for a timed-out seat, computer

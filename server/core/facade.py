@@ -34,6 +34,7 @@ from .game_ending import GameEnding
 from .gameplay import Gameplay
 from .held_seats import HeldSeats
 from .instructions import BotJob, Effects, PasswordResult, PasswordWork, Query, TurnTimer
+from .leaving import Leaving
 from .lobby import Lobby
 from .lobby_board import LobbyBoard
 from .matchmaking import Matchmaking
@@ -102,17 +103,18 @@ class ServerCore:
                                  self.publisher, self.ending)
         self.stand_ins = StandIns(config, clock, outbox, self.tables, self.gameplay, self.silence)
         self.closing = TableClosing(outbox, self.sessions, self.board, self.tables)
-        self.seating = Seating(config, clock, outbox, self.connections, self.sessions, self.board,
-                               self.tables, guard, self.ratings, self.gameplay, self.publisher, self.stand_ins,
-                               self.closing, self.results)
+        self.seating = Seating(config, clock, outbox, self.connections, self.board, self.tables, guard,
+                               self.ratings, self.gameplay, self.publisher, self.stand_ins, self.closing)
+        self.leaving = Leaving(outbox, self.sessions, self.board, self.tables, self.stand_ins, self.closing,
+                               self.results)
         self.held_seats = HeldSeats(config, clock, outbox, self.sessions, self.board, self.tables,
-                                    self.paused, self.stand_ins, self.seating, self.closing)
+                                    self.paused, self.stand_ins, self.leaving, self.closing)
         self.accounts = Accounts(config, clock, outbox, self.connections, self.tables, self.ratings)
         self.talk = Talk(config, clock, wall_clock, outbox, self.connections, self.sessions, self.accounts,
                          self.mutes)
         self.lobby = Lobby(config, clock, outbox, self.connections, self.sessions, self.board,
-                           self.tables, self.ratings, self.lost, self.seating, self.accounts, self.mutes,
-                           self.talk, self.results)
+                           self.tables, self.ratings, self.lost, self.seating, self.leaving, self.accounts,
+                           self.mutes, self.talk, self.results)
         self.queries = Queries(config, clock, outbox, self.connections, self.ratings, guard, self.accounts)
         self.coaching = Coaching(outbox, self.queries)
         self.matchmaking = Matchmaking(config, clock, outbox, self.connections, self.sessions, self.board,
@@ -124,7 +126,7 @@ class ServerCore:
                                       self.gameplay, self.publisher, self.closing)
         self.club_nights = ClubNights(config, clock, wall_clock, outbox, self.sessions, self.club_tables)
         handlers: dict[str, Any] = {}
-        for part in (self.lobby, self.seating, self.stand_ins, self.gameplay, self.queries,
+        for part in (self.lobby, self.seating, self.leaving, self.stand_ins, self.gameplay, self.queries,
                      self.coaching, self.matchmaking, self.accounts, self.talk, self.club_nights):
             handlers.update(part.handlers())
         self.reception = Reception(config, clock, outbox, self.connections, self.lobby, self.held_seats,

@@ -20,8 +20,8 @@ requests: it is the only part that keeps a queue of when things are due.
 
 Collaborators (passed in): the config (grace period, storage retry), the clock, the outbox,
 the sessions (a person never back is forgotten), the lobby's board, the open tables, the
-paused tables, the stand-ins, seating (leaving a table, a watcher removed, a match given
-up) and table closing (a table whose last person is gone).
+paused tables, the stand-ins, leaving (:mod:`.leaving`: a seat or a watcher's place given up
+for good, a match given up) and table closing (a table whose last person is gone).
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ from ..config import ServerConfig
 from ..model.table import FINISHED, PLAYING, Session, Table
 
 if TYPE_CHECKING:
+    from .leaving import Leaving
     from .lobby_board import LobbyBoard
     from .outages import PausedTables
     from .outbox import Outbox
-    from .seating import Seating
     from .sessions import Sessions
     from .stand_ins import StandIns
     from .table_closing import TableClosing
@@ -51,7 +51,7 @@ class HeldSeats:
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
                  sessions: Sessions, board: LobbyBoard, tables: Tables, paused: PausedTables,
-                 stand_ins: StandIns, seating: Seating, closing: TableClosing) -> None:
+                 stand_ins: StandIns, leaving: Leaving, closing: TableClosing) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
@@ -60,7 +60,7 @@ class HeldSeats:
         self._tables = tables
         self._paused = paused
         self._stand_ins = stand_ins
-        self._seating = seating
+        self._leaving = leaving
         self._closing = closing
         #: Min-heap of (when, serial, session) of held seats' (and watchers' places') ends.
         self._held_due: list[tuple[float, int, Session]] = []
@@ -83,7 +83,7 @@ class HeldSeats:
             # Nothing is at stake at a finished table (but a match going on): a bot that closes
             # after its game must not leave its name held for the grace period (issue 25).
             self._sessions.forget(session)
-            self._seating.leave(table, session)
+            self._leaving.leave(table, session)
             return
         session.held_until = self._clock() + self._config.grace_period
         self.schedule_held(session)
@@ -140,7 +140,7 @@ class HeldSeats:
             return self.schedule_held(session)
         self._sessions.forget(session)
         if table is not None and seat is None:
-            self._seating.remove_spectator(table, session)
+            self._leaving.remove_spectator(table, session)
             return
         session.table, session.seat = None, None
         self._board.arrived(session)

@@ -11,8 +11,9 @@ before they sit down).  Whoever says hello is given the lobby's last chat lines
 
 Collaborators (passed in): the sessions and names (:mod:`.sessions`), the lobby's board
 (:mod:`.lobby_board`), the open connections and tables, the rating book (for the welcome),
-the tables that could not be restored (told once to whoever resumes), seating (a bye
-leaves the table; a watcher who changes name keeps watching) and the accounts (which names
+the tables that could not be restored (told once to whoever resumes), seating (a watcher
+who changes name keeps watching), leaving (a bye leaves the table; a watcher who resumed
+another session gives up the old place) and the accounts (which names
 are registered; wrong passwords counted per address).
 """
 
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from .results import Results
     from .accounts import Accounts
     from .connections import Connections
+    from .leaving import Leaving
     from .lobby_board import LobbyBoard
     from .mutes import Mutes
     from .outages import LostTables
@@ -60,8 +62,8 @@ class Lobby:
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
                  connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
-                 ratings: RatingBook, lost: LostTables, seating: Seating, accounts: Accounts,
-                 mutes: Mutes, talk: Talk, results: Results) -> None:
+                 ratings: RatingBook, lost: LostTables, seating: Seating, leaving: Leaving,
+                 accounts: Accounts, mutes: Mutes, talk: Talk, results: Results) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
@@ -72,6 +74,7 @@ class Lobby:
         self._ratings = ratings
         self._lost = lost
         self._seating = seating
+        self._leaving = leaving
         self._accounts = accounts
         self._mutes = mutes
         self._talk = talk
@@ -299,7 +302,7 @@ class Lobby:
         assert new is not None and table is not None
         log.info("connection %d: %s is now %s", conn.id, old.name, new.name)
         if resuming:
-            self._seating.remove_spectator(table, old)
+            self._leaving.remove_spectator(table, old)
         else:
             self._seating.rename_watcher(table, old, new)
 
@@ -353,7 +356,7 @@ class Lobby:
         self._sessions.forget(session)
         self._mutes.forget(session)
         if session.table is not None:
-            self._seating.leave(session.table, session)
+            self._leaving.leave(session.table, session)
         self._outbox.reply(conn, rid, {"type": "bye", "reason": "goodbye"})
         self._outbox.close(conn, "bye")
 

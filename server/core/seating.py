@@ -1,18 +1,19 @@
-"""Seating: making tables, sitting, watching, standing, leaving, computers and readiness.
+"""Seating: making tables, sitting, watching, standing, computers and readiness.
 
-Handles ``create_table``, ``sit``, ``spectate``, ``stand``, ``leave``, ``resign_match``, ``add_computer``,
-``remove_computer``, ``ready`` and ``configure_table``.  Also how a person goes for good
-(:meth:`leave` mid-game is a resignation, :mod:`.stand_ins`; a match going on is given up).
-The one place a person takes a seat is :meth:`take_seat` and the one place they become a
-watcher is :meth:`watch`, so a limit on either is checked once.  A place held for a lost
-connection is :mod:`.held_seats`' and closing a table is :mod:`.table_closing`'s.
+Handles ``create_table``, ``sit``, ``spectate``, ``stand``, ``add_computer``,
+``remove_computer``, ``ready`` and ``configure_table``: how a person comes to a table and
+moves between its places.  The one place a person takes a seat is :meth:`take_seat` and the
+one place they become a watcher is :meth:`watch`, so a limit on either is checked once.
+Going for good (``leave``, ``resign_match``, a watcher's place ended) is :mod:`.leaving`'s,
+a place held for a lost connection is :mod:`.held_seats`' and closing a table is
+:mod:`.table_closing`'s.
 
-Collaborators (passed in): the open tables, sessions and connections, the lobby's board (a
-person back in the lobby), the password guard (wrong table passwords per address, shared
-with ``get_game``), the rating book (the summaries' ratings), gameplay (a full, ready table
-deals) and the publisher (the deal is sent once the table is told), the stand-ins (a person
-leaving mid-game; computer players are made there), table closing (a table whose last person
-left) and the results (a match given up is told to its players wherever they are).
+Collaborators (passed in): the open tables and connections, the lobby's board (a watcher
+who changed name: the old session back in the lobby), the password guard (wrong table
+passwords per address, shared with ``get_game``), the rating book (the summaries' ratings),
+gameplay (a full, ready table deals) and the publisher (the deal is sent once the table is
+told), the stand-ins (computer players are made there, and a seat a computer stood in for
+is taken back there) and table closing (a match table whose planned games are played).
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from ..model.ratings import Rated, RatingBook, family_of
 from ..model.session import Connection
 from ..model.table import PLAYING, Seat, Session, Table
 from ..model.table_options import max_spectators, table_rules
-from ..storage.records import MatchResigned
 from .places import my_seat, my_table, session_of
 
 if TYPE_CHECKING:
@@ -41,8 +41,6 @@ if TYPE_CHECKING:
     from .lobby_board import LobbyBoard
     from .outbox import Outbox
     from .publishing import Publisher
-    from .results import Results
-    from .sessions import Sessions
     from .stand_ins import StandIns
     from .table_closing import TableClosing
     from .tables import Tables
@@ -51,18 +49,16 @@ log = logging.getLogger("noddy.server")
 
 
 class Seating:
-    """Seat requests, computer players and leaving; see the module docstring."""
+    """Seat requests, watchers, computer players and readiness; see the module docstring."""
 
     def __init__(self, config: ServerConfig, clock: Callable[[], float], outbox: Outbox,
-                 connections: Connections, sessions: Sessions, board: LobbyBoard, tables: Tables,
+                 connections: Connections, board: LobbyBoard, tables: Tables,
                  guard: PasswordGuard, ratings: RatingBook,
-                 gameplay: Gameplay, publisher: Publisher, stand_ins: StandIns, closing: TableClosing,
-                 results: Results) -> None:
+                 gameplay: Gameplay, publisher: Publisher, stand_ins: StandIns, closing: TableClosing) -> None:
         self._config = config
         self._clock = clock
         self._outbox = outbox
         self._connections = connections
-        self._sessions = sessions
         self._board = board
         self._tables = tables
         self._guard = guard
@@ -71,12 +67,10 @@ class Seating:
         self._publisher = publisher
         self._stand_ins = stand_ins
         self._closing = closing
-        self._results = results
 
     def handlers(self) -> dict[str, Callable[[Connection, dict[str, Any], Any], None]]:
         return {"create_table": self.create_table, "sit": self.sit, "spectate": self.spectate,
-                "stand": self.stand, "leave": self.leave_request, "resign_match": self.resign_match,
-                "add_computer": self.add_computer,
+                "stand": self.stand, "add_computer": self.add_computer,
                 "remove_computer": self.remove_computer, "ready": self.ready,
                 "configure_table": self.configure_table}
 
@@ -171,28 +165,6 @@ class Seating:
         self._check_seating_open(table)
         self.watch(table, session)
         self._outbox.reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
-        self._tables.changed(table, exclude=session)
-
-    def leave_request(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        session = session_of(conn)
-        table = my_table(session)
-        self._outbox.reply(conn, rid, {"type": "ok"})
-        self.leave(table, session)
-        self._board.greet(session)  # back in the lobby: what it has been saying
-
-    def resign_match(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
-        """A seated person gives up the match going on at their table, between its games,
-        and stays seated: the other side wins it, as when they leave (:meth:`give_up_match`),
-        and the next ``ready`` starts a new match.  Mid-game it is refused: the game is not
-        given up by this (``leave`` resigns the game and the match)."""
-        session = session_of(conn)
-        table, seat = my_seat(session)
-        if table.status == PLAYING:
-            raise ProtocolError("game_in_progress", f"a game is being played at table {table.id}: "
-                                "finish it first (leave gives up the game and the match)")
-        if not self.give_up_match(table, seat):
-            raise ProtocolError("no_match", f"no match is going on at table {table.id}")
-        self._outbox.reply(conn, rid, {"type": "table", "table": table.summary()})
         self._tables.changed(table, exclude=session)
 
     def add_computer(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
@@ -379,48 +351,6 @@ class Seating:
         ratings = self._ratings
         return lambda seat: round(ratings.rating(family, _identity(seat)))
 
-    # -- going for good ----------------------------------------------------------------------
-    def leave(self, table: Table, session: Session) -> None:
-        """``session`` goes back to the lobby.  Mid-game that is a resignation: a loss for its
-        side at once; in a game of two sides the game ends, else a computer plays the seat on."""
-        seat = session.seat
-        session.table, session.seat = None, None
-        self._board.arrived(session)
-        if session in table.spectators:
-            table.spectators.remove(session)
-        if seat is not None and table.status == PLAYING:
-            self._stand_ins.resign(table, seat, session.name)
-        elif seat is not None:
-            table.seats[seat] = None
-        if seat is not None:
-            self.give_up_match(table, seat)
-        if not table.humans():
-            self._closing.close_table(table, "empty")
-        else:
-            self._tables.changed(table)
-
-    def give_up_match(self, table: Table, seat: int) -> bool:
-        """``seat``'s person left, or gave the match up, while the table's match was on: the
-        match is given up, and its last game's record says so.  False: no match was on."""
-        resigned = table.resign_match(seat)
-        if resigned is not None and table.live is not None:
-            self._outbox.record(MatchResigned(table.live.game_id, resigned, table.id))
-            match = table.running_match
-            name = match.names[seat] if match is not None and seat < len(match.names) else None
-            log.info("table %d: %s (seat %d) gives up the match", table.id, name, seat + 1)
-            if name is not None:  # told the result, wherever they are now (issue 33)
-                self._results.match_given_up(table, seat, name, resigned)
-        return resigned is not None
-
-    def remove_spectator(self, table: Table, session: Session) -> None:
-        table.spectators.remove(session)
-        session.table = None
-        self._board.arrived(session)
-        self._sessions.forget(session)
-        if not table.humans():
-            self._closing.close_table(table, "empty")
-        else:
-            self._tables.changed(table)
 
 
 def _identity(seat: Seat) -> Rated:

@@ -4,10 +4,10 @@ Owns: whether the server is shutting down (a table closed then stays stored, to 
 restored at the next start).  Handles :meth:`TableClosing.close_table` (a table empty, a
 match runner's table played out, a table not saved or nobody back after a restart) and
 :meth:`TableClosing.close_down` (every table, at shutdown).  It is a part of its own, apart
-from :mod:`.seating`, because seating, the held-seat queue (:mod:`.held_seats`) and recovery
-all close tables, and closing is the same for each: the members are told and back in the
-lobby, the runner of a match table hears it wherever they are, and the lobby's table news
-says so.
+from :mod:`.seating`, because seating, leaving (:mod:`.leaving`), the held-seat queue
+(:mod:`.held_seats`) and recovery all close tables, and closing is the same for each: the
+members are told and back in the lobby, the runner of a match table hears it wherever they
+are, and the lobby's table news says so.
 
 Collaborators (passed in): the outbox, the sessions (a member whose connection is gone is
 forgotten), the lobby's board (members back in the lobby) and the open tables.
