@@ -2,7 +2,7 @@
 
 Owns: :class:`LobbyNews`, the tables that changed (or closed) since the lobby was last told,
 and when it may be told next.  :class:`~noddy.server.core.lobby_board.LobbyBoard` keeps one and notes every change
-here (``Tables.changed``, and ``Seating.close_table``'s ``table_closed``) and, from
+here (``Tables.changed``, and ``TableClosing.close_table``'s ``table_closed``) and, from
 ``tick``, hands what :meth:`LobbyNews.take` returns to every connection in the lobby.
 
 Why: pushing every table change to every lobby connection at once made the cost of one
