@@ -294,11 +294,16 @@ class ClubTables:
         self._waits.pop(table.id, None)
         seats: list[Seat | None] = [table.seats[self._seat_of(table, name) or 0] for name in order]
         table.seats = seats
+        moved = []
         for index, seat in enumerate(seats):
             assert seat is not None and seat.session is not None
             seat.ready = True
-            if seat.session.table is table:
+            if seat.session.table is table and seat.session.seat != index:
                 seat.session.seat = index
+                moved.append(seat.session)
         started = self._gameplay.start_game(table, pairing.seeds[game_number])
         self._tables.changed(table)
+        summary = table.summary()
+        for session in moved:  # told before the game's first message: a client draws the table from its seat
+            self._outbox.send(session.conn, {"type": "table", "table": summary, "seat": session.seat})
         self._publisher.publish(table, *started)
