@@ -30,7 +30,7 @@ from .helpers import (BIG, PATIENCE, check_game, connect, game_against_computer,
 
 SEED = 7_2024
 CONNECTIONS = 40
-LINES_PER_CONNECTION = int(os.environ.get("NODDY_FUZZ_LINES_PER_CONNECTION", "1250"))  # 40 x 1,250 = 50,000
+LINES_PER_CONNECTION = int(os.environ.get("NODDY_FUZZ_LINES_PER_CONNECTION", "625"))  # 40 x 625 = 25,000 (more: the variable)
 OVER_LONG = 120                       # and one over-long line on each of 120 more connections
 CHUNK = 250                           # lines written between drains
 PUSHES = {"table", "table_closed", "player_away", "player_back", "player_replaced", "chat"}
