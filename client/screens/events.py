@@ -4,7 +4,8 @@
 (:mod:`noddy.client.screens.people`).  ``e`` in the lobby opens the list (``events``); Enter
 opens the event under the cursor (``event``): its definition, its entrants (bots marked), the
 standings and the boards of its current round, the cursor on those boards (Enter watches a
-board's table: ``spectate``).  ``j`` joins (a private event asks its password on the
+board's table: ``spectate``; on a finished board it opens the replay of its first game,
+``get_game``).  ``j`` joins (a private event asks its password on the
 password line, :class:`~noddy.client.screens.lobby.PasswordPrompt` with the verb
 ``join_event``), ``w`` withdraws; the director (the event's ``director`` is us) starts,
 pauses and resumes, ends (asked first), removes the entrant chosen with ← → (asked first)
