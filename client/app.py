@@ -105,6 +105,7 @@ class ClientApp(Windows, Bindings):
         self.records = records.RecordsView(self.model)
         self.people = people.PeopleView(self.model)
         self.events = events.EventsView(self.model)
+        self.events.open_game = self.records.open_game  # a finished board's replay
         self.address = address_label or f"{'tls://' if tls else ''}{host}:{port}"
         extra = {} if backoff is None else {"backoff": backoff}
         self.connection = Connection(host, port, self._on_message, self._on_state,

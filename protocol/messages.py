@@ -71,7 +71,14 @@ SHAPES: dict[str, Fields] = {
                    "entrants": "[object]", "private": "bool", "duplicate": "bool", "rated": "bool",
                    "games": "int", "starts_in": "number?", "forfeit_wait": "number",
                    "round_pause": "number", "next_round_in": "number?", "reason": "str?",
-                   "rounds_played": "[object]", "standings": "object"},
+                   "rounds_played": "[@club_round]", "standings": "object"},
+    #: One round of a club night and its boards; a board's games name their records' ``id``
+    #: (``get_game`` replays one; null for a game forfeited unplayed).
+    "club_round": {"round": "int", "bye": "str?", "over": "bool", "boards": "[@club_board]"},
+    "club_board": {"board": "int", "a": "str", "b": "str", "table": "int?", "status": "str",
+                   "forfeit": "str?", "forfeit_by": "[str]", "games": "[@club_game]"},
+    "club_game": {"game": "int", "id": "int?", "winner": "str", "a_score": "int", "b_score": "int",
+                  "skunk": "str", "forfeit": "str?"},
     "chat_line": {"from": "str", "text": "str", "to": "str", "~seat": "int?", "~table": "int?",
                   "~type": "str"},
 }

@@ -4,7 +4,8 @@
 (:mod:`noddy.client.screens.people`).  ``e`` in the lobby opens the list (``events``); Enter
 opens the event under the cursor (``event``): its definition, its entrants (bots marked), the
 standings and the boards of its current round, the cursor on those boards (Enter watches a
-board's table: ``spectate``).  ``j`` joins (a private event asks its password on the
+board's table: ``spectate``; on a finished board it opens the replay of its first game,
+``get_game``).  ``j`` joins (a private event asks its password on the
 password line, :class:`~noddy.client.screens.lobby.PasswordPrompt` with the verb
 ``join_event``), ``w`` withdraws; the director (the event's ``director`` is us) starts,
 pauses and resumes, ends (asked first), removes the entrant chosen with ← → (asked first)
@@ -22,6 +23,7 @@ The drawing is :mod:`noddy.client.screens.events_layout`'s.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..keymap import Screen, key
@@ -54,6 +56,9 @@ class EventsView(Screen):
         self.entrant_cursor = 0
         self.announce = AnnounceForm(model.session, lambda: self.active, self._ask)
         self._asked: dict[int, dict[str, Any]] = {}
+        #: Opens the replay of a finished game by its id (the records view's; the application
+        #: wires it): Enter on a finished board replays its first game.
+        self.open_game: Callable[[int], None] | None = None
 
     @property
     def session(self) -> Any:
@@ -158,10 +163,21 @@ class EventsView(Screen):
             self.session.set_status("No board is being played: the round has not begun.", error=True)
             return
         board = boards[self.board_cursor % len(boards)]
+        if board.get("status") in ("done", "void"):  # its table is closed: replay its games instead
+            self._replay_board(board)
+            return
         if board.get("table") is None:
             self.session.set_status("That board has no table (a bye, or it is over).", error=True)
             return
         self.session.send("spectate", table=board["table"])
+
+    def _replay_board(self, board: dict[str, Any]) -> None:
+        """A finished board: the replay of its first game played (a forfeit has no record)."""
+        ids = [game["id"] for game in board.get("games") or [] if isinstance(game.get("id"), int)]
+        if not ids or self.open_game is None:
+            self.session.set_status("That board is over and has no game to replay (forfeited).", error=True)
+            return
+        self.open_game(ids[0])
 
     # -- messages ---------------------------------------------------------------------------
     def handle(self, message: dict[str, Any]) -> None:
@@ -261,7 +277,7 @@ class EventsView(Screen):
         if chosen is not None:
             self.open_event(int(chosen["id"]))
 
-    @key("enter", help="watch the board chosen", sends="spectate", when=_on_event)
+    @key("enter", help="watch the board chosen (replay it, once over)", sends="spectate", when=_on_event)
     def _watch(self, pressed: str) -> None:
         self.watch_board()
 

@@ -67,6 +67,8 @@ class RecordsView(Screen):
         self.board: list[dict[str, Any]] | None = None
         self.board_cursor = 0
         self.stats = StatsView(model)
+        #: The screen a replay goes back to (another screen's, :meth:`open_game`).
+        self._replay_from = GAMES
         #: Why the leaderboard is empty, as the server says it (None: an older server).
         self.board_why: str | None = None
         self._asked: dict[int, str] = {}
@@ -172,12 +174,21 @@ class RecordsView(Screen):
         self.model.session.set_status(f"Fetching game {game_id}…")
         self._ask("get_game", game=game_id)
 
+    def open_game(self, game_id: int) -> None:
+        """Open game ``game_id``'s replay from another screen (a club night's finished board):
+        its record asked for, Esc from the replay goes back to that screen."""
+        self._replay_from = self.model.session.screen
+        self.model.session.set_status(f"Fetching game {game_id}…")
+        self._ask("get_game", game=game_id)
+
     def back(self) -> None:
-        """Esc: from the replay to the list, from a list to the lobby."""
+        """Esc: from the replay to the list (or the screen it was opened from), from a list to
+        the lobby."""
         self.model.session.clear_status()
         if self.model.session.screen == REPLAY:
             self.replay = None
-            self.model.session.screen = GAMES
+            self.model.session.screen = self._replay_from
+            self._replay_from = GAMES
         elif self.model.session.screen == STATS and self.stats.came_from == LEADERBOARD:
             self.model.session.screen = LEADERBOARD
         else:
@@ -204,7 +215,7 @@ class RecordsView(Screen):
             self.board_cursor = mine[0] if mine else 0  # on my own row, if I am rated
             why = message.get("why")
             self.board_why = why if isinstance(why, str) else None
-        elif kind == "game_record" and self.model.session.screen == GAMES:
+        elif kind == "game_record" and self.model.session.screen in (GAMES, self._replay_from):
             self.model.session.clear_status()
             self.replay = Replay(message["record"], me=self.model.session.name)
             self.model.session.screen = REPLAY

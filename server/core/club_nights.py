@@ -197,9 +197,9 @@ class ClubNights:
         for number in event.rounds:
             boards = [{"board": p.board, "a": p.a, "b": p.b, "table": p.table, "status": p.status,
                        "forfeit": p.forfeit, "forfeit_by": list(p.forfeit_by),
-                       "games": [{"game": row.game, "winner": row.winner, "a_score": row.a_score,
-                                  "b_score": row.b_score, "skunk": row.skunk, "forfeit": row.forfeit}
-                                 for row in p.games]} for p in number.pairings]
+                       "games": [{"game": row.game, "id": p.game_id(i), "winner": row.winner,
+                                  "a_score": row.a_score, "b_score": row.b_score, "skunk": row.skunk, "forfeit": row.forfeit}
+                                 for i, row in enumerate(p.games)]} for p in number.pairings]
             rounds.append({"round": number.number, "bye": number.bye, "boards": boards,
                            "over": number.finished_at is not None})
         return {"id": d.id, "title": d.title, "director": d.director, "format": d.format, "preset": d.preset,

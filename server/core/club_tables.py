@@ -273,6 +273,9 @@ class ClubTables:
         outcome = game.outcome
         names = {entry["seat"]: entry["name"] for entry in live.seats}
         game_number = len(pairing.games)
+        # The record's id, kept beside its result (games forfeited unplayed have none).
+        pairing.game_ids[game_number:] = []
+        pairing.game_ids += [None] * (game_number - len(pairing.game_ids)) + [live.game_id]
         gone = [(seat, "resigned") for seat in outcome.resigned] + [(seat, "abandoned") for seat in outcome.abandoned]
         if gone:
             return event.game_forfeited(now, pairing.round, pairing.board, game_number, names[gone[0][0]], gone[0][1])

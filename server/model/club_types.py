@@ -180,10 +180,17 @@ class Pairing:
     games: list[GameRow] = field(default_factory=list)
     forfeit: str | None = None
     forfeit_by: list[str] = field(default_factory=list)
+    #: The game id of each game in ``games`` (its record's id, for a replay), None for a game
+    #: forfeited unplayed; an event stored before ids were kept loads with none.
+    game_ids: list[int | None] = field(default_factory=list)
 
     @property
     def over(self) -> bool:
         return self.status in ("done", "void")
+
+    def game_id(self, game: int) -> int | None:
+        """The id of game ``game``'s record, None if it was never played (or not known)."""
+        return self.game_ids[game] if game < len(self.game_ids) else None
 
     def seats(self, game: int) -> tuple[str, str]:
         """Who sits in seats 0 and 1 of game ``game``: A first in even games, B in odd ones
@@ -199,6 +206,7 @@ class Pairing:
     def from_dict(cls, data: Mapping[str, Any]) -> "Pairing":
         values = dict(data)
         values["games"] = [GameRow.from_dict(row) for row in data["games"]]
+        values["game_ids"] = list(data.get("game_ids", []))
         return cls(**values)
 
 

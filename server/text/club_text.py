@@ -300,9 +300,15 @@ def _entrants(event: dict[str, Any]) -> str:
 
 
 def _board_line(board: dict[str, Any]) -> str:
-    """A board of the round: its table (so ``watch T`` is one command away), who plays
-    whom, how far it is and each game's result."""
-    where = f"table {board['table']} (watch {board['table']})" if board["table"] is not None else "no table yet"
+    """A board of the round: its table (so ``watch T`` is one command away while it plays),
+    who plays whom, how far it is and each game's result (with ``game G`` to replay it)."""
+    table = board["table"]
+    if table is None:
+        where = "no table yet"
+    elif board["status"] in ("done", "void"):  # its table is closed: its games are replayed instead
+        where = f"table {table}"
+    else:
+        where = f"table {table} (watch {table})"
     line = f"  board {board['board']}, {where}: {board['a']} v {board['b']}, {board['status']}"
     results = []
     for game in board["games"]:
@@ -312,6 +318,8 @@ def _board_line(board: dict[str, Any]) -> str:
             high, low = sorted((game["a_score"], game["b_score"]), reverse=True)
             skunk = "" if game["skunk"] == "none" else f", {game['skunk'].replace('_', ' ')}"
             results.append(f"{game['winner']} {high}-{low}{skunk}")
+        if game.get("id") is not None:
+            results[-1] += f" (game {game['id']})"
     if results:
         told = results[:GAMES_TOLD] + ([f"{len(results) - GAMES_TOLD} more"] if len(results) > GAMES_TOLD else [])
         line += "; won: " + ", ".join(told)

@@ -17,9 +17,10 @@ from noddy.client.app import ClientApp
 from noddy.client.keys import requests_sent
 from noddy.client.model import LOBBY, TABLE
 from noddy.client.screens.events import EVENT, EVENTS
+from noddy.client.screens.records import REPLAY
 
 from .test_idle import SizedOutput, screen_text
-from .test_no_cut_words import SIZES, assert_whole
+from .test_no_cut_words import SIZES, assert_whole, record  # noqa: F401 (a fixture)
 from .test_scrolling import press
 
 ME = "guinevere"
@@ -305,3 +306,24 @@ async def test_a_watcher_follows_the_boards_opening_and_closing(client: ClientAp
                                                    "event": {"id": 1, "round": 3, "board": 1}}})
     assert [{k: v for k, v in s.items() if k != "id"} for s in sent(client)[asked:]] == [
         {"type": "event", "event": 1}, {"type": "event", "event": 1}]
+
+
+async def test_enter_on_a_finished_board_opens_the_replay_of_its_first_game(
+        client: ClientApp, record: dict[str, Any]) -> None:
+    """A board still playing is watched; one over (its table closed) replays its first game
+    played, by the id the event gives it, and Esc goes back to the event."""
+    done = {"board": 4, "a": "eve", "b": "pybot", "table": 10, "status": "done", "forfeit": None,
+            "forfeit_by": [], "games": [
+                {"game": 0, "id": None, "winner": "eve", "a_score": 0, "b_score": 0, "skunk": "none",
+                 "forfeit": "no_show"},
+                {"game": 1, "id": record["id"], "winner": "pybot", "a_score": 90, "b_score": 121,
+                 "skunk": "none", "forfeit": None}]}
+    view = {**EVENT_VIEW, "rounds_played": [EVENT_VIEW["rounds_played"][0], {
+        **EVENT_VIEW["rounds_played"][1], "boards": [*EVENT_VIEW["rounds_played"][1]["boards"], done]}]}
+    open_event(client, view)
+    press(client, Keys.Down, Keys.Down, Keys.Down, Keys.ControlM)
+    assert sent(client)[-1] == {"type": "get_game", "game": record["id"], "id": sent(client)[-1]["id"]}
+    reply(client, {"type": "game_record", "record": record})
+    assert client.model.session.screen == REPLAY
+    press(client, Keys.Escape)
+    assert client.model.session.screen == EVENT

@@ -62,6 +62,13 @@ async def test_a_swiss_of_two_rounds_on_duplicate_deals_with_people_and_a_bot() 
             for r in records.values()]
         rows = (await ben.request({"type": "list_games", "name": "ben"}))["games"]
         assert {row["event"]["id"] for row in rows} == {1} and len(rows) == 4
+        # Each board's games name their records' ids (one request away: get_game replays them).
+        shown_ids = {b["table"]: [g["id"] for g in b["games"]] for number in final["rounds_played"]
+                     for b in number["boards"]}
+        assert shown_ids == {table: sorted(i for i, r in records.items() if r["table"] == table)
+                             for table in shown_ids}
+        assert {row["id"] for row in rows} == {i for ids in shown_ids.values() for i in ids
+                                               if "ben" in {s["name"] for s in records[i]["seats"]}}
         # Duplicate deals: within a round, both boards' games are dealt the same seeds, each
         # deal played both ways (games 2k and 2k+1 share one).
         by_table: dict[int, list[dict]] = {}

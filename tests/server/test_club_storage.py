@@ -127,3 +127,17 @@ def test_a_version_10_database_is_given_the_events_tables_and_keeps_its_accounts
     storage.read("save_event", {"event": _mid_round().to_dict(), "saved_at": 16.0})
     assert storage.read("load_events", {})["last_id"] == 1
     storage.close()
+
+
+def test_a_pairing_keeps_its_game_ids_and_one_stored_before_them_loads_with_none() -> None:
+    """The game ids (the records a client replays) go with a stored pairing; an event stored
+    before they were kept has none, and its games show no id rather than failing to load."""
+    from noddy.server.model.club_types import Pairing
+
+    pairing = Pairing(round=1, board=1, a="ann", b="ben", seeds=[5, 5], game_ids=[7, None])
+    assert Pairing.from_dict(pairing.to_dict()).game_ids == [7, None]
+    old = pairing.to_dict()
+    del old["game_ids"]
+    loaded = Pairing.from_dict(old)
+    assert (loaded.game_ids, loaded.game_id(0), loaded.game_id(1)) == ([], None, None)
+    assert (pairing.game_id(0), pairing.game_id(1), pairing.game_id(2)) == (7, None, None)

@@ -205,7 +205,7 @@ async def test_a_club_night_entered_and_played_in_text_mode() -> None:
             assert seen[over + 1] == NEXT_AT_A_BOARD + "\n"
             assert not any(line.startswith("To play again") for line in seen)
         records = await records_of(dot, ["ben", "cal"])
-        (record,) = records.values()
+        ((game_id, record),) = records.items()
         points = acc_points([record])
         winner = max(points, key=lambda name: points[name][0])
         loser = ({"ben", "cal"} - {winner}).pop()
@@ -218,8 +218,10 @@ async def test_a_club_night_entered_and_played_in_text_mode() -> None:
             "Finished after round 1/1: every round is played.\n",
             "Entrants (3): ben, cal, dot (bot)\n",
             "Round 1 (over):\n",
-            f"  board 1, table 1 (watch 1): ben v cal, done; won: {winner} {scores[0]}-{scores[1]}"
-            + ("" if record["result"].get("skunk", "none") == "none" else f", {record['result']['skunk']}") + "\n",
+            # the board is over, its table closed: its game is replayed (game G), not watched
+            f"  board 1, table 1: ben v cal, done; won: {winner} {scores[0]}-{scores[1]}"
+            + ("" if record["result"].get("skunk", "none") == "none" else f", {record['result']['skunk']}")
+            + f" (game {game_id})\n",
             "  bye: dot\n",
             "Standings, after round 1 (points: 2 a win, 3 a skunk win; ties: spread):\n",
             " # name   1   2   3 games wins skunk points spread rating\n",
