@@ -98,6 +98,9 @@ class DroppingProxy:
         self.address = "127.0.0.1:%d" % self.listener.getsockname()[1]
         self.open: list[socket.socket] = []
         self.accepted = 0
+        #: Held while a connection is being added or the open ones cut, so that a connection
+        #: the bridge makes again at once is never caught by the cut that prompted it.
+        self.lock = threading.Lock()
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:
@@ -107,8 +110,9 @@ class DroppingProxy:
             except OSError:
                 return
             server = socket.create_connection(self.target)
-            self.accepted += 1
-            self.open += [client, server]
+            with self.lock:
+                self.accepted += 1
+                self.open += [client, server]
             for a, b in ((client, server), (server, client)):
                 threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
 
@@ -126,12 +130,13 @@ class DroppingProxy:
                 pass
 
     def drop(self) -> None:
-        for s in self.open:
+        with self.lock:
+            cut, self.open = self.open, []
+        for s in cut:
             try:
                 s.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
-        self.open = []
 
     def close(self) -> None:
         self.drop()
