@@ -153,6 +153,8 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False,
                  else f"game {match.get('game', 0) + 1}")
         keys = ([("r", again)] if model.game.seat is not None else []) + [
             ("l", "leave"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+    elif model.table_screen.at_event_board():  # the server seats and starts it (issue 35)
+        keys = [("l", "leave"), ("c", "chat"), ("?", "help"), ("q", "quit")]
     elif model.table_screen.seats_open and (not model.game.in_game or model.game.seat is None):
         seats = f"1-{len((model.game.table or {}).get('seats', [])) or 4}"
         if model.game.seat is None:

@@ -107,8 +107,10 @@ def definition_parts(event: dict[str, Any]) -> list[render.Part]:
     games = int(event.get("games") or 1)
     parts: list[render.Part] = [
         (fmt, "", 5),
-        (str(event.get("preset")), " · ", 4), (f"{games} game{'s' if games != 1 else ''} a pairing", ", ", 2),
-        ("duplicate deals" if event.get("duplicate") else "", ", ", 1), (str(event.get("state")), " · ", 0)]
+        # The duplicate deals outlast the games a pairing: they are what sets the event apart,
+        # and say so once it is running too (with its round, the line is long at 80 columns).
+        (str(event.get("preset")), " · ", 4), (f"{games} game{'s' if games != 1 else ''} a pairing", ", ", 1),
+        ("duplicate deals" if event.get("duplicate") else "", ", ", 2), (str(event.get("state")), " · ", 0)]
     if event.get("round"):
         parts.append((f"round {event.get('round')}/{event.get('rounds')}", ", ", 0))
     parts += [("private" if event.get("private") else "", " · ", 0),

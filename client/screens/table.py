@@ -19,7 +19,7 @@ from ..keymap import Screen, key
 from ..session import TABLE, Session
 from .game import Game
 from .lobby import free_seats
-from .table_prompt import match_sides, match_words, prompt
+from .table_prompt import EVENT_BOARD_STATUS, match_sides, match_words, prompt
 
 if TYPE_CHECKING:
     from .coach import Coach
@@ -46,19 +46,28 @@ class TableScreen(Screen):
         has it (``game_in_progress`` otherwise)."""
         game = self.game
         return (game.table is not None and game.table.get("status") != "playing"
+                and not game.table.get("event")  # a club night's board: the server seats it
                 and (not game.in_game or game.view.winner is not None))
+
+    def at_event_board(self) -> bool:
+        """At a club night's board (issue 35) before its game: the server seats its two
+        players and starts the game itself, refusing seat, computer and ready requests."""
+        table = self.game.table
+        return table is not None and bool(table.get("event")) and not self.game.in_game
 
     def _seats_closed(self) -> bool:
         if self.game.table is not None and self.seats_open:
             return False
-        if self.game.table is not None:
+        if self.game.table is not None and self.game.table.get("event"):
+            self.session.set_status(EVENT_BOARD_STATUS, error=True)
+        elif self.game.table is not None:
             self.session.set_status("Seats cannot change during a game.", error=True)
         return True
 
     def add_computer(self) -> None:
         """Seat a computer player of :attr:`computer_level` in the first free seat."""
         session = self.session
-        if self.game.table is None:
+        if self.game.table is None or self._seats_closed():
             return
         free = free_seats(self.game.table)
         if not free:
@@ -158,6 +167,9 @@ class TableScreen(Screen):
     def toggle_ready(self) -> None:
         game = self.game
         if game.table is None or game.seat is None:
+            return
+        if self.at_event_board():
+            self.session.set_status(EVENT_BOARD_STATUS, error=True)
             return
         if game.in_game and game.view.winner is None:  # the server would only refuse it (issue 33)
             self.session.set_status("A game is being played: r says you are ready when it is over.")

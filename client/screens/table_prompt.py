@@ -66,6 +66,16 @@ def watcher_words(game: Game) -> str:
     return f"Match to {match['to']}: {score}. l goes back to the lobby."
 
 
+#: Said when a seat, computer or ready key is pressed at a club night's board (issue 35).
+EVENT_BOARD_STATUS = "The server seats a club night's board: its game begins by itself."
+
+
+def event_board_words(event: dict[str, Any]) -> str:
+    """Before a club night's board's game: which board it is, and that no key starts it."""
+    return (f"Board {event.get('board')} of club night {event.get('id')}, round {event.get('round')}: "
+            "the game begins by itself when both players are seated.")
+
+
 def prompt(game: Game, session: Session, picking: str | None, seats_open: bool) -> str:
     """The line that says what happens now, and what the player may do (``picking``: a seat
 key chooses which computer to remove; ``seats_open``: seats may change now)."""
@@ -79,6 +89,9 @@ key chooses which computer to remove; ``seats_open``: seats may change now)."""
     if picking == "remove":
         return "Remove which computer? Press its seat number; Esc keeps them all."
     if not game.in_game:
+        event = (game.table or {}).get("event")
+        if event:  # a club night's board (issue 35): the server seats and starts it
+            return event_board_words(event)
         if game.table is not None and game.seat is not None:
             seats = game.table.get("seats", [])
             if not free_seats(game.table):
@@ -128,4 +141,4 @@ def match_sides(table: dict[str, Any]) -> list[str]:
             for side in range(len(match.get("points") or []))]
 
 
-__all__ = ["prompt", "match_words", "watcher_words", "match_score", "rated_words", "match_sides"]
+__all__ = ["prompt", "event_board_words", "EVENT_BOARD_STATUS", "match_words", "watcher_words", "match_score", "rated_words", "match_sides"]
