@@ -20,6 +20,7 @@ since a wrapped row of a table no longer reads as a row.
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -284,9 +285,12 @@ def _state(event: dict[str, Any]) -> str:
 
 
 def _duration(seconds: float) -> str:
-    if seconds >= 120:
-        return f"{seconds / 60:.0f} minutes"
-    return f"{seconds:g} seconds"
+    """A wait as people say it: whole seconds, or minutes past two, rounded up (the server's
+    clock has fractions; "54.4 seconds" reads like a stopwatch)."""
+    if seconds > 120:
+        return f"{math.ceil(seconds / 60)} minutes"
+    whole = max(1, math.ceil(seconds))
+    return f"{whole} second{'s' * (whole != 1)}"
 
 
 def _entrants(event: dict[str, Any]) -> str:

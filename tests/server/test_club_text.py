@@ -263,3 +263,11 @@ async def test_withdraw_and_the_directors_controls_by_text() -> None:
             "standings.\n")
         for writer in (ann_w, ben_w):
             writer.close()
+
+
+@pytest.mark.parametrize("seconds, words", [(54.4, "55 seconds"), (1.0, "1 second"), (0.2, "1 second"),
+                                            (60.0, "60 seconds"), (150.0, "3 minutes")])
+def test_a_wait_is_said_in_whole_seconds(seconds: float, words: str) -> None:
+    """Seen in a tmux club night over nc: 'the next round begins in 54.4 seconds'."""
+    from noddy.server.text.club_text import _duration
+    assert _duration(seconds) == words
