@@ -15,7 +15,7 @@ from typing import Any
 from noddy.protocol import encode_line
 from noddy.server import NoddyServer
 
-from .transcript import CONFIG, DOC
+from .transcript import CONFIG, DOC, write_between
 
 START = "<!-- club-transcript:start -->"
 END = "<!-- club-transcript:end -->"
@@ -76,10 +76,7 @@ async def _record_with_server() -> list[str]:
 
 def write_doc() -> int:
     lines = asyncio.run(_record_with_server())
-    text = DOC.read_text()
-    head, rest = text.split(START, 1)
-    _, tail = rest.split(END, 1)
-    DOC.write_text(head + START + "\n```text\n" + "\n".join(lines) + "\n```\n" + END + tail)
+    write_between(START, END, lines)
     print(f"wrote {len(lines)} club transcript lines to {DOC}")
     return 0
 

@@ -125,13 +125,18 @@ async def _record_with_server() -> list[str]:
         return await record(server.port)
 
 
+def write_between(start: str, end: str, lines: list[str]) -> None:
+    """Put ``lines`` into docs/PROTOCOL.md as a text block between the markers ``start``
+    and ``end`` (each transcript of the page has its own pair)."""
+    text = DOC.read_text()
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    DOC.write_text(head + start + "\n```text\n" + "\n".join(lines) + "\n```\n" + end + tail)
+
+
 def write_doc() -> int:
     lines = asyncio.run(_record_with_server())
-    text = DOC.read_text()
-    head, rest = text.split(START, 1)
-    _, tail = rest.split(END, 1)
-    block = "\n```text\n" + "\n".join(lines) + "\n```\n"
-    DOC.write_text(head + START + block + END + tail)
+    write_between(START, END, lines)
     print(f"wrote {len(lines)} transcript lines to {DOC}")
     return 0
 
