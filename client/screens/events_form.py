@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..keymap import Screen, key
+from ..keymap import key
 from ..session import Session, request_field
-from .form import OptionRow
+from .form import FormScreen, OptionRow
 
 #: The longest title the server takes (its schema's limit).
 TITLE_LIMIT = int(request_field("announce_event", "title").max_length or 40)
@@ -130,7 +130,7 @@ class EventForm:
         return out
 
 
-class AnnounceForm(Screen):
+class AnnounceForm(FormScreen):
     """The announce form while it is open (module docstring); ``up`` says when the events
     screen is up (the form opens over it), ``ask`` sends a request whose reply the events
     screen awaits (the ``club_event`` that answers the announcement opens the event)."""
@@ -150,29 +150,6 @@ class AnnounceForm(Screen):
         names = [str(p["name"]) for p in self.session.presets if p.get("name")]
         self.form = EventForm(names or ["cribbage"])
 
-    def _typing(self) -> bool:
-        return self.form is not None and self.form.on_text
-
-    @key("up", label="↑ ↓ Tab", help="choose a line", flush=False)
-    def _line_up(self, pressed: str) -> None:
-        if self.form is not None:
-            self.form.move(-1)
-
-    @key("down", "tab", help="", flush=False)
-    def _line_down(self, pressed: str) -> None:
-        if self.form is not None:
-            self.form.move(1)
-
-    @key("left", label="← →", help="change it (Space too)", flush=False)
-    def _less(self, pressed: str) -> None:
-        if self.form is not None:
-            self.form.change(-1)
-
-    @key("right", help="", flush=False)
-    @key("space", help="", when=lambda self: not self._typing(), flush=False)
-    def _more(self, pressed: str) -> None:
-        if self.form is not None:
-            self.form.change(1)
 
     @key("enter", help="announce the club night (a password: private)", sends="announce_event")
     def _announce(self, pressed: str) -> None:
@@ -181,16 +158,6 @@ class AnnounceForm(Screen):
     @key("escape", label="Esc", help="close the form", eager=True, flush=False)
     def _close(self, pressed: str) -> None:
         self.form = None
-
-    @key("<any>", label="letters", help="type on a text line", when=_typing, flush=False)
-    def _type(self, pressed: str) -> None:
-        if self.form is not None and len(pressed) == 1 and pressed.isprintable():
-            self.form.type_text(pressed)
-
-    @key("backspace", help="", when=_typing, flush=False)
-    def _backspace(self, pressed: str) -> None:
-        if self.form is not None:
-            self.form.backspace()
 
     def submit(self) -> int | None:
         """Send the announcement (a title is needed first); the id of the request sent."""

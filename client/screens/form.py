@@ -269,21 +269,13 @@ class CreateForm:
         return message | also
 
 
-class NewTable(Screen):
-    """The form while it is open, and the creation of a table (module docstring)."""
+class FormScreen(Screen):
+    """What every form of the client shares: the keys that move between its lines, change a
+    line's value and type on a text line.  ``form`` is the open form (None: closed); it has
+    ``move``, ``change``, ``type_text``, ``backspace`` and ``on_text``.  The new-table form and
+    the announce form (:mod:`.events_form`) build on it, each adding its own Enter and Esc."""
 
-    title = "In the new-table form"
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
-        self.form: CreateForm | None = None
-        #: Set by ``--quick``: the table to create (and fill with computers) once welcomed.
-        self.quick_start: dict[str, Any] | None = None
-        self._after_create: list[dict[str, Any]] = []
-
-    # == keys ============================================================================
-    def is_up(self) -> bool:
-        return self.session.screen in (LOBBY, CONNECTING) and self.form is not None
+    form: Any
 
     def _typing(self) -> bool:
         return self.form is not None and self.form.on_text
@@ -309,6 +301,34 @@ class NewTable(Screen):
         if self.form is not None:
             self.form.change(1)
 
+    @key("<any>", label="letters", help="type on a text line", when=_typing, flush=False)
+    def _type(self, pressed: str) -> None:
+        if self.form is not None and len(pressed) == 1 and pressed.isprintable():
+            self.form.type_text(pressed)
+
+    @key("backspace", help="", when=_typing, flush=False)
+    def _backspace(self, pressed: str) -> None:
+        if self.form is not None:
+            self.form.backspace()
+
+
+class NewTable(FormScreen):
+    """The form while it is open, and the creation of a table (module docstring)."""
+
+    title = "In the new-table form"
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.form: CreateForm | None = None
+        #: Set by ``--quick``: the table to create (and fill with computers) once welcomed.
+        self.quick_start: dict[str, Any] | None = None
+        self._after_create: list[dict[str, Any]] = []
+
+    # == keys ============================================================================
+    def is_up(self) -> bool:
+        return self.session.screen in (LOBBY, CONNECTING) and self.form is not None
+
+
     @key("pageup", label="PgUp PgDn", help="a number by ten", flush=False)
     def _much_more(self, pressed: str) -> None:
         if self.form is not None:
@@ -328,16 +348,6 @@ class NewTable(Screen):
     @key("q", help="", when=lambda self: not self._typing(), flush=False)
     def _close(self, pressed: str) -> None:
         self.close_form()
-
-    @key("<any>", label="letters", help="type on a text line", when=_typing, flush=False)
-    def _type(self, pressed: str) -> None:
-        if self.form is not None and len(pressed) == 1 and pressed.isprintable():
-            self.form.type_text(pressed)
-
-    @key("backspace", help="", when=_typing, flush=False)
-    def _backspace(self, pressed: str) -> None:
-        if self.form is not None:
-            self.form.backspace()
 
 
     def open_form(self) -> None:
