@@ -247,7 +247,8 @@ class ClubNights:
         """At the end of every call of the core: what the call did at the events' tables
         (players seated, games over) is told to their events; then the changed events are
         saved and their news sent."""
-        self._tables.settle(self._wall())
+        if self._tables.busy:
+            self._tables.settle(self._wall())
         if not self._dirty and not self._news:
             return
         saved_at = self._wall()

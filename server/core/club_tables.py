@@ -112,6 +112,12 @@ class ClubTables:
             self._closing.close_table(table, "event_board")
 
     # -- each call's end, and time --------------------------------------------------------------
+    @property
+    def busy(self) -> bool:
+        """Whether any club night has a board open or a player to seat: else a call's end
+        has nothing to look at here (the common case, and every call pays for the look)."""
+        return bool(self._boards or self._expected or self._to_look)
+
     def settle(self, now: float) -> None:
         seen: set[int] = set()
         for _ in range(SETTLE_PASSES):
