@@ -50,6 +50,7 @@ from ..model.ratelimit import AddressBuckets
 from ..model.session import Connection
 from ..model.table import PLAYING, Session, Table
 from ..model.table_options import table_rules
+from . import challenge_words as said
 from .places import my_table, session_of
 
 if TYPE_CHECKING:
@@ -229,9 +230,7 @@ class Matchmaking:
         self._charge(conn, now)
         for old in mine:  # a new one to the same player replaces the old one
             if old.challenged is target:
-                self._end(old, "withdrawn", Phrase("{name} withdrew invitation {challenge}", name=me.name,
-                                                   challenge=old.id) if table is not None else
-                          Phrase("{name} withdrew challenge {challenge}", name=me.name, challenge=old.id),
+                self._end(old, "withdrawn", said.answered("withdrew", me.name, old, table is not None),
                           tell_challenger=False)
         challenge = Challenge(self._next_challenge, me, target, preset, options, ready,
                               None if text is None else clean_text(text),
@@ -260,10 +259,7 @@ class Matchmaking:
         table = challenge.table
         if table is not None and not (table.free_seats() and table.status != PLAYING):
             self._seating.check_watch_room(table, me)  # to watch: refused before it is used up
-        self._end(challenge, "accepted", Phrase("{name} accepted challenge {challenge}", name=me.name,
-                                                challenge=challenge.id) if challenge.table is None else
-                  Phrase("{name} accepted invitation {challenge}", name=me.name, challenge=challenge.id),
-                  tell_challenged=False)
+        self._end(challenge, "accepted", said.answered("accepted", me.name, challenge), tell_challenged=False)
         if challenge.table is not None:
             self._seat_invited(conn, rid, challenge.table, f["ready"])
             return
@@ -279,10 +275,7 @@ class Matchmaking:
             self._end(challenge, "withdrawn", Phrase("{name} withdrew challenge {challenge}", name=me.name,
                                                      challenge=challenge.id), tell_challenger=False)
         else:
-            self._end(challenge, "declined", Phrase("{name} declined challenge {challenge}", name=me.name,
-                                                    challenge=challenge.id) if challenge.table is None else
-                      Phrase("{name} declined invitation {challenge}", name=me.name, challenge=challenge.id),
-                      tell_challenged=False)
+            self._end(challenge, "declined", said.answered("declined", me.name, challenge), tell_challenged=False)
 
     # -- seeks --------------------------------------------------------------------------------
     def seek(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
@@ -314,19 +307,13 @@ class Matchmaking:
             one, other = challenge.challenger, challenge.challenged
             if challenge.table is not None and (one.table is not challenge.table
                                                 or challenge.table.id not in self._tables):
-                self._end(challenge, "withdrawn", Phrase("{name} left table {table}; invitation {challenge} is "
-                                                         "withdrawn", name=one.name, table=challenge.table.id,
-                                                         challenge=challenge.id), tell_challenger=False)
+                self._end(challenge, "withdrawn", said.left_table(challenge), tell_challenger=False)
             elif challenge.table is None and not self._in_lobby(one):
-                self._end(challenge, "withdrawn", self._gone(one, challenge, over=False), tell_challenger=False)
+                self._end(challenge, "withdrawn", said.gone(one, challenge, over=False), tell_challenger=False)
             elif not self._in_lobby(other):
-                self._end(challenge, "gone", self._gone(other, challenge, over=True), tell_challenged=False)
+                self._end(challenge, "gone", said.gone(other, challenge, over=True), tell_challenged=False)
             elif challenge.time_left(now) <= 0:
-                self._end(challenge, "expired", Phrase("challenge {challenge} to {name} ran out unanswered",
-                                                       challenge=challenge.id, name=other.name)
-                          if challenge.table is None else
-                          Phrase("invitation {challenge} to {name} ran out unanswered", challenge=challenge.id,
-                                 name=other.name))
+                self._end(challenge, "expired", said.ran_out(challenge))
         if self._seeks:
             for session in [s for s in self._seeks if not self._in_lobby(s)]:
                 del self._seeks[session]
@@ -360,9 +347,7 @@ class Matchmaking:
         for session in (first, second):
             self._seeks.pop(session, None)
             for challenge in [c for c in self._challenges.values() if c.challenger is session]:
-                self._end(challenge, "withdrawn", Phrase("{name} sat down to another game; challenge "
-                                                         "{challenge} is withdrawn", name=session.name,
-                                                         challenge=challenge.id), tell_challenger=False)
+                self._end(challenge, "withdrawn", said.sat_elsewhere(session, challenge), tell_challenger=False)
         tables = self._tables
         rules = table_rules(preset, 2, False, options)
         table = Table(tables.next_id(), rules, rules.name, 2, False, dict(options))
@@ -422,20 +407,6 @@ class Matchmaking:
             raise ProtocolError("already_at_table", Phrase("you are at table {table}; leave it first",
                                                           table=session.table.id))
 
-    @staticmethod
-    def _gone(session: Session, challenge: Challenge, over: bool) -> Phrase:
-        """Why ``challenge`` ends: ``session`` (one of its players) left the lobby; ``over``:
-        the challenged went (else the challenger, who withdraws it)."""
-        name, number = session.name, challenge.id
-        if session.table is not None:
-            if over:
-                return Phrase("{name} sat down at table {table}; challenge {challenge} is over",
-                              name=name, table=session.table.id, challenge=number)
-            return Phrase("{name} sat down at table {table}; challenge {challenge} is withdrawn",
-                          name=name, table=session.table.id, challenge=number)
-        if over:
-            return Phrase("{name} has gone; challenge {challenge} is over", name=name, challenge=number)
-        return Phrase("{name} has gone; challenge {challenge} is withdrawn", name=name, challenge=number)
 
     def _charge(self, conn: Connection, now: float) -> None:
         if conn.address is None:
