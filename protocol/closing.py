@@ -14,15 +14,18 @@ from __future__ import annotations
 
 from typing import Any
 
-#: Every ``reason`` a ``table_closed`` may carry, with what it tells a person.
+from .i18n import Phrase
+
+#: Every ``reason`` a ``table_closed`` may carry, with what it tells a person (each a Phrase:
+#: the send path says it again in each reader's language).
 CLOSE_REASONS: dict[str, str] = {
-    "empty": "everyone has left",
-    "shutdown": "the server is shutting down; the table is kept and will be back when it starts again",
-    "not_saved": "the server could not save this table",
-    "not_restored": "it could not be restored after the server restarted",
-    "nobody_back": "nobody came back to it after the server restarted",
-    "match_played": "the match's games are all played",
-    "event_board": "the club night's board is over (played out, forfeited, or the event ended)",
+    "empty": Phrase("everyone has left"),
+    "shutdown": Phrase("the server is shutting down; the table is kept and will be back when it starts again"),
+    "not_saved": Phrase("the server could not save this table"),
+    "not_restored": Phrase("it could not be restored after the server restarted"),
+    "nobody_back": Phrase("nobody came back to it after the server restarted"),
+    "match_played": Phrase("the match's games are all played"),
+    "event_board": Phrase("the club night's board is over (played out, forfeited, or the event ended)"),
 }
 
 

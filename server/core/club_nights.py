@@ -30,6 +30,7 @@ import random
 from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import Phrase
 from noddy.protocol.text import clean_text
 
 from ..config import ServerConfig
@@ -75,7 +76,9 @@ ERROR_CODES = {"not-director": "not_director", "wrong-state": "event_state", "no
 
 
 def protocol_error(exc: ClubError) -> ProtocolError:
-    return ProtocolError(ERROR_CODES.get(exc.code, "event_state"), str(exc))
+    """The protocol's refusal for the event's: its message the model's Phrase (``str(exc)``
+    would be its English only)."""
+    return ProtocolError(ERROR_CODES.get(exc.code, "event_state"), exc.phrase)
 
 
 class ClubNights:
@@ -105,19 +108,20 @@ class ClubNights:
     def announce(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         me = session_of(conn)
         if me.account is None:
-            raise ProtocolError("not_registered", "a club night is announced by a registered name "
-                                "(register first): an event outlives a guest's name")
+            raise ProtocolError("not_registered", Phrase("a club night is announced by a registered name "
+                                                        "(register first): an event outlives a guest's name"))
         if self._config.directors and me.name not in self._config.directors:
-            raise ProtocolError("not_director", "this server's club nights are announced by "
-                                + ", ".join(self._config.directors))
+            raise ProtocolError("not_director", Phrase("this server's club nights are announced by {names}",
+                                                      names=", ".join(self._config.directors)))
         unfinished = [e for e in self._events.values() if not e.over]
         if len(unfinished) >= MAX_OPEN_EVENTS:
-            raise ProtocolError("too_many_events", f"the server holds {MAX_OPEN_EVENTS} club nights "
-                                "not over, the most it keeps")
+            raise ProtocolError("too_many_events", Phrase("the server holds {most} club nights not over, the "
+                                                         "most it keeps", most=MAX_OPEN_EVENTS))
         if any(e.definition.director == me.name for e in unfinished):
-            raise ProtocolError("too_many_events", "you direct a club night that is not over; end it first")
+            raise ProtocolError("too_many_events",
+                                Phrase("you direct a club night that is not over; end it first"))
         if f["format"] == "swiss" and f["rounds"] is None:
-            raise ProtocolError("missing_field", "a Swiss needs the field 'rounds'", field="rounds")
+            raise ProtocolError("missing_field", Phrase("a Swiss needs the field 'rounds'"), field="rounds")
         options = dict(f["options"] or {})
         table_rules(f["preset"], 2, False, options)  # unknown_preset, invalid_option...
         now = self._wall()
@@ -156,8 +160,11 @@ class ClubNights:
         event = self._find(f["event"])
         stored = event.definition.password_hash
         if stored is not None and (f["password"] is None or not password_matches(stored, f["password"])):
-            raise ProtocolError("bad_password", f"{event.definition.title} is private: its password "
-                                f"is {'missing' if f['password'] is None else 'wrong'}", field="password")
+            title = event.definition.title
+            raise ProtocolError("bad_password", Phrase("{title} is private: its password is missing", title=title)
+                                if f["password"] is None else
+                                Phrase("{title} is private: its password is wrong", title=title),
+                                field="password")
         self._call(conn, rid, event, lambda now: event.join(now, me.name, "bot" if me.bot else "person"))
 
     def withdraw(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
@@ -170,9 +177,9 @@ class ClubNights:
         event = self._find(f["event"])
         command = f["command"]
         if command == "remove" and f["name"] is None:
-            raise ProtocolError("missing_field", "remove needs the field 'name'", field="name")
+            raise ProtocolError("missing_field", Phrase("remove needs the field 'name'"), field="name")
         if command == "round_pause" and f["seconds"] is None:
-            raise ProtocolError("missing_field", "round_pause needs the field 'seconds'", field="seconds")
+            raise ProtocolError("missing_field", Phrase("round_pause needs the field 'seconds'"), field="seconds")
         calls: dict[str, Callable[[float], list[Effect]]] = {
             "start": lambda now: event.start(now, me), "pause": lambda now: event.pause(now, me),
             "resume": lambda now: event.resume(now, me), "end": lambda now: event.end_early(now, me),
@@ -285,7 +292,8 @@ class ClubNights:
     def _find(self, event_id: int) -> Event:
         event = self._events.get(event_id)
         if event is None:
-            raise ProtocolError("no_such_event", f"there is no club night {event_id}", field="event")
+            raise ProtocolError("no_such_event", Phrase("there is no club night {event}", event=event_id),
+                                field="event")
         return event
 
     def _call(self, conn: Connection, rid: Any, event: Event, call: Callable[[float], list[Effect]]) -> None:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from noddy.bots import get_player
 from noddy.engine import Action, Claim, Discard, Event, Game, Go, Muggins, Pass, Play
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import Phrase
 
 from ..config import ServerConfig
 from ..model.ratings import family_of
@@ -82,21 +83,23 @@ class Gameplay:
         table, seat = my_seat(session)
         game = table.game
         if game is None or table.status != PLAYING:
-            raise ProtocolError("no_game", f"no game is being played at table {table.id}")
+            raise ProtocolError("no_game", Phrase("no game is being played at table {table}", table=table.id))
         if f["seat"] is not None and f["seat"] != seat:
-            raise ProtocolError("bad_field", f"you sit in seat {seat}, not {f['seat']}", field="seat")
+            raise ProtocolError("bad_field", Phrase("you sit in seat {seat}, not {asked}", seat=seat, asked=f["seat"]),
+                                field="seat")
         action: Action
         if f["action"] == "play":
             if f["card"] is None:
-                raise ProtocolError("missing_field", "play needs the field 'card'", field="card")
+                raise ProtocolError("missing_field", Phrase("play needs the field 'card'"), field="card")
             action = Play(seat, f["card"])
         elif f["action"] == "discard":
             if f["cards"] is None:
-                raise ProtocolError("missing_field", "discard needs the field 'cards'", field="cards")
+                raise ProtocolError("missing_field", Phrase("discard needs the field 'cards'"), field="cards")
             action = Discard(seat, f["cards"])
         elif f["action"] in ("claim", "muggins"):
             if f["points"] is None:
-                raise ProtocolError("missing_field", f"{f['action']} needs the field 'points'", field="points")
+                raise ProtocolError("missing_field", Phrase("{action} needs the field 'points'", action=f["action"]),
+                                    field="points")
             action = (Claim if f["action"] == "claim" else Muggins)(seat, f["points"])
         elif f["action"] == "pass":
             action = Pass(seat)

@@ -28,6 +28,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import Phrase
 
 from ..model.session import Connection
 from ..model.table import PLAYING, Session, Table
@@ -78,10 +79,11 @@ class Leaving:
         session = session_of(conn)
         table, seat = my_seat(session)
         if table.status == PLAYING:
-            raise ProtocolError("game_in_progress", f"a game is being played at table {table.id}: "
-                                "finish it first (leave gives up the game and the match)")
+            raise ProtocolError("game_in_progress", Phrase("a game is being played at table {table}: finish it "
+                                                        "first (leave gives up the game and the match)",
+                                                        table=table.id))
         if not self.give_up_match(table, seat):
-            raise ProtocolError("no_match", f"no match is going on at table {table.id}")
+            raise ProtocolError("no_match", Phrase("no match is going on at table {table}", table=table.id))
         self._outbox.reply(conn, rid, {"type": "table", "table": table.summary()})
         self._tables.changed(table, exclude=session)
 

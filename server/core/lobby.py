@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from noddy.bots import LEVELS
 from noddy.engine import PRESETS
 from noddy.protocol import PROTOCOL_VERSION, SUPPORTED_VERSIONS, ProtocolError
+from noddy.protocol.i18n import Phrase
 from noddy.protocol.names import normal_name, skeleton
 from noddy.protocol.text import clean_text
 from noddy.protocol.errors import retry_after
@@ -123,46 +124,47 @@ class Lobby:
     def hello(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         outbox = self._outbox
         if conn.session is not None:
-            raise ProtocolError("already_hello", "this connection has already said hello")
+            raise ProtocolError("already_hello", Phrase("this connection has already said hello"))
         if f["version"] not in SUPPORTED_VERSIONS:
             raise ProtocolError("unsupported_version",
-                                f"protocol version {f['version']} is not spoken here",
+                                Phrase("protocol version {version} is not spoken here", version=f["version"]),
                                 field="version", supported=list(SUPPORTED_VERSIONS))
         if conn.id in self._logging_in:
-            raise ProtocolError("already_hello", "this connection's hello is waiting for its password "
-                                "to be checked")
+            raise ProtocolError("already_hello", Phrase("this connection's hello is waiting for its password "
+                                                     "to be checked"))
         conn.turn_state = f["turn_state"]
         if f["resume"] is not None:
             session = self._sessions.get(f["resume"])
             if session is None:
-                raise ProtocolError("bad_token", "no seat is held for that resume token", field="resume")
+                raise ProtocolError("bad_token", Phrase("no seat is held for that resume token"), field="resume")
             self._resume(conn, session, rid)
             return
         name = normal_name(f["name"])  # printable, NFKC: the form everyone is shown
         if skeleton(name) in COMPUTER_SKELETONS:
-            raise ProtocolError("name_taken", f"the name {name!r} is (or looks like) a computer "
-                                "player's; choose another", field="name")
+            raise ProtocolError("name_taken", Phrase("the name {name!r} is (or looks like) a computer "
+                                                "player's; choose another", name=name), field="name")
         registered = self._accounts.registered_as(name)
         if registered is not None:
             self._log_in(conn, registered[1], f, rid, None)
             return
         if f["password"] is not None:  # a login: never quietly a guest of a mistyped name
-            raise ProtocolError("not_registered", f"no account is registered as {name!r}: say hello "
-                                "without a password to play as a guest (in text mode: name NAME; after "
-                                "login the password is the last word)", field="name")
+            raise ProtocolError("not_registered", Phrase(
+                "no account is registered as {name!r}: say hello without a password to play as a guest "
+                "(in text mode: name NAME; after login the password is the last word)", name=name),
+                field="name")
         if self._sessions.name_in_use(name):
-            raise ProtocolError("name_taken", f"the name {name!r} (or one that looks the same) is in "
-                                "use by someone connected (or holding a seat); choose another",
-                                field="name")
+            raise ProtocolError("name_taken", Phrase("the name {name!r} (or one that looks the same) is in "
+                                                "use by someone connected (or holding a seat); choose "
+                                                "another", name=name), field="name")
         self._new_session(conn, name, f["bot"], None, rid)
 
     def _log_in(self, conn: Connection, name: str, f: dict[str, Any], rid: Any, old: Session | None) -> None:
         """A hello with the registered ``name``: the hashing worker checks the password off the
         event loop (:meth:`Accounts.check_login`), and :meth:`logged_in` finishes the hello."""
         if f["password"] is None:
-            raise ProtocolError("password_required", f"{name!r} is a registered name: give its password "
-                                f"(in text mode: login {name} PASSWORD), or choose another name",
-                                field="password")
+            raise ProtocolError("password_required", Phrase("{name!r} is a registered name: give its password "
+                                                       "(in text mode: login {name} PASSWORD), or choose "
+                                                       "another name", name=name), field="password")
         self._accounts.check_login(conn, name, f["password"], rid)
         self._logging_in[conn.id] = (old, f["bot"], name)
 
@@ -179,19 +181,21 @@ class Lobby:
         rid = work.request_id
         try:
             if result.get("failed"):
-                raise ProtocolError("storage_unavailable", "the server could not check the password; try again")
+                raise ProtocolError("storage_unavailable",
+                                    Phrase("the server could not check the password; try again"))
             if result.get("account") is None:
-                raise ProtocolError("bad_password", "that is not the name's password (each check counts "
-                                    "against the name and your address)", field="password")
+                raise ProtocolError("bad_password", Phrase("that is not the name's password (each check counts "
+                                                   "against the name and your address)"), field="password")
             if old is not None:
                 if conn.session is not old or (old.seat is not None and old.table is not None):
-                    raise ProtocolError("already_hello", "you sat down meanwhile; stand up or leave first",
+                    raise ProtocolError("already_hello", Phrase("you sat down meanwhile; stand up or leave first"),
                                         field="name")
                 self._sessions.forget(old)  # frees the old name
             held = self._sessions.holder(result["name"])
             if held is not None and held.account != result["account"]:
-                raise ProtocolError("name_taken", f"the name {result['name']!r} is in use by a guest "
-                                    "who held it before it was registered", field="name")
+                raise ProtocolError("name_taken", Phrase("the name {name!r} is in use by a guest who held it "
+                                                    "before it was registered", name=result["name"]),
+                                    field="name")
             conn.session = None
             if held is not None:
                 self._resume(conn, held, rid)
@@ -277,9 +281,10 @@ class Lobby:
         table = old.table
         resuming = request.get("resume") is not None
         if old.seat is not None and table is not None:
-            raise ProtocolError("already_hello", f"you sit at table {table.id} as {old.name}; "
-                                + ("stand up or leave first" if resuming
-                                   else "stand up or leave to change your name"), field="name")
+            raise ProtocolError("already_hello", Phrase("you sit at table {table} as {name}; stand up or leave "
+                                                     "first", table=table.id, name=old.name) if resuming
+                                else Phrase("you sit at table {table} as {name}; stand up or leave to "
+                                            "change your name", table=table.id, name=old.name), field="name")
         conn.session = None
         self._sessions.forget(old)  # frees the old name for the check
         dispatch(conn, request)
@@ -325,12 +330,13 @@ class Lobby:
         table = my_table(session) if to != "lobby" else None
         if to == "watchers" and session.seat is not None:
             assert table is not None
-            raise ProtocolError("not_watching", f"you sit at table {table.id}: the watchers' chat is "
-                                "for those who watch", field="to")
+            raise ProtocolError("not_watching", Phrase("you sit at table {table}: the watchers' chat is "
+                                                  "for those who watch", table=table.id), field="to")
         if conn.address is not None:
             wait = self._chat_buckets.take(conn.address, self._clock())
             if wait > 0:
-                raise ProtocolError("rate_limited", f"too much chat from your address; wait {retry_after(wait):.2f} s",
+                raise ProtocolError("rate_limited", Phrase("too much chat from your address; wait {wait:.2f} s",
+                                                    wait=retry_after(wait)),
                                     retry_after=retry_after(wait))
         message = {"type": "chat", "to": to, "table": None if table is None else table.id,
                    "from": session.name, "seat": session.seat if table is not None else None,

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import Phrase
 from noddy.protocol.names import skeleton
 from noddy.protocol.text import clean_text
 from noddy.protocol.errors import retry_after
@@ -49,6 +50,7 @@ from ..model.ratelimit import AddressBuckets
 from ..model.session import Connection
 from ..model.table import PLAYING, Session, Table
 from ..model.table_options import table_rules
+from . import challenge_words as said
 from .places import my_table, session_of
 
 if TYPE_CHECKING:
@@ -182,7 +184,7 @@ class Matchmaking:
         options = dict(f["options"] or {})
         table_rules(f["preset"], 2, False, options)  # unknown_preset, invalid_option...
         now = self._clock()
-        challenge = self._open(conn, now, me, target, "challenges", f["preset"], options, f["ready"],
+        challenge = self._open(conn, now, me, target, f["preset"], options, f["ready"],
                                f["text"])
         log.info("%s challenges %s (%d: %s)", me.name, target.name, challenge.id, challenge.preset)
         self._offer(conn, rid, challenge, now)
@@ -193,7 +195,7 @@ class Matchmaking:
         table = my_table(me)
         target = self._invitee(me, f["name"], "invite")
         now = self._clock()
-        invitation = self._open(conn, now, me, target, "challenges and invitations", table.preset,
+        invitation = self._open(conn, now, me, target, table.preset,
                                 dict(table.options), False, f["text"], table)
         log.info("%s invites %s to table %d (%d)", me.name, target.name, table.id, invitation.id)
         self._offer(conn, rid, invitation, now)
@@ -202,26 +204,34 @@ class Matchmaking:
         """The player in the lobby that ``me`` may ``verb`` (challenge or invite)."""
         target = self._find(name)
         if target is me:
-            raise ProtocolError("bad_field", f"you cannot {verb} yourself", field="name")
+            raise ProtocolError("bad_field", Phrase("you cannot challenge yourself") if verb == "challenge"
+                                else Phrase("you cannot invite yourself"), field="name")
         if not self._in_lobby(target):
-            where = "away" if target.conn is None else f"at table {target.table.id}" if target.table else "busy"
-            raise ProtocolError("player_busy", f"{target.name} is {where}, not in the lobby", field="name")
+            name = target.name
+            raise ProtocolError("player_busy", Phrase("{name} is away, not in the lobby", name=name)
+                                if target.conn is None else
+                                Phrase("{name} is at table {table}, not in the lobby", name=name,
+                                       table=target.table.id) if target.table else
+                                Phrase("{name} is busy, not in the lobby", name=name), field="name")
         return target
 
-    def _open(self, conn: Connection, now: float, me: Session, target: Session, kinds: str, preset: str,
+    def _open(self, conn: Connection, now: float, me: Session, target: Session, preset: str,
               options: dict[str, Any], ready: bool, text: str | None,
               table: Table | None = None) -> Challenge:
         """What a challenge and an invitation share: the limit of open ones, the chat limit's
         charge, replacing an older one to the same player, and the cleaned note."""
         mine = [c for c in self._challenges.values() if c.challenger is me]
         if len(mine) >= MAX_OPEN_CHALLENGES:
-            raise ProtocolError("too_many_challenges", f"you have {len(mine)} {kinds} open, the most "
-                                "allowed; wait for an answer or withdraw one (decline ID)")
+            raise ProtocolError("too_many_challenges", Phrase(
+                "you have {open} challenges open, the most allowed; wait for an answer or withdraw one "
+                "(decline ID)", open=len(mine)) if table is None else Phrase(
+                "you have {open} challenges and invitations open, the most allowed; wait for an answer "
+                "or withdraw one (decline ID)", open=len(mine)))
         self._charge(conn, now)
-        noun = "invitation" if table is not None else "challenge"
         for old in mine:  # a new one to the same player replaces the old one
             if old.challenged is target:
-                self._end(old, "withdrawn", f"{me.name} withdrew {noun} {old.id}", tell_challenger=False)
+                self._end(old, "withdrawn", said.answered("withdrew", me.name, old, table is not None),
+                          tell_challenger=False)
         challenge = Challenge(self._next_challenge, me, target, preset, options, ready,
                               None if text is None else clean_text(text),
                               now, self._config.challenge_timeout, table)
@@ -243,13 +253,13 @@ class Matchmaking:
         self._check_in_lobby(me)
         self.tick(self._clock())  # the challenger may have gone meanwhile
         if challenge.id not in self._challenges:
-            raise ProtocolError("no_such_challenge", f"challenge {challenge.id} is over: "
-                                f"{challenge.challenger.name} is no longer in the lobby", field="challenge")
+            raise ProtocolError("no_such_challenge", Phrase("challenge {challenge} is over: {name} is no longer "
+                                                           "in the lobby", challenge=challenge.id,
+                                                           name=challenge.challenger.name), field="challenge")
         table = challenge.table
         if table is not None and not (table.free_seats() and table.status != PLAYING):
             self._seating.check_watch_room(table, me)  # to watch: refused before it is used up
-        self._end(challenge, "accepted", f"{me.name} accepted {_kind(challenge)} {challenge.id}",
-                  tell_challenged=False)
+        self._end(challenge, "accepted", said.answered("accepted", me.name, challenge), tell_challenged=False)
         if challenge.table is not None:
             self._seat_invited(conn, rid, challenge.table, f["ready"])
             return
@@ -262,11 +272,10 @@ class Matchmaking:
         challenge = self._open_to(me, f["challenge"], challenger_may=True)
         self._outbox.reply(conn, rid, {"type": "ok"})
         if challenge.challenger is me:
-            self._end(challenge, "withdrawn", f"{me.name} withdrew challenge {challenge.id}",
-                      tell_challenger=False)
+            self._end(challenge, "withdrawn", Phrase("{name} withdrew challenge {challenge}", name=me.name,
+                                                     challenge=challenge.id), tell_challenger=False)
         else:
-            self._end(challenge, "declined", f"{me.name} declined {_kind(challenge)} {challenge.id}",
-                      tell_challenged=False)
+            self._end(challenge, "declined", said.answered("declined", me.name, challenge), tell_challenged=False)
 
     # -- seeks --------------------------------------------------------------------------------
     def seek(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
@@ -298,17 +307,13 @@ class Matchmaking:
             one, other = challenge.challenger, challenge.challenged
             if challenge.table is not None and (one.table is not challenge.table
                                                 or challenge.table.id not in self._tables):
-                self._end(challenge, "withdrawn", f"{one.name} left table {challenge.table.id}; "
-                          f"invitation {challenge.id} is withdrawn", tell_challenger=False)
+                self._end(challenge, "withdrawn", said.left_table(challenge), tell_challenger=False)
             elif challenge.table is None and not self._in_lobby(one):
-                self._end(challenge, "withdrawn", f"{one.name} {self._gone(one)}; challenge "
-                          f"{challenge.id} is withdrawn", tell_challenger=False)
+                self._end(challenge, "withdrawn", said.gone(one, challenge, over=False), tell_challenger=False)
             elif not self._in_lobby(other):
-                self._end(challenge, "gone", f"{other.name} {self._gone(other)}; challenge "
-                          f"{challenge.id} is over", tell_challenged=False)
+                self._end(challenge, "gone", said.gone(other, challenge, over=True), tell_challenged=False)
             elif challenge.time_left(now) <= 0:
-                self._end(challenge, "expired", f"{_kind(challenge)} {challenge.id} to {other.name} ran out "
-                          "unanswered")
+                self._end(challenge, "expired", said.ran_out(challenge))
         if self._seeks:
             for session in [s for s in self._seeks if not self._in_lobby(s)]:
                 del self._seeks[session]
@@ -342,8 +347,7 @@ class Matchmaking:
         for session in (first, second):
             self._seeks.pop(session, None)
             for challenge in [c for c in self._challenges.values() if c.challenger is session]:
-                self._end(challenge, "withdrawn", f"{session.name} sat down to another game; "
-                          f"challenge {challenge.id} is withdrawn", tell_challenger=False)
+                self._end(challenge, "withdrawn", said.sat_elsewhere(session, challenge), tell_challenger=False)
         tables = self._tables
         rules = table_rules(preset, 2, False, options)
         table = Table(tables.next_id(), rules, rules.name, 2, False, dict(options))
@@ -366,7 +370,7 @@ class Matchmaking:
         if started is not None:
             self._publisher.publish(table, *started)
 
-    def _end(self, challenge: Challenge, reason: str, message: str, tell_challenger: bool = True,
+    def _end(self, challenge: Challenge, reason: str, message: Phrase, tell_challenger: bool = True,
              tell_challenged: bool = True) -> None:
         del self._challenges[challenge.id]
         over = {"type": "challenge_over", "challenge": challenge.id, "reason": reason, "message": message}
@@ -381,7 +385,8 @@ class Matchmaking:
         challenge = self._challenges.get(challenge_id)
         if challenge is None or not (challenge.challenged is me or
                                      (challenger_may and challenge.challenger is me)):
-            raise ProtocolError("no_such_challenge", f"no open challenge {challenge_id} to you",
+            raise ProtocolError("no_such_challenge", Phrase("no open challenge {challenge} to you",
+                                                           challenge=challenge_id),
                                 field="challenge")
         return challenge
 
@@ -391,32 +396,26 @@ class Matchmaking:
         for session in self._sessions.all():
             if skeleton(session.name) == wanted and (session.conn is not None or session.held_until is not None):
                 return session
-        raise ProtocolError("no_such_player", f"nobody called {clean_text(name)!r} is online (who lists "
-                            "who is)", field="name")
+        raise ProtocolError("no_such_player", Phrase("nobody called {name!r} is online (who lists who is)",
+                                                     name=clean_text(name)), field="name")
 
     def _in_lobby(self, session: Session) -> bool:
         return session.table is None and session.conn is not None and self._sessions.is_current(session)
 
     def _check_in_lobby(self, session: Session) -> None:
         if session.table is not None:
-            raise ProtocolError("already_at_table", f"you are at table {session.table.id}; leave it first")
+            raise ProtocolError("already_at_table", Phrase("you are at table {table}; leave it first",
+                                                          table=session.table.id))
 
-    def _gone(self, session: Session) -> str:
-        if session.table is not None:
-            return f"sat down at table {session.table.id}"
-        return "has gone"
 
     def _charge(self, conn: Connection, now: float) -> None:
         if conn.address is None:
             return
         wait = self._buckets.take(conn.address, now)
         if wait > 0:
-            raise ProtocolError("rate_limited", f"too many challenges from your address; wait {retry_after(wait):.2f} s",
+            raise ProtocolError("rate_limited", Phrase("too many challenges from your address; wait {wait:.2f} s",
+                                                       wait=retry_after(wait)),
                                 retry_after=retry_after(wait))
-
-
-def _kind(challenge: Challenge) -> str:
-    return "challenge" if challenge.table is None else "invitation"
 
 
 def _canonical(options: dict[str, Any]) -> str:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.bots import LEVELS
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import Phrase
 
 from ..config import ServerConfig
 from ..model.match_plan import MatchPlan
@@ -78,35 +79,37 @@ class Seating:
     def create_table(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = session_of(conn)
         if session.table is not None:
-            raise ProtocolError("already_at_table", f"you are already at table {session.table.id}")
+            raise ProtocolError("already_at_table", Phrase("you are already at table {table}", table=session.table.id))
         options = dict(f["options"] or {})
         rules = table_rules(f["preset"], f["players"], f["partnerships"], options)
         if f["private"] and not f["password"]:
-            raise ProtocolError("missing_field", "a private table needs a password", field="password")
+            raise ProtocolError("missing_field", Phrase("a private table needs a password"), field="password")
         tables = self._tables
         conn.tables_created &= tables.ids()
         limit = self._config.max_tables_per_connection
         if limit and len(conn.tables_created) >= limit:
-            raise ProtocolError("too_many_tables", f"tables you created are still open "
-                                f"({', '.join(map(str, sorted(conn.tables_created)))}); "
-                                f"a connection may have {limit} open at once")
+            raise ProtocolError("too_many_tables", Phrase(
+                "tables you created are still open ({tables}); a connection may have {limit} open at once",
+                tables=", ".join(map(str, sorted(conn.tables_created))), limit=limit))
         address_limit = self._config.max_tables_per_address
         if address_limit and conn.address is not None:
             from_here = tables.open_from(conn.address)
             if len(from_here) >= address_limit:
-                raise ProtocolError("too_many_tables", f"{len(from_here)} tables created from your "
-                                    f"address are still open; an address may have "
-                                    f"{address_limit} open at once")
+                raise ProtocolError("too_many_tables", Phrase(
+                    "{open} tables created from your address are still open; an address may have "
+                    "{limit} open at once", open=len(from_here), limit=address_limit))
         seat = f["seat"]
         if seat is not None and seat >= f["players"]:
-            raise ProtocolError("no_such_seat", f"a {f['players']}-player table has seats 0 to "
-                                f"{f['players'] - 1}, not {seat}", field="seat")
+            raise ProtocolError("no_such_seat", Phrase("a {players}-player table has seats 0 to {last}, not {seat}",
+                                                 players=f["players"], last=f["players"] - 1, seat=seat),
+                                field="seat")
         if f["deal_seeds"] is not None:
             if not self._config.allow_deal_seeds:
-                raise ProtocolError("bad_field", "this server does not let a table fix its deals "
-                                    "(deal_seeds: a match runner's own server only)", field="deal_seeds")
+                raise ProtocolError("bad_field", Phrase("this server does not let a table fix its deals "
+                                                  "(deal_seeds: a match runner's own server only)"),
+                                    field="deal_seeds")
             if not f["deal_seeds"]:
-                raise ProtocolError("bad_field", "deal_seeds needs at least one seed", field="deal_seeds")
+                raise ProtocolError("bad_field", Phrase("deal_seeds needs at least one seed"), field="deal_seeds")
         table = Table(tables.next_id(), rules, rules.name, f["players"], f["partnerships"], options,
                       password=hash_password(f["password"]) if f["private"] else None,
                       turn_timer=f["turn_timer"])
@@ -130,17 +133,17 @@ class Seating:
         session = session_of(conn)
         if f["table"] is None:
             if session.table is None:
-                raise ProtocolError("missing_field", "say which table to sit at", field="table")
+                raise ProtocolError("missing_field", Phrase("say which table to sit at"), field="table")
             table = session.table
         else:
             table = self._tables.find(f["table"])
         if session.table is not None and session.table is not table:
-            raise ProtocolError("already_at_table", f"you are already at table {session.table.id}")
+            raise ProtocolError("already_at_table", Phrase("you are already at table {table}", table=session.table.id))
         self._check_password(table, session, f["password"])
         if session.seat is not None and session.seat == f["seat"]:
             self._outbox.reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
             return
-        _check_not_event(table, "seats its board's two players itself")
+        _check_not_event(table, Phrase("seats its board's two players itself"))
         seat = self._choose_seat(table, f["seat"])
         self._check_seating_open(table)
         self.take_seat(table, session, seat)
@@ -151,7 +154,7 @@ class Seating:
         session = session_of(conn)
         table = self._tables.find(f["table"])
         if session.table is not None:
-            raise ProtocolError("already_at_table", f"you are already at table {session.table.id}")
+            raise ProtocolError("already_at_table", Phrase("you are already at table {table}", table=session.table.id))
         self._check_password(table, session, f["password"])
         self.watch(table, session)
         self._outbox.reply(conn, rid, {"type": "table", "table": table.summary(), "seat": session.seat})
@@ -170,12 +173,12 @@ class Seating:
     def add_computer(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = session_of(conn)
         table = my_table(session)
-        _check_not_event(table, "is played by its board's two players")
+        _check_not_event(table, Phrase("is played by its board's two players"))
         self._check_seating_open(table)
         level = f["level"] or self._config.computer_level
         if level not in LEVELS:
-            raise ProtocolError("unknown_level", f"no computer level {level!r}; the levels are: "
-                                f"{', '.join(LEVELS)}", field="level")
+            raise ProtocolError("unknown_level", Phrase("no computer level {level!r}; the levels are: {levels}",
+                                                  level=level, levels=", ".join(LEVELS)), field="level")
         seat = self._choose_seat(table, f["seat"])
         table.seats[seat] = self.computer(table, seat, level)
         self._seating_changed(conn, rid, table, session)
@@ -183,13 +186,14 @@ class Seating:
     def remove_computer(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = session_of(conn)
         table = my_table(session)
-        self._check_creator(table, session, "remove a computer player")
+        self._check_creator(table, session, Phrase("remove a computer player"))
         self._check_seating_open(table)
         seat = f["seat"]
         _check_seat_number(table, seat)
         occupant = table.seats[seat]
         if occupant is None or not occupant.is_computer:
-            raise ProtocolError("not_a_computer", f"no computer player sits in seat {seat}", field="seat")
+            raise ProtocolError("not_a_computer", Phrase("no computer player sits in seat {seat}", seat=seat),
+                                field="seat")
         table.seats[seat] = None
         self._outbox.reply(conn, rid, {"type": "table", "table": table.summary()})
         self._tables.changed(table, exclude=session)
@@ -224,14 +228,14 @@ class Seating:
     def configure_table(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         session = session_of(conn)
         table = my_table(session)
-        _check_not_event(table, "keeps the event's settings")
-        self._check_creator(table, session, "change its settings")
+        _check_not_event(table, Phrase("keeps the event's settings"))
+        self._check_creator(table, session, Phrase("change its settings"))
         self._check_seating_open(table)
         options = table.options if f["options"] is None else dict(f["options"])
         rules = table_rules(table.preset, table.players, table.partnerships, options)
         private = table.private if f["private"] is None else f["private"]
         if private and not (f["password"] or (f["password"] is None and table.password)):
-            raise ProtocolError("missing_field", "a private table needs a password", field="password")
+            raise ProtocolError("missing_field", Phrase("a private table needs a password"), field="password")
         table.rules, table.options = rules, options
         if not private:
             table.password = None
@@ -274,9 +278,11 @@ class Seating:
         whoever must refuse before changing anything else (an invitation accepted)."""
         limit = max_spectators(table.options)
         if limit is not None and session not in table.spectators and len(table.spectators) >= limit:
-            raise ProtocolError("too_many_watchers", f"table {table.id} allows {limit} watcher"
-                                f"{'' if limit == 1 else 's'} at once (max_spectators), and has "
-                                f"{len(table.spectators)}")
+            raise ProtocolError("too_many_watchers", Phrase(
+                "table {table} allows {limit} watchers at once (max_spectators), and has {watching}",
+                singular="table {table} allows {limit} watcher at once (max_spectators), and has {watching}",
+                plural="table {table} allows {limit} watchers at once (max_spectators), and has {watching}",
+                count=limit, table=table.id, limit=limit, watching=len(table.spectators)))
 
     def rename_watcher(self, table: Table, old: Session, new: Session) -> None:
         """A watcher chose another name (a new session): it keeps its place."""
@@ -291,7 +297,7 @@ class Seating:
     # -- checks -------------------------------------------------------------------------------
     def _check_seating_open(self, table: Table) -> None:
         if table.status == PLAYING:
-            raise ProtocolError("game_in_progress", f"a game is being played at table {table.id}")
+            raise ProtocolError("game_in_progress", Phrase("a game is being played at table {table}", table=table.id))
 
     def _check_password(self, table: Table, session: Session, password: str | None) -> None:
         """Let ``session`` into a private table only with its password, and only while its
@@ -306,34 +312,39 @@ class Seating:
             wait = self._guard.locked_for(address, now)
             if wait > 0:
                 raise ProtocolError(
-                    "too_many_attempts", f"too many wrong passwords from your address; wait {wait:.2f} s",
+                    "too_many_attempts", Phrase("too many wrong passwords from your address; wait {wait:.2f} s",
+                                                 wait=wait),
                     field="password", retry_after=math.ceil(wait * 100) / 100)
         if not password_matches(table.password, password):
             if password is not None and address is not None:
                 self._guard.failed(address, now)
-            raise ProtocolError("wrong_password", f"table {table.id} is private: the password is wrong"
+            raise ProtocolError("wrong_password", Phrase("table {table} is private: the password is wrong",
+                                                   table=table.id)
                                 if password is not None else
-                                f"table {table.id} is private: give its password", field="password")
+                                Phrase("table {table} is private: give its password", table=table.id),
+                                field="password")
 
-    def _check_creator(self, table: Table, session: Session, what: str) -> None:
+    def _check_creator(self, table: Table, session: Session, what: Phrase) -> None:
         if table.match is not None and session is not table.match.runner:
-            raise ProtocolError("not_creator", f"only the match runner that created table "
-                                f"{table.id} may {what}")
+            raise ProtocolError("not_creator", Phrase("only the match runner that created table {table} may {what}",
+                                                table=table.id, what=what))
         owner = table.owner()
         if owner is not session:
-            raise ProtocolError("not_creator", f"only the table's creator "
-                                f"({'nobody' if owner is None else owner.name}) may {what}")
+            raise ProtocolError("not_creator", Phrase("only the table's creator ({creator}) may {what}",
+                                                creator=Phrase("nobody") if owner is None else owner.name,
+                                                what=what))
 
     def _choose_seat(self, table: Table, seat: int | None) -> int:
         free = table.free_seats()
         if seat is not None:
             _check_seat_number(table, seat)
         if not free:
-            raise ProtocolError("table_full", f"table {table.id} has no free seat")
+            raise ProtocolError("table_full", Phrase("table {table} has no free seat", table=table.id))
         if seat is None:
             return free[0]
         if table.seats[seat] is not None:
-            raise ProtocolError("seat_taken", f"seat {seat} at table {table.id} is taken", field="seat")
+            raise ProtocolError("seat_taken", Phrase("seat {seat} at table {table} is taken", seat=seat, table=table.id),
+                                field="seat")
         return seat
 
     # -- computers and ratings ------------------------------------------------------------------
@@ -360,13 +371,15 @@ def _identity(seat: Seat) -> Rated:
     return Rated("bot" if seat.session is not None and seat.session.bot else "human", seat.name)
 
 
-def _check_not_event(table: Table, what: str) -> None:
+def _check_not_event(table: Table, what: Phrase) -> None:
     """A club night's table (issue 35) is the server's to seat and deal: refused otherwise."""
     if table.event is not None:
-        raise ProtocolError("event_state", f"table {table.id} is a club night's board: it {what}")
+        raise ProtocolError("event_state", Phrase("table {table} is a club night's board: it {what}",
+                                                  table=table.id, what=what))
 
 
 def _check_seat_number(table: Table, seat: int) -> None:
     if not 0 <= seat < table.players:
-        raise ProtocolError("no_such_seat", f"table {table.id} has seats 0 to {table.players - 1}, "
-                            f"not {seat}", field="seat")
+        raise ProtocolError("no_such_seat", Phrase("table {table} has seats 0 to {last}, not {seat}",
+                                                 table=table.id, last=table.players - 1, seat=seat),
+                            field="seat")

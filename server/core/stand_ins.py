@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from noddy.bots import get_player
 from noddy.engine import Abandon, Resign, TakeBack
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import Phrase
 
 from ..config import ServerConfig
 from ..model.session import Connection
@@ -191,15 +192,17 @@ class StandIns:
             self._tables.changed(table)
             return
         if person is None or (person.conn is not None and not occupant.stand_in):
-            raise ProtocolError("not_away", f"seat {seat} at table {table.id} is not waiting for "
-                                "anyone in a game", field="seat")
+            raise ProtocolError("not_away", Phrase("seat {seat} at table {table} is not waiting for anyone "
+                                                   "in a game", seat=seat, table=table.id), field="seat")
         if f["on"]:
             if occupant.stand_in:
-                raise ProtocolError("not_away", f"a computer stands in for {person.name} already", field="seat")
+                raise ProtocolError("not_away", Phrase("a computer stands in for {name} already", name=person.name),
+                                    field="seat")
             if person.held_until is not None:
-                raise ProtocolError("not_away", f"{person.name}'s seat is held for "
-                                    f"{max(0.0, person.held_until - self._clock()):.0f} s more; "
-                                    "a computer may stand in after that", field="seat")
+                raise ProtocolError("not_away", Phrase("{name}'s seat is held for {wait:.0f} s more; a computer "
+                                                       "may stand in after that", name=person.name,
+                                                       wait=max(0.0, person.held_until - self._clock())),
+                                    field="seat")
             level = self._config.computer_level
             table.seats[seat] = stand_in = self.computer(table, seat, level)
             stand_in.stand_in, stand_in.stand_in_for = True, person
@@ -226,35 +229,38 @@ class StandIns:
         limit, silent = self._silence.limit(table), self._silence.silent_for(table, seat)
         name = person.name
         if limit is None:
-            raise ProtocolError("not_away", f"{name} is here (connected): a computer may stand in "
-                                "only for a person who is away", field="seat")
+            raise ProtocolError("not_away", Phrase("{name} is here (connected): a computer may stand in only "
+                                                   "for a person who is away", name=name), field="seat")
         if silent is None:
-            raise ProtocolError("not_away", f"{name} is here, and it is not {name}'s turn: a computer "
-                                f"may stand in once {name} has said nothing for {limit:g} s on their turn",
-                                field="seat")
+            raise ProtocolError("not_away", Phrase("{name} is here, and it is not {name}'s turn: a computer "
+                                                   "may stand in once {name} has said nothing for {limit:g} s "
+                                                   "on their turn", name=name, limit=limit), field="seat")
         if silent < limit:
-            raise ProtocolError("not_away", f"{name} has said nothing for {silent:.0f} s on their turn: "
-                                f"a computer may stand in after {limit:g} s ({limit - silent:.0f} s more)",
+            raise ProtocolError("not_away", Phrase("{name} has said nothing for {silent:.0f} s on their turn: "
+                                                   "a computer may stand in after {limit:g} s ({left:.0f} s more)",
+                                                   name=name, silent=silent, limit=limit, left=limit - silent),
                                 field="seat")
         return silent
 
 
-def _what_counts(table: Table, name: str) -> str:
+def _what_counts(table: Table, name: str) -> Phrase:
     """What the table is told when ``name``'s seat is abandoned: what counts if they never
     take it back, so nobody plays deals that cannot count without knowing it (issue 33)."""
     game, live = table.game, table.live
     if game is None or live is None or len(game.scores) != 2:
-        return (f"If {name} does not take the seat back before the game ends, it is a loss for {name}; the game goes on "
-                "to the target for the others.")
+        return Phrase("If {name} does not take the seat back before the game ends, it is a loss for {name}; the "
+                      "game goes on to the target for the others.", name=name)
     dealt = {entry["seat"]: entry["name"] for entry in live.seats}
     sides = [" & ".join(str(dealt.get(seat)) for seat in range(table.players) if game.team_of(seat) == side)
              for side in (0, 1)]
     scores = ", ".join(f"{side} {score}" for side, score in zip(sides, game.scores))
-    return (f"If {name} does not take the seat back before the game ends, it counts as {name}'s resignation now, at "
-            f"{scores}: the deals played from here count only if {name} comes back.")
+    return Phrase("If {name} does not take the seat back before the game ends, it counts as {name}'s resignation "
+                  "now, at {scores}: the deals played from here count only if {name} comes back.",
+                  name=name, scores=scores)
 
 
 def _check_seat_number(table: Table, seat: int) -> None:
     if not 0 <= seat < table.players:
-        raise ProtocolError("no_such_seat", f"table {table.id} has seats 0 to {table.players - 1}, "
-                            f"not {seat}", field="seat")
+        raise ProtocolError("no_such_seat", Phrase("table {table} has seats 0 to {last}, not {seat}",
+                                                 table=table.id, last=table.players - 1, seat=seat),
+                            field="seat")

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Iterator
 
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import Phrase
 
 from ..model.table import Table
 
@@ -60,7 +61,7 @@ class Tables(Mapping[int, Table]):
     def find(self, table_id: int) -> Table:
         table = self._open.get(table_id)
         if table is None:
-            raise ProtocolError("no_such_table", f"there is no table {table_id}", field="table")
+            raise ProtocolError("no_such_table", Phrase("there is no table {table}", table=table_id), field="table")
         return table
 
     def next_id(self) -> int:

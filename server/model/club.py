@@ -55,6 +55,8 @@ import dataclasses
 import time
 from typing import Any, Mapping
 
+from noddy.protocol.i18n import Phrase
+
 from .club_course import Effects, EventCourse
 from .club_standings import standings_view
 from .club_types import (ENTRANT_KINDS, FORFEIT_REMOVED, FORFEIT_WITHDREW, MAX_ENTRANTS,
@@ -77,18 +79,29 @@ def starting_time(starts_at: float, now: float) -> str:
     'in 10 minutes, at 19:30 UTC'
     """
     seconds = max(0, round(starts_at - now))
+    wait: Phrase
     if seconds < SAY_MINUTES:
-        wait = _count(seconds, "second")
+        wait = _seconds(seconds)
     elif seconds < SAY_HOURS:
-        wait = _count(round(seconds / 60), "minute")
+        wait = _minutes(round(seconds / 60))
     else:
         hours, minutes = divmod(round(seconds / 60), 60)
-        wait = _count(hours, "hour") + (f" {_count(minutes, 'minute')}" if minutes else "")
-    return f"in {wait}, {time.strftime('at %H:%M UTC', time.gmtime(starts_at))}"
+        wait = _hours(hours)
+        if minutes:
+            wait = Phrase("{hours} {minutes}", hours=wait, minutes=_minutes(minutes))
+    return Phrase("in {wait}, at {time} UTC", wait=wait, time=time.strftime("%H:%M", time.gmtime(starts_at)))
 
 
-def _count(number: int, unit: str) -> str:
-    return f"{number} {unit}" + ("" if number == 1 else "s")
+def _seconds(n: int) -> Phrase:
+    return Phrase("{n} seconds", singular="{n} second", plural="{n} seconds", count=n, n=n)
+
+
+def _minutes(n: int) -> Phrase:
+    return Phrase("{n} minutes", singular="{n} minute", plural="{n} minutes", count=n, n=n)
+
+
+def _hours(n: int) -> Phrase:
+    return Phrase("{n} hours", singular="{n} hour", plural="{n} hours", count=n, n=n)
 
 
 class Event(EventCourse):
@@ -115,10 +128,13 @@ class Event(EventCourse):
     @classmethod
     def announce(cls, definition: EventDefinition, now: float) -> tuple["Event", Effects]:
         event = cls(definition, now)
-        when = ("when the director starts it" if definition.starts_at is None
+        when = (Phrase("when the director starts it") if definition.starts_at is None
                 else starting_time(definition.starts_at, now))
-        return event, [Announce("announced", f"{definition.title}: a {definition.format} "
-                                             f"directed by {definition.director}, starting {when}")]
+        words = dict(title=definition.title, director=definition.director, when=when)
+        return event, [Announce("announced", Phrase("{title}: a swiss directed by {director}, starting {when}",
+                                                    **words) if definition.format == "swiss" else
+                                Phrase("{title}: a round-robin directed by {director}, starting {when}",
+                                       **words))]
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -150,35 +166,40 @@ class Event(EventCourse):
         """Enter ``name`` (a ``person`` or a ``bot``): before the start, or a Swiss until round
         ``late_entry_until`` begins; one who withdrew may enter again only before the start."""
         if kind not in ENTRANT_KINDS:
-            raise ClubError("bad-entrant", f"an entrant is one of {', '.join(ENTRANT_KINDS)}, not {kind!r}")
+            raise ClubError("bad-entrant", Phrase("an entrant is one of {kinds}, not {kind!r}",
+                                                  kinds=", ".join(ENTRANT_KINDS), kind=kind))
         if self.over:
-            raise ClubError("wrong-state", f"{self.definition.title} is over")
+            raise ClubError("wrong-state", Phrase("{title} is over", title=self.definition.title))
         known = self.entrants.get(name)
         if known is not None and known.active:
-            raise ClubError("already-entered", f"{name} has entered already")
+            raise ClubError("already-entered", Phrase("{name} has entered already", name=name))
         if known is not None and known.status == "removed":
-            raise ClubError("removed", f"the director removed {name} from {self.definition.title}")
+            raise ClubError("removed", Phrase("the director removed {name} from {title}", name=name,
+                                              title=self.definition.title))
         if self.state != "announced":
             late = self.definition.format == "swiss" and len(self.rounds) < self.definition.late_entry_until
             if known is not None or not late:
-                raise ClubError("too-late", f"{self.definition.title} takes no more entrants")
+                raise ClubError("too-late", Phrase("{title} takes no more entrants", title=self.definition.title))
         if len(self.active_names()) >= MAX_ENTRANTS:
-            raise ClubError("full", f"{self.definition.title} has {MAX_ENTRANTS} entrants, the most it may")
+            raise ClubError("full", Phrase("{title} has {most} entrants, the most it may",
+                                           title=self.definition.title, most=MAX_ENTRANTS))
         self.entrants.pop(name, None)  # one who entered again stands in the order of today's entry
         self.entrants[name] = Entrant(name, kind, now, len(self.rounds))
-        marked = " (a bot)" if kind == "bot" else ""
-        return [Announce("joined", f"{name}{marked} entered {self.definition.title}", (name,))]
+        title = self.definition.title
+        return [Announce("joined", Phrase("{name} (a bot) entered {title}", name=name, title=title) if kind == "bot"
+                         else Phrase("{name} entered {title}", name=name, title=title), (name,))]
 
     def withdraw(self, now: float, name: str) -> Effects:
         """``name`` leaves the event; their unfinished pairing is forfeited."""
         self._entered(name)
-        return self._leave(now, name, "withdrawn", FORFEIT_WITHDREW, f"{name} withdrew")
+        return self._leave(now, name, "withdrawn", FORFEIT_WITHDREW, Phrase("{name} withdrew", name=name))
 
     def remove(self, now: float, by: str, name: str) -> Effects:
         """The director removes ``name``; their unfinished pairing is forfeited."""
         self._director(by)
         self._entered(name)
-        return self._leave(now, name, "removed", FORFEIT_REMOVED, f"the director removed {name}")
+        return self._leave(now, name, "removed", FORFEIT_REMOVED,
+                           Phrase("the director removed {name}", name=name))
 
     # -- the director -------------------------------------------------------------------------
 
@@ -186,14 +207,14 @@ class Event(EventCourse):
         self._director(by)
         self._in_state("announced")
         if len(self.active_names()) < MIN_ENTRANTS:
-            raise ClubError("too-few", f"an event starts with {MIN_ENTRANTS} entrants or more")
+            raise ClubError("too-few", Phrase("an event starts with {least} entrants or more", least=MIN_ENTRANTS))
         return self._start(now)
 
     def pause(self, now: float, by: str) -> Effects:
         self._director(by)
         self._in_state("running")
         self.state, self.paused_at = "paused", now
-        return [Announce("paused", f"the director paused {self.definition.title}")]
+        return [Announce("paused", Phrase("the director paused {title}", title=self.definition.title))]
 
     def resume(self, now: float, by: str) -> Effects:
         """The clocks go on where they stood: every deadline moves on by the pause's length."""
@@ -207,54 +228,61 @@ class Event(EventCourse):
         if self.next_round_at is not None:
             self.next_round_at += shift
         self.state, self.paused_at = "running", None
-        return [Announce("resumed", f"the director resumed {self.definition.title}"), *self.tick(now)]
+        return [Announce("resumed", Phrase("the director resumed {title}", title=self.definition.title)),
+                *self.tick(now)]
 
     def set_round_pause(self, now: float, by: str, seconds: float) -> Effects:
         """The pause between rounds changes; a pause under way is made that long."""
         self._director(by)
         if self.over:
-            raise ClubError("wrong-state", f"{self.definition.title} is over")
+            raise ClubError("wrong-state", Phrase("{title} is over", title=self.definition.title))
         if not 0 <= seconds <= MAX_ROUND_PAUSE:
-            raise ClubError("bad-definition", f"the pause between rounds is 0 to {MAX_ROUND_PAUSE:g} seconds")
+            raise ClubError("bad-definition", Phrase("the pause between rounds is 0 to {most:g} seconds",
+                                                     most=MAX_ROUND_PAUSE))
         if self.next_round_at is not None:
             self.next_round_at += seconds - self.definition.round_pause
         self.definition = dataclasses.replace(self.definition, round_pause=seconds)
-        effects: Effects = [Announce("pause-changed", f"the pause between rounds is now {seconds:g} seconds")]
+        effects: Effects = [Announce("pause-changed", Phrase("the pause between rounds is now {seconds:g} seconds",
+                                                             seconds=seconds))]
         return effects + self.tick(now)
 
     def end_early(self, now: float, by: str) -> Effects:
         """The director ends it: unfinished pairings are void (unscored), their tables closed."""
         self._director(by)
         if self.over:
-            raise ClubError("wrong-state", f"{self.definition.title} is over")
+            raise ClubError("wrong-state", Phrase("{title} is over", title=self.definition.title))
         effects: Effects = []
         for pairing in self._pairings():
             if not pairing.over:
                 pairing.status, pairing.deadline = "void", None
                 if pairing.table is not None:
                     effects.append(CloseTable(pairing.round, pairing.board, pairing.table, "ended"))
-        return effects + self._finish("ended", "the director ended it early")
+        return effects + self._finish("ended", Phrase("the director ended it early"))
     # -- the inside ---------------------------------------------------------------------------
 
     def _director(self, by: str) -> None:
         if by != self.definition.director:
-            raise ClubError("not-director", f"only the director, {self.definition.director}, may do that")
+            raise ClubError("not-director", Phrase("only the director, {director}, may do that",
+                                                   director=self.definition.director))
 
     def _in_state(self, state: str) -> None:
         if self.state != state:
-            raise ClubError("wrong-state", f"{self.definition.title} is {self.state}, not {state}")
+            raise ClubError("wrong-state", Phrase("{title} is {state}, not {wanted}", title=self.definition.title,
+                                                  state=self.state, wanted=state))
 
     def _entered(self, name: str) -> None:
         if self.over:
-            raise ClubError("wrong-state", f"{self.definition.title} is over")
+            raise ClubError("wrong-state", Phrase("{title} is over", title=self.definition.title))
         entrant = self.entrants.get(name)
         if entrant is None or not entrant.active:
-            raise ClubError("not-entered", f"{name} has not entered {self.definition.title}")
+            raise ClubError("not-entered", Phrase("{name} has not entered {title}", name=name,
+                                                  title=self.definition.title))
 
-    def _leave(self, now: float, name: str, status: str, reason: str, text: str) -> Effects:
+    def _leave(self, now: float, name: str, status: str, reason: str, text: Phrase) -> Effects:
         entrant = self.entrants[name]
         entrant.status, entrant.left_at = status, now
-        effects: Effects = [Announce(status, f"{text} ({self.definition.title})", (name,))]
+        effects: Effects = [Announce(status, Phrase("{news} ({title})", news=text, title=self.definition.title),
+                                     (name,))]
         pairing = self.pairing_of(name)
         if pairing is None or self.state == "announced":
             return effects

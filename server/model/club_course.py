@@ -15,8 +15,10 @@ from typing import Any, Mapping
 from noddy.bots.crosstable import GameRow
 from noddy.bots.ratings import Rating
 from noddy.bots.schedule import round_robin
+from noddy.protocol.i18n import Phrase
 
 from .club_standings import board_seeds, next_pairings, standings_view
+from .table_rating import joined
 from .club_types import (FORFEIT_NO_SHOW, FORFEIT_REMOVED, FORFEIT_WITHDREW, MIN_ENTRANTS, Announce,
                          Board, ClubError, CloseTable, DealGame, Effect, Entrant, EventDefinition,
                          EventOver, OpenTables, Pairing, PairingForfeited, Round, RoundOver)
@@ -69,7 +71,8 @@ class EventCourse:
         if pairing.over and pairing.table is None:  # forfeited meanwhile: the table is not needed
             return [CloseTable(round, board, table, pairing.forfeit or "ended")]
         if pairing.status != "pending":
-            raise ClubError("wrong-state", f"round {round} board {board} has its table already")
+            raise ClubError("wrong-state", Phrase("round {round} board {board} has its table already",
+                                                  round=round, board=board))
         pairing.status, pairing.table = "seating", table
         pairing.deadline = self._clock(now) + self.definition.forfeit_wait
         return []
@@ -78,7 +81,8 @@ class EventCourse:
         """``name`` sat down at their pairing's table; once both have, game 0 is dealt."""
         pairing = self._pairing(round, board)
         if name not in (pairing.a, pairing.b):
-            raise ClubError("no-such-pairing", f"{name} does not play round {round} board {board}")
+            raise ClubError("no-such-pairing", Phrase("{name} does not play round {round} board {board}",
+                                                      name=name, round=round, board=board))
         if pairing.status != "seating" or name in pairing.arrived:
             return []  # back at a table already playing, or forfeited meanwhile: nothing to do
         pairing.arrived.append(name)
@@ -93,8 +97,9 @@ class EventCourse:
         (``{a: 121, b: 97}``), the skunk the engine judged (:data:`noddy.engine.SKUNKS`)."""
         pairing = self._playing(round, board, game)
         if set(scores) != {pairing.a, pairing.b}:
-            raise ClubError("bad-result", f"round {round} board {board} is {pairing.a} v {pairing.b}, "
-                                          f"not {' v '.join(sorted(scores))}")
+            raise ClubError("bad-result", Phrase("round {round} board {board} is {a} v {b}, not {given}",
+                                                 round=round, board=board, a=pairing.a, b=pairing.b,
+                                                 given=" v ".join(sorted(scores))))
         try:
             row = GameRow(round, pairing.a, pairing.b, game, pairing.seeds[game], winner,
                           int(scores[pairing.a]), int(scores[pairing.b]), skunk)
@@ -107,7 +112,8 @@ class EventCourse:
         """Game ``game`` of a pairing was lost by ``by`` without being played out."""
         pairing = self._playing(round, board, game)
         if by not in (pairing.a, pairing.b):
-            raise ClubError("bad-result", f"{by} does not play round {round} board {board}")
+            raise ClubError("bad-result", Phrase("{name} does not play round {round} board {board}",
+                                                 name=by, round=round, board=board))
         winner = pairing.b if by == pairing.a else pairing.a
         row = GameRow(round, pairing.a, pairing.b, game, pairing.seeds[game], winner, 0, 0,
                       forfeit=reason, forfeit_by=by)
@@ -120,7 +126,7 @@ class EventCourse:
             if starts_at is None or now < starts_at:
                 return []
             if len(self.active_names()) < MIN_ENTRANTS:
-                return self._finish("ended", f"fewer than {MIN_ENTRANTS} entrants at the start")
+                return self._finish("ended", Phrase("fewer than {least} entrants at the start", least=MIN_ENTRANTS))
             return self._start(now)
         if self.state != "running":
             return []
@@ -148,16 +154,19 @@ class EventCourse:
 
     def _pairing(self, round: int, board: int) -> Pairing:
         if not 1 <= round <= len(self.rounds) or not 1 <= board <= len(self.rounds[round - 1].pairings):
-            raise ClubError("no-such-pairing", f"there is no round {round} board {board}")
+            raise ClubError("no-such-pairing", Phrase("there is no round {round} board {board}", round=round,
+                                                      board=board))
         return self.rounds[round - 1].pairings[board - 1]
 
     def _playing(self, round: int, board: int, game: int) -> Pairing:
         pairing = self._pairing(round, board)
         if pairing.status != "playing":
-            raise ClubError("wrong-state", f"round {round} board {board} is {pairing.status}")
+            raise ClubError("wrong-state", Phrase("round {round} board {board} is {status}", round=round,
+                                                  board=board, status=pairing.status))
         if game != len(pairing.games):
-            raise ClubError("bad-result", f"round {round} board {board} is playing game "
-                                          f"{len(pairing.games)}, not {game}")
+            raise ClubError("bad-result", Phrase("round {round} board {board} is playing game {playing}, not "
+                                                 "{game}", round=round, board=board, playing=len(pairing.games),
+                                                 game=game))
         return pairing
 
     def _deal(self, pairing: Pairing) -> DealGame:
@@ -171,14 +180,15 @@ class EventCourse:
         self.field = self.active_names()
         if self.definition.format == "round-robin":
             self.schedule = [[list(pair) for pair in pairs] for pairs in round_robin(self.field)]
-        return [Announce("started", f"{self.definition.title} has begun with {len(self.field)} entrants",
+        return [Announce("started", Phrase("{title} has begun with {entrants} entrants", title=self.definition.title,
+                                           entrants=len(self.field)),
                          tuple(self.field)), *self._begin_round(now)]
 
     def _begin_round(self, now: float) -> Effects:
         number = len(self.rounds) + 1
         self.next_round_at = None
         if len(self.active_names()) < MIN_ENTRANTS:  # they withdrew in the pause
-            return self._finish("finished", f"fewer than {MIN_ENTRANTS} entrants are left")
+            return self._finish("finished", Phrase("fewer than {least} entrants are left", least=MIN_ENTRANTS))
         pairs, bye = next_pairings(self, number)
         if bye is not None and not self.entrants[bye].active:
             bye = None
@@ -195,13 +205,15 @@ class EventCourse:
                 reason = FORFEIT_REMOVED if self.entrants[gone[0]].status == "removed" else FORFEIT_WITHDREW
                 effects += self._forfeit_rest(pairing, gone, reason)
         boards = tuple(Board(p.board, p.a, p.b, tuple(p.seeds)) for p in pairings if p.status == "pending")
-        text = "; ".join(f"board {b.board}: {b.a} v {b.b}" for b in boards)
-        opening: Effects = [Announce("round", f"round {number}: {text}",
+        text = joined([Phrase("board {board}: {a} v {b}", board=b.board, a=b.a, b=b.b) for b in boards], how=";") \
+            if boards else ""
+        opening: Effects = [Announce("round", Phrase("round {round}: {boards}", round=number, boards=text),
                                      tuple(name for b in boards for name in (b.a, b.b)))]
         if boards:
             opening.append(OpenTables(number, boards, bye, self.definition.preset, dict(self.definition.options)))
         if bye is not None:
-            opening.append(Announce("bye", f"{bye} sits out round {number} (a bye)", (bye,)))
+            opening.append(Announce("bye", Phrase("{name} sits out round {round} (a bye)", name=bye, round=number),
+                                    (bye,)))
         effects = opening + effects
         if this.over:
             effects += self._end_round(now)
@@ -227,10 +239,12 @@ class EventCourse:
         effects: Effects = []
         if pairing.table is not None:
             effects.append(CloseTable(pairing.round, pairing.board, pairing.table, reason))
-        who = " and ".join(by)
         effects += [PairingForfeited(pairing.round, pairing.board, tuple(by), reason),
-                    Announce("forfeit", f"round {pairing.round} board {pairing.board}: {who} "
-                                        f"forfeit{'s' if len(by) == 1 else ''} ({reason})", tuple(by))]
+                    Announce("forfeit", Phrase("round {round} board {board}: {who} forfeit ({reason})",
+                                               singular="round {round} board {board}: {who} forfeits ({reason})",
+                                               plural="round {round} board {board}: {who} forfeit ({reason})",
+                                               count=len(by), round=pairing.round, board=pairing.board,
+                                               who=joined(list(by)), reason=reason), tuple(by))]
         return effects
 
     def _end_round(self, now: float) -> Effects:
@@ -239,20 +253,22 @@ class EventCourse:
         current.finished_at = now
         total = self.total_rounds or 0
         if current.number >= total:
-            return [RoundOver(current.number, None), *self._finish("finished", "every round is played")]
+            return [RoundOver(current.number, None), *self._finish("finished", Phrase("every round is played"))]
         if len(self.active_names()) < MIN_ENTRANTS:
             return [RoundOver(current.number, None),
-                    *self._finish("finished", f"fewer than {MIN_ENTRANTS} entrants are left")]
+                    *self._finish("finished", Phrase("fewer than {least} entrants are left", least=MIN_ENTRANTS))]
         self.next_round_at = self._clock(now) + self.definition.round_pause
         effects: Effects = [RoundOver(current.number, self.next_round_at),
-                            Announce("round-over", f"round {current.number} is over; round "
-                                                   f"{current.number + 1} begins in "
-                                                   f"{self.definition.round_pause:g} seconds")]
+                            Announce("round-over", Phrase("round {round} is over; round {next} begins in "
+                                                          "{pause:g} seconds", round=current.number,
+                                                          next=current.number + 1,
+                                                          pause=self.definition.round_pause))]
         if self.state == "running" and self.next_round_at <= now:
             effects += self._begin_round(now)
         return effects
 
-    def _finish(self, state: str, reason: str) -> Effects:
+    def _finish(self, state: str, reason: Phrase) -> Effects:
         self.state, self.reason, self.next_round_at, self.paused_at = state, reason, None, None
         self.final = standings_view(self)
-        return [EventOver(state, reason), Announce(state, f"{self.definition.title} is over: {reason}")]
+        return [EventOver(state, reason), Announce(state, Phrase("{title} is over: {reason}",
+                                                                 title=self.definition.title, reason=reason))]

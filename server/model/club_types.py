@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 from noddy.bots.crosstable import GameRow
 from noddy.bots.results import MAX_SEED
+from noddy.protocol.i18n import Phrase
 
 #: The formats a club night may take (an arena is not built yet).
 FORMATS = ("round-robin", "swiss")
@@ -54,11 +55,13 @@ class ClubError(ValueError):
     the format takes no more entrants now; ``full`` :data:`MAX_ENTRANTS` entered;
     ``too-few`` fewer than :data:`MIN_ENTRANTS` to start; ``no-such-pairing`` no pairing or
     game of that round and board; ``bad-result`` a result that cannot be that pairing's;
-    ``bad-definition`` an event that cannot be."""
+    ``bad-definition`` an event that cannot be.  ``phrase``: the message, said again in each
+    reader's language by the protocol error made of it."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+        self.phrase = message
 
 
 @dataclass(frozen=True)
@@ -102,27 +105,30 @@ class EventDefinition:
             raise ClubError("bad-definition", problem)
         object.__setattr__(self, "options", dict(self.options))
 
-    def _problem(self) -> str | None:
+    def _problem(self) -> Phrase | None:
         if not 1 <= len(self.title.strip()) <= MAX_TITLE:
-            return f"an event's title is 1 to {MAX_TITLE} characters, not {self.title!r}"
+            return Phrase("an event's title is 1 to {most} characters, not {title!r}", most=MAX_TITLE,
+                          title=self.title)
         if self.format not in FORMATS:
-            return f"an event's format is one of {', '.join(FORMATS)}, not {self.format!r}"
+            return Phrase("an event's format is one of {formats}, not {format!r}", formats=", ".join(FORMATS),
+                          format=self.format)
         if self.format == "swiss" and not 1 <= self.rounds <= MAX_ROUNDS:
-            return f"a Swiss has 1 to {MAX_ROUNDS} rounds, not {self.rounds}"
+            return Phrase("a Swiss has 1 to {most} rounds, not {rounds}", most=MAX_ROUNDS, rounds=self.rounds)
         if self.format == "round-robin" and (self.rounds != 0 or self.late_entry_until != 1):
-            return "a round robin's rounds come from its field, and it takes no late entrants"
+            return Phrase("a round robin's rounds come from its field, and it takes no late entrants")
         if not 1 <= self.games_per_pairing <= MAX_GAMES_PER_PAIRING:
-            return f"a pairing plays 1 to {MAX_GAMES_PER_PAIRING} games, not {self.games_per_pairing}"
+            return Phrase("a pairing plays 1 to {most} games, not {games}", most=MAX_GAMES_PER_PAIRING,
+                          games=self.games_per_pairing)
         if self.duplicate and self.games_per_pairing % 2:
-            return "duplicate deals are played both ways: games per pairing must be even"
+            return Phrase("duplicate deals are played both ways: games per pairing must be even")
         if not 0 < self.forfeit_wait <= MAX_FORFEIT_WAIT:
-            return f"the no-show wait is more than 0 and at most {MAX_FORFEIT_WAIT:g} seconds"
+            return Phrase("the no-show wait is more than 0 and at most {most:g} seconds", most=MAX_FORFEIT_WAIT)
         if not 0 <= self.round_pause <= MAX_ROUND_PAUSE:
-            return f"the pause between rounds is 0 to {MAX_ROUND_PAUSE:g} seconds"
+            return Phrase("the pause between rounds is 0 to {most:g} seconds", most=MAX_ROUND_PAUSE)
         if not 0 <= self.seed <= MAX_SEED:
-            return f"an event's seed is 0 to {MAX_SEED}"
+            return Phrase("an event's seed is 0 to {most}", most=MAX_SEED)
         if not 1 <= self.late_entry_until <= max(self.rounds, 1):
-            return "late entrants are taken until a round of the event, from 1"
+            return Phrase("late entrants are taken until a round of the event, from 1")
         return None
 
     def to_dict(self) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from noddy.engine import Action, Discard, Event, Game, Outcome, Rules, describe_
 from .live_game import LiveGame
 from .match_plan import MatchPlan
 from .match import Match
-from .table_rating import unrated_reasons
+from .table_rating import joined, unrated_reasons
 from .table_options import hints_on, match_to
 
 WAITING = "waiting"
@@ -284,7 +284,7 @@ class Table:
         if not reasons:
             return {"rated": True, "unrated_reasons": [], "unrated_why": None}
         return {"rated": False, "unrated_reasons": [code for code, _ in reasons],
-                "unrated_why": "; ".join(words for _, words in reasons)}
+                "unrated_why": joined([words for _, words in reasons], how=";")}
 
     def _seat_dict(self, seat: Seat, index: int) -> dict[str, Any]:
         data = seat.to_dict(index)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from noddy.protocol.i18n import Phrase
+
 
 class Table(Protocol):
     """What is read here of a :class:`~noddy.server.model.table.Table` (named by its parts,
@@ -23,33 +25,51 @@ class Table(Protocol):
     @property
     def hints(self) -> bool: ...
 
-_HANDS = {3: "three", 4: "four"}
+def _hands(players: int) -> Phrase:
+    """Why a game of ``players`` seats without partnerships is unrated (a whole sentence for
+    each count, so that a language may say "three-handed" its own way)."""
+    if players == 3:
+        return Phrase("three-handed games without partnerships are unrated")
+    if players == 4:
+        return Phrase("four-handed games without partnerships are unrated")
+    return Phrase("{players}-handed games without partnerships are unrated", players=players)
+
+
+def joined(parts: list[str], how: str = "and") -> str:
+    """``parts`` said as one: ``"ann and ben"`` (``how="and"``), ``"one; two"`` (``how=";"``),
+    a :class:`Phrase` when there are two or more, so each reader's language joins them."""
+    said = parts[-1]
+    for part in reversed(parts[:-1]):
+        said = (Phrase("{one} and {other}", one=part, other=said) if how == "and"
+                else Phrase("{reason}; {more}", reason=part, more=said))
+    return said
 
 
 def unrated_reasons(table: Table) -> list[tuple[str, str]]:
-    """Why a game here is not rated, as (code, words) pairs (none: it is rated).  The
-    codes are :data:`~noddy.server.model.ratings.UNRATED_REASONS`; the seats looked at are the ones taken now."""
+    """Why a game here is not rated, as (code, words) pairs (none: it is rated; the words a
+    :class:`Phrase`).  The codes are :data:`~noddy.server.model.ratings.UNRATED_REASONS`;
+    the seats looked at are the ones taken now."""
     reasons: list[tuple[str, str]] = []
     if not (table.players == 2 or table.partnerships):
-        reasons.append(("not_two_sides", f"{_HANDS.get(table.players, str(table.players))}-handed "
-                                         "games without partnerships are unrated"))
+        reasons.append(("not_two_sides", _hands(table.players)))
     if table.hints:
-        reasons.append(("coach", "the coach is on"))
+        reasons.append(("coach", Phrase("the coach is on")))
     seats = rated_seats(table)
     guests = [name for name, guest, _level in seats if guest]
     if guests:
-        reasons.append(("guest", f"{' and '.join(guests)} {'is a guest' if len(guests) == 1 else 'are guests'}"))
+        reasons.append(("guest", Phrase("{names} are guests", singular="{names} is a guest",
+                                        plural="{names} are guests", count=len(guests), names=joined(guests))))
     if table.players == 2 or table.partnerships:
         sides: list[set[str]] = [set(), set()]
         for index, (_name, _guest, level) in enumerate(seats):
             if level is not None:
                 sides[index % 2].add(level)
         if sides[0] & sides[1]:
-            reasons.append(("same_computer", "the same computer level plays on both sides"))
+            reasons.append(("same_computer", Phrase("the same computer level plays on both sides")))
     if table.match is not None:
-        reasons.append(("fixed_deals", "the deals are fixed in advance (a match)"))
+        reasons.append(("fixed_deals", Phrase("the deals are fixed in advance (a match)")))
     if table.event is not None and not table.event_rated:
-        reasons.append(("unrated_event", "the club night is unrated"))
+        reasons.append(("unrated_event", Phrase("the club night is unrated")))
     return reasons
 
 
