@@ -122,8 +122,8 @@ class Reception:
         if wait > 0 and not _says_bye(line, request):
             request_id = None if conn.text or line is None else _quiet_id(line)
             if conn.bucket.strikes > self._config.flood_strikes:
-                self._outbox.error(conn, ProtocolError("flood", Phrase("too many requests; closing the connection")),
-                                   request_id)
+                refusal = ProtocolError("flood", Phrase("too many requests; closing the connection"))
+                self._outbox.error(conn, refusal, request_id)
                 self._outbox.close(conn, "flood")
             else:
                 self._outbox.error(conn, ProtocolError(

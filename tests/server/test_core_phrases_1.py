@@ -82,7 +82,8 @@ class _Module:
                 message = node.args[1] if len(node.args) > 1 else next(
                     (k.value for k in node.keywords if k.arg == "message"), None)
                 if message is not None and not self.is_phrase(message):
-                    found.append((node.lineno, f"{where}:{node.lineno}: ProtocolError({ast.unparse(message)[:60]})"))
+                    said = f"ProtocolError({ast.unparse(message)[:60]})"
+                    found.append((node.lineno, f"{where}:{node.lineno}: {said}"))
             pairs: list[tuple[ast.AST | None, ast.AST]] = []
             if isinstance(node, ast.Dict):
                 pairs = list(zip(node.keys, node.values))
@@ -92,7 +93,8 @@ class _Module:
                 if (isinstance(key, ast.Constant) and key.value in PERSON_KEYS
                         and not (isinstance(value, ast.Constant) and value.value in CODE_VALUES)
                         and not self.is_phrase(value)):
-                    found.append((value.lineno, f"{where}:{value.lineno}: {key.value!r}: {ast.unparse(value)[:60]}"))
+                    said = f"{key.value!r}: {ast.unparse(value)[:60]}"
+                    found.append((value.lineno, f"{where}:{value.lineno}: {said}"))
         return [line for _, line in sorted(found)]
 
 
