@@ -19,13 +19,13 @@ from operator import methodcaller
 from typing import ClassVar, Iterable
 
 from .cards import FULL_DECK, SORT_KEY, TEXT, Card, format_cards, parse_cards
-from .errors import IllegalActionError
+from .errors import N_, EngineText, IllegalActionError
 
 #: The most points any show can hold (a cribbage hand of 5-5-5-J with the fourth 5 turned
 #: up): the top of the range of a claim or a muggins call.
 MAX_CLAIM = 29
 
-_SAY = "say 'play CARD', 'go', 'discard CARDS', 'claim N', 'muggins N' or 'pass'"
+_SAY = EngineText(N_("say 'play CARD', 'go', 'discard CARDS', 'claim N', 'muggins N' or 'pass'"))
 
 
 #: Sets a field of a frozen action in its own constructor (what dataclasses do), bound once:
@@ -50,7 +50,7 @@ class Action:
         or ``"pass"`` for ``seat``."""
         words = text.split()
         if not words:
-            raise IllegalActionError(f"an empty action; {_SAY}")
+            raise IllegalActionError(N_("an empty action; {say}"), say=_SAY)
         verb, rest = words[0].lower(), words[1:]
         if verb == "play" and len(rest) == 1:
             return Play(seat, rest[0])
@@ -62,7 +62,7 @@ class Action:
             return (Claim if verb == "claim" else Muggins)(seat, int(rest[0]))
         if verb == "pass" and not rest:
             return Pass(seat)
-        raise IllegalActionError(f"not an action: {text!r}; {_SAY}")
+        raise IllegalActionError(N_("not an action: {text!r}; {say}"), text=text, say=_SAY)
 
     def to_dict(self, *, with_seat: bool = True) -> dict:
         """``{"action": verb, "seat": seat, ...}``.  Without the seat, it is the action as a

@@ -18,7 +18,7 @@ import random
 from operator import attrgetter
 from typing import Iterable, Sequence
 
-from .errors import InvalidCardError
+from .errors import N_, InvalidCardError
 
 RANK_CHARS = "A23456789TJQK"
 SUIT_CHARS = "CDHS"
@@ -56,7 +56,8 @@ class Card:
         try:
             return _BY_RANK_SUIT[(rank, suit)]
         except (KeyError, TypeError):
-            raise InvalidCardError(f"no such card: rank {rank!r}, suit {suit!r}") from None
+            raise InvalidCardError(N_("no such card: rank {rank!r}, suit {suit!r}"), rank=rank,
+                                   suit=suit) from None
 
     @classmethod
     def _make(cls, rank: int, suit: str) -> "Card":
@@ -86,13 +87,13 @@ class Card:
         except (KeyError, TypeError):
             pass
         if not isinstance(text, str):
-            raise InvalidCardError(f"a card is a string like 'TH', not {text!r}")
+            raise InvalidCardError(N_("a card is a string like 'TH', not {text!r}"), text=text)
         try:
             return _BY_TEXT[text.strip().upper()]
         except KeyError:
             raise InvalidCardError(
-                f"not a card: {text!r} (rank one of A 2-9 T J Q K, suit one of C D H S, e.g. 'TH')"
-            ) from None
+                N_("not a card: {text!r} (rank one of A 2-9 T J Q K, suit one of C D H S, e.g. 'TH')"),
+                text=text) from None
 
     def __str__(self) -> str:
         return self.text

@@ -60,7 +60,7 @@ from typing import Any, Mapping
 from .actions import (Abandon, Action, Claim, Discard, Go, Muggins, Pass, Play, Resign, TakeBack,
                       go_of, plays_of, sorted_discards)
 from .cards import INDEX, JACK, SORT_KEY, Card, draw
-from .errors import GameOverError, IllegalActionError, NotYourTurnError
+from .errors import N_, GameOverError, IllegalActionError, NotYourTurnError
 from .events import (
     CardsDealt,
     CutForDeal,
@@ -209,12 +209,13 @@ class Game:
     def apply(self, action: Action) -> list[Event]:
         """Perform ``action``; see the module docstring.  Raises and changes nothing if illegal."""
         if self.winner is not None:  # self.is_over, without the property call
-            raise GameOverError("the game is over")
+            raise GameOverError(N_("the game is over"))
         if not isinstance(action, Action):
-            raise IllegalActionError(f"not an action: {action!r}")
+            raise IllegalActionError(N_("not an action: {action!r}"), action=action)
         seat = action.seat
         if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise NotYourTurnError(f"there is no seat {seat!r} in a {self.players}-player game")
+            raise NotYourTurnError(N_("there is no seat {seat!r} in a {players}-player game"), seat=seat,
+                                   players=self.players)
         events: list[Event] = []
         if isinstance(action, Play):  # the commonest action first
             check_play(self, action)
@@ -244,7 +245,7 @@ class Game:
             if self.winner is not None:  # the last side standing: nobody lays away any more
                 self._laying_away.clear()
         else:
-            raise IllegalActionError(f"not an action: {action!r}")
+            raise IllegalActionError(N_("not an action: {action!r}"), action=action)
         self.log.extend(events)
         return events
 

@@ -31,7 +31,7 @@ game's other actions, so a stored game replays to the same outcome.
 from __future__ import annotations
 
 from .actions import Abandon, Action, Resign, TakeBack
-from .errors import IllegalActionError
+from .errors import N_, IllegalActionError
 from .events import Event, GameOver
 from .game_state import GameState
 from .outcome import Outcome
@@ -47,14 +47,14 @@ def apply(game: GameState, action: Action, events: list[Event]) -> None:
     gone = game.gone
     if isinstance(action, TakeBack):
         if gone.get(seat, ("",))[0] != ABANDONED:
-            raise IllegalActionError(f"seat {seat} was not abandoned")
+            raise IllegalActionError(N_("seat {seat} was not abandoned"), seat=seat)
         del gone[seat]
         return
     if seat in gone and gone[seat][0] == RESIGNED:
-        raise IllegalActionError(f"seat {seat} has resigned already")
+        raise IllegalActionError(N_("seat {seat} has resigned already"), seat=seat)
     if isinstance(action, Abandon):
         if seat in gone:
-            raise IllegalActionError(f"seat {seat} is abandoned already")
+            raise IllegalActionError(N_("seat {seat} is abandoned already"), seat=seat)
         gone[seat] = (ABANDONED, tuple(game.scores))
         return
     assert isinstance(action, Resign)

@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import InvalidOptionError
+from .errors import N_, EngineText, InvalidOptionError
 
 KINDS = ("bool", "int", "number", "choice", "str")
 
@@ -59,21 +59,24 @@ class OptionSpec:
         """``value`` if the option may take it, else :class:`InvalidOptionError`."""
         name = self.name
         if self.kind == "bool":
-            ok, wanted = isinstance(value, bool), "true or false"
+            ok, wanted = isinstance(value, bool), EngineText(N_("true or false"))
         elif self.kind in ("int", "number"):
             number = isinstance(value, (int, float)) if self.kind == "number" else isinstance(value, int)
             ok = (number and not isinstance(value, bool) and math.isfinite(value)
                   and self.minimum <= value <= self.maximum)  # type: ignore[operator]
-            wanted = (f"a whole number from {self.minimum:g} to {self.maximum:g}" if self.kind == "int"
-                      else f"a number from {self.minimum:g} to {self.maximum:g}")
+            wanted = EngineText(N_("a whole number from {low:g} to {high:g}") if self.kind == "int"
+                                else N_("a number from {low:g} to {high:g}"),
+                                low=self.minimum, high=self.maximum)
         elif self.kind == "choice":
             ok = isinstance(value, str) and value in self.choices
-            wanted = " or ".join(f'"{choice}"' for choice in self.choices)
+            quoted = [f'"{choice}"' for choice in self.choices]
+            wanted = (quoted[0] if len(quoted) == 1
+                      else EngineText(N_("{some} or {last}"), some=" or ".join(quoted[:-1]), last=quoted[-1]))
         else:
             ok = isinstance(value, str) and len(value) <= (self.max_length or 0)
-            wanted = f"text of at most {self.max_length} characters"
+            wanted = EngineText(N_("text of at most {most} characters"), most=self.max_length)
         if not ok:
-            raise InvalidOptionError(f"option {name!r} must be {wanted}, not {value!r}",
+            raise InvalidOptionError(N_("option {option!r} must be {wanted}, not {value!r}"), wanted=wanted,
                                      option=name, value=value, allowed=self.allowed())
         return value
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Mapping
 
-from .errors import InvalidOptionError, PlayerCountError, UnknownPresetError
+from .errors import N_, EngineText, InvalidOptionError, PlayerCountError, UnknownPresetError
 from .options import COUNTING_MODES, ENGINE_OPTIONS
 
 
@@ -269,37 +269,47 @@ def find_preset(name: str | Rules) -> Rules:
         return PRESETS[name]
     except (KeyError, TypeError):
         known = ", ".join(PRESETS)
-        raise UnknownPresetError(f"unknown preset {name!r}; the presets are: {known}") from None
+        raise UnknownPresetError(N_("unknown preset {name!r}; the presets are: {known}"),
+                                 name=name, known=known) from None
 
 
 def _either(counts: tuple[int, ...]) -> str:
     """``(2, 3, 4)`` -> ``"2, 3 or 4"``."""
     words = [str(n) for n in counts]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    if len(words) == 1:
+        return words[0]
+    return EngineText(N_("{some} or {last}"), some=", ".join(words[:-1]), last=words[-1])
+
+
+#: How a refused player count is said: by (partnerships, one player).
+_NOT_ALLOWED = {
+    (False, False): N_("{preset} is played by {ways}; {players} players each alone is not allowed"),
+    (False, True): N_("{preset} is played by {ways}; {players} player each alone is not allowed"),
+    (True, False): N_("{preset} is played by {ways}; {players} players in partnerships is not allowed"),
+    (True, True): N_("{preset} is played by {ways}; {players} player in partnerships is not allowed"),
+}
 
 
 def _player_text(rules: Rules) -> str:
-    parts = []
+    solo = partners = None
     if rules.solo_counts:
-        parts.append(_either(rules.solo_counts) + " players each alone")
+        solo = EngineText(N_("{counts} players each alone"), counts=_either(rules.solo_counts))
     if rules.partnership_counts:
-        parts.append(_either(rules.partnership_counts) + " in partnerships")
-    return ", or by ".join(parts)
+        partners = EngineText(N_("{counts} in partnerships"), counts=_either(rules.partnership_counts))
+    if solo is not None and partners is not None:
+        return EngineText(N_("{solo}, or by {partners}"), solo=solo, partners=partners)
+    return solo if solo is not None else partners or ""
 
 
 def check_players(rules: Rules, players: int, partnerships: bool) -> None:
     """Raise :class:`PlayerCountError` unless the preset is played by this many players."""
     if not isinstance(players, int) or isinstance(players, bool):
-        raise PlayerCountError(f"players must be a whole number, not {players!r}")
+        raise PlayerCountError(N_("players must be a whole number, not {players!r}"), players=players)
     allowed = rules.partnership_counts if partnerships else rules.solo_counts
     if players in allowed:
         return
-    how = "in partnerships" if partnerships else "each alone"
-    noun = "player" if players == 1 else "players"
-    raise PlayerCountError(
-        f"{rules.name} is played by {_player_text(rules)}; "
-        f"{players} {noun} {how} is not allowed"
-    )
+    raise PlayerCountError(_NOT_ALLOWED[(partnerships, players == 1)], preset=rules.name,
+                           ways=_player_text(rules), players=players)
 
 
 def _counting_option(rules: Rules, value: object) -> bool:
@@ -307,11 +317,11 @@ def _counting_option(rules: Rules, value: object) -> bool:
     could check a count."""
     if value == "manual" and not rules.manual_counting_allowed:
         raise InvalidOptionError(
-            f"counting by hand does not apply to {rules.name}: its shows are made before the "
-            "play, concealed, so nobody could check a claim or call muggins; "
-            "use counting \"auto\", or a preset whose show follows the play "
-            "(noddy-modern, five-card-cribbage, cribbage)",
-            option="counting", value=value, allowed="auto",
+            N_("counting by hand does not apply to {preset}: its shows are made before the "
+               "play, concealed, so nobody could check a claim or call muggins; "
+               "use counting \"auto\", or a preset whose show follows the play "
+               "(noddy-modern, five-card-cribbage, cribbage)"),
+            option="counting", value=value, allowed="auto", preset=rules.name,
         )
     return value == "manual"
 
@@ -351,9 +361,9 @@ def configure(
     for name, value in options.items():
         if name not in allowed:
             raise InvalidOptionError(
-                f"option {name!r} (given {value!r}) does not apply to {rules.name}; "
-                f"its options are: {', '.join(allowed)}",
-                option=name, value=value, allowed=", ".join(allowed),
+                N_("option {option!r} (given {value!r}) does not apply to {preset}; "
+                   "its options are: {allowed}"),
+                option=name, value=value, allowed=", ".join(allowed), preset=rules.name,
             )
         ENGINE_OPTIONS[name].check(value)
         if name == "target":

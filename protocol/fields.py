@@ -12,11 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import ProtocolError
+from .i18n import N_, Phrase
 
+#: What each kind of field must be, as an error says it (each said in its reader's language).
 _KIND_WORDS = {
-    "str": "a string", "int": "a whole number", "bool": "true or false",
-    "number": "a number", "object": "a JSON object", "str_list": "a list of strings",
-    "int_list": "a list of whole numbers",
+    "str": N_("a string"), "int": N_("a whole number"), "bool": N_("true or false"),
+    "number": N_("a number"), "object": N_("a JSON object"), "str_list": N_("a list of strings"),
+    "int_list": N_("a list of whole numbers"),
 }
 
 
@@ -43,10 +45,12 @@ class FieldSpec:
         if value is None:
             if self.nullable:
                 return None
-            raise ProtocolError("bad_field", f"field {self.name!r} may not be null", field=self.name)
+            raise ProtocolError("bad_field", Phrase("field {name!r} may not be null", name=self.name),
+                                field=self.name)
         if not _is_kind(value, self.kind):
             raise ProtocolError(
-                "bad_field", f"field {self.name!r} must be {_KIND_WORDS[self.kind]}, not {value!r}",
+                "bad_field", Phrase("field {name!r} must be {kind}, not {value!r}", name=self.name,
+                                   kind=Phrase(_KIND_WORDS[self.kind]), value=value),
                 field=self.name)
         if self.kind == "int_list":
             return self._check_items(value)
@@ -55,35 +59,42 @@ class FieldSpec:
         if self.choices and value not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             raise ProtocolError(
-                "bad_field", f"field {self.name!r} must be one of {allowed}, not {value!r}",
+                "bad_field", Phrase("field {name!r} must be one of {allowed}, not {value!r}", name=self.name,
+                                   allowed=allowed, value=value),
                 field=self.name)
         if self.minimum is not None and value < self.minimum:
             raise ProtocolError(
-                "bad_field", f"field {self.name!r} must be at least {self.minimum}, not {value!r}",
+                "bad_field", Phrase("field {name!r} must be at least {minimum}, not {value!r}", name=self.name,
+                                   minimum=self.minimum, value=value),
                 field=self.name)
         if self.maximum is not None and value > self.maximum:
             raise ProtocolError(
-                "bad_field", f"field {self.name!r} must be at most {self.maximum}, not {value!r}",
+                "bad_field", Phrase("field {name!r} must be at most {maximum}, not {value!r}", name=self.name,
+                                   maximum=self.maximum, value=value),
                 field=self.name)
         if self.max_length is not None and len(value) > self.max_length:
             raise ProtocolError(
-                "bad_field", f"field {self.name!r} is longer than {self.max_length}", field=self.name)
+                "bad_field", Phrase("field {name!r} is longer than {length}", name=self.name,
+                                   length=self.max_length), field=self.name)
         if self.kind == "str" and not self.choices and value.strip() == "" and self.required:
-            raise ProtocolError("bad_field", f"field {self.name!r} may not be empty", field=self.name)
+            raise ProtocolError("bad_field", Phrase("field {name!r} may not be empty", name=self.name),
+                                field=self.name)
         return value
 
     def _check_items(self, value: list[int]) -> list[int]:
         """An ``int_list``: its length against ``max_length``, each item against the bounds."""
         if self.max_length is not None and len(value) > self.max_length:
             raise ProtocolError(
-                "bad_field", f"field {self.name!r} has more than {self.max_length} items", field=self.name)
+                "bad_field", Phrase("field {name!r} has more than {length} items", name=self.name,
+                                   length=self.max_length), field=self.name)
         low = -math.inf if self.minimum is None else self.minimum
         high = math.inf if self.maximum is None else self.maximum
         for item in value:
             if not low <= item <= high:
                 raise ProtocolError(
-                    "bad_field", f"field {self.name!r} must hold whole numbers from {self.minimum} "
-                    f"to {self.maximum}, not {item!r}", field=self.name)
+                    "bad_field", Phrase("field {name!r} must hold whole numbers from {minimum} to {maximum}, "
+                                       "not {item!r}", name=self.name, minimum=self.minimum,
+                                       maximum=self.maximum, item=item), field=self.name)
         return value
 
 

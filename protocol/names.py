@@ -39,6 +39,7 @@ import os
 import unicodedata
 
 from .errors import ProtocolError
+from .i18n import N_, Phrase
 
 #: The longest name, in characters of its normalised form (the request schema limits what is
 #: sent to the same number, but NFKC can lengthen a name: one U+FDFA is eighteen letters).
@@ -52,9 +53,10 @@ _INVISIBLE = frozenset("\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0\u034f\u180b\u
 #: controls, zero-width spaces and joiners, the byte order mark...), surrogates, private use,
 #: unassigned code points, and line and paragraph separators.
 _REFUSED_CATEGORIES = {
-    "Cc": "a control character", "Cf": "an invisible formatting character", "Cs": "a lone surrogate",
-    "Co": "a private-use character", "Cn": "an unassigned code point",
-    "Zl": "a line separator", "Zp": "a paragraph separator",
+    "Cc": N_("a control character"), "Cf": N_("an invisible formatting character"),
+    "Cs": N_("a lone surrogate"), "Co": N_("a private-use character"),
+    "Cn": N_("an unassigned code point"), "Zl": N_("a line separator"),
+    "Zp": N_("a paragraph separator"),
 }
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -82,16 +84,20 @@ def normal_name(name: str) -> str:
     for char in normal:
         what = _refused(char)
         if what is not None:
-            raise ProtocolError("bad_name", f"a name may not hold U+{ord(char):04X} ({what}); "
-                                "choose another", field="name")
+            raise ProtocolError("bad_name", Phrase("a name may not hold U+{code:04X} ({what}); choose "
+                                                   "another", code=ord(char), what=Phrase(what)),
+                                field="name")
     normal = " ".join(part for part in normal.split(" ") if part)
     if not normal:
-        raise ProtocolError("bad_name", "a name needs at least one visible character", field="name")
+        raise ProtocolError("bad_name", Phrase("a name needs at least one visible character"),
+                            field="name")
     if len(normal) > MAX_NAME_LENGTH:
-        raise ProtocolError("bad_name", f"the name is {len(normal)} characters long once normalised; "
-                            f"a name may have at most {MAX_NAME_LENGTH}", field="name")
+        raise ProtocolError("bad_name", Phrase("the name is {length} characters long once normalised; "
+                                               "a name may have at most {most}", length=len(normal),
+                                               most=MAX_NAME_LENGTH), field="name")
     if unicodedata.category(normal[0]).startswith("M"):
-        raise ProtocolError("bad_name", "a name may not begin with a combining mark", field="name")
+        raise ProtocolError("bad_name", Phrase("a name may not begin with a combining mark"),
+                            field="name")
     return normal
 
 
@@ -100,14 +106,14 @@ def _refused(char: str) -> str | None:
     if char == " ":
         return None
     if char in _BIDI_CONTROLS:
-        return "a bidirectional control"
+        return N_("a bidirectional control")
     category = unicodedata.category(char)
     if category in _REFUSED_CATEGORIES:
         return _REFUSED_CATEGORIES[category]
     if category == "Zs":
-        return "a space other than the plain one"
+        return N_("a space other than the plain one")
     if char in _INVISIBLE:
-        return "a character that shows as blank"
+        return N_("a character that shows as blank")
     return None
 
 

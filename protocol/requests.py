@@ -30,6 +30,7 @@ from typing import Any, Callable
 
 from .errors import ProtocolError
 from .fields import FieldSpec
+from .i18n import Phrase
 from .request_table import (  # noqa: F401  (re-exported: the bounds are read from here)
     MAX_DEAL_SEEDS, MAX_ID, MAX_PASSWORD, MAX_PLAYERS, MAX_POINTS, MAX_SEAT, MIN_ACCOUNT_PASSWORD,
     REQUESTS, TURN_TIMER_MAX, TURN_TIMER_MIN,
@@ -48,25 +49,26 @@ def validate_request(message: dict[str, Any], escapes: bool = True) -> tuple[str
     """
     bad_text = lone_surrogate_path(message) if escapes else None
     if bad_text is not None:
-        raise ProtocolError("bad_text", f"field {bad_text!r} holds a lone UTF-16 surrogate "
-                            "(a \\ud800-\\udfff escape that is not half of a pair), which is not text",
-                            field=bad_text)
+        raise ProtocolError("bad_text", Phrase("field {name!r} holds a lone UTF-16 surrogate (a "
+                                               "\\ud800-\\udfff escape that is not half of a pair), "
+                                               "which is not text", name=bad_text), field=bad_text)
     kind = message.get("type")
     if "type" not in message:
-        raise ProtocolError("missing_field", "every message needs a 'type'", field="type")
+        raise ProtocolError("missing_field", Phrase("every message needs a 'type'"), field="type")
     if not isinstance(kind, str) or kind not in REQUESTS:
         known = ", ".join(REQUESTS)
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}; the requests are: {known}",
-                            field="type")
+        raise ProtocolError("unknown_type", Phrase("unknown message type {kind!r}; the requests are: "
+                                                   "{known}", kind=kind, known=known), field="type")
     request_id = message.get("id")
     if request_id is not None and (not isinstance(request_id, (str, int)) or isinstance(request_id, bool)):
-        raise ProtocolError("bad_field", f"field 'id' must be a string or a whole number, not {request_id!r}",
-                            field="id")
+        raise ProtocolError("bad_field", Phrase("field 'id' must be a string or a whole number, not "
+                                                "{value!r}", value=request_id), field="id")
     fields: dict[str, Any] = {}
     for spec in REQUESTS[kind]:
         if spec.name not in message:
             if spec.required and (spec.unless is None or message.get(spec.unless) is None):
-                raise ProtocolError("missing_field", f"{kind} needs the field {spec.name!r}", field=spec.name)
+                raise ProtocolError("missing_field", Phrase("{kind} needs the field {name!r}",
+                                                            kind=kind, name=spec.name), field=spec.name)
             fields[spec.name] = spec.default
             continue
         fields[spec.name] = spec.check(message[spec.name])

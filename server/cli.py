@@ -20,11 +20,12 @@ import os
 import signal
 import ssl
 import sys
-from typing import Any, Callable, Coroutine
+from typing import Any, Callable, Coroutine, Mapping
 from pathlib import Path
 
 import noddy
 from noddy.protocol import DEFAULT_PORT
+from noddy.protocol.i18n import DEFAULT_LANGUAGE, language_of, speaking
 
 from .config import ServerConfig
 from .lan import EVERY_INTERFACE, join_lines, lan_addresses
@@ -242,8 +243,9 @@ async def serve(config: ServerConfig) -> int:
     # scripts wait for).
     if logging.getLogger("noddy.server").isEnabledFor(logging.INFO):
         addresses = lan_addresses() if config.host in EVERY_INTERFACE else []
-        print("\n".join(join_lines(config.host, server.port, addresses, server.tls_port)),
-              file=sys.stderr, flush=True)
+        with speaking(host_language(os.environ)):  # in the host's language; the log stays English
+            lines = join_lines(config.host, server.port, addresses, server.tls_port)
+        print("\n".join(lines), file=sys.stderr, flush=True)
     # The one line on stdout, for scripts and people alike (the port, when --port 0 chose it).
     print(f"noddy-server listening on {config.host}:{server.port}", flush=True)
     if server.tls_port is not None:  # a second line only then: scripts read the first
@@ -260,6 +262,16 @@ async def serve(config: ServerConfig) -> int:
             loop.remove_signal_handler(sig)
         await server.shutdown()
     return 0
+
+
+def host_language(environ: Mapping[str, str]) -> str:
+    """The language of the person who started the server, from the locale as POSIX reads it
+    (``LC_ALL``, then ``LC_MESSAGES``, then ``LANG``; the first one set decides): the first
+    screen is theirs.  English when it names none Noddy speaks."""
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if environ.get(variable):
+            return language_of(environ[variable]) or DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
 
 
 def _tune_garbage_collector() -> None:

@@ -19,6 +19,8 @@ import socket
 import struct
 from typing import Callable, Iterable
 
+from noddy.protocol.i18n import _
+
 #: Linux's ioctl that reads an interface's IPv4 address.
 SIOCGIFADDR = 0x8915
 
@@ -100,10 +102,11 @@ def join_lines(host: str, port: int, addresses: list[str], tls_port: int | None 
     if host not in EVERY_INTERFACE:
         addresses = [host]
     if not addresses:
-        addresses, head = ["ADDRESS"], "No network address of this machine was found: friends type its address in"
+        addresses, head = ["ADDRESS"], _("No network address of this machine was found: friends type its "
+                                         "address in")
     else:
-        head = (f"Only this machine can join (the server listens on {host} only):" if loopback
-                else "Friends on your network join with any of these lines:")
+        head = (_("Only this machine can join (the server listens on {host} only):").format(host=host)
+                if loopback else _("Friends on your network join with any of these lines:"))
     return [head] + [line for a in addresses for line in _lines(a, port, tls_port)]
 
 

@@ -42,6 +42,7 @@ from noddy.protocol import ProtocolError
 from noddy.protocol.names import apart_key, skeleton
 from noddy.protocol.requests import MIN_ACCOUNT_PASSWORD
 from noddy.protocol.errors import retry_after
+from noddy.protocol.i18n import Phrase
 
 from ..config import ServerConfig
 from ..model.guesses import LoginLimits, Registrations
@@ -153,14 +154,15 @@ class Accounts:
         # address's rate refuses is given back.
         wait, limit = self._limits.admit(conn.address, key, now)
         if limit == "name":
-            raise ProtocolError("too_many_attempts", f"too many password checks for {found.name!r} lately "
-                                f"from addresses it was not logged in from; wait {_seconds(wait)} s (or log "
-                                "in from an address you used before, or resume with your token)",
-                                field="password", retry_after=_retry(wait))
+            raise ProtocolError("too_many_attempts", Phrase(
+                "too many password checks for {name!r} lately from addresses it was not logged in from; "
+                "wait {wait} s (or log in from an address you used before, or resume with your token)",
+                name=found.name, wait=_seconds(wait)), field="password", retry_after=_retry(wait))
         if limit:
-            raise ProtocolError("too_many_attempts", "your address has had the passwords of too many names "
-                                f"checked lately ({self._config.login_names_per_address}); wait "
-                                f"{_seconds(wait)} s", field="password", retry_after=_retry(wait))
+            raise ProtocolError("too_many_attempts", Phrase(
+                "your address has had the passwords of too many names checked lately ({most}); wait "
+                "{wait} s", most=self._config.login_names_per_address, wait=_seconds(wait)),
+                field="password", retry_after=_retry(wait))
         try:
             self._admit(conn, now, known)
         except ProtocolError:
@@ -191,16 +193,17 @@ class Accounts:
         session = self._idle(conn)
         key = skeleton(session.name)
         if session.account is not None or self._find(session.name) is not None or key in self._reserved:
-            raise ProtocolError("already_registered", f"the name {session.name!r} is registered already"
-                                + (" (it is yours)" if session.account is not None else ""))
+            raise ProtocolError("already_registered", _registered_already(
+                session.name, yours=session.account is not None))
         _long_enough(f["password"], "password")
         now = self._clock()
         self._admit(conn, now, known=False)
         wait = self._made.admit(conn.address, now)
         if wait > 0:
-            raise ProtocolError("too_many_accounts", "your address has made as many accounts today as "
-                                f"allowed ({self._config.accounts_per_address_per_day}); wait "
-                                f"{_seconds(wait)} s", retry_after=_retry(wait))
+            raise ProtocolError("too_many_accounts", Phrase(
+                "your address has made as many accounts today as allowed ({most}); wait {wait} s",
+                most=self._config.accounts_per_address_per_day, wait=_seconds(wait)),
+                retry_after=_retry(wait))
         self._reserved.add(key)
         self._working[conn.id] = session
         self._start(PasswordWork(conn.id, rid, "register", key, new=f["password"], cost=self.cost))
@@ -222,16 +225,16 @@ class Accounts:
     def _idle(self, conn: Connection) -> Session:
         session = session_of(conn)
         if conn.id in self._working:
-            raise ProtocolError("rate_limited", "your last account request is still being worked out; "
-                                "wait for its reply", retry_after=0.1)
+            raise ProtocolError("rate_limited", Phrase("your last account request is still being worked "
+                                                       "out; wait for its reply"), retry_after=0.1)
         return session
 
     def _registered(self, conn: Connection) -> tuple[Session, str, Registered]:
         session = self._idle(conn)
         found = self._find(session.name)
         if session.account is None or found is None or found[1].account != session.account:
-            raise ProtocolError("not_registered", f"{session.name!r} is a guest's name (no account): "
-                                "register it first")
+            raise ProtocolError("not_registered", Phrase("{name!r} is a guest's name (no account): "
+                                                         "register it first", name=session.name))
         return session, found[0], found[1]
 
     def _admit(self, conn: Connection, now: float, known: bool) -> None:
@@ -242,13 +245,14 @@ class Accounts:
         if conn.address is not None:
             wait = self._checks.take(conn.address, now)
             if wait > 0:
-                raise ProtocolError("rate_limited", "too many password checks from your address; wait "
-                                    f"{_seconds(wait)} s", retry_after=_retry(wait))
+                raise ProtocolError("rate_limited", Phrase("too many password checks from your address; "
+                                                           "wait {wait} s", wait=_seconds(wait)),
+                                    retry_after=_retry(wait))
         limit = self._config.password_queue
         if limit and self._in_flight >= (2 * limit if known else limit):
             wait = self._in_flight * CHECK_SECONDS
-            raise ProtocolError("busy", f"the server is busy checking other passwords; try again in "
-                                f"{_seconds(wait)} s", retry_after=_retry(wait))
+            raise ProtocolError("busy", Phrase("the server is busy checking other passwords; try again in "
+                                               "{wait} s", wait=_seconds(wait)), retry_after=_retry(wait))
 
     def _start(self, work: PasswordWork) -> None:
         self._in_flight += 1
@@ -270,7 +274,7 @@ class Accounts:
             if result is None:
                 self._outbox.error(conn, _unavailable(), work.request_id)
             else:
-                self._outbox.error(conn, ProtocolError("bad_password", "that is not the account's password",
+                self._outbox.error(conn, ProtocolError("bad_password", Phrase("that is not the account's password"),
                                                        field="password" if work.kind == "unregister" else "old"),
                                    work.request_id)
             return
@@ -279,9 +283,9 @@ class Accounts:
             args: dict[str, Any] = {"key": work.key, "name": session.name, "stored": result.hashed}
         elif found is None or found.stored != work.stored:  # given up or changed meanwhile
             self._working.pop(work.conn, None)
-            self._outbox.error(conn, ProtocolError("not_registered", f"{session.name!r} has no account "
-                                                   "any more") if found is None else
-                               ProtocolError("bad_password", "the account's password changed meanwhile",
+            self._outbox.error(conn, ProtocolError("not_registered", _no_account(session.name))
+                               if found is None else
+                               ProtocolError("bad_password", Phrase("the account's password changed meanwhile"),
                                              field="password" if work.kind == "unregister" else "old"),
                                work.request_id)
             return
@@ -319,15 +323,14 @@ class Accounts:
             if result.get("taken"):
                 self._made.failed(conn.address)
                 self._outbox.error(conn, ProtocolError(
-                    "already_registered", f"the name {args['name']!r} is registered already"), rid)
+                    "already_registered", _registered_already(args["name"], yours=False)), rid)
                 return
             log.info("connection %d registered the name %r (account %d)", conn.id, result["name"], result["account"])
             self._set_account(session, result["account"])
             self._outbox.reply(conn, rid, {"type": "registered", "name": result["name"]})
         elif result.get("missing"):
             self._set_account(session, None)
-            self._outbox.error(conn, ProtocolError("not_registered", f"{session.name!r} has no account "
-                                                   "any more"), rid)
+            self._outbox.error(conn, ProtocolError("not_registered", _no_account(session.name)), rid)
         elif query.kind == "change_password":
             log.info("connection %d: %r changed the account's password", conn.id, session.name)
             self._outbox.reply(conn, rid, {"type": "password_changed", "name": session.name})
@@ -345,12 +348,24 @@ class Accounts:
 
 def _long_enough(password: str, field: str) -> None:
     if len(password.strip()) < MIN_ACCOUNT_PASSWORD:
-        raise ProtocolError("bad_field", f"an account's password needs at least {MIN_ACCOUNT_PASSWORD} "
-                            "characters (not counting spaces at either end)", field=field)
+        raise ProtocolError("bad_field", Phrase("an account's password needs at least {least} characters "
+                                                "(not counting spaces at either end)",
+                                                least=MIN_ACCOUNT_PASSWORD), field=field)
+
+
+def _registered_already(name: str, *, yours: bool) -> Phrase:
+    if yours:
+        return Phrase("the name {name!r} is registered already (it is yours)", name=name)
+    return Phrase("the name {name!r} is registered already", name=name)
+
+
+def _no_account(name: str) -> Phrase:
+    return Phrase("{name!r} has no account any more", name=name)
 
 
 def _unavailable() -> ProtocolError:
-    return ProtocolError("storage_unavailable", "the server could not save or read the account; try again")
+    return ProtocolError("storage_unavailable",
+                         Phrase("the server could not save or read the account; try again"))
 
 
 def _seconds(wait: float) -> str:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from noddy.bots.coach import advise, review
 from noddy.engine import Game
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import Phrase
 
 from ..model.session import Connection
 from ..model.table import PLAYING, Table
@@ -35,8 +36,8 @@ if TYPE_CHECKING:
 
 def _hints_off(table: Table) -> ProtocolError:
     return ProtocolError(
-        "hints_off", f"table {table.id} has no coach: hints are a table option (hints: true) "
-                     "of unrated tables, chosen when the table is made")
+        "hints_off", Phrase("table {table} has no coach: hints are a table option (hints: true) "
+                            "of unrated tables, chosen when the table is made", table=table.id))
 
 
 class Coaching:
@@ -56,13 +57,14 @@ class Coaching:
             raise _hints_off(table)
         game = table.game
         if game is None or table.status != PLAYING:
-            raise ProtocolError("no_game", f"no game is being played at table {table.id}")
+            raise ProtocolError("no_game", Phrase("no game is being played at table {table}",
+                                                  table=table.id))
         if seat not in game.awaiting:
-            raise ProtocolError("not_your_turn", "the coach answers the seat that is to decide, "
-                                                 "and it is not your turn")
+            raise ProtocolError("not_your_turn", Phrase("the coach answers the seat that is to decide, "
+                                                        "and it is not your turn"))
         if game.phase not in ("discard", "play"):
-            raise ProtocolError("no_hint", "the coach does not count a show for anyone: count "
-                                           "it yourself (claim, or muggins, or pass)")
+            raise ProtocolError("no_hint", Phrase("the coach does not count a show for anyone: count "
+                                                  "it yourself (claim, or muggins, or pass)"))
         choices = advise(game.observation(seat), game.rules)
         self._outbox.reply(conn, rid, {"type": "hint", "table": table.id, "seat": seat,
                                        "decision": game.phase, "choices": [c.to_dict() for c in choices]})
@@ -80,23 +82,24 @@ class Coaching:
             raise _hints_off(table)
         game, live = table.game, table.live
         if game is None or live is None:
-            raise ProtocolError("no_game", f"no game has been played at table {table.id}")
+            raise ProtocolError("no_game", Phrase("no game has been played at table {table}", table=table.id))
         if f["seat"] is not None and f["seat"] != seat:
-            raise ProtocolError("bad_field", f"a game being played is reviewed for your own seat "
-                                f"({seat}) only", field="seat")
+            raise ProtocolError("bad_field", Phrase("a game being played is reviewed for your own seat "
+                                                    "({seat}) only", seat=seat), field="seat")
         # The record's rule (StoredGame.visible_to): a seat's hands go to who sat in it, in
         # that game.  Sitting there now is not enough: the seat may have been someone else's
         # when it was dealt, at a table that was private then.
         if not any(s["seat"] == seat and s["kind"] == "human" and s["name"] == session.name
                    for s in live.seats):
-            raise ProtocolError("no_such_game", f"you did not sit in seat {seat} of game "
-                                f"{live.game_id}; there is no game of yours to review")
+            raise ProtocolError("no_such_game", Phrase("you did not sit in seat {seat} of game {game}; "
+                                                       "there is no game of yours to review",
+                                                       seat=seat, game=live.game_id))
         last_ended = game.deal if game.is_over else game.deal - 1
         deal = last_ended if f["deal"] is None else f["deal"]
         if deal < 1 or deal > last_ended:
-            raise ProtocolError("no_such_deal", "no deal of this game has ended yet" if last_ended < 1
-                                else f"deal {deal} has not ended (deals 1 to {last_ended} have)",
-                                field="deal")
+            raise ProtocolError("no_such_deal", Phrase("no deal of this game has ended yet") if last_ended < 1
+                                else Phrase("deal {deal} has not ended (deals 1 to {last} have)",
+                                            deal=deal, last=last_ended), field="deal")
         # The rules the game was dealt with, not the table's now (configure_table may have
         # changed them since).
         start = Game(game.rules, table.players, partnerships=table.partnerships, seed=game.seed)

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from noddy.engine import Action
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import Phrase
 
 from ..config import ServerConfig
 from ..model.ratelimit import PasswordGuard
@@ -254,7 +255,7 @@ class ServerCore:
         self.closing.close_down()
         for conn in self.connections.all():
             if not conn.closing:
-                self.outbox.send(conn.id, {"type": "shutdown", "message": "the server is shutting down"})
+                self.outbox.send(conn.id, {"type": "shutdown", "message": Phrase("the server is shutting down")})
                 self.outbox.close(conn, "shutdown")
         return self._effects()
 

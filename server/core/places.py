@@ -4,6 +4,7 @@ says they are not there.  Shared by every part that handles requests made at a t
 from __future__ import annotations
 
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import Phrase
 
 from ..model.session import Connection
 from ..model.table import Session, Table
@@ -18,7 +19,7 @@ def session_of(conn: Connection) -> Session:
 def my_table(session: Session) -> Table:
     """The table ``session`` is at, or ``not_at_table``."""
     if session.table is None:
-        raise ProtocolError("not_at_table", "you are not at a table")
+        raise ProtocolError("not_at_table", Phrase("you are not at a table"))
     return session.table
 
 
@@ -26,5 +27,6 @@ def my_seat(session: Session) -> tuple[Table, int]:
     """The table and seat ``session`` sits in, or ``not_at_table`` / ``not_seated``."""
     table = my_table(session)
     if session.seat is None:
-        raise ProtocolError("not_seated", f"you are watching table {table.id}, not seated at it")
+        raise ProtocolError("not_seated", Phrase("you are watching table {table}, not seated at it",
+                                                 table=table.id))
     return table, session.seat

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.engine import PRESETS
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import N_, Phrase
 from noddy.protocol.errors import retry_after
 
 from ..config import ServerConfig
@@ -36,26 +37,34 @@ if TYPE_CHECKING:
 
 
 #: What each reason code of ``Table.unrated_reasons`` reads as in an empty leaderboard's ``why``.
-_UNRATED_WORDS = {"not_two_sides": "three-handed (or four without partnerships)",
-                  "coach": "with the coach on", "guest": "with a guest (no account) at the table",
-                  "same_computer": "with one computer level on both sides",
-                  "fixed_deals": "with deals fixed in advance (matches)"}
+_UNRATED_WORDS = {"not_two_sides": N_("three-handed (or four without partnerships)"),
+                  "coach": N_("with the coach on"), "guest": N_("with a guest (no account) at the table"),
+                  "same_computer": N_("with one computer level on both sides"),
+                  "fixed_deals": N_("with deals fixed in advance (matches)")}
 
 
-def empty_leaderboard(family: str, games: int, reasons: dict[str, int]) -> str:
+def empty_leaderboard(family: str, games: int, reasons: dict[str, int]) -> Phrase:
     """Why nobody is on ``family``'s leaderboard: the rule, and how many games since the
     server started were unrated, for which reasons (``reasons``: games per reason code).
 
     >>> empty_leaderboard("cribbage", 2, {"not_two_sides": 2})[-110:]
     'rated. Since the server started, 2 cribbage games were unrated: 2 three-handed (or four without partnerships).'
     """
-    why = (f"Nobody has played a rated {family} game yet: only games between two sides (two "
-           "players, or partnerships) of registered people or computers, without the coach, are rated.")
-    if games:
-        why += (f" Since the server started, {games} {family} game{'s were' if games > 1 else ' was'} "
-                "unrated: " + ", ".join(f"{count} {_UNRATED_WORDS.get(code, code)}"
-                                        for code, count in reasons.items()) + ".")
-    return why
+    why = Phrase("Nobody has played a rated {family} game yet: only games between two sides (two "
+                 "players, or partnerships) of registered people or computers, without the coach, are "
+                 "rated.", family=family)
+    if not games:
+        return why
+    # Each reason is its number and its words; the list is joined by a template of bare
+    # placeholders (no words: no catalog entry), so each part is said in the reader's language.
+    parts = {f"r{i}": Phrase("{n} {words}", n=count, words=Phrase(_UNRATED_WORDS[code])
+                             if code in _UNRATED_WORDS else code)
+             for i, (code, count) in enumerate(reasons.items())}
+    listed = Phrase(", ".join("{" + key + "}" for key in parts), **parts)
+    return Phrase("{rule} Since the server started, {n} {family} games were unrated: {reasons}.",
+                  singular="{rule} Since the server started, {n} {family} game was unrated: {reasons}.",
+                  plural="{rule} Since the server started, {n} {family} games were unrated: {reasons}.",
+                  count=games, rule=why, n=games, family=family, reasons=listed)
 
 
 def viewer_of(session: Session) -> dict[str, Any]:
@@ -97,9 +106,9 @@ class Queries:
         at private tables only when one asks for one's own."""
         preset = f["preset"]
         if preset is not None and preset not in PRESETS and preset not in FAMILIES:
-            raise ProtocolError("unknown_preset", f"no preset or family {preset!r}: a preset "
-                                f"({', '.join(PRESETS)}) or a family ({', '.join(FAMILIES)})",
-                                field="preset")
+            raise ProtocolError("unknown_preset", Phrase(
+                "no preset or family {preset!r}: a preset ({presets}) or a family ({families})",
+                preset=preset, presets=", ".join(PRESETS), families=", ".join(FAMILIES)), field="preset")
         self.charge(conn)
         session = session_of(conn)
         name = f["name"] if f["name"] is not None else session.name
@@ -124,7 +133,8 @@ class Queries:
             wait = self._guard.locked_for(conn.address, self._clock())
             if wait > 0:
                 raise ProtocolError(
-                    "too_many_attempts", f"too many wrong passwords from your address; wait {retry_after(wait):.2f} s",
+                    "too_many_attempts", Phrase("too many wrong passwords from your address; wait {wait:.2f} s",
+                                                wait=retry_after(wait)),
                     field="password", retry_after=retry_after(wait))
         session = session_of(conn)
         self.read_game(conn, Query(conn.id, rid, "get_game", {
@@ -148,16 +158,16 @@ class Queries:
         bucket = conn.bucket
         extra = max(0, self._config.query_cost - 1)
         wait = bucket.take(now, extra) if extra else 0.0
-        what = "requests for records"
+        what = N_("too many requests for records; wait {wait:.2f} s")
         if wait <= 0 and conn.address is not None:
             wait = self._buckets.take(conn.address, now)
             if wait > 0:
                 bucket.tokens += extra  # not served: the connection keeps what it paid
-                what = "requests for records from your address"
+                what = N_("too many requests for records from your address; wait {wait:.2f} s")
         if wait > 0:
             # The refused request's own token is spent, and a retry takes all of query_cost.
             wait = max(wait, (extra + 1 - bucket.tokens) / bucket.rate)
-            raise ProtocolError("rate_limited", f"too many {what}; wait {retry_after(wait):.2f} s",
+            raise ProtocolError("rate_limited", Phrase(what, wait=retry_after(wait)),
                                 retry_after=retry_after(wait))
 
     def leaderboard(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
@@ -185,7 +195,7 @@ class Queries:
             return
         if failed:
             self._outbox.error(conn, ProtocolError("storage_unavailable",
-                                                   "the server could not read its records; try again"),
+                                                   Phrase("the server could not read its records; try again")),
                                query.request_id)
         elif query.kind == "list_games":
             self._outbox.reply(conn, query.request_id, {"type": "games", "name": query.args["name"],
@@ -208,7 +218,8 @@ class Queries:
             if query.args["password"] is not None and conn.address is not None:
                 self._guard.failed(conn.address, self._clock())
             self._outbox.error(conn, ProtocolError("no_such_game",
-                                                   f"there is no finished game {query.args['game']}",
+                                                   Phrase("there is no finished game {game}",
+                                                          game=query.args["game"]),
                                                    field="game"), query.request_id)
         elif "review" in query.args:
             try:

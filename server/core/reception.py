@@ -22,11 +22,13 @@ import logging
 from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.engine import NoddyError
+from noddy.engine.errors import EngineText
 from noddy.protocol import PROTOCOL_VERSION, REQUESTS, ProtocolError, decode_line
 from noddy.protocol.errors import ERROR_CODES
 from noddy.protocol.request_table import BEFORE_HELLO, CHANGES_TABLE, NOT_HEARD
 from noddy.protocol.requests import read_request, request_id_of
 from noddy.protocol.errors import retry_after
+from noddy.protocol.i18n import Phrase
 
 from ..config import ServerConfig
 from ..model.session import Connection
@@ -87,15 +89,16 @@ class Reception:
             self._connections.set_mode(conn, text=False)
             self._outbox.error(conn, ProtocolError(
                 "too_many_connections",
-                f"your address already has {open_here} connections open (the limit); closing"), None)
+                Phrase("your address already has {open} connections open (the limit); closing",
+                       open=open_here)), None)
             self._outbox.close(conn, "too many connections")
             return conn.id
         self._connections.schedule(conn)
         log.info("connection %d opened", conn.id)
         self._outbox.send(conn.id, {
             "type": "greeting", "server": SERVER_NAME, "version": PROTOCOL_VERSION,
-            "help": "Type help and press Enter to play by text; "
-                    "programs send a JSON hello (see docs/PROTOCOL.md).",
+            "help": Phrase("Type help and press Enter to play by text; "
+                           "programs send a JSON hello (see docs/PROTOCOL.md)."),
         })
         return conn.id
 
@@ -119,12 +122,12 @@ class Reception:
         if wait > 0 and not _says_bye(line, request):
             request_id = None if conn.text or line is None else _quiet_id(line)
             if conn.bucket.strikes > self._config.flood_strikes:
-                self._outbox.error(conn, ProtocolError("flood", "too many requests; closing the connection"),
-                                   request_id)
+                refusal = ProtocolError("flood", Phrase("too many requests; closing the connection"))
+                self._outbox.error(conn, refusal, request_id)
                 self._outbox.close(conn, "flood")
             else:
                 self._outbox.error(conn, ProtocolError(
-                    "rate_limited", f"too many requests; wait {retry_after(wait):.2f} s",
+                    "rate_limited", Phrase("too many requests; wait {wait:.2f} s", wait=retry_after(wait)),
                     retry_after=retry_after(wait)), request_id)  # never too soon
             return None
         return conn
@@ -187,18 +190,23 @@ class Reception:
         unless the name they chose was refused or is being checked -- then they are told what
         to do, never quietly made ``guest-N`` (see PROTOCOL.md, "Text mode")."""
         if self._lobby.logging_in(conn):
-            raise ProtocolError("name_required", "your password is being checked; wait for the welcome")
+            raise ProtocolError("name_required", Phrase("your password is being checked; wait for the welcome"))
         refused = conn.refused_name
         if refused == "(resume)":
-            raise ProtocolError("name_required", "your resume token was refused, so you have no name yet: "
-                                "type name NAME (or login NAME PASSWORD) first")
+            raise ProtocolError("name_required", Phrase("your resume token was refused, so you have no name "
+                                                        "yet: type name NAME (or login NAME PASSWORD) first"))
         if refused is not None:
             # Login is suggested only with a registered name, spelt as registered: after
             # ``name c y`` it is ``login cy PASSWORD`` (issue 33, item 1).
             found = self._registered_as(refused) if self._registered_as is not None else None
-            login = "" if found is None else f" (or login {found[1]} PASSWORD if {found[1]} is your registered name)"
-            raise ProtocolError("name_required", f"the name {refused!r} was refused, so you have no name "
-                                f"yet: type name NAME with another name{login} first")
+            if found is None:
+                raise ProtocolError("name_required", Phrase(
+                    "the name {name!r} was refused, so you have no name yet: type name NAME with another "
+                    "name first", name=refused))
+            raise ProtocolError("name_required", Phrase(
+                "the name {name!r} was refused, so you have no name yet: type name NAME with another "
+                "name (or login {registered} PASSWORD if {registered} is your registered name) first",
+                name=refused, registered=found[1]))
         self.dispatch(conn, {"type": "hello", "name": self._lobby.guest_name(), "version": PROTOCOL_VERSION})
 
     def dispatch(self, conn: Connection, message: dict[str, Any], escapes: bool = True) -> None:
@@ -213,7 +221,7 @@ class Reception:
         try:
             # The gates are each request's declaration's (noddy.protocol.request_table).
             if conn.session is None and kind not in BEFORE_HELLO:
-                raise ProtocolError("hello_required", f"say hello before {kind}")
+                raise ProtocolError("hello_required", Phrase("say hello before {kind}", kind=kind))
             if self._paused and kind in CHANGES_TABLE:
                 self._recovery.refuse_if_paused(conn, kind, fields)
             if self._heard is not None and conn.session is not None and kind not in NOT_HEARD:
@@ -222,14 +230,14 @@ class Reception:
         except ProtocolError as exc:
             self._outbox.error(conn, exc, request_id)
         except NoddyError as exc:
-            code = exc.code if exc.code in ERROR_CODES else "illegal_action"
-            self._outbox.error(conn, ProtocolError(code, str(exc)), request_id)
+            self._outbox.error(conn, engine_refusal(exc), request_id)
 
     def line_too_long(self, conn_id: int) -> None:
         conn = self._connections.get(conn_id)
         if conn is not None and not conn.closing:
             self._outbox.error(conn, ProtocolError(
-                "line_too_long", f"a line may hold at most {self._config.max_line} bytes; closing"), None)
+                "line_too_long", Phrase("a line may hold at most {most} bytes; closing",
+                                        most=self._config.max_line)), None)
             self._outbox.close(conn, "line too long")
 
     def disconnect(self, conn_id: int) -> None:
@@ -271,12 +279,15 @@ class Reception:
                 # Until its first line its mode is not known: the goodbye goes as JSON, like
                 # the greeting.  After lines (a refused name), it says so (issue 33, item 1).
                 if conn.text is None:
-                    reason = f"nothing said for {config.idle_timeout:g} s after connecting"
+                    reason = Phrase("nothing said for {wait:g} s after connecting; closing the connection",
+                                    wait=config.idle_timeout)
                 elif conn.text:
-                    reason = f"still no name {config.idle_timeout:g} s after your last line"
+                    reason = Phrase("still no name {wait:g} s after your last line; closing the connection",
+                                    wait=config.idle_timeout)
                 else:
-                    reason = f"no hello {config.idle_timeout:g} s after the last line"
-                self._outbox.send(conn.id, {"type": "bye", "reason": f"{reason}; closing the connection"})
+                    reason = Phrase("no hello {wait:g} s after the last line; closing the connection",
+                                    wait=config.idle_timeout)
+                self._outbox.send(conn.id, {"type": "bye", "reason": reason})
                 self._outbox.close(conn, "idle")
         elif not conn.text and idle >= config.ping_interval and not conn.pinged:
             self._connections.pinged(conn)
@@ -287,6 +298,22 @@ class Reception:
 
     def pong(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         """An answer to the server's ping: receiving it already refreshed ``last_seen``."""
+
+
+def engine_refusal(exc: NoddyError) -> ProtocolError:
+    """The engine's refusal as the error its sender gets: the engine's own code (a code the
+    protocol does not know is ``illegal_action``), its English message said again in each
+    reader's language from the template and parameters the engine keeps apart."""
+    code = exc.code if exc.code in ERROR_CODES else "illegal_action"
+    return ProtocolError(code, engine_phrase(exc.template, exc.params))
+
+
+def engine_phrase(template: str, params: dict[str, Any]) -> Phrase:
+    """The engine's English ``template`` and ``params`` as a :class:`Phrase`; a parameter that
+    is words itself (an :class:`EngineText`) becomes a Phrase in turn."""
+    return Phrase(template, **{key: engine_phrase(value.template, value.params)
+                               if isinstance(value, EngineText) else value
+                               for key, value in params.items()})
 
 
 def _says_bye(line: bytes | None, request: dict[str, Any] | ProtocolError | None) -> bool:

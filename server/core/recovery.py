@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.engine import NoddyError
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import Phrase
 from noddy.protocol.closing import closed_message
 
 from ..config import ServerConfig
@@ -88,8 +89,9 @@ class Recovery:
             return
         if kind == "leave" and session is not None and session.seat is None:
             return
-        raise ProtocolError("storage_unavailable", f"table {table.id} is paused: the server cannot "
-                            f"save its game right now; it goes on by itself once it can")
+        raise ProtocolError("storage_unavailable", Phrase(
+            "table {table} is paused: the server cannot save its game right now; it goes on by itself "
+            "once it can", table=table.id))
 
     def unstored(self, table_ids: set[int] | frozenset[int], origin: tuple[int, Any] | None,
                  reason: str = "") -> None:
@@ -115,15 +117,16 @@ class Recovery:
             table = self._tables.get(table_id)
             if table is not None:
                 self._outbox.to_table(table, ProtocolError(
-                    "storage_unavailable", f"the server cannot save table {table_id}'s game right "
-                    f"now, so it is paused; it goes on by itself once it can save again",
+                    "storage_unavailable", Phrase(
+                        "the server cannot save table {table}'s game right now, so it is paused; it goes "
+                        "on by itself once it can save again", table=table_id),
                     table=table_id).to_message())
         if origin is not None:
             conn = self._connections.get(origin[0])
             if conn is not None and not conn.closing:
                 self._outbox.error(conn, ProtocolError(
-                    "storage_unavailable", "the server could not save that, so it did not "
-                    "happen; try again later"), origin[1])
+                    "storage_unavailable", Phrase("the server could not save that, so it did not "
+                                                  "happen; try again later")), origin[1])
 
     def tick(self, now: float) -> None:
         """Ask storage (a ``repair_table`` query) about each paused table that is due a look."""

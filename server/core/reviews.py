@@ -10,6 +10,7 @@ from typing import Any
 
 from noddy.bots.coach import review
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import Phrase
 
 from ..storage.records import StoredGame, new_game, record_actions
 
@@ -25,12 +26,13 @@ def review_stored(stored: StoredGame, wanted: dict[str, Any], viewer: str) -> di
     if seat is None:  # the seat the asker sat in, if any
         mine = [s["seat"] for s in record["seats"] if s["kind"] == "human" and s["name"] == viewer]
         if not mine:
-            raise ProtocolError("missing_field", "you did not sit in that game: say which seat "
-                                "to review", field="seat")
+            raise ProtocolError("missing_field", Phrase("you did not sit in that game: say which seat "
+                                                        "to review"), field="seat")
         seat = mine[0]
     if seat >= record["players"]:
-        raise ProtocolError("no_such_seat", f"game {record['id']} had seats 0 to "
-                            f"{record['players'] - 1}, not {seat}", field="seat")
+        raise ProtocolError("no_such_seat", Phrase("game {game} had seats 0 to {last}, not {seat}",
+                                                   game=record["id"], last=record["players"] - 1,
+                                                   seat=seat), field="seat")
     notes = review(new_game(record), record_actions(record), seat, deal=wanted["deal"],
                    margin=REVIEW_MARGIN)
     return {"type": "review", "game": record["id"], "seat": seat, "deal": wanted["deal"],

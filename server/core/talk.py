@@ -36,6 +36,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Callable
 
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import Phrase
 from noddy.protocol.names import normal_name, skeleton
 from noddy.protocol.text import clean_text
 from noddy.protocol.errors import retry_after
@@ -90,7 +91,7 @@ class Talk:
         me = session_of(conn)
         target = self._online(f["name"])
         if target is me:
-            raise ProtocolError("bad_field", "you cannot tell yourself", field="name")
+            raise ProtocolError("bad_field", Phrase("you cannot tell yourself"), field="name")
         if target is None or target.conn is None:
             self._leave(conn, me, target, f, rid)
             return
@@ -106,16 +107,19 @@ class Talk:
         """A tell to someone not connected: kept for their account's next login."""
         account = self._accounts.registered_as(f["name"])
         if account is None or (target is not None and target.account is None):
-            where = "is away and" if target is not None else "is not online, and"
-            shown = clean_text(f["name"]) if target is None else target.name
-            raise ProtocolError("no_such_player", f"{shown!r} {where} has no account: a tell waits only "
-                                "for a registered name (who lists who is online)", field="name")
+            if target is not None:
+                raise ProtocolError("no_such_player", Phrase(
+                    "{name!r} is away and has no account: a tell waits only for a registered name (who "
+                    "lists who is online)", name=target.name), field="name")
+            raise ProtocolError("no_such_player", Phrase(
+                "{name!r} is not online, and has no account: a tell waits only for a registered name "
+                "(who lists who is online)", name=clean_text(f["name"])), field="name")
         if account[0] == me.account:
-            raise ProtocolError("bad_field", "you cannot tell yourself", field="name")
+            raise ProtocolError("bad_field", Phrase("you cannot tell yourself"), field="name")
         if me.account is None:  # a guest: any free name is theirs, so no bound would hold them
-            raise ProtocolError("not_registered", f"{account[1]} is not online, and only a registered "
-                                "name may leave a tell to wait for their login: register yours first",
-                                field="name")
+            raise ProtocolError("not_registered", Phrase(
+                "{name} is not online, and only a registered name may leave a tell to wait for their "
+                "login: register yours first", name=account[1]), field="name")
         self._charge(conn)
         text = clean_text(f["text"])
         echo = {"type": "tell", "from": me.name, "to": account[1], "text": text, "waiting": True, "echo": True}
@@ -153,13 +157,13 @@ class Talk:
                                                 "sent_at": told["sent_at"]})
             return
         if failed or not isinstance(result, dict):
-            self._outbox.error(conn, ProtocolError("storage_unavailable", "the server could not keep the "
-                                                   "tell; try again later"), query.request_id)
+            self._outbox.error(conn, ProtocolError("storage_unavailable", Phrase(
+                "the server could not keep the tell; try again later")), query.request_id)
         elif result.get("full"):
             echo = query.args["echo"]
-            self._outbox.error(conn, ProtocolError("too_many_waiting", f"you have {TELLS_PER_SENDER} tells "
-                                                   f"waiting for {echo['to']} already; tell them more once "
-                                                   "they are online", field="name"), query.request_id)
+            self._outbox.error(conn, ProtocolError("too_many_waiting", Phrase(
+                "you have {most} tells waiting for {name} already; tell them more once they are online",
+                most=TELLS_PER_SENDER, name=echo["to"]), field="name"), query.request_id)
         else:  # kept; or muted by the stored mutes (dropped, and the sender is not told)
             self._outbox.reply(conn, query.request_id, query.args["echo"])
 
@@ -167,10 +171,10 @@ class Talk:
         me = session_of(conn)
         name = normal_name(f["name"])
         if skeleton(name) == skeleton(me.name):
-            raise ProtocolError("bad_field", "you cannot mute yourself", field="name")
+            raise ProtocolError("bad_field", Phrase("you cannot mute yourself"), field="name")
         if not self._mutes.mute(me, name):
-            raise ProtocolError("too_many_muted", f"you have muted {MAX_MUTED} names, the most allowed; "
-                                "unmute one first", field="name")
+            raise ProtocolError("too_many_muted", Phrase("you have muted {most} names, the most allowed; "
+                                                         "unmute one first", most=MAX_MUTED), field="name")
         log.info("%s mutes %s", me.name, name)
         self._keep(conn, me, "keep_mute", name)
         self.muted(conn, f, rid)
@@ -178,7 +182,8 @@ class Talk:
     def unmute(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         me = session_of(conn)
         if not self._mutes.unmute(me, f["name"]):
-            raise ProtocolError("not_muted", f"you have not muted {clean_text(f['name'])!r}", field="name")
+            raise ProtocolError("not_muted", Phrase("you have not muted {name!r}", name=clean_text(f["name"])),
+                                field="name")
         self._keep(conn, me, "drop_mute", f["name"])
         self.muted(conn, f, rid)
 
@@ -204,5 +209,5 @@ class Talk:
             return
         wait = self._buckets.take(conn.address, self._clock())
         if wait > 0:
-            raise ProtocolError("rate_limited", f"too many tells from your address; wait {retry_after(wait):.2f} s",
-                                retry_after=retry_after(wait))
+            raise ProtocolError("rate_limited", Phrase("too many tells from your address; wait {wait:.2f} s",
+                                                       wait=retry_after(wait)), retry_after=retry_after(wait))
