@@ -5,8 +5,13 @@ from one reader's point of view; :func:`narrate` gives the same as plain text.  
 knows the event, the players' names, the reader's seat and -- when a
 :class:`~noddy.protocol.table_view.TableView` tells the story -- what that view knew before
 the event (whose crib it is, the turn-up, the points of each show), described here by
-:class:`Known` so that this module needs nothing from the fold.  Also here: the small
-wording helpers both need (seat names, score lines, the count in words, card order).
+:class:`Known` so that this module needs nothing from the fold.  Also here: card order;
+the small wording helpers (seat names, score lines, the count in words, :class:`Line`) are
+in :mod:`.wording` and the end of a game in :mod:`.game_end_words`, re-exported here.
+
+Every line is said in the current language (:mod:`noddy.protocol.i18n`): each template is
+marked for the catalogs, and a score's call is the wire's English ``announcement`` in
+English, else said again from its items (:func:`said_call`, :mod:`.calls`).
 
 The front door, with the conventions and how to adopt all this, is :mod:`noddy.protocol.story`.
 Standard library only, no I/O.
@@ -15,24 +20,18 @@ Standard library only, no I/O.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from .calls import announce
-from .i18n import DEFAULT_LANGUAGE, N_, _, current_language, ngettext
-from .wording import (Part, and_list, number_words, score_line, score_to, seat_name,
-                      side_labels, with_cards)
+from .i18n import DEFAULT_LANGUAGE, _, current_language, ngettext
+from .game_end_words import tell_game_over as _tell_game_over
+from .wording import (CardFormat, Line, Part, and_list, number_words, plain_card, score_line,
+                      score_to, seat_name, side_labels, with_cards)
 from .wording import capital as _capital
 
-#: How a card is written: wire text in, what a reader sees out.
-CardFormat = Callable[[str], str]
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
-
-
-def plain_card(card: str) -> str:
-    """The wire text itself (``"5H"``): how the text mode writes a card."""
-    return card
 
 
 def card_order(card: str) -> tuple[int, int]:
@@ -47,22 +46,6 @@ def card_order(card: str) -> tuple[int, int]:
 def sort_cards(cards: Sequence[str]) -> list[str]:
     """``cards`` in the order players hold them (see :func:`card_order`)."""
     return sorted(cards, key=card_order)
-
-
-class Line(NamedTuple):
-    """One line of the story.  ``kind`` is how the client styles it: ``deal`` (a game or a
-    deal begins or ends), ``event``, ``score`` or ``win``.  ``parts`` are plain text and
-    runs of wire cards (tuples).  (A named tuple: the text mode makes one per event.)"""
-
-    kind: str
-    parts: tuple[Part, ...]
-
-    def text(self, card: CardFormat = plain_card) -> str:
-        """The line as plain text, every card written by ``card``."""
-        out = []
-        for part in self.parts:
-            out.append(part if isinstance(part, str) else " ".join(map(card, part)))
-        return "".join(out)
 
 
 @dataclass(frozen=True)
@@ -330,84 +313,6 @@ def _tell_counted(e: dict[str, Any], t: _Teller) -> list[Line]:
 def _tell_deal_ended(e: dict[str, Any], t: _Teller) -> list[Line]:
     return [Line("deal", (_("After deal {deal}: {scores}.").format(
         deal=e["deal"], scores=score_line(e["scores"], t.names, t.players())),))]
-
-
-#: How a game_over's ``skunk`` is said after the score ("none", or a value a newer server
-#: added that this one does not know, says nothing).
-_SKUNK_WORDS = {"skunk": N_(", a skunk"), "double": N_(", a double skunk")}
-#: Where a side's points came from, as the summary names it (a ``scored`` event's ``reason``).
-_REASONS = {"show": N_("show"), "crib": N_("crib"), "play": N_("play"), "turn-up": N_("turn-up"),
-            "first deal": N_("first deal"), "claim": N_("claim"), "muggins": N_("muggins")}
-
-
-def _won(count: int) -> int:
-    """The ``n`` of a "{who} wins" sentence: winners said as one (a player, or "side 2")
-    or as two or more (partners)."""
-    return 2 if count > 1 else 1
-
-
-def _tell_game_over(e: dict[str, Any], t: _Teller) -> list[Line]:
-    """The winner and the score; with a view, a summary of where each side's points came
-    from and its best hand."""
-    scores = list(e.get("scores", []))
-    winner = e.get("winner", -1)
-    seats = list(e.get("winning_seats", []))
-    label = _capital(" & ".join(t.name(s) for s in seats) if seats
-                     else _("side {n}").format(n=winner + 1))
-    won = _won(len(seats))
-    mine = scores[winner] if 0 <= winner < len(scores) else "?"
-    score = score_to([mine, *(s for i, s in enumerate(scores) if i != winner)])
-    ending = e.get("ending", "target")
-    # Who left is named as dealt in (the result's ``names``), not as the computer that played
-    # the seat on (issue 33); a result without them names the seat as the reader knows it.
-    dealt = list(e.get("names") or [])
-
-    def left(seat: int) -> str:
-        return (dealt[seat] if seat < len(dealt) else None) or t.name(seat)
-    played_to = list(e.get("played_to") or [])
-    if ending == "resignation":
-        text = ngettext("{who} wins the game by resignation ({gone} resigned), {score}!",
-                        "{who} win the game by resignation ({gone} resigned), {score}!", won)
-        gone = and_list([left(s) for s in e.get("resigned", [])])
-        lines = [Line("win", (text.format(who=label, gone=gone, score=score),))]
-    elif ending == "abandoned":
-        gone = and_list([left(s) for s in e.get("abandoned", [])])
-        since = ""
-        if len(played_to) == len(scores):  # the deals played on after it count for nothing
-            board = score_to([played_to[winner], *(p for i, p in enumerate(played_to) if i != winner)])
-            since = _("; the deals played since, to {board}, do not count").format(board=board)
-        text = ngettext("{who} wins the game: {gone} left and never came back, which counts as a "
-                        "resignation at {score}, the score then{since}!",
-                        "{who} win the game: {gone} left and never came back, which counts as a "
-                        "resignation at {score}, the score then{since}!", won)
-        lines = [Line("win", (text.format(who=label, gone=gone, score=score, since=since),))]
-    else:
-        skunk = _SKUNK_WORDS.get(str(e.get("skunk")))
-        text = ngettext("{who} wins the game, {score}{skunk}!", "{who} win the game, {score}{skunk}!", won)
-        lines = [Line("win", (text.format(who=label, score=score, skunk=_(skunk) if skunk else ""),))]
-        gone = [_("{who} resigned").format(who=left(s)) for s in e.get("resigned", [])]
-        gone += [_("{who} left and never came back").format(who=left(s)) for s in e.get("abandoned", [])]
-        if gone:  # a loss for each, whatever the computer playing it on did
-            lines.append(Line("win", (_("({who}: a loss.)").format(who=_capital("; ".join(gone))),)))
-    view = t.view
-    if view is not None and view.deal:
-        if len(played_to) == len(scores):  # the summary adds up to the board as played
-            scores = played_to
-        if played_to:
-            text = ngettext("Summary after {n} deal (as played):", "Summary after {n} deals (as played):",
-                            view.deal)
-        else:
-            text = ngettext("Summary after {n} deal:", "Summary after {n} deals:", view.deal)
-        lines.append(Line("win", (text.format(n=view.deal),)))
-        summary_names = [left(s) for s in range(len(t.names))] if dealt else t.names
-        for team, side in enumerate(side_labels(len(scores), summary_names, view.players)):
-            parts = view.points_by_reason.get(team, {})
-            detail = ", ".join(f"{_(_REASONS[reason]) if reason in _REASONS else reason} {points}"
-                               for reason, points in sorted(parts.items()) if points)
-            best = max((view.best_show.get(s, 0) for s in view.seats_of_team(team)), default=0)
-            lines.append(Line("win", (_("  {side}: {score} ({detail}; best hand {best})").format(
-                side=side, score=scores[team], detail=detail or _("nothing"), best=best),)))
-    return lines
 
 
 #: One teller per event kind: the one place each kind is put into words.

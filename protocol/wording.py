@@ -9,13 +9,36 @@ Standard library only, no I/O.
 from __future__ import annotations
 
 import string
-from typing import Any, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from .calls import SPELLERS
 from .i18n import DEFAULT_LANGUAGE, _, current_language, pgettext
 
-#: A part of a :class:`~.narration.Line`: plain text, or a run of wire cards ("5H", "TC").
+#: A part of a :class:`Line`: plain text, or a run of wire cards ("5H", "TC").
 Part = str | tuple[str, ...]
+#: How a card is written: wire text in, what a reader sees out.
+CardFormat = Callable[[str], str]
+
+
+def plain_card(card: str) -> str:
+    """The wire text itself (``"5H"``): how the text mode writes a card."""
+    return card
+
+
+class Line(NamedTuple):
+    """One line of the story.  ``kind`` is how the client styles it: ``deal`` (a game or a
+    deal begins or ends), ``event``, ``score`` or ``win``.  ``parts`` are plain text and
+    runs of wire cards (tuples).  (A named tuple: the text mode makes one per event.)"""
+
+    kind: str
+    parts: tuple[Part, ...]
+
+    def text(self, card: CardFormat = plain_card) -> str:
+        """The line as plain text, every card written by ``card``."""
+        out = []
+        for part in self.parts:
+            out.append(part if isinstance(part, str) else " ".join(map(card, part)))
+        return "".join(out)
 
 _SMALL = ("nought one two three four five six seven eight nine ten eleven twelve thirteen "
           "fourteen fifteen sixteen seventeen eighteen nineteen").split()

@@ -20,7 +20,6 @@ from __future__ import annotations
 import pathlib
 import random
 import sys
-from typing import Any
 
 import pytest
 
