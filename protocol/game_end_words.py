@@ -6,9 +6,9 @@ in a module of its own.  Standard library only, no I/O.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
-from .i18n import N_, _, ngettext
+from .i18n import N_, _, ngettext, pgettext
 from .wording import Line, and_list, capital, score_to, side_labels
 
 if TYPE_CHECKING:
@@ -20,8 +20,15 @@ if TYPE_CHECKING:
 #: added that this one does not know, says nothing).
 _SKUNK_WORDS = {"skunk": N_(", a skunk"), "double": N_(", a double skunk")}
 #: Where a side's points came from, as the summary names it (a ``scored`` event's ``reason``).
-_REASONS = {"show": N_("show"), "crib": N_("crib"), "play": N_("play"), "turn-up": N_("turn-up"),
-            "first deal": N_("first deal"), "claim": N_("claim"), "muggins": N_("muggins")}
+_REASONS: dict[str, Callable[[], str]] = {
+    "show": lambda: pgettext("points from", "show"),
+    "crib": lambda: pgettext("points from", "crib"),
+    "play": lambda: pgettext("points from", "play"),
+    "turn-up": lambda: pgettext("points from", "turn-up"),
+    "first deal": lambda: pgettext("points from", "first deal"),
+    "claim": lambda: pgettext("points from", "claim"),
+    "muggins": lambda: pgettext("points from", "muggins"),
+}
 
 
 def _won(count: int) -> int:
@@ -86,9 +93,9 @@ def tell_game_over(e: dict[str, Any], t: Teller) -> list[Line]:
         summary_names = [left(s) for s in range(len(t.names))] if dealt else t.names
         for team, side in enumerate(side_labels(len(scores), summary_names, view.players)):
             parts = view.points_by_reason.get(team, {})
-            detail = ", ".join(f"{_(_REASONS[reason]) if reason in _REASONS else reason} {points}"
+            detail = ", ".join(f"{_REASONS[reason]() if reason in _REASONS else reason} {points}"
                                for reason, points in sorted(parts.items()) if points)
             best = max((view.best_show.get(s, 0) for s in view.seats_of_team(team)), default=0)
             lines.append(Line("win", (_("  {side}: {score} ({detail}; best hand {best})").format(
-                side=side, score=scores[team], detail=detail or _("nothing"), best=best),)))
+                side=side, score=scores[team], detail=detail or pgettext("call", "nothing"), best=best),)))
     return lines

@@ -13,9 +13,9 @@ figures the same way; every line fits 80 columns.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from .i18n import N_, _
+from .i18n import N_, _, pgettext
 from .narration import sort_cards
 
 #: Eighths of a character cell, from empty to full: the chart's resolution within a row.
@@ -54,13 +54,17 @@ def _figure(value: float | None, places: int = 2) -> str:
 
 #: The column heads of the table of figures (each a word short enough for its column in
 #: every language: one space less than the column's width) and how wide each column is.
-COLUMNS = ((N_("preset"), -19), (N_("games"), 6), (N_("wins"), 6), (N_("win%"), 7), (N_("peg"), 7),
-           (N_("hand"), 7), (N_("crib"), 7), (N_("given"), 9), (N_("taken"), 7))
+COLUMNS: tuple[tuple[Callable[[], str], int], ...] = (
+    (lambda: pgettext("stats column", "preset"), -19), (lambda: pgettext("stats column", "games"), 6),
+    (lambda: pgettext("stats column", "wins"), 6), (lambda: pgettext("stats column", "win%"), 7),
+    (lambda: pgettext("stats column", "peg"), 7), (lambda: pgettext("stats column", "hand"), 7),
+    (lambda: pgettext("stats column", "crib"), 7), (lambda: pgettext("stats column", "given"), 9),
+    (lambda: pgettext("stats column", "taken"), 7))
 
 
 def head() -> str:
     """The column heads in the current language (:data:`HEAD` in English)."""
-    return "".join(f"{_(word):<{-width}}" if width < 0 else f"{_(word):>{width}}"
+    return "".join(f"{word():<{-width}}" if width < 0 else f"{word():>{width}}"
                    for word, width in COLUMNS)
 
 
