@@ -14,33 +14,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from .i18n import N_, Phrase, _, say
-
 #: Every ``reason`` a ``table_closed`` may carry, with what it tells a person.
 CLOSE_REASONS: dict[str, str] = {
-    "empty": N_("everyone has left"),
-    "shutdown": N_("the server is shutting down; the table is kept and will be back when it starts again"),
-    "not_saved": N_("the server could not save this table"),
-    "not_restored": N_("it could not be restored after the server restarted"),
-    "nobody_back": N_("nobody came back to it after the server restarted"),
-    "match_played": N_("the match's games are all played"),
-    "event_board": N_("the club night's board is over (played out, forfeited, or the event ended)"),
+    "empty": "everyone has left",
+    "shutdown": "the server is shutting down; the table is kept and will be back when it starts again",
+    "not_saved": "the server could not save this table",
+    "not_restored": "it could not be restored after the server restarted",
+    "nobody_back": "nobody came back to it after the server restarted",
+    "match_played": "the match's games are all played",
+    "event_board": "the club night's board is over (played out, forfeited, or the event ended)",
 }
 
 
 def closed_message(table: int, reason: str) -> dict[str, Any]:
-    """The ``table_closed`` message for ``table``, closed for ``reason`` (a code); its
-    ``message`` a :class:`~noddy.protocol.i18n.Phrase`, said in each reader's language."""
-    return {"type": "table_closed", "table": table, "reason": reason,
-            "message": Phrase(CLOSE_REASONS[reason])}
+    """The ``table_closed`` message for ``table``, closed for ``reason`` (a code)."""
+    return {"type": "table_closed", "table": table, "reason": reason, "message": CLOSE_REASONS[reason]}
 
 
 def closed_words(message: dict[str, Any]) -> str:
-    """What a ``table_closed`` message tells a person, in the current language: the words of
-    its ``reason`` when this version knows the code, else the ``message`` it carries (a
-    server before the codes sent its words as ``reason``)."""
-    reason = message.get("reason")
-    if isinstance(reason, str) and reason in CLOSE_REASONS:
-        return _(CLOSE_REASONS[reason])
-    words = message.get("message") or reason or ""
-    return say(words) if isinstance(words, str) else str(words)
+    """What a ``table_closed`` message tells a person (a server before the codes sent its
+    words as ``reason``)."""
+    return str(message.get("message") or message.get("reason") or "")

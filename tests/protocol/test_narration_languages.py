@@ -24,7 +24,6 @@ import sys
 import pytest
 
 from noddy.engine import Game
-from noddy.protocol.closing import CLOSE_REASONS, closed_message, closed_words
 from noddy.protocol.i18n import speaking
 from noddy.protocol.narration import narrate
 from noddy.protocol.results import result_message
@@ -202,18 +201,6 @@ def test_game_results_and_statistics_are_said_in_the_readers_language() -> None:
         with speaking(qq):
             lines = stats_lines(stats) + stats_lines({**stats, "presets": [], "preset": "noddy"})
         assert all(unmarked_words(line, ["ann", "cribbage", "noddy"]) == [] for line in lines), lines
-
-
-def test_why_a_table_closed_is_said_in_the_readers_language() -> None:
-    message = closed_message(4, "empty")
-    assert message["message"] == "everyone has left" and closed_words(message) == "everyone has left"
-    assert message["message"].said_in("de") == "alle sind gegangen"
-    with speaking("es"):
-        assert closed_words(message) == "todos se han ido"
-        assert closed_words({"type": "table_closed", "table": 4, "reason": "melted"}) == "melted"
-    with pseudo_language() as qq, speaking(qq):
-        for reason in CLOSE_REASONS:
-            assert unmarked_words(closed_words(closed_message(1, reason))) == [], reason
 
 
 if __name__ == "__main__":  # prints the story as the code tells it now, to pin a new wording
