@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .i18n import DEFAULT_LANGUAGE, _, current_language, pgettext, speaking
+from .i18n import DEFAULT_LANGUAGE, current_language, pgettext, speaking
 
 #: A score item as the wire carries it: ``{"kind": "run", "points": 3, "cards": ["4H", ...]}``.
 Item = Mapping[str, Any]

@@ -5,8 +5,13 @@ from one reader's point of view; :func:`narrate` gives the same as plain text.  
 knows the event, the players' names, the reader's seat and -- when a
 :class:`~noddy.protocol.table_view.TableView` tells the story -- what that view knew before
 the event (whose crib it is, the turn-up, the points of each show), described here by
-:class:`Known` so that this module needs nothing from the fold.  Also here: the small
-wording helpers both need (seat names, score lines, the count in words, card order).
+:class:`Known` so that this module needs nothing from the fold.  Also here: card order;
+the small wording helpers (seat names, score lines, the count in words, :class:`Line`) are
+in :mod:`.wording` and the end of a game in :mod:`.game_end_words`, re-exported here.
+
+Every line is said in the current language (:mod:`noddy.protocol.i18n`): each template is
+marked for the catalogs, and a score's call is the wire's English ``announcement`` in
+English, else said again from its items (:func:`said_call`, :mod:`.calls`).
 
 The front door, with the conventions and how to adopt all this, is :mod:`noddy.protocol.story`.
 Standard library only, no I/O.
@@ -15,20 +20,18 @@ Standard library only, no I/O.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
-#: A part of a :class:`Line`: plain text, or a run of wire cards ("5H", "TC").
-Part = str | tuple[str, ...]
-#: How a card is written: wire text in, what a reader sees out.
-CardFormat = Callable[[str], str]
+from .calls import announce
+from .i18n import DEFAULT_LANGUAGE, _, current_language, ngettext
+from .game_end_words import tell_game_over as _tell_game_over
+from .wording import (CardFormat, Line, Part, and_list, number_words, plain_card, score_line,
+                      score_to, seat_name, side_labels, with_cards)
+from .wording import capital as _capital
+
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
-
-
-def plain_card(card: str) -> str:
-    """The wire text itself (``"5H"``): how the text mode writes a card."""
-    return card
 
 
 def card_order(card: str) -> tuple[int, int]:
@@ -43,68 +46,6 @@ def card_order(card: str) -> tuple[int, int]:
 def sort_cards(cards: Sequence[str]) -> list[str]:
     """``cards`` in the order players hold them (see :func:`card_order`)."""
     return sorted(cards, key=card_order)
-
-
-_SMALL = ("nought one two three four five six seven eight nine ten eleven twelve thirteen "
-          "fourteen fifteen sixteen seventeen eighteen nineteen").split()
-_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
-
-
-def number_words(n: int) -> str:
-    """The running count as it is called: ``number_words(25) == "twenty-five"``."""
-    if not 0 <= n < 100:
-        return str(n)
-    if n < 20:
-        return _SMALL[n]
-    tens, ones = divmod(n, 10)
-    return _TENS[tens] + ("-" + _SMALL[ones] if ones else "")
-
-
-def seat_name(seat: int | None, names: Sequence[str | None] = ()) -> str:
-    """Who sits in ``seat``: the player's name, else ``"seat N"`` counted from 1 the way
-    people count (``"nobody"`` for no seat)."""
-    if seat is None:
-        return "nobody"
-    if 0 <= seat < len(names) and names[seat]:
-        return str(names[seat])
-    return f"seat {seat + 1}"
-
-
-def _capital(text: str) -> str:
-    """``text`` at the start of a sentence: "seat 2" -> "Seat 2"; names are left as typed."""
-    return "S" + text[1:] if text.startswith("seat ") else text
-
-
-def side_labels(sides: int, names: Sequence[str | None], players: int = 0) -> list[str]:
-    """One label for each of ``sides`` score tracks: a player, or with fewer tracks than
-    seats a partnership ("Ann & Cy": seats 1 and 3 score together, 0 and 2 in the protocol)."""
-    seats = max(players, len(names))
-    if 0 < sides < seats:
-        return [" & ".join(seat_name(s, names) for s in range(seats) if s % sides == side)
-                for side in range(sides)]
-    return [seat_name(side, names) for side in range(sides)]
-
-
-def score_line(scores: Sequence[int], names: Sequence[str | None], players: int = 0) -> str:
-    """``Ann 11, Ben 7``: each side's score beside its label."""
-    labels = side_labels(len(scores), names, players)
-    return ", ".join(f"{label} {score}" for label, score in zip(labels, scores))
-
-
-class Line(NamedTuple):
-    """One line of the story.  ``kind`` is how the client styles it: ``deal`` (a game or a
-    deal begins or ends), ``event``, ``score`` or ``win``.  ``parts`` are plain text and
-    runs of wire cards (tuples).  (A named tuple: the text mode makes one per event.)"""
-
-    kind: str
-    parts: tuple[Part, ...]
-
-    def text(self, card: CardFormat = plain_card) -> str:
-        """The line as plain text, every card written by ``card``."""
-        out = []
-        for part in self.parts:
-            out.append(part if isinstance(part, str) else " ".join(map(card, part)))
-        return "".join(out)
 
 
 @dataclass(frozen=True)
@@ -153,43 +94,52 @@ class _Teller:
     def players(self) -> int:
         return self.view.players if self.view is not None else 0
 
-    def whose_crib(self) -> str:
-        dealer = self.view.dealer if self.view is not None else None
-        if dealer is None:
-            return "the"
-        return "your" if dealer == self.seat else f"{self.name(dealer)}'s"
+    def crib_owner(self) -> int | None:
+        """The dealer, whose crib it is, when the view knows."""
+        return self.view.dealer if self.view is not None else None
 
 
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}{'s' * (count != 1)}"
+def said_call(e: dict[str, Any]) -> str:
+    """How a score event's points were called: the wire's ``announcement`` in English,
+    else the call said again from its items in the current language (``"nothing"``: no
+    items)."""
+    if current_language() == DEFAULT_LANGUAGE:
+        return e.get("announcement") or "nothing"
+    concealed = bool(e.get("concealed")) and e.get("cards") is None
+    return announce(e.get("items") or (), 0, concealed)
 
 
 def _tell_game_started(e: dict[str, Any], t: _Teller) -> list[Line]:
-    how = f"{e['players']} players" + (" in partnerships" if e.get("partnerships") else "")
-    return [Line("deal", (f"A game of {e['preset']}, {how}, first to {e['target']}.",))]
+    if e.get("partnerships"):
+        text = _("A game of {preset}, {players} players in partnerships, first to {target}.")
+    else:
+        text = _("A game of {preset}, {players} players, first to {target}.")
+    return [Line("deal", (text.format(preset=e["preset"], players=e["players"], target=e["target"]),))]
 
 
 def _tell_cut_for_deal(e: dict[str, Any], t: _Teller) -> list[Line]:
-    parts: list[Part] = ["Cut for deal: "]
+    parts: list[Part] = [_("Cut for deal: ")]
     for i, cut in enumerate(e.get("cuts", [])):
         parts += [", " if i else "", f"{t.name(cut['seat'])} ", (cut["card"],)]
     dealer = e.get("dealer")
-    parts.append(" — a tie, cut again." if dealer is None else f" — {t.name(dealer)} deals.")
+    parts.append(_(" — a tie, cut again.") if dealer is None
+                 else _(" — {who} deals.").format(who=t.name(dealer)))
     return [Line("event", tuple(parts))]
 
 
 def _tell_deal_started(e: dict[str, Any], t: _Teller) -> list[Line]:
-    return [Line("deal", (f"— Deal {e['deal']}: {t.name(e['dealer'])} deals —",))]
+    return [Line("deal", (_("— Deal {deal}: {who} deals —").format(deal=e["deal"], who=t.name(e["dealer"])),))]
 
 
 def _tell_cards_dealt(e: dict[str, Any], t: _Teller) -> list[Line]:
     cards = e.get("cards")
     if cards is None:
-        return [Line("event", (f"{t.who(e['seat'])} is dealt {_n(e['count'], 'card')}.",))]
+        text = ngettext("{who} is dealt {n} card.", "{who} is dealt {n} cards.", e["count"])
+        return [Line("event", (text.format(who=t.who(e["seat"]), n=e["count"]),))]
     held = tuple(sort_cards(cards))
     if e["seat"] == t.seat:
-        return [Line("event", ("You hold ", held, "."))]
-    return [Line("event", (f"{t.who(e['seat'])} is dealt ", held, "."))]
+        return [Line("event", with_cards(_("You hold {cards}."), cards=held))]
+    return [Line("event", with_cards(_("{who} is dealt {cards}."), who=t.who(e["seat"]), cards=held))]
 
 
 def _tell_discarded(e: dict[str, Any], t: _Teller) -> list[Line]:
@@ -197,50 +147,72 @@ def _tell_discarded(e: dict[str, Any], t: _Teller) -> list[Line]:
     seat = e.get("seat")
     if seat is None:
         if cards:
-            return [Line("event", ("The pack gives the crib ", tuple(cards), "."))]
-        return [Line("event", ("The pack gives the crib a card.",))]
+            return [Line("event", with_cards(_("The pack gives the crib {cards}."), cards=tuple(cards)))]
+        return [Line("event", (_("The pack gives the crib a card."),))]
     if cards is None:
-        return [Line("event", (f"{t.who(seat)} lays away {_n(e['count'], 'card')}.",))]
-    who = "You lay away " if seat == t.seat else f"{t.who(seat)} lays away "
-    return [Line("event", (who, tuple(sort_cards(cards)), f" to {t.whose_crib()} crib."))]
+        text = ngettext("{who} lays away {n} card.", "{who} lays away {n} cards.", e["count"])
+        return [Line("event", (text.format(who=t.who(seat), n=e["count"]),))]
+    owner = t.crib_owner()
+    if seat == t.seat:
+        if owner is None:
+            text = _("You lay away {cards} to the crib.")
+        elif owner == t.seat:
+            text = _("You lay away {cards} to your crib.")
+        else:
+            text = _("You lay away {cards} to {owner}'s crib.")
+    elif owner is None:
+        text = _("{who} lays away {cards} to the crib.")
+    elif owner == t.seat:
+        text = _("{who} lays away {cards} to your crib.")
+    else:
+        text = _("{who} lays away {cards} to {owner}'s crib.")
+    return [Line("event", with_cards(text, who=t.who(seat), cards=tuple(sort_cards(cards)),
+                                     owner=t.name(owner)))]
 
 
 def _tell_turned_up(e: dict[str, Any], t: _Teller) -> list[Line]:
-    return [Line("event", ("Turn-up: ", (e["card"],), "."))]
+    return [Line("event", with_cards(_("Turn-up: {card}."), card=(e["card"],)))]
 
 
 def _tell_scored(e: dict[str, Any], t: _Teller) -> list[Line]:
     who = t.who(e["seat"])
-    said = e.get("announcement") or "nothing"
+    said = said_call(e)
     reason = e.get("reason", "")
     cards = tuple(sort_cards(e.get("cards") or ()))
     if reason == "show":
         if cards:
-            return [Line("score", (f"{who} shows ", cards, f": {said}"))]
-        return [Line("score", (f"{who} shows: {said}",))]
+            return [Line("score", with_cards(_("{who} shows {cards}: {said}"), who=who, cards=cards, said=said))]
+        return [Line("score", (_("{who} shows: {said}").format(who=who, said=said),))]
     if reason == "crib":
-        whose = "Your crib" if e["seat"] == t.seat else f"{t.who(e['seat'])}'s crib"
-        if cards:
-            return [Line("score", (f"{whose} ", cards, f": {said}"))]
-        return [Line("score", (f"{whose}: {said}",))]
+        if e["seat"] == t.seat:
+            text = _("Your crib {cards}: {said}") if cards else _("Your crib: {said}")
+        else:
+            text = _("{who}'s crib {cards}: {said}") if cards else _("{who}'s crib: {said}")
+        return [Line("score", with_cards(text, who=who, cards=cards, said=said))]
     if reason == "turn-up":
-        return [Line("score", (f"{who}: {said} (the turn-up)",))]
+        return [Line("score", (_("{who}: {said} (the turn-up)").format(who=who, said=said),))]
     if reason == "first deal":
-        return [Line("score", (f"{who} pegs {e.get('points', 0)} for the first deal.",))]
-    return [Line("score", (f"{who}: {said}",))]
+        points = e.get("points", 0)
+        text = ngettext("{who} pegs {n} for the first deal.", "{who} pegs {n} for the first deal.", points)
+        return [Line("score", (text.format(who=who, n=points),))]
+    return [Line("score", (_("{who}: {said}").format(who=who, said=said),))]
 
 
 def _tell_played(e: dict[str, Any], t: _Teller) -> list[Line]:
-    return [Line("event", (f"{t.who(e['seat'])} plays ", (e["card"],),
-                           f" — {number_words(e['count'])}"))]
+    return [Line("event", with_cards(_("{who} plays {card} — {count}"), who=t.who(e["seat"]),
+                                     card=(e["card"],), count=number_words(e["count"])))]
 
 
 def _tell_go(e: dict[str, Any], t: _Teller) -> list[Line]:
-    return [Line("event", (f"{t.who(e['seat'])} says go.",))]
+    return [Line("event", (_("{who} says go.").format(who=t.who(e["seat"])),))]
 
 
 def _tell_count_reset(e: dict[str, Any], t: _Teller) -> list[Line]:
-    return [Line("event", ("The count starts again from nought.",))]
+    return [Line("event", (_("The count starts again from nought."),))]
+
+
+def _hand_label(t: _Teller, seat: int) -> str:
+    return _("{who}'s hand").format(who=t.who(seat))
 
 
 def _tell_hands_revealed(e: dict[str, Any], t: _Teller) -> list[Line]:
@@ -257,131 +229,90 @@ def _tell_hands_revealed(e: dict[str, Any], t: _Teller) -> list[Line]:
                               "" if points is None else f": {points}"))
 
     for seat, hand in enumerate(e.get("hands", [])):
-        lines.append(row(f"{t.who(seat)}'s hand", hand, shows.get(seat)))
+        lines.append(row(_hand_label(t, seat), hand, shows.get(seat)))
     crib = e.get("crib")
     if crib is not None:
         dealer = view.dealer if view is not None else None
-        label = "The crib" if dealer is None else f"{t.who(dealer)}'s crib"
+        label = _("The crib") if dealer is None else _("{who}'s crib").format(who=t.who(dealer))
         lines.append(row(label, crib, crib_points))
     return lines
 
 
 def _show_label(t: _Teller, seat: int, reason: str) -> str:
     """``"Ann's hand"``, ``"Your crib"``...: a show counted by hand."""
-    whose = "Your" if seat == t.seat else f"{t.who(seat)}'s"
-    return f"{whose} {'crib' if reason == 'crib' else 'hand'}"
+    if reason == "crib":
+        return _("Your crib") if seat == t.seat else _("{who}'s crib").format(who=t.who(seat))
+    return _("Your hand") if seat == t.seat else _hand_label(t, seat)
 
 
 def _tell_counting(e: dict[str, Any], t: _Teller) -> list[Line]:
     up = (e["turn_up"],) if e.get("turn_up") else ()
-    return [Line("event", (f"{_show_label(t, e['seat'], e['reason'])} ", tuple(sort_cards(e["cards"])),
-                           " + " if up else "", up, " is to be counted."))]
+    text = _("{show} {cards} + {turn_up} is to be counted.") if up else _("{show} {cards} is to be counted.")
+    return [Line("event", with_cards(text, show=_show_label(t, e["seat"], e["reason"]),
+                                     cards=tuple(sort_cards(e["cards"])), turn_up=up))]
 
 
 def _tell_claimed(e: dict[str, Any], t: _Teller) -> list[Line]:
-    what = "crib" if e.get("reason") == "crib" else "hand"
-    return [Line("score", (f"{t.who(e['seat'])} claims {e.get('points')} for the {what}.",))]
+    if e.get("reason") == "crib":
+        text = _("{who} claims {points} for the crib.")
+    else:
+        text = _("{who} claims {points} for the hand.")
+    return [Line("score", (text.format(who=t.who(e["seat"]), points=e.get("points")),))]
 
 
 def _tell_claim_refused(e: dict[str, Any], t: _Teller) -> list[Line]:
     """A claim above the show's worth: only its claimer is sent this (a record tells all)."""
-    what = "crib" if e.get("reason") == "crib" else "hand"
+    crib = e.get("reason") == "crib"
     points, zero = e.get("points"), e.get("counts_as_zero")
     if e.get("seat") == t.seat:
         if zero:
-            return [Line("score", (f"That {what} does not hold {points} either: your claim counts as 0.",))]
-        return [Line("event", (f"That {what} does not hold {points}. Claim again: a second claim "
-                               f"above the {what}'s worth counts as 0.",))]
+            text = (_("That crib does not hold {points} either: your claim counts as 0.") if crib
+                    else _("That hand does not hold {points} either: your claim counts as 0."))
+            return [Line("score", (text.format(points=points),))]
+        text = (_("That crib does not hold {points}. Claim again: a second claim above the crib's "
+                  "worth counts as 0.") if crib
+                else _("That hand does not hold {points}. Claim again: a second claim above the "
+                       "hand's worth counts as 0."))
+        return [Line("event", (text.format(points=points),))]
     if zero:
-        return [Line("score", (f"{t.who(e['seat'])} claims {points}, more than the {what} holds "
-                               "again: it counts as 0.",))]
-    return [Line("event", (f"{t.who(e['seat'])} claims {points}, more than the {what} holds: "
-                           "refused once.",))]
+        text = (_("{who} claims {points}, more than the crib holds again: it counts as 0.") if crib
+                else _("{who} claims {points}, more than the hand holds again: it counts as 0."))
+        return [Line("score", (text.format(who=t.who(e["seat"]), points=points),))]
+    text = (_("{who} claims {points}, more than the crib holds: refused once.") if crib
+            else _("{who} claims {points}, more than the hand holds: refused once."))
+    return [Line("event", (text.format(who=t.who(e["seat"]), points=points),))]
 
 
 def _tell_muggins(e: dict[str, Any], t: _Teller) -> list[Line]:
-    caller = t.who(e["seat"])
-    verdict = "right!" if e.get("right") else "wrong: nothing pegged."
-    return [Line("score", (f"{caller}: muggins, {e['points']} — {verdict}",))]
+    if e.get("right"):
+        text = _("{who}: muggins, {points} — right!")
+    else:
+        text = _("{who}: muggins, {points} — wrong: nothing pegged.")
+    return [Line("score", (text.format(who=t.who(e["seat"]), points=e["points"]),))]
 
 
 def _tell_passed(e: dict[str, Any], t: _Teller) -> list[Line]:
-    return [Line("event", (f"{t.who(e['seat'])} passes.",))]
+    return [Line("event", (_("{who} passes.").format(who=t.who(e["seat"])),))]
 
 
 def _tell_counted(e: dict[str, Any], t: _Teller) -> list[Line]:
     label = _show_label(t, e["seat"], e["reason"])
-    said = e.get("announcement") or "nothing"
-    line = f"{label} held {e['worth']} ({said}); {e['claimed']} claimed"
+    said = said_call(e)
     if e.get("mugged_by") is not None:
-        line += f", {e['worth'] - e['claimed']} mugged by {t.who(e['mugged_by'])}"
+        text = _("{show} held {worth} ({said}); {claimed} claimed, {mugged} mugged by {who}.")
     elif e.get("lost"):
-        line += f", {e['lost']} lost"
-    return [Line("score", (line + ".",))]
+        text = _("{show} held {worth} ({said}); {claimed} claimed, {lost} lost.")
+    else:
+        text = _("{show} held {worth} ({said}); {claimed} claimed.")
+    mugger = e.get("mugged_by")
+    return [Line("score", (text.format(show=label, worth=e["worth"], said=said, claimed=e["claimed"],
+                                       mugged=e["worth"] - e["claimed"], lost=e.get("lost"),
+                                       who=t.who(mugger) if mugger is not None else ""),))]
 
 
 def _tell_deal_ended(e: dict[str, Any], t: _Teller) -> list[Line]:
-    return [Line("deal", (f"After deal {e['deal']}: {score_line(e['scores'], t.names, t.players())}.",))]
-
-
-#: How a game_over's ``skunk`` is said after the score ("none", or a value a newer server
-#: added that this one does not know, says nothing).
-_SKUNK_WORDS = {"skunk": ", a skunk", "double": ", a double skunk"}
-
-
-def _tell_game_over(e: dict[str, Any], t: _Teller) -> list[Line]:
-    """The winner and the score; with a view, a summary of where each side's points came
-    from and its best hand."""
-    scores = list(e.get("scores", []))
-    winner = e.get("winner", -1)
-    seats = list(e.get("winning_seats", []))
-    label = " & ".join(t.name(s) for s in seats) if seats else f"side {winner + 1}"
-    verb = "win" if len(seats) > 1 else "wins"
-    others = " to ".join(str(s) for i, s in enumerate(scores) if i != winner)
-    mine = scores[winner] if 0 <= winner < len(scores) else "?"
-    ending = e.get("ending", "target")
-    # Who left is named as dealt in (the result's ``names``), not as the computer that played
-    # the seat on (issue 33); a result without them names the seat as the reader knows it.
-    dealt = list(e.get("names") or [])
-
-    def left(seat: int) -> str:
-        return (dealt[seat] if seat < len(dealt) else None) or t.name(seat)
-    played_to = list(e.get("played_to") or [])
-    if ending == "resignation":
-        who = " and ".join(left(s) for s in e.get("resigned", []))
-        lines = [Line("win", (f"{_capital(label)} {verb} the game by resignation ({who} resigned), "
-                              f"{mine} to {others}!",))]
-    elif ending == "abandoned":
-        who = " and ".join(left(s) for s in e.get("abandoned", []))
-        since = ""
-        if len(played_to) == len(scores):  # the deals played on after it count for nothing
-            board = " to ".join(str(s) for s in [played_to[winner], *(p for i, p in enumerate(played_to)
-                                                                      if i != winner)])
-            since = f"; the deals played since, to {board}, do not count"
-        lines = [Line("win", (f"{_capital(label)} {verb} the game: {who} left and never came back, which "
-                              f"counts as a resignation at {mine} to {others}, the score then{since}!",))]
-    else:
-        skunk = _SKUNK_WORDS.get(str(e.get("skunk")), "")
-        lines = [Line("win", (f"{_capital(label)} {verb} the game, {mine} to {others}{skunk}!",))]
-        gone = [f"{left(s)} resigned" for s in e.get("resigned", [])]
-        gone += [f"{left(s)} left and never came back" for s in e.get("abandoned", [])]
-        if gone:  # a loss for each, whatever the computer playing it on did
-            lines.append(Line("win", (f"({_capital('; '.join(gone))}: a loss.)",)))
-    view = t.view
-    if view is not None and view.deal:
-        if len(played_to) == len(scores):  # the summary adds up to the board as played
-            scores = played_to
-        as_played = " (as played)" if played_to else ""
-        lines.append(Line("win", (f"Summary after {_n(view.deal, 'deal')}{as_played}:",)))
-        summary_names = [left(s) for s in range(len(t.names))] if dealt else t.names
-        for team, side in enumerate(side_labels(len(scores), summary_names, view.players)):
-            parts = view.points_by_reason.get(team, {})
-            detail = ", ".join(f"{reason} {points}" for reason, points in sorted(parts.items())
-                               if points)
-            best = max((view.best_show.get(s, 0) for s in view.seats_of_team(team)), default=0)
-            lines.append(Line("win", (f"  {side}: {scores[team]} ({detail or 'nothing'}; "
-                                      f"best hand {best})",)))
-    return lines
+    return [Line("deal", (_("After deal {deal}: {scores}.").format(
+        deal=e["deal"], scores=score_line(e["scores"], t.names, t.players())),))]
 
 
 #: One teller per event kind: the one place each kind is put into words.
@@ -430,6 +361,6 @@ def narrate(event: dict[str, Any], names: Sequence[str | None], seat: int | None
     return "\n".join(line.text(card) for line in lines)
 
 
-__all__ = ["Part", "CardFormat", "Line", "Show", "Known", "TELLERS", "tell", "narrate",
+__all__ = ["said_call", "with_cards", "and_list", "score_to", "Part", "CardFormat", "Line", "Show", "Known", "TELLERS", "tell", "narrate",
            "plain_card", "card_order", "sort_cards", "number_words", "seat_name", "side_labels",
            "score_line", "RANKS", "SUITS"]

@@ -13,8 +13,9 @@ figures the same way; every line fits 80 columns.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
+from .i18n import N_, _, pgettext
 from .narration import sort_cards
 
 #: Eighths of a character cell, from empty to full: the chart's resolution within a row.
@@ -51,7 +52,23 @@ def _figure(value: float | None, places: int = 2) -> str:
     return "-" if value is None else f"{value:.{places}f}"
 
 
-#: The column heads of the table of figures, and how wide each column is.
+#: The column heads of the table of figures (each a word short enough for its column in
+#: every language: one space less than the column's width) and how wide each column is.
+COLUMNS: tuple[tuple[Callable[[], str], int], ...] = (
+    (lambda: pgettext("stats column", "preset"), -19), (lambda: pgettext("stats column", "games"), 6),
+    (lambda: pgettext("stats column", "wins"), 6), (lambda: pgettext("stats column", "win%"), 7),
+    (lambda: pgettext("stats column", "peg"), 7), (lambda: pgettext("stats column", "hand"), 7),
+    (lambda: pgettext("stats column", "crib"), 7), (lambda: pgettext("stats column", "given"), 9),
+    (lambda: pgettext("stats column", "taken"), 7))
+
+
+def head() -> str:
+    """The column heads in the current language (:data:`HEAD` in English)."""
+    return "".join(f"{word():<{-width}}" if width < 0 else f"{word():>{width}}"
+                   for word, width in COLUMNS)
+
+
+#: The column heads in English (a client says them with :func:`head`, in its reader's language).
 HEAD = (f"{'preset':<19}{'games':>6}{'wins':>6}{'win%':>7}{'peg':>7}{'hand':>7}{'crib':>7}"
         f"{'given':>9}{'taken':>7}")
 
@@ -78,7 +95,8 @@ def best_hand_line(entry: dict[str, Any]) -> str | None:
         return None
     cards = best["cards"]
     shown = " ".join(sort_cards(cards[:-1])) + " + " + cards[-1] if len(cards) > 1 else " ".join(cards)
-    return f"{entry['preset']}: {best['points']} with {shown} (game {best['game']})"
+    return _("{preset}: {points} with {cards} (game {game})").format(
+        preset=entry["preset"], points=best["points"], cards=shown, game=best["game"])
 
 
 def rating_summary(history: dict[str, Any]) -> str:
@@ -91,34 +109,40 @@ def rating_summary(history: dict[str, Any]) -> str:
     """
     values = [point["rating"] for point in history["history"]]
     count, low, high = len(values), round(min(values)), round(max(values))
-    head = f"{history['family']} rating {round(values[-1])}"
+    family, now = history["family"], round(values[-1])
     if count == 1:
-        return f"{head} (after 1 rated game)"
+        return _("{family} rating {rating} (after 1 rated game)").format(family=family, rating=now)
     if low == high:
-        return f"{head} (the same over the last {count} rated games)"
-    return f"{head} ({low}-{high} over the last {count} rated games)"
+        return _("{family} rating {rating} (the same over the last {n} rated games)").format(
+            family=family, rating=now, n=count)
+    return _("{family} rating {rating} ({low}-{high} over the last {n} rated games)").format(
+        family=family, rating=now, low=low, high=high, n=count)
 
 
 #: What stands where the rating chart would, when a person has no rated game.
-NO_RATING = "No rating history: none of these games was rated."  # (fits 80 columns in text mode)
+NO_RATING = N_("No rating history: none of these games was rated.")  # (fits 80 columns in text mode)
 
 
 def stats_lines(message: dict[str, Any], width: int = 80) -> list[str]:
     """The whole ``stats`` message as text-mode lines (the chart a one-row sparkline)."""
     presets = message["presets"]
-    about = f" ({message['preset']})" if message.get("preset") else ""
+    name, preset = message["name"], message.get("preset")
     if not presets:
-        return [f"No finished games for {message['name']}{about} yet."]
-    lines = [f"Statistics of {message['name']}{about}",
-             "Points per deal (crib: per crib held); skunks given/taken (doubles in brackets)",
-             HEAD, *[preset_line(entry) for entry in presets]]
+        if preset:
+            return [_("No finished games for {name} ({preset}) yet.").format(name=name, preset=preset)]
+        return [_("No finished games for {name} yet.").format(name=name)]
+    lines = [_("Statistics of {name} ({preset})").format(name=name, preset=preset) if preset
+             else _("Statistics of {name}").format(name=name),
+             _("Points per deal (crib: per crib held); skunks given/taken (doubles in brackets)"),
+             head(), *[preset_line(entry) for entry in presets]]
     best = [line for line in map(best_hand_line, presets) if line]
     if best:
-        lines.append("Best hands: " + best[0])
-        lines += ["            " + line for line in best[1:]]
+        label = _("Best hands: ")
+        lines.append(label + best[0])
+        lines += [" " * len(label) + line for line in best[1:]]
     for history in message["ratings"]:
         lines.append(rating_summary(history) + ":")
         lines.append("  " + sparkline([p["rating"] for p in history["history"]], width - 4))
     if not message["ratings"]:
-        lines.append(NO_RATING)
+        lines.append(_(NO_RATING))
     return lines

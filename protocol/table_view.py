@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from .narration import Line, Show, seat_name, sort_cards, tell
+from .i18n import DEFAULT_LANGUAGE, _, current_language
+from .narration import Line, Show, said_call, seat_name, sort_cards, tell
 from .seat_history import names_then, record_changes
 from .snapshot_fold import apply_snapshot
 
@@ -297,7 +298,9 @@ class TableView:
         by_reason[reason] = by_reason.get(reason, 0) + points
         if reason in ("show", "crib"):
             cards = e.get("cards")
-            self.shows.append(Show(seat, points, e.get("announcement") or "", reason == "crib",
+            said = (e.get("announcement") or "" if current_language() == DEFAULT_LANGUAGE
+                    else said_call(e))
+            self.shows.append(Show(seat, points, said, reason == "crib",
                                    None if cards is None else tuple(cards)))
             if reason == "show":
                 self.best_show[seat] = max(self.best_show.get(seat, 0), points)
@@ -353,9 +356,11 @@ class TableView:
         """A show counted by hand is over: kept as a show of its true worth, with what was
         claimed and who mugged it in the announcement."""
         seat, reason = e["seat"], e["reason"]
-        said = f"claimed {e['claimed']} of {e['worth']}"
         if e.get("mugged_by") is not None:
-            said += f", mugged by {self.seat_name(e['mugged_by'])}"
+            said = _("claimed {claimed} of {worth}, mugged by {who}").format(
+                claimed=e["claimed"], worth=e["worth"], who=self.seat_name(e["mugged_by"]))
+        else:
+            said = _("claimed {claimed} of {worth}").format(claimed=e["claimed"], worth=e["worth"])
         self.shows.append(Show(seat, e["worth"], said, reason == "crib", tuple(e["cards"])))
         if reason == "show":
             self.best_show[seat] = max(self.best_show.get(seat, 0), e["worth"])
