@@ -18,6 +18,7 @@ import json.scanner
 from typing import Any, Callable
 
 from .errors import ProtocolError
+from .i18n import Phrase
 
 
 def _compact_encoder() -> Callable[[Any, int], list[str]]:
@@ -144,7 +145,7 @@ def decode_line(line: bytes | str) -> dict[str, Any]:
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
-        raise ProtocolError("bad_json", "the line is not valid UTF-8") from None
+        raise ProtocolError("bad_json", Phrase("the line is not valid UTF-8")) from None
     except AttributeError:  # a str (it has no decode): text already
         text = line
     # The usual line is one object with nothing around it: scanned straight.  Whatever else
@@ -161,11 +162,12 @@ def decode_line(line: bytes | str) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except ValueError as exc:
-        raise ProtocolError("bad_json", f"the line is not valid JSON: {exc}") from None
+        raise ProtocolError("bad_json", Phrase("the line is not valid JSON: {detail}", detail=str(exc))) from None
     except RecursionError:
         # json's C decoder recurses per nesting level: 8192 bytes of "[" would otherwise
         # escape as a RecursionError, which is not a ValueError.
-        raise ProtocolError("bad_json", "the line is nested too deeply to read") from None
+        raise ProtocolError("bad_json", Phrase("the line is nested too deeply to read")) from None
     if not isinstance(value, dict):
-        raise ProtocolError("bad_json", f"a message must be a JSON object, not {type(value).__name__}")
+        raise ProtocolError("bad_json", Phrase("a message must be a JSON object, not {kind}",
+                                           kind=type(value).__name__))
     return value
