@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from noddy.protocol.i18n import _
 from noddy.protocol.story import TableView, seat_name
 
 from ..lines import LOG_LIMIT, CountRow, DealCount, LogLine, Peg, line, pile_marks
@@ -142,53 +143,66 @@ class Game:
 
     # == the table's news (the log) ======================================================
     def on_player_away(self, m: dict[str, Any]) -> None:
-        grace = m.get("grace")
-        wait = f"; the seat is held for {grace:g} s" if isinstance(grace, (int, float)) else ""
-        self.log_line(line("info", f"{m.get('name', 'A player')} lost the connection{wait}."))
+        grace, name = m.get("grace"), _player(m)
+        if isinstance(grace, (int, float)):
+            said = _("{name} lost the connection; the seat is held for {grace} s.").format(
+                name=name, grace=f"{grace:g}")
+        else:
+            said = _("{name} lost the connection.").format(name=name)
+        self.log_line(line("info", said))
 
     def on_player_back(self, m: dict[str, Any]) -> None:
         self.silent.pop(m.get("seat"), None)  # type: ignore[arg-type]
-        self.log_line(line("info", f"{m.get('name', 'A player')} is back."))
+        self.log_line(line("info", _("{name} is back.").format(name=_player(m))))
 
     def on_player_replaced(self, m: dict[str, Any]) -> None:
         if m.get("resigned"):
-            self.log_line(line("info", f"{m.get('name', 'A player')} resigned (a loss); a "
-                                       f"{m.get('level', '')} computer plays the seat on."))
+            self.log_line(line("info", _("{name} resigned (a loss); a {level} computer plays the "
+                                         "seat on.").format(name=_player(m), level=m.get("level", ""))))
             return
-        self.log_line(line("info", f"{m.get('name', 'A player')} has gone; a {m.get('level', '')} "
-                                   "computer player takes the seat."))
+        self.log_line(line("info", _("{name} has gone; a {level} computer player takes the "
+                                     "seat.").format(name=_player(m), level=m.get("level", ""))))
 
     def on_stand_in(self, m: dict[str, Any]) -> None:
         """A computer stands in for a person who has not come back (they may still take the
         seat back), or the table now waits for them (``level`` null)."""
-        name = m.get("name", "A player")
+        name = _player(m)
         seat = m.get("seat")
         if isinstance(seat, int) and m.get("level") is None:
             self.waiting_for[seat] = str(name)
         elif isinstance(seat, int):
             self.waiting_for.pop(seat, None)
         self.silent.pop(seat, None)  # type: ignore[arg-type]
-        gone = "has said nothing" if m.get("silent") else "has not come back"
-        self.log_line(line("info", f"The table waits for {name} (w: a computer plays meanwhile)."
-                           if m.get("level") is None else
-                           f"{name} {gone}; a {m.get('level')} computer stands in until "
-                           f"{name} returns (w: wait for {name} instead)."))
+        if m.get("level") is None:
+            said = _("The table waits for {name} (w: a computer plays meanwhile).")
+        elif m.get("silent"):
+            said = _("{name} has said nothing; a {level} computer stands in until {name} "
+                     "returns (w: wait for {name} instead).")
+        else:
+            said = _("{name} has not come back; a {level} computer stands in until {name} "
+                     "returns (w: wait for {name} instead).")
+        self.log_line(line("info", said.format(name=name, level=m.get("level"))))
         if m.get("counts"):  # what counts if they never come back (issue 33)
             self.log_line(line("info", str(m["counts"])))
 
     def on_seat_silent(self, m: dict[str, Any]) -> None:
         """The person to move in ``seat`` is here but has said nothing for the table's limit:
         ``w`` may call in a computer for them (until they say something)."""
-        name, seat, silent = m.get("name", "A player"), m.get("seat"), m.get("silent")
+        name, seat, silent = _player(m), m.get("seat"), m.get("silent")
         if isinstance(seat, int):
             self.silent[seat] = str(name)
-        said = f" for {silent:g} s" if isinstance(silent, (int, float)) else ""
-        self.log_line(line("info", f"{name} has said nothing{said} on their turn (w: a computer "
-                                   f"plays for {name} until they say something)."))
+        if isinstance(silent, (int, float)):
+            said = _("{name} has said nothing for {silent} s on their turn (w: a computer plays "
+                     "for {name} until they say something).")
+        else:
+            said = _("{name} has said nothing on their turn (w: a computer plays for {name} "
+                     "until they say something).")
+        self.log_line(line("info", said.format(name=name, silent=f"{silent:g}" if isinstance(silent, (int, float)) else "")))
 
     def on_timed_out(self, m: dict[str, Any]) -> None:
         who = self.seat_name(m.get("seat"))
-        self.log_line(line("info", f"{who} ran out of time; a move was made for them."))
+        self.log_line(line("info", _("{name} ran out of time; a move was made for them.").format(
+            name=who)))
 
     # == the game stream =================================================================
     def on_snapshot(self, m: dict[str, Any], now: float) -> None:
@@ -297,7 +311,7 @@ class Game:
                          shows[seat].announcement if seat in shows else "")
                 for seat, hand in enumerate(event.get("hands", []))]
         if event.get("crib") is not None:
-            rows.append(CountRow("crib", tuple(event["crib"]),
+            rows.append(CountRow(_("crib"), tuple(event["crib"]),
                                  None if crib is None else crib.points,
                                  "" if crib is None else crib.announcement))
         self.deal_count = DealCount(self.view.deal, self.view.turn_up, rows, self.now)
@@ -334,9 +348,6 @@ class Game:
         initials, or their seat numbers (1, 2...) when two share an initial."""
         names = self.names()
         return pile_marks([names[s] if s < len(names) else "" for s in range(self.view.players)])
-
-    def whose_crib(self) -> str:
-        return "your" if self.view.dealer == self.seat else f"{self.seat_name(self.view.dealer)}'s"
 
     def team_of(self, seat: int) -> int:
         return self.view.team_of(seat)
@@ -435,6 +446,11 @@ class Game:
     def visible_log(self) -> list[LogLine]:
         """The log up to the line scrolled to; the screen shows its last lines."""
         return self.log[:len(self.log) - self.log_scroll]
+
+
+def _player(m: dict[str, Any]) -> str:
+    """The name a message gives, or "A player" in words when it gives none."""
+    return m["name"] if "name" in m else _("A player")
 
 
 __all__ = ["Game", "COUNT_SECONDS"]
