@@ -64,8 +64,9 @@ def _row(*parts: Any, total: Any, width: int = 5) -> LogLine:
 
 
 def _heading(word: str, cells: int) -> int:
-    """A column's width: ``cells``, or its heading's length where a language says it longer."""
-    return max(cells, len(word) + 1 if cells >= 7 else len(word))
+    """A column's width: ``cells`` (a column of figures counts the two spaces before it), or
+    its heading's length and a space where a language says it longer."""
+    return max(cells, len(word) + 1)
 
 
 def hint_lines(message: dict[str, Any], rows: int = HINT_ROWS) -> list[LogLine]:
@@ -73,25 +74,25 @@ def hint_lines(message: dict[str, Any], rows: int = HINT_ROWS) -> list[LogLine]:
     columns are as wide as English has them, or as their headings in the reader's language."""
     choices = list(message.get("choices") or [])[:rows]
     total = pgettext("hint column", "total")
-    ws = _heading(total, 5)
+    ws = _heading(total, 7)
     if message.get("decision") == "discard":
         laid, kept = pgettext("hint column", "lay away"), pgettext("hint column", "keep")
         hand, crib = pgettext("hint column", "hand"), pgettext("hint column", "crib")
-        wl, wk, wh, wc = _heading(laid, 10), _heading(kept, 17), _heading(hand, 5), _heading(crib, 5)
-        heading = f"    {laid:<{wl}}{kept:<{wk}}{hand:>{wh}}  {crib:>{wc}}  {total:>{ws}}"
+        wl, wk, wh, wc = _heading(laid, 10), _heading(kept, 17), _heading(hand, 5), _heading(crib, 7)
+        heading = f"    {laid:<{wl}}{kept:<{wk}}{hand:>{wh}}{crib:>{wc}}{total:>{ws}}"
         return [line("dim", heading)] + [
             _row(f" {i}  ", *_cards_cell(c.get("laid", []), wl), *_cards_cell(c.get("kept", []), wk),
-                 f"{_points(c.get('hand')):>{wh}}  {_points(c.get('crib')):>{wc}}  ",
-                 total=c.get("total"), width=ws)
+                 f"{_points(c.get('hand')):>{wh}}{_points(c.get('crib')):>{wc}}  ",
+                 total=c.get("total"), width=ws - 2)
             for i, c in enumerate(choices, 1)]
     card, now, reply = (pgettext("hint column", "card"), pgettext("hint column", "now"),
                         pgettext("hint column", "reply"))
-    wd, wn, wr = _heading(card, 7), _heading(now, 3), _heading(reply, 5)
-    heading = f"    {card:<{wd}}{now:>{wn}}  {reply:>{wr}}  {total:>{ws}}"
+    wd, wn, wr = _heading(card, 7), max(3, len(now)), _heading(reply, 7)
+    heading = f"    {card:<{wd}}{now:>{wn}}{reply:>{wr}}{total:>{ws}}"
     return [line("dim", heading)] + [
         _row(f" {i}  ", *(_cards_cell([c["card"]], wd) if c.get("card") else [f"{_('go'):<{wd}}"]),
-             f"{c.get('now', 0):>{wn}}  {_points(c.get('answer')):>{wr}}  ", total=c.get("total"),
-             width=ws)
+             f"{c.get('now', 0):>{wn}}{_points(c.get('answer')):>{wr}}  ", total=c.get("total"),
+             width=ws - 2)
         for i, c in enumerate(choices, 1)]
 
 
