@@ -39,7 +39,8 @@ from ..pseudo_language import pseudo_language, unmarked_words
 from .test_counting_and_coach import ANN_HAND, BEN_HAND, HINT, at_table, reply, to_the_show, turn
 from .test_idle import SizedOutput
 from .test_model import ev
-from .test_no_cut_words import cuts, drawn
+from .test_no_cut_words import ME, cuts, drawn
+from .test_stand_in_names import ben_left_mid_deal, board_labels
 
 #: The two sizes issue 33 was played at (rows, columns).
 SIZES = [(24, 80), (20, 60)]
@@ -58,11 +59,11 @@ def speaking() -> Iterator[Any]:
 
 
 @contextmanager
-def client(size: tuple[int, int]) -> Iterator[ClientApp]:
+def client(size: tuple[int, int], name: str = "Ann") -> Iterator[ClientApp]:
     """The whole client on a terminal of ``size`` (rows, columns), fed by hand."""
     rows, columns = size
     with create_pipe_input() as keys:
-        yield ClientApp("127.0.0.1", 3131, "Ann", input=keys, output=SizedOutput(rows, columns))
+        yield ClientApp("127.0.0.1", 3131, name, input=keys, output=SizedOutput(rows, columns))
 
 
 def assert_fits(app: ClientApp, what: str) -> None:
@@ -160,6 +161,27 @@ def test_the_table_counting_by_hand_and_the_coach_read_whole_in_each_language(
         muggins_open(model)
         assert (model.prompt(), plain(keys_fragments(model, size[1]))) == expected["muggins"]
         assert_fits(app, "Ben's crib, muggins open")
+
+
+#: How the peg board says that a computer stands in for ben, by language and columns: the
+#: longest form that fits the label's room (test_stand_in_names.py has the English).
+STAND_IN = {("de", 80): "ben (greedy cpu 2 vertritt)", ("de", 60): "ben (Computer vertritt)",
+            ("es", 80): "ben (greedy cpu 2 de suplente)", ("es", 60): "ben (suplente)"}
+
+
+@pytest.mark.parametrize("language", ["de", "es"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[1]}x{size[0]}")
+def test_the_peg_board_says_a_stand_in_in_each_language(language: str, size: tuple[int, int],
+                                                        speaking: Any) -> None:
+    speaking(language)
+    with client(size, ME) as app:
+        app.model.connection_up()
+        app.model.handle({"type": "welcome", "name": ME, "token": "t", "resumed": False,
+                          "presets": [], "levels": ["greedy"]})
+        app.connection.send = lambda message: None  # type: ignore[method-assign]
+        ben_left_mid_deal(app)
+        assert board_labels(app) == [ME, STAND_IN[(language, size[1])]]
+        assert_fits(app, "the table with a stand-in")
 
 
 def test_a_players_news_and_the_coachs_notes_are_said_in_german(speaking: Any) -> None:
