@@ -12,6 +12,8 @@ snapshot.
 What is the client's own stays here: the cursor and the cards chosen for the crib, the log's
 scrolling, the count of a deal on the screen (:class:`~noddy.client.lines.DealCount`, put
 up by ``hands_revealed``), whether a game is on (``in_game``), and an action in flight.
+The people's news (who is away, back, silent, stood in for) is
+:class:`~noddy.client.screens.table_news.TableNews`'s, a part of :class:`Game`.
 
 The keys of the table screen live in :mod:`noddy.client.screens.table`; they read this state and
 queue requests on the :class:`~noddy.client.session.Session`.
@@ -26,6 +28,7 @@ from noddy.protocol.story import TableView, seat_name
 
 from ..lines import LOG_LIMIT, CountRow, DealCount, LogLine, Peg, line, pile_marks
 from ..session import LOBBY, TABLE, Session
+from .table_news import TableNews
 
 #: How long the count of a deal stays up by itself once the game waits for the player (a
 #: key closes it sooner); while others are to move it stays until a key.
@@ -34,7 +37,7 @@ COUNT_SECONDS = 8.0
 DEFAULT_TARGET = 31
 
 
-class Game:
+class Game(TableNews):
     """The table we are at and its game, folded from the server's messages (module docstring)."""
 
     def __init__(self, session: Session) -> None:
@@ -140,69 +143,6 @@ class Game:
         """Nothing can be played until the server has said again whose turn it is."""
         self.sending_action = False
         self.view.awaiting, self.legal = [], []
-
-    # == the table's news (the log) ======================================================
-    def on_player_away(self, m: dict[str, Any]) -> None:
-        grace, name = m.get("grace"), _player(m)
-        if isinstance(grace, (int, float)):
-            said = _("{name} lost the connection; the seat is held for {grace} s.").format(
-                name=name, grace=f"{grace:g}")
-        else:
-            said = _("{name} lost the connection.").format(name=name)
-        self.log_line(line("info", said))
-
-    def on_player_back(self, m: dict[str, Any]) -> None:
-        self.silent.pop(m.get("seat"), None)  # type: ignore[arg-type]
-        self.log_line(line("info", _("{name} is back.").format(name=_player(m))))
-
-    def on_player_replaced(self, m: dict[str, Any]) -> None:
-        if m.get("resigned"):
-            self.log_line(line("info", _("{name} resigned (a loss); a {level} computer plays the "
-                                         "seat on.").format(name=_player(m), level=m.get("level", ""))))
-            return
-        self.log_line(line("info", _("{name} has gone; a {level} computer player takes the "
-                                     "seat.").format(name=_player(m), level=m.get("level", ""))))
-
-    def on_stand_in(self, m: dict[str, Any]) -> None:
-        """A computer stands in for a person who has not come back (they may still take the
-        seat back), or the table now waits for them (``level`` null)."""
-        name = _player(m)
-        seat = m.get("seat")
-        if isinstance(seat, int) and m.get("level") is None:
-            self.waiting_for[seat] = str(name)
-        elif isinstance(seat, int):
-            self.waiting_for.pop(seat, None)
-        self.silent.pop(seat, None)  # type: ignore[arg-type]
-        if m.get("level") is None:
-            said = _("The table waits for {name} (w: a computer plays meanwhile).")
-        elif m.get("silent"):
-            said = _("{name} has said nothing; a {level} computer stands in until {name} "
-                     "returns (w: wait for {name} instead).")
-        else:
-            said = _("{name} has not come back; a {level} computer stands in until {name} "
-                     "returns (w: wait for {name} instead).")
-        self.log_line(line("info", said.format(name=name, level=m.get("level"))))
-        if m.get("counts"):  # what counts if they never come back (issue 33)
-            self.log_line(line("info", str(m["counts"])))
-
-    def on_seat_silent(self, m: dict[str, Any]) -> None:
-        """The person to move in ``seat`` is here but has said nothing for the table's limit:
-        ``w`` may call in a computer for them (until they say something)."""
-        name, seat, silent = _player(m), m.get("seat"), m.get("silent")
-        if isinstance(seat, int):
-            self.silent[seat] = str(name)
-        if isinstance(silent, (int, float)):
-            said = _("{name} has said nothing for {silent} s on their turn (w: a computer plays "
-                     "for {name} until they say something).")
-        else:
-            said = _("{name} has said nothing on their turn (w: a computer plays for {name} "
-                     "until they say something).")
-        self.log_line(line("info", said.format(name=name, silent=f"{silent:g}" if isinstance(silent, (int, float)) else "")))
-
-    def on_timed_out(self, m: dict[str, Any]) -> None:
-        who = self.seat_name(m.get("seat"))
-        self.log_line(line("info", _("{name} ran out of time; a move was made for them.").format(
-            name=who)))
 
     # == the game stream =================================================================
     def on_snapshot(self, m: dict[str, Any], now: float) -> None:
@@ -446,11 +386,6 @@ class Game:
     def visible_log(self) -> list[LogLine]:
         """The log up to the line scrolled to; the screen shows its last lines."""
         return self.log[:len(self.log) - self.log_scroll]
-
-
-def _player(m: dict[str, Any]) -> str:
-    """The name a message gives, or "A player" in words when it gives none."""
-    return m["name"] if "name" in m else _("A player")
 
 
 __all__ = ["Game", "COUNT_SECONDS"]
