@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from noddy.protocol.i18n import N_, _
+from noddy.protocol.i18n import N_, _, pgettext
 
 from ..keymap import Screen, key
 from ..session import TABLE, Session
@@ -110,7 +110,11 @@ class HandCount(Screen):
             if capital:
                 return _("Your crib") if crib else _("Your hand")
             return _("your crib") if crib else _("your hand")
-        said = _("{name}'s crib") if crib else _("{name}'s hand")
+        if capital:  # (English begins with the name; German with "Die Krippe von ...")
+            said = (pgettext("a line's start", "{name}'s crib") if crib
+                    else pgettext("a line's start", "{name}'s hand"))
+        else:
+            said = _("{name}'s crib") if crib else _("{name}'s hand")
         return said.format(name=self.game.seat_name(seat))
 
     def show_word(self) -> str:
