@@ -134,6 +134,11 @@ COACH = {
 }
 
 
+#: The count of the deal's heading, one row at either size.
+COUNT_HEADING = {"de": " Zählung, Runde 1 · Startkarte 6♣  — Taste: weiter —",
+                 "es": " Recuento, mano 1 · arranque 6♣  — pulsa una tecla —"}
+
+
 @pytest.mark.parametrize("language", ["de", "es"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[1]}x{size[0]}")
 def test_the_table_counting_by_hand_and_the_coach_read_whole_in_each_language(
@@ -161,6 +166,10 @@ def test_the_table_counting_by_hand_and_the_coach_read_whole_in_each_language(
         muggins_open(model)
         assert (model.prompt(), plain(keys_fragments(model, size[1]))) == expected["muggins"]
         assert_fits(app, "Ben's crib, muggins open")
+
+        model.handle(ev(13, "hands_revealed", hands=[ANN_HAND, BEN_HAND], crib=BEN_CRIB))
+        assert plain(count_fragments(model, size[1])).splitlines()[0] == COUNT_HEADING[language]
+        assert_fits(app, "the count of the deal")
 
 
 #: How the peg board says that a computer stands in for ben, by language and columns: the
