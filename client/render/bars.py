@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from noddy.protocol.i18n import N_, _
+
 from ..model import ViewModel
 from ..screens.lobby import free_seats
 from ..screens.table import match_sides
@@ -34,7 +36,7 @@ def title_bar(model: ViewModel, address: str, where: str | list[Part],
     style = "class:title" if model.session.connection == "online" else "class:title.offline"
     parts: list[Part] = [(" Noddy", "", _PROGRAM), (model.session.name, " · ", 0)]
     if model.session.registered is False:
-        parts.append(("(guest)", " ", _GUEST))
+        parts.append((_("(guest)"), " ", _GUEST))
     parts.append((address, " @ ", _ADDRESS))
     parts += [(where, " · ", 0)] if isinstance(where, str) else where
     line = join_parts(parts, width - EDGE)
@@ -53,9 +55,10 @@ def match_text(table: dict[str, Any]) -> str:
     if winner is not None:
         sides = match_sides(table)
         name = sides[winner] if 0 <= winner < len(sides) else ""
-        return f" · match: {name or 'side ' + str(winner)} won"  # (the score: below)
+        name = name or _("side {side}").format(side=winner)
+        return " · " + _("match: {name} won").format(name=name)  # (the score: below)
     points = "-".join(str(p) for p in match.get("points") or [])
-    return f" · match {points} to {match.get('to')}"
+    return " · " + _("match {points} to {to}").format(points=points, to=match.get("to"))
 
 
 def title_fragments(model: ViewModel, address: str, width: int = TITLE_WIDTH) -> Fragments:
@@ -63,31 +66,36 @@ def title_fragments(model: ViewModel, address: str, width: int = TITLE_WIDTH) ->
     score), and the connection's state, so a dropped link is visible at a glance."""
     where: list[Part]
     if model.session.screen == LOBBY or model.game.table_id is None:
-        where = [("Lobby", " · ", 0)]
+        where = [(_("Lobby"), " · ", 0)]
         if model.lobby.people_only:
-            where.append(("people only", " · ", 0))
+            where.append((_("people only"), " · ", 0))
     else:
         table = model.game.table or {}
         target = model.game.target  # the game's, or before it the table's (see Game.target)
-        where = [(f"Table {model.game.table_id}", " · ", 0),
+        where = [(_("Table {table}").format(table=model.game.table_id), " · ", 0),
                  (str(table.get('preset', model.game.view.preset or '')), " · ", 0)]
         if target:
-            where.append((f"to {target}", " ", 0))
+            where.append((_("to {target}").format(target=target), " ", 0))
         match = match_text(table)
         if match:
             where.append((match.removeprefix(" · "), " · ", 0))
         if model.game.view.deal:
-            where.append((f"deal {model.game.view.deal}", " · ", _DEAL))
+            where.append((_("deal {deal}").format(deal=model.game.view.deal), " · ", _DEAL))
         ended = model.game.game_rating if model.game.view.winner is not None else None  # (that game's)
         rating = ended or table
         if isinstance(rating.get("rated"), bool):
-            where.append(("rated" if rating["rated"] else "unrated", " · ", _RATED))
+            where.append((_("rated") if rating["rated"] else _("unrated"), " · ", _RATED))
     if model.session.connection in ("reconnecting", "offline") and model.session.screen == CONNECTING:
-        return title_bar(model, address, where + [("not connected", " · ", 0)], width)
-    state = {"online": "", "connecting": "connecting…",
-             "reconnecting": "connection lost, reconnecting…",
-             "offline": "offline"}.get(model.session.connection, "")
+        return title_bar(model, address, where + [(_("not connected"), " · ", 0)], width)
+    state = CONNECTION_STATES.get(model.session.connection, "")
+    state = _(state) if state else ""
     return title_bar(model, address, where + ([(state, " · ", 0)] if state else []), width)
+
+
+#: The connection's state as the title says it (said with ``_()``; online: nothing).
+CONNECTION_STATES = {"connecting": N_("connecting…"),
+                     "reconnecting": N_("connection lost, reconnecting…"),
+                     "offline": N_("offline")}
 
 
 def status_line(model: ViewModel, idle: Fragments, width: int | None = None) -> Fragments:
@@ -117,77 +125,81 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False,
     ``width`` columns (see :func:`fit_keys`); ``scrolling``: the coach's box or the count has
     more rows than it shows, and the arrows scroll it; ``answering``: a challenge or an
     invitation waits, and in the lobby a and d answer it (a no longer registers)."""
-    scroll = [("↑↓ PgUp PgDn", "scroll"), ("other keys", "close it")] if scrolling else []
+    scroll = [("↑↓ PgUp PgDn", _("scroll")), (_("other keys"), _("close it"))] if scrolling else []
     if model.session.name_prompt is not None:
-        keys = [("↵", "use this name"), ("Ctrl-Q", "quit")]
+        keys = [("↵", _("use this name")), ("Ctrl-Q", _("quit"))]
     elif model.lobby.password_prompt is not None:
-        keys = [("↵", "send"), ("Esc", "cancel")]
+        keys = [("↵", _("send")), ("Esc", _("cancel"))]
     elif model.session.connection in ("reconnecting", "offline"):
-        keys = [("r", "retry now"), ("?", "help"), ("q", "quit")]
+        keys = [("r", _("retry now")), ("?", _("help")), ("q", _("quit"))]
     elif model.session.screen == CONNECTING:
-        keys = [("?", "help"), ("q", "quit")]
+        keys = [("?", _("help")), ("q", _("quit"))]
     elif model.coach.panel is not None:
-        keys = (scroll or [("any key", "closes the coach's box")]) + [("Ctrl-Q", "quit")]
+        keys = (scroll or [(_("any key"), _("closes the coach's box"))]) + [("Ctrl-Q", _("quit"))]
     elif model.game.deal_count is not None and model.session.screen != LOBBY:
-        keys = (scroll or [("any key", "closes the count")]) + [("Ctrl-Q", "quit")]
+        keys = (scroll or [(_("any key"), _("closes the count"))]) + [("Ctrl-Q", _("quit"))]
     elif model.session.screen == LOBBY and model.new_table.form is not None:
         if model.new_table.form.on_text:
-            keys = [("↑↓", "line"), ("type", "password"), ("⌫", "delete"), ("↵", "create"),
-                    ("Esc", "back")]
+            keys = [("↑↓", _("line")), (_("type"), _("password")), ("⌫", _("delete")), ("↵", _("create")),
+                    ("Esc", _("back"))]
         else:
-            keys = [("↑↓", "line"), ("←→", "change"), ("↵", "create"), ("Esc", "back"),
-                    ("?", "help")]
+            keys = [("↑↓", _("line")), ("←→", _("change")), ("↵", _("create")), ("Esc", _("back")),
+                    ("?", _("help"))]
     elif model.session.screen == LOBBY:
-        keys = [("n", "new"), ("↵", "sit"), ("w", "watch"), ("o", "who"), ("m", "my games"),
-                ("e", "clubs"), ("b", "ratings"), ("i", "stats"), ("c", "chat"), ("?", "help"),
-                ("q", "quit")]
+        keys = [("n", _("new")), ("↵", _("sit")), ("w", _("watch")), ("o", _("who")), ("m", _("my games")),
+                ("e", _("clubs")), ("b", _("ratings")), ("i", _("stats")), ("c", _("chat")), ("?", _("help")),
+                ("q", _("quit"))]
         if answering:  # the status line may since say something else: the keys still tell
-            keys[:0] = [("a", "accept"), ("d", "decline")]
+            keys[:0] = [("a", _("accept")), ("d", _("decline"))]
         elif model.session.registered is False:  # a guest: how to keep the name (c chat, i stats give way first)
-            keys.insert(7, ("a", "register"))
+            keys.insert(7, ("a", _("register")))
     elif model.table_screen.picking == "remove":
-        keys = [("1-4", "that seat's computer"), ("Esc", "none")]
+        keys = [("1-4", _("that seat's computer")), ("Esc", _("none"))]
     elif model.game.view.winner is not None:
         match = (model.game.table or {}).get("match")  # what r starts: as the prompt says it
-        again = ("play again" if not match else "new match" if match.get("winner") is not None
-                 else f"game {match.get('game', 0) + 1}")
+        again = (_("play again") if not match else _("new match") if match.get("winner") is not None
+                 else _("game {game}").format(game=match.get("game", 0) + 1))
         keys = ([("r", again)] if model.game.seat is not None else []) + [
-            ("l", "leave"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+            ("l", _("leave")), ("PgUp", _("log")), ("c", _("chat")), ("?", _("help")), ("q", _("quit"))]
     elif model.table_screen.at_event_board():  # the server seats and starts it (issue 35)
-        keys = [("l", "leave"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+        keys = [("l", _("leave")), ("c", _("chat")), ("?", _("help")), ("q", _("quit"))]
     elif model.table_screen.seats_open and (not model.game.in_game or model.game.seat is None):
         seats = f"1-{len((model.game.table or {}).get('seats', [])) or 4}"
         if model.game.seat is None:
-            keys = [(seats, "sit there"), ("s", "first free seat"), ("l", "leave"), ("c", "chat"),
-                    ("?", "help"), ("q", "quit")]
+            keys = [(seats, _("sit there")), ("s", _("first free seat")), ("l", _("leave")), ("c", _("chat")),
+                    ("?", _("help")), ("q", _("quit"))]
         else:
             computers = []
             if model.game.table is not None and free_seats(model.game.table):
-                computers.append(("a", "add computer"))
+                computers.append(("a", _("add computer")))
             if model.table_screen.computer_seats():
-                computers.append(("x", "remove computer"))
-            keys = [(seats, "seat"), *computers, ("v", "level"), ("s", "stand"),
-                    ("r", "ready"), ("l", "leave"), ("c", "chat"), ("?", "help")]
+                computers.append(("x", _("remove computer")))
+            keys = [(seats, _("seat")), *computers, ("v", _("level")), ("s", _("stand")),
+                    ("r", _("ready")), ("l", _("leave")), ("c", _("chat")), ("?", _("help"))]
     elif model.game.seat is None:
-        keys = [("l", "leave"), ("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+        keys = [("l", _("leave")), ("PgUp", _("log")), ("c", _("chat")), ("?", _("help")), ("q", _("quit"))]
     elif model.hand_count.active:
-        keys = model.hand_count.keys() + [("PgUp", "log"), ("c", "chat"), ("?", "help")]
+        keys = model.hand_count.keys() + [("PgUp", _("log")), ("c", _("chat")), ("?", _("help"))]
     else:
         cards = len(model.game.hand)
-        keys = [("1" if cards == 1 else f"1-{cards}", "card")] if cards else []
-        keys += [("g", "go")] if model.game.go_is_legal else []  # only when no card can be played
-        keys += [("h", "hint")] if model.coach.can_hint else []
-        keys += [("v", "review")] if model.coach.notes is not None else []
+        keys = [("1" if cards == 1 else f"1-{cards}", _("card"))] if cards else []
+        keys += [("g", _("go"))] if model.game.go_is_legal else []  # only when no card can be played
+        keys += [("h", _("hint"))] if model.coach.can_hint else []
+        keys += [("v", _("review"))] if model.coach.notes is not None else []
         away = model.table_screen.away_choice()
-        keys += [("w", f"{'computer for' if away[2] else 'wait for'} {away[1]}")] if away else []
-        keys += [("l", "resign")] + ([("m", "give up match")] if model.table_screen.in_match() else [])
-        keys += [("PgUp", "log"), ("c", "chat"), ("?", "help"), ("q", "quit")]
+        if away:
+            keys.append(("w", (_("computer for {name}") if away[2] else _("wait for {name}")).format(
+                name=away[1])))
+        keys += [("l", _("resign"))] + ([("m", _("give up match"))] if model.table_screen.in_match() else [])
+        keys += [("PgUp", _("log")), ("c", _("chat")), ("?", _("help")), ("q", _("quit"))]
     return key_hints(fit_keys(keys, width))
 
 
 #: The hints left out first when the line is too narrow for all (the help lists every key).
-FIRST_TO_GO = (("v", "level"), ("PgUp", "log"), ("c", "chat"), ("i", "stats"), ("e", "clubs"),
-               ("b", "ratings"), ("m", "my games"), ("w", "watch"))
+#: (The hints are said with ``_()`` where they are compared: a screen's keys come in its
+#: reader's language.)
+FIRST_TO_GO = (("v", N_("level")), ("PgUp", N_("log")), ("c", N_("chat")), ("i", N_("stats")),
+               ("e", N_("clubs")), ("b", N_("ratings")), ("m", N_("my games")), ("w", N_("watch")))
 #: Never left out: the way to the help, and the ways back and out.
 ALWAYS_SHOWN = ("?", "q", "Ctrl-Q", "Esc")
 
@@ -198,11 +210,12 @@ def fit_keys(keys: list[tuple[str, str]], width: int) -> list[tuple[str, str]]:
     the help and quit keys stay; the others go in the order of :data:`FIRST_TO_GO`, then
     from the right."""
     keys = list(keys)
+    first_to_go = [(key, _(what)) for key, what in FIRST_TO_GO]
     while len(key_text(keys)) > width:
         droppable = [key for key in keys[1:] if key[0] not in ALWAYS_SHOWN]
         if not droppable:
             break
-        keys.remove(next((key for key in FIRST_TO_GO if key in droppable), droppable[-1]))
+        keys.remove(next((key for key in first_to_go if key in droppable), droppable[-1]))
     return keys
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from noddy.protocol.i18n import N_, _
+
 from ..lines import Peg
 from ..model import ViewModel
 from .fragments import Fragments
@@ -47,7 +49,7 @@ def board_fragments(model: ViewModel, width: int) -> Fragments:
     it (issue 33: ben's name was gone from the board, his points shown as the computer's)."""
     pegs = model.game.pegs()
     if not pegs:
-        return [("class:dim", " The peg board appears when the game begins.\n")]
+        return [("class:dim", f" {_('The peg board appears when the game begins.')}\n")]
     stood_for = _stood_for(model)
     if stood_for:
         widest = _widest(width)
@@ -69,7 +71,7 @@ def _team_label(seats: list[int], names: list[str], stood_for: dict[int, str], w
     """A track's label with each stand-in said, in the longest of :data:`STAND_IN_WORDS`'
     forms that fits (a label is never cut mid-word: the board cuts only at its end)."""
     label = ""
-    for words in STAND_IN_WORDS:
+    for words in map(_, STAND_IN_WORDS):
         parts = []
         for seat in seats:
             name = names[seat] if seat < len(names) else ""
@@ -83,8 +85,9 @@ def _team_label(seats: list[int], names: list[str], stood_for: dict[int, str], w
 
 #: How a stand-in is said on the board, longest first; the first that fits the label's room
 #: is used (at 60 columns the room is 24 characters: "ben (stand-in)").
-STAND_IN_WORDS = ("{person} ({computer} standing in)", "{person} ({cpu} standing in)",
-                  "{person} (computer standing in)", "{person} (stand-in)")
+#: (Said with ``_()`` where they are used.)
+STAND_IN_WORDS = (N_("{person} ({computer} standing in)"), N_("{person} ({cpu} standing in)"),
+                  N_("{person} (computer standing in)"), N_("{person} (stand-in)"))
 
 
 #: The columns a track's row takes besides its label and holes: the space before the label,

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
+from noddy.protocol.i18n import _
+
 from ..cards import card_label, is_red, rank_label, suit_symbol
 from ..model import ViewModel
 from .fragments import Fragments
@@ -63,8 +65,8 @@ def hand_fragments(model: ViewModel) -> Fragments:
     hand = model.game.hand
     if not hand:
         if model.game.seat is None:
-            return [("class:dim", "  (watching: no hand)\n\n\n")]
-        return [("class:dim", "  (no cards)\n\n\n")]
+            return [("class:dim", f"  ({_('watching: no hand')})\n\n\n")]
+        return [("class:dim", f"  ({_('no cards')})\n\n\n")]
     playable = model.game.playable()
     discarding = model.game.discard_size > 0
     kinds = []
@@ -94,5 +96,6 @@ def hand_fragments(model: ViewModel) -> Fragments:
             keys += [("class:key" if kind in ("playable", "selected") else "class:dim", number)]
     note = ""
     if discarding:
-        note = f"   for the crib: {len(model.game.selected)}/{model.game.discard_size}"
+        note = "   " + _("for the crib: {chosen}/{size}").format(chosen=len(model.game.selected),
+                                                                size=model.game.discard_size)
     return top + [("", "\n")] + mid + [("class:dim", note), ("", "\n")] + bottom + [("", "\n")] + keys

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from prompt_toolkit.utils import get_cwidth
 
+from noddy.protocol.i18n import _
+
 from ..cards import sort_cards
 from ..model import ViewModel
 from .cards import card_faces, hand_fragments
@@ -34,11 +36,10 @@ def counting_fragments(model: ViewModel, width: int | None = None) -> Fragments:
         top += [("", "    ")] + up_top
         mid += [("class:dim", " +  ")] + up_mid
         bottom += [("", "    ")] + up_bottom
-    whose = count.owner_words()
-    if whose.startswith("your"):
-        whose = "Y" + whose[1:]
-    labels = [f"  {whose}" + (" with the turn-up" if model.game.view.turn_up else ""),
-              f"  {whose}", f"  {whose.split()[-1]}", ""]  # whose show, then what it is
+    whose = count.owner_words(capital=True)
+    with_turn_up = _("{show} with the turn-up").format(show=whose)
+    labels = [f"  {with_turn_up if model.game.view.turn_up else whose}",
+              f"  {whose}", f"  {count.show_word()}", ""]  # whose show, then what it is
     room = None if width is None else width - 1 - _cells([("", "  ")] + mid)
     mid.append(("class:label", next(label for label in labels if room is None or get_cwidth(label) <= room)))
     claimed = show.get("claimed")
@@ -46,19 +47,21 @@ def counting_fragments(model: ViewModel, width: int | None = None) -> Fragments:
     typed = [("class:key", count.entry), ("class:cursor", " ")]
     low, high = count.bounds()
     if count.claiming:
-        last: Fragments = [("class:label", "  Claim: "), *typed,
-                           ("class:dim", f"   ({low} to {high}; Enter claims)")]
+        last: Fragments = [("class:label", f"  {_('Claim:')} "), *typed,
+                           ("class:dim", "   " + _("({low} to {high}; Enter claims)").format(
+                               low=low, high=high))]
     elif count.mugging:  # the hint goes first, then whose claim (the key line and log say them)
+        claims = "  " + _("{name} claims {points}.  Muggins:").format(name=owner, points=claimed) + " "
         tries: list[Fragments] = [
-            [("class:label", f"  {owner} claims {claimed}.  Muggins: "), *typed,
-             ("class:dim", f"   ({low} or more; p passes)")],
-            [("class:label", f"  {owner} claims {claimed}.  Muggins: "), *typed],
-            [("class:label", "  Muggins: "), *typed]]
+            [("class:label", claims), *typed,
+             ("class:dim", "   " + _("({low} or more; p passes)").format(low=low))],
+            [("class:label", claims), *typed],
+            [("class:label", f"  {_('Muggins:')} "), *typed]]
         last = next((t for t in tries if width is None or _cells(t) <= width - 1), tries[-1])
     elif claimed is None:
-        last = [("class:dim", f"  {owner} is counting…")]
+        last = [("class:dim", "  " + _("{name} is counting…").format(name=owner))]
     else:
-        last = [("class:label", f"  {owner} claims {claimed}")]
+        last = [("class:label", "  " + _("{name} claims {points}").format(name=owner, points=claimed))]
     return ([("", "  ")] + top + [("", "\n"), ("", "  ")] + mid + [("", "\n"), ("", "  ")]
             + bottom + [("", "\n")] + last)
 
@@ -86,7 +89,7 @@ def panel_fragments(model: ViewModel, width: int | None = None) -> Fragments:
     out: Fragments = [("class:label", f" {panel.title} "), ("", "\n")]
     for line in panel.lines:
         out += log_fragments([line], None if width is None else width - 1) + [("", " \n")]
-    return out + [("class:dim", " any key closes this ")]
+    return out + [("class:dim", f" {_('any key closes this')} ")]
 
 
 __all__ = ["counting_fragments", "hand_or_show_fragments", "panel_fragments"]

@@ -8,6 +8,8 @@ lobby's own windows are :mod:`noddy.client.screens.lobby_layout`'s, the new-tabl
 
 from __future__ import annotations
 
+from noddy.protocol.i18n import _
+
 from ..model import ViewModel
 from .fragments import EDGE, Fragments, fit_words
 
@@ -37,14 +39,21 @@ def password_prefix(model: ViewModel) -> Fragments:
         return []
     if prompt.table is None:  # an account's: never kept by the client
         if prompt.verb == "register" and prompt.confirming:
-            return [("class:key", " The same password again (Esc cancels): ")]
+            return [("class:key", f" {_('The same password again (Esc cancels):')} ")]
         if prompt.verb == "register":
-            return [("class:key", f" New password for {model.session.name} (Esc cancels): ")]
-        again = " again" if prompt.retry else ""
-        return [("class:key", f" Password{again} for {model.session.name} (Esc: another name): ")]
-    again = "again " if prompt.retry else ""
+            return [("class:key", " " + _("New password for {name} (Esc cancels):").format(
+                name=model.session.name) + " ")]
+        said = (_("Password again for {name} (Esc: another name):") if prompt.retry
+                else _("Password for {name} (Esc: another name):"))
+        return [("class:key", " " + said.format(name=model.session.name) + " ")]
     if prompt.verb == "join_event":
-        return [("class:key", f" Password {again}to join club night {prompt.table} (Esc cancels): ")]
-    verb = "sit at" if prompt.verb == "sit" else "watch"
-    again = "again " if prompt.retry else ""
-    return [("class:key", f" Password {again}to {verb} table {prompt.table} (Esc cancels): ")]
+        said = (_("Password again to join club night {event} (Esc cancels):") if prompt.retry
+                else _("Password to join club night {event} (Esc cancels):"))
+        return [("class:key", " " + said.format(event=prompt.table) + " ")]
+    if prompt.verb == "sit":
+        said = (_("Password again to sit at table {table} (Esc cancels):") if prompt.retry
+                else _("Password to sit at table {table} (Esc cancels):"))
+    else:
+        said = (_("Password again to watch table {table} (Esc cancels):") if prompt.retry
+                else _("Password to watch table {table} (Esc cancels):"))
+    return [("class:key", " " + said.format(table=prompt.table) + " ")]

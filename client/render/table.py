@@ -14,6 +14,8 @@ import re
 
 from prompt_toolkit.utils import get_cwidth
 
+from noddy.protocol.i18n import _
+
 from ..lines import LogLine
 from ..model import ViewModel
 from .cards import card_fragments, cards_inline
@@ -111,10 +113,10 @@ def count_fragments(model: ViewModel, width: int = 80) -> Fragments:
         return []
     width -= EDGE  # (the last column left free: a row that reached it read as cut)
     turn_up = [count.turn_up] if count.turn_up else []
-    head: Fragments = [("class:label", f"The count of deal {count.deal}")]
+    head: Fragments = [("class:label", _("The count of deal {deal}").format(deal=count.deal))]
     if count.turn_up:
-        head += [("class:label", " · turn-up "), *card_fragments(count.turn_up)]
-    head += [("class:dim", "  — any key goes on —")]
+        head += [("class:label", f" · {_('turn-up')} "), *card_fragments(count.turn_up)]
+    head += [("class:dim", f"  — {_('any key goes on')} —")]
     out = _wrapped_segments(head, width) + [("", "\n")]
     label_width = min(20, max((len(row.label) for row in count.rows), default=4))
     cards_width = max((len(plain(cards_inline(row.cards))) for row in count.rows), default=0)
@@ -128,10 +130,10 @@ def count_fragments(model: ViewModel, width: int = 80) -> Fragments:
         line.append(("class:key", f"  {points}  "))
         column = 1 + get_cwidth(plain(line))
         indent = " " * column if width - column >= ANNOUNCEMENT_ROOM else HANGING_INDENT
-        line.append(("class:score", row.announcement or "nothing"))
+        line.append(("class:score", row.announcement or _("nothing")))
         out += _wrapped_segments(line, width, indent) + [("", "\n")]
     if count.after:
         out += _wrapped_segments([("class:deal", count.after)], width)
     if count.notes:
-        out += [("", "\n"), ("class:label", " The coach:"), ("", "\n")] + log_fragments(count.notes, width)
+        out += [("", "\n"), ("class:label", f" {_('The coach:')}"), ("", "\n")] + log_fragments(count.notes, width)
     return out

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from noddy.protocol.i18n import N_, _, pgettext
+
 from ..keymap import Screen, key
 from ..session import TABLE, Session
 from .game import Game
@@ -31,7 +33,7 @@ ENTRY_DIGITS = 2
 class HandCount(Screen):
     """The claim or muggins entry of the seat whose turn it is (module docstring)."""
 
-    title = "Counting a show by hand"
+    title = N_("Counting a show by hand")
 
     def __init__(self, session: Session, game: Game) -> None:
         self.session = session
@@ -45,8 +47,8 @@ class HandCount(Screen):
     def is_up(self) -> bool:
         return self.session.screen == TABLE and self.active
 
-    @key("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", label="0-9",
-         help="the points (Backspace edits, Esc clears)", flush=False)
+    @key("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", label=N_("0-9"),
+         help=N_("the points (Backspace edits, Esc clears)"), flush=False)
     def _digit(self, pressed: str) -> None:
         self.type_digit(pressed)
 
@@ -58,11 +60,11 @@ class HandCount(Screen):
     def _clear(self, pressed: str) -> None:
         self.clear()
 
-    @key("enter", help="claim them / call muggins", sends="action")
+    @key("enter", help=N_("claim them / call muggins"), sends="action")
     def _claim(self, pressed: str) -> None:
         self.submit()
 
-    @key("p", help="pass (no muggins)", sends="action")
+    @key("p", help=N_("pass (no muggins)"), sends="action")
     def _pass(self, pressed: str) -> None:
         self.pass_claim()
 
@@ -97,13 +99,27 @@ class HandCount(Screen):
         """The show being counted (``TableView.counting``), or None."""
         return self.game.view.counting
 
-    def owner_words(self) -> str:
-        """``"your hand"``, ``"Ann's crib"``: whose show is being counted."""
+    def owner_words(self, capital: bool = False) -> str:
+        """``"your hand"``, ``"Ann's crib"`` (``capital``: ``"Your hand"``, to begin a line):
+        whose show is being counted, each of the four one msgid (a language says "your" and
+        "Ann's" each its own way, and may put the owner after the show)."""
         show = self.show or {}
         seat = show.get("seat")
-        what = "crib" if show.get("reason") == "crib" else "hand"
-        whose = "your" if seat == self.game.seat else f"{self.game.seat_name(seat)}'s"
-        return f"{whose} {what}"
+        crib = show.get("reason") == "crib"
+        if seat == self.game.seat:
+            if capital:
+                return _("Your crib") if crib else _("Your hand")
+            return _("your crib") if crib else _("your hand")
+        if capital:  # (English begins with the name; German with "Die Krippe von ...")
+            said = (pgettext("a line's start", "{name}'s crib") if crib
+                    else pgettext("a line's start", "{name}'s hand"))
+        else:
+            said = _("{name}'s crib") if crib else _("{name}'s hand")
+        return said.format(name=self.game.seat_name(seat))
+
+    def show_word(self) -> str:
+        """What is being counted, in a word: ``"hand"`` or ``"crib"``."""
+        return _("crib") if (self.show or {}).get("reason") == "crib" else _("hand")
 
     def bounds(self) -> tuple[int, int]:
         """The smallest and largest number the turn accepts (claim 0-29; muggins above the
@@ -117,7 +133,8 @@ class HandCount(Screen):
             return
         entry = (self.entry + digit).lstrip("0") or "0"
         if len(entry) > ENTRY_DIGITS:
-            self.session.set_status(f"No show holds more than {self.bounds()[1]}.", error=True)
+            self.session.set_status(_("No show holds more than {points}.").format(
+                points=self.bounds()[1]), error=True)
             return
         self.entry = entry      # (a refusal stays in view until the next claim is sent)
 
@@ -134,18 +151,20 @@ class HandCount(Screen):
         if not self.active or self.game.sending_action:
             return
         if not self.entry:
-            what = "claim" if self.claiming else "call muggins with (or p to pass)"
-            self.session.set_status(f"Type the points to {what} first.", error=True)
+            self.session.set_status(_("Type the points to claim first.") if self.claiming else
+                                    _("Type the points to call muggins with (or p to pass) first."),
+                                    error=True)
             return
         points = int(self.entry)
         low, high = self.bounds()
         if self.mugging and points < low:
             claimed = (self.show or {}).get("claimed")
-            self.session.set_status(f"Muggins must say more than the {claimed} claimed: "
-                                    f"{low} or more.", error=True)
+            self.session.set_status(_("Muggins must say more than the {claimed} claimed: {low} or "
+                                      "more.").format(claimed=claimed, low=low), error=True)
             return
         if points > high:
-            self.session.set_status(f"No show holds more than {high}.", error=True)
+            self.session.set_status(_("No show holds more than {points}.").format(points=high),
+                                    error=True)
             return
         self._send("claim" if self.claiming else "muggins", points=points)
 
@@ -178,9 +197,10 @@ class HandCount(Screen):
             return
         self.entry = ""
         if event.get("counts_as_zero"):
-            what = "crib" if event.get("reason") == "crib" else "hand"
-            self.session.set_status(f"That {what} does not hold {event.get('points')} either: "
-                                    "your claim counts as 0.", error=True)
+            said = (_("That crib does not hold {points} either: your claim counts as 0.")
+                    if event.get("reason") == "crib" else
+                    _("That hand does not hold {points} either: your claim counts as 0."))
+            self.session.set_status(said.format(points=event.get("points")), error=True)
 
     def turned(self) -> None:
         """A turn came: a number typed for an earlier step means nothing now."""
@@ -194,36 +214,42 @@ class HandCount(Screen):
         if show is None:
             return None
         typed = f"{self.entry}▏" if self.entry else "▏"
+        crib = show.get("reason") == "crib"
         if self.claiming:
-            what = "crib" if show.get("reason") == "crib" else "hand"
             if show.get("refused") is not None:
-                return (f"That {what} does not hold {show['refused']}. Claim again: a second claim "
-                        f"above the {what}'s worth counts as 0.  Claim: {typed}")
-            return (f"Count {self.owner_words()} with the turn-up and claim the points (one claim "
-                    f"too high is refused, a second counts as 0): type them and Enter.  Claim: {typed}")
-        if self.mugging:
-            owner = self.game.seat_name(show.get("seat"))
-            what = "crib" if show.get("reason") == "crib" else "hand"
-            return (f"{owner} claims {show.get('claimed')} for the {what}.  Muggins? "
-                    f"Type what it holds and Enter, or p to pass.  Muggins: {typed}")
+                said = (_("That crib does not hold {points}. Claim again: a second claim above the "
+                          "crib's worth counts as 0.  Claim: {typed}") if crib else
+                        _("That hand does not hold {points}. Claim again: a second claim above the "
+                          "hand's worth counts as 0.  Claim: {typed}"))
+                return said.format(points=show["refused"], typed=typed)
+            return _("Count {show} with the turn-up and claim the points (one claim too high is "
+                     "refused, a second counts as 0): type them and Enter.  Claim: {typed}").format(
+                         show=self.owner_words(), typed=typed)
         owner = self.game.seat_name(show.get("seat"))
+        if self.mugging:
+            said = (_("{name} claims {points} for the crib.  Muggins? Type what it holds and "
+                      "Enter, or p to pass.  Muggins: {typed}") if crib else
+                    _("{name} claims {points} for the hand.  Muggins? Type what it holds and "
+                      "Enter, or p to pass.  Muggins: {typed}"))
+            return said.format(name=owner, points=show.get("claimed"), typed=typed)
         if show.get("claimed") is None:
-            what = "crib" if show.get("reason") == "crib" else "hand"
-            return f"{owner} is counting the {what}."
+            said = _("{name} is counting the crib.") if crib else _("{name} is counting the hand.")
+            return said.format(name=owner)
         waiting = [self.game.seat_name(s) for s in self.game.view.awaiting]
-        who = ", ".join(waiting) or "the others"
-        return f"{owner} claims {show.get('claimed')}; {who} may call muggins."
+        who = ", ".join(waiting) or _("the others")
+        return _("{name} claims {points}; {who} may call muggins.").format(
+            name=owner, points=show.get("claimed"), who=who)
 
     def keys(self) -> list[tuple[str, str]]:
         """The keys that work now (the footer)."""
         if not self.active:
             return []
-        verb = "claim" if self.claiming else "muggins"
-        keys = [("0-9", "points")]
+        verb = _("claim") if self.claiming else _("muggins")
+        keys = [("0-9", _("points"))]
         if self.entry:
-            keys += [("↵", verb), ("⌫", "edit"), ("Esc", "clear")]
+            keys += [("↵", verb), ("⌫", _("edit")), ("Esc", _("clear"))]
         if self.mugging:
-            keys.append(("p", "pass"))
+            keys.append(("p", _("pass")))
         return keys
 
 

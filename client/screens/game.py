@@ -12,6 +12,8 @@ snapshot.
 What is the client's own stays here: the cursor and the cards chosen for the crib, the log's
 scrolling, the count of a deal on the screen (:class:`~noddy.client.lines.DealCount`, put
 up by ``hands_revealed``), whether a game is on (``in_game``), and an action in flight.
+The people's news (who is away, back, silent, stood in for) is
+:class:`~noddy.client.screens.table_news.TableNews`'s, a part of :class:`Game`.
 
 The keys of the table screen live in :mod:`noddy.client.screens.table`; they read this state and
 queue requests on the :class:`~noddy.client.session.Session`.
@@ -21,10 +23,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from noddy.protocol.i18n import _
 from noddy.protocol.story import TableView, seat_name
 
 from ..lines import LOG_LIMIT, CountRow, DealCount, LogLine, Peg, line, pile_marks
 from ..session import LOBBY, TABLE, Session
+from .table_news import TableNews
 
 #: How long the count of a deal stays up by itself once the game waits for the player (a
 #: key closes it sooner); while others are to move it stays until a key.
@@ -33,7 +37,7 @@ COUNT_SECONDS = 8.0
 DEFAULT_TARGET = 31
 
 
-class Game:
+class Game(TableNews):
     """The table we are at and its game, folded from the server's messages (module docstring)."""
 
     def __init__(self, session: Session) -> None:
@@ -139,56 +143,6 @@ class Game:
         """Nothing can be played until the server has said again whose turn it is."""
         self.sending_action = False
         self.view.awaiting, self.legal = [], []
-
-    # == the table's news (the log) ======================================================
-    def on_player_away(self, m: dict[str, Any]) -> None:
-        grace = m.get("grace")
-        wait = f"; the seat is held for {grace:g} s" if isinstance(grace, (int, float)) else ""
-        self.log_line(line("info", f"{m.get('name', 'A player')} lost the connection{wait}."))
-
-    def on_player_back(self, m: dict[str, Any]) -> None:
-        self.silent.pop(m.get("seat"), None)  # type: ignore[arg-type]
-        self.log_line(line("info", f"{m.get('name', 'A player')} is back."))
-
-    def on_player_replaced(self, m: dict[str, Any]) -> None:
-        if m.get("resigned"):
-            self.log_line(line("info", f"{m.get('name', 'A player')} resigned (a loss); a "
-                                       f"{m.get('level', '')} computer plays the seat on."))
-            return
-        self.log_line(line("info", f"{m.get('name', 'A player')} has gone; a {m.get('level', '')} "
-                                   "computer player takes the seat."))
-
-    def on_stand_in(self, m: dict[str, Any]) -> None:
-        """A computer stands in for a person who has not come back (they may still take the
-        seat back), or the table now waits for them (``level`` null)."""
-        name = m.get("name", "A player")
-        seat = m.get("seat")
-        if isinstance(seat, int) and m.get("level") is None:
-            self.waiting_for[seat] = str(name)
-        elif isinstance(seat, int):
-            self.waiting_for.pop(seat, None)
-        self.silent.pop(seat, None)  # type: ignore[arg-type]
-        gone = "has said nothing" if m.get("silent") else "has not come back"
-        self.log_line(line("info", f"The table waits for {name} (w: a computer plays meanwhile)."
-                           if m.get("level") is None else
-                           f"{name} {gone}; a {m.get('level')} computer stands in until "
-                           f"{name} returns (w: wait for {name} instead)."))
-        if m.get("counts"):  # what counts if they never come back (issue 33)
-            self.log_line(line("info", str(m["counts"])))
-
-    def on_seat_silent(self, m: dict[str, Any]) -> None:
-        """The person to move in ``seat`` is here but has said nothing for the table's limit:
-        ``w`` may call in a computer for them (until they say something)."""
-        name, seat, silent = m.get("name", "A player"), m.get("seat"), m.get("silent")
-        if isinstance(seat, int):
-            self.silent[seat] = str(name)
-        said = f" for {silent:g} s" if isinstance(silent, (int, float)) else ""
-        self.log_line(line("info", f"{name} has said nothing{said} on their turn (w: a computer "
-                                   f"plays for {name} until they say something)."))
-
-    def on_timed_out(self, m: dict[str, Any]) -> None:
-        who = self.seat_name(m.get("seat"))
-        self.log_line(line("info", f"{who} ran out of time; a move was made for them."))
 
     # == the game stream =================================================================
     def on_snapshot(self, m: dict[str, Any], now: float) -> None:
@@ -297,7 +251,7 @@ class Game:
                          shows[seat].announcement if seat in shows else "")
                 for seat, hand in enumerate(event.get("hands", []))]
         if event.get("crib") is not None:
-            rows.append(CountRow("crib", tuple(event["crib"]),
+            rows.append(CountRow(_("crib"), tuple(event["crib"]),
                                  None if crib is None else crib.points,
                                  "" if crib is None else crib.announcement))
         self.deal_count = DealCount(self.view.deal, self.view.turn_up, rows, self.now)
@@ -334,9 +288,6 @@ class Game:
         initials, or their seat numbers (1, 2...) when two share an initial."""
         names = self.names()
         return pile_marks([names[s] if s < len(names) else "" for s in range(self.view.players)])
-
-    def whose_crib(self) -> str:
-        return "your" if self.view.dealer == self.seat else f"{self.seat_name(self.view.dealer)}'s"
 
     def team_of(self, seat: int) -> int:
         return self.view.team_of(seat)

@@ -7,28 +7,31 @@ cards with the number keys or the arrows and Enter, lay away, say go.  It reads 
 the :class:`~noddy.client.session.Session`; it keeps only what a key started
 (``picking``: a seat key is choosing which computer to remove).  :meth:`TableScreen.prompt`
 is the line that says what happens now and which keys do something.  The screen's windows
-are :class:`~noddy.client.screens.table_layout.TableLayout`.
+are :class:`~noddy.client.screens.table_layout.TableLayout`; what its seat keys do is
+:class:`~noddy.client.screens.table_seats.Seating`'s, a part of it.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
+from noddy.protocol.i18n import N_, _
+
 from ..cards import card_label, card_value, sort_cards
 from ..keymap import Screen, key
 from ..session import TABLE, Session
 from .game import Game
-from .lobby import free_seats
-from .table_prompt import EVENT_BOARD_STATUS, match_sides, match_words, prompt
+from .table_prompt import match_sides, match_words, prompt
+from .table_seats import Seating
 
 if TYPE_CHECKING:
     from .coach import Coach
 
 
-class TableScreen(Screen):
+class TableScreen(Seating, Screen):
     """The keys and the prompt of the table screen (module docstring)."""
 
-    title = "At a table"
+    title = N_("At a table")
 
     def __init__(self, session: Session, game: Game) -> None:
         self.session = session
@@ -39,147 +42,6 @@ class TableScreen(Screen):
         self.counting: Callable[[], bool] = lambda: False
         #: "remove" while the player is picking which computer to remove with a seat key.
         self.picking: str | None = None
-
-    @property
-    def seats_open(self) -> bool:
-        """At a table whose seats may change now: before a game or after one, as the server
-        has it (``game_in_progress`` otherwise)."""
-        game = self.game
-        return (game.table is not None and game.table.get("status") != "playing"
-                and not game.table.get("event")  # a club night's board: the server seats it
-                and (not game.in_game or game.view.winner is not None))
-
-    def at_event_board(self) -> bool:
-        """At a club night's board (issue 35) before its game: the server seats its two
-        players and starts the game itself, refusing seat, computer and ready requests."""
-        table = self.game.table
-        return table is not None and bool(table.get("event")) and not self.game.in_game
-
-    def _seats_closed(self) -> bool:
-        if self.game.table is not None and self.seats_open:
-            return False
-        if self.game.table is not None and self.game.table.get("event"):
-            self.session.set_status(EVENT_BOARD_STATUS, error=True)
-        elif self.game.table is not None:
-            self.session.set_status("Seats cannot change during a game.", error=True)
-        return True
-
-    def add_computer(self) -> None:
-        """Seat a computer player of :attr:`computer_level` in the first free seat."""
-        session = self.session
-        if self.game.table is None or self._seats_closed():
-            return
-        free = free_seats(self.game.table)
-        if not free:
-            session.set_status("Every seat is taken.", error=True)
-            return
-        fields: dict[str, Any] = {"seat": free[0]}
-        if session.computer_level:
-            fields["level"] = session.computer_level
-        session.send("add_computer", **fields)
-
-    def cycle_level(self, delta: int = 1) -> None:
-        """v: the next computer level the server offers (the ``levels`` of its welcome)."""
-        session = self.session
-        if not session.levels:
-            session.set_status("This server names no computer levels.", error=True)
-            return
-        levels, level = session.levels, session.computer_level
-        index = levels.index(level) if level in levels else -1
-        session.computer_level = levels[(index + delta) % len(levels)]
-        session.set_status(f"Computer players you add will be {session.computer_level}.")
-
-    def computer_seats(self) -> list[int]:
-        seats = (self.game.table or {}).get("seats", [])
-        return [i for i, s in enumerate(seats) if s is not None and s.get("kind") == "computer"]
-
-    def remove_computer(self, seat: int | None = None) -> None:
-        """x: take a computer player away -- the only one at once, else ask which seat."""
-        session = self.session
-        if self._seats_closed():
-            return
-        computers = self.computer_seats()
-        if seat is None:
-            if not computers:
-                session.set_status("No computer player sits at this table.", error=True)
-            elif len(computers) == 1:
-                session.send("remove_computer", seat=computers[0])
-            else:
-                self.picking = "remove"
-                listed = ", ".join(str(s + 1) for s in computers)
-                session.set_status(f"Remove the computer in which seat? {listed} (Esc: none)")
-            return
-        self.picking = None
-        if seat not in computers:
-            session.set_status(f"No computer player sits in seat {seat + 1}.", error=True)
-            return
-        session.clear_status()
-        session.send("remove_computer", seat=seat)
-
-    def take_seat(self, seat: int) -> None:
-        """A seat key at a waiting table: move there (or sit there, when watching)."""
-        game, session = self.game, self.session
-        if self._seats_closed():
-            return
-        assert game.table is not None
-        seats = game.table.get("seats", [])
-        if not 0 <= seat < len(seats):
-            session.set_status(f"This table has seats 1 to {len(seats)}.", error=True)
-            return
-        if seat == game.seat:
-            session.set_status(f"You already sit in seat {seat + 1}.")
-            return
-        if seats[seat] is not None:
-            session.set_status(f"{seats[seat].get('name', 'Someone')} sits in seat {seat + 1}.",
-                            error=True)
-            return
-        session.clear_status()
-        session.send("sit", table=game.table_id, seat=seat)
-
-    def pick_seat(self, seat: int) -> None:
-        """A seat key (1 is seat 0): the computer to remove when picking one, else a seat."""
-        if self.picking == "remove":
-            self.remove_computer(seat)
-        else:
-            self.take_seat(seat)
-
-    def cancel_pick(self) -> None:
-        if self.picking is not None:
-            self.picking = None
-            self.session.clear_status()
-
-    def stand_or_sit(self) -> None:
-        """s at a table: a player stands up to watch; a spectator sits in the first free seat."""
-        game, session = self.game, self.session
-        if self._seats_closed():
-            return
-        assert game.table is not None
-        if game.seat is not None:
-            session.clear_status()
-            session.send("stand")
-            return
-        free = free_seats(game.table)
-        if not free:
-            session.set_status("Every seat is taken.", error=True)
-            return
-        self.take_seat(free[0])
-
-    def toggle_ready(self) -> None:
-        game = self.game
-        if game.table is None or game.seat is None:
-            return
-        if self.at_event_board():
-            self.session.set_status(EVENT_BOARD_STATUS, error=True)
-            return
-        if game.in_game and game.view.winner is None:  # the server would only refuse it (issue 33)
-            self.session.set_status("A game is being played: r says you are ready when it is over.")
-            return
-        seats = game.table.get("seats", [])
-        mine = seats[game.seat] if game.seat < len(seats) else None
-        ready = not (mine or {}).get("ready", False)
-        if game.view.winner is not None and not game.in_game:
-            ready = True
-        self.session.send("ready", ready=ready)
 
     def leave(self) -> None:
         if self.game.table_id is not None:
@@ -212,7 +74,8 @@ class TableScreen(Screen):
         """``w`` in a game: wait for an away person, or let a computer play for them."""
         choice = self.away_choice()
         if choice is None:
-            self.session.set_status("Nobody is away or silent: w waits for a player a computer stands in for.")
+            self.session.set_status(_("Nobody is away or silent: w waits for a player a "
+                                      "computer stands in for."))
             return
         seat, _name, on = choice
         self.session.send("stand_in", seat=seat, on=on)
@@ -263,14 +126,14 @@ class TableScreen(Screen):
         if game.go_is_legal:
             self._action("go")
         elif game.can_act and game.playable():
-            self.session.set_status("You can still play a card; go is only for when you cannot.",
+            self.session.set_status(_("You can still play a card; go is only for when you cannot."),
                                     error=True)
         else:
             self._not_your_turn()
 
     def _not_your_turn(self) -> None:
         if self.game.in_game and self.game.view.winner is None:
-            self.session.set_status("It is not your turn.", error=True)
+            self.session.set_status(_("It is not your turn."), error=True)
 
     def _toggle(self, card: str) -> None:
         game = self.game
@@ -279,8 +142,8 @@ class TableScreen(Screen):
         elif len(game.selected) < game.discard_size:
             game.selected.add(card)
         else:
-            self.session.set_status(f"You lay away {game.discard_size}; unpick one first.",
-                                    error=True)
+            self.session.set_status(_("You lay away {size}; unpick one first.").format(
+                size=game.discard_size), error=True)
             return
         self.session.clear_status()
 
@@ -291,8 +154,8 @@ class TableScreen(Screen):
             return
         if card not in game.playable():
             room = 31 - game.view.count
-            self.session.set_status(f"{card_label(card)} ({card_value(card)}) would pass 31: "
-                         f"only {room} to go.", error=True)
+            self.session.set_status(_("{card} ({value}) would pass 31: only {room} to go.").format(
+                card=card_label(card), value=card_value(card), room=room), error=True)
             return
         self._action("play", card=card)
 
@@ -318,8 +181,8 @@ class TableScreen(Screen):
         match = (self.game.table or {}).get("match")
         return self.game.seat is not None and bool(match) and match.get("winner") is None
 
-    @key("1", "2", "3", "4", "5", "6", "7", "8", "9", label="1-6",
-         help="play that card / pick it for the crib; before a game, move to that seat",
+    @key("1", "2", "3", "4", "5", "6", "7", "8", "9", label=N_("1-6"),
+         help=N_("play that card / pick it for the crib; before a game, move to that seat"),
          sends=("action", "sit", "remove_computer"))
     def _number(self, pressed: str) -> None:
         index = int(pressed) - 1
@@ -328,7 +191,7 @@ class TableScreen(Screen):
         else:
             self.choose(index)
 
-    @key("left", label="← →", help="move along the hand", flush=False)
+    @key("left", label=N_("← →"), help=N_("move along the hand"), flush=False)
     def _left(self, pressed: str) -> None:
         self.move_cursor(-1)
 
@@ -336,32 +199,32 @@ class TableScreen(Screen):
     def _right(self, pressed: str) -> None:
         self.move_cursor(1)
 
-    @key("space", help="pick a card for the crib", flush=False)
+    @key("space", help=N_("pick a card for the crib"), flush=False)
     def _pick(self, pressed: str) -> None:
         self.toggle()
 
-    @key("enter", help="play / lay away the picked cards", sends="action")
+    @key("enter", help=N_("play / lay away the picked cards"), sends="action")
     def _enter(self, pressed: str) -> None:
         self.enter()
 
-    @key("g", help="go (when it is legal)", sends="action")
+    @key("g", help=N_("go (when it is legal)"), sends="action")
     def _go(self, pressed: str) -> None:
         self.say_go()
 
-    @key("h", help="the coach's hint (a table with the coach)", sends="hint")
+    @key("h", help=N_("the coach's hint (a table with the coach)"), sends="hint")
     def _hint(self, pressed: str) -> None:
         if self.coach is not None:
             self.coach.ask_hint()
 
-    @key("v", help="the coach's review; before a game, the computers' level", flush=False)
+    @key("v", help=N_("the coach's review; before a game, the computers' level"), flush=False)
     def _level_or_review(self, pressed: str) -> None:
         if self.game.in_game and self.coach is not None and self.coach.hints_on:
             if not self.coach.open_review():
-                self.session.set_status("The coach reviews each deal when it ends.")
+                self.session.set_status(_("The coach reviews each deal when it ends."))
             return
         self.cycle_level()
 
-    @key("pageup", label="PgUp PgDn", help="scroll the log (Home, End)", flush=False)
+    @key("pageup", label=N_("PgUp PgDn"), help=N_("scroll the log (Home, End)"), flush=False)
     def _log_back(self, pressed: str) -> None:
         self._scroll_log(1)
 
@@ -385,24 +248,24 @@ class TableScreen(Screen):
         height = self._log_height()
         self.game.scroll_log(round(pages * max(1, height - 1)), view_height=height)
 
-    @key("s", help="stand up to watch / sit down", sends=("stand", "sit"))
+    @key("s", help=N_("stand up to watch / sit down"), sends=("stand", "sit"))
     def _stand_or_sit(self, pressed: str) -> None:
         self.stand_or_sit()
 
-    @key("a", help="add a computer player", sends="add_computer")
+    @key("a", help=N_("add a computer player"), sends="add_computer")
     def _computer(self, pressed: str) -> None:
         self.add_computer()
 
-    @key("x", help="remove a computer (then its seat number)", sends="remove_computer")
+    @key("x", help=N_("remove a computer (then its seat number)"), sends="remove_computer")
     def _remove(self, pressed: str) -> None:
         self.remove_computer()
 
-    @key("escape", label="Esc", help="", when=lambda self: self.picking is not None,
+    @key("escape", label=N_("Esc"), help="", when=lambda self: self.picking is not None,
          eager=True, flush=False)
     def _cancel(self, pressed: str) -> None:
         self.cancel_pick()
 
-    @key("r", help="ready / play again", sends="ready")
+    @key("r", help=N_("ready / play again"), sends="ready")
     def _ready(self, pressed: str) -> None:
         if self.session.connection != "online":
             if self.host is not None:
@@ -410,24 +273,24 @@ class TableScreen(Screen):
             return
         self.toggle_ready()
 
-    @key("w", help="wait for someone away / let a computer play for them", sends="stand_in")
+    @key("w", help=N_("wait for someone away / let a computer play for them"), sends="stand_in")
     def _stand_in(self, pressed: str) -> None:
         self.toggle_stand_in()
 
-    @key("l", help="leave the table (in a game: resign it, a loss; asked first)", sends="leave")
+    @key("l", help=N_("leave the table (in a game: resign it, a loss; asked first)"), sends="leave")
     def _leave(self, pressed: str) -> None:
         if self.playing() and self.host is not None:
-            self.host.confirm(" Resign this game?\n It counts as a loss for your side.  y / n ",
+            self.host.confirm(_(" Resign this game?\n It counts as a loss for your side.  y / n "),
                               self.leave)
             return
         self.leave()
 
-    @key("m", help="give up the match, staying at the table (asked first)",
+    @key("m", help=N_("give up the match, staying at the table (asked first)"),
          sends="resign_match", when=lambda self: self.in_match())
     def _resign_match(self, pressed: str) -> None:
         if self.host is not None:
-            self.host.confirm(" Give up the match?\n The other side wins it; you stay at the "
-                              "table.  y / n ", self.resign_match)
+            self.host.confirm(_(" Give up the match?\n The other side wins it; you stay at the "
+                                "table.  y / n "), self.resign_match)
 
     def resign_match(self) -> None:
         if self.game.table_id is not None:

@@ -19,6 +19,8 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import ConditionalContainer, HSplit, Window
 from prompt_toolkit.layout.dimension import Dimension
 
+from noddy.protocol.i18n import _, ngettext
+
 from .. import render
 from ..model import ViewModel
 from ..scrolling import Scrolled
@@ -66,12 +68,13 @@ def pile_fragments(model: ViewModel, width: int) -> render.Fragments:
 def table_fragments(model: ViewModel, now: float, width: int = 80) -> render.Fragments:
     """Turn-up, count and pile (who played each card); the other hands, the dealer, whose
     turn, the timer."""
-    out: render.Fragments = [("class:label", " Turn-up ")]
+    out: render.Fragments = [("class:label", f" {_('Turn-up')} ")]
     if model.game.view.turn_up:
         out += [("", "["), *render.card_fragments(model.game.view.turn_up), ("", "]")]
     else:
         out.append(("class:dim", "[  ]"))
-    out += [("class:label", "   Count "), ("class:key", f"{model.game.view.count:>2}"), ("class:label", "   Pile ")]
+    out += [("class:label", f"   {_('Count')} "), ("class:key", f"{model.game.view.count:>2}"),
+            ("class:label", f"   {_('Pile')} ")]
     out += pile_fragments(model, width - len(render.plain(out)) - 1)
     out.append(("", "\n"))
     for dropped in range(OTHERS_PARTS + 1):  # whole parts give way, never half a word
@@ -109,15 +112,16 @@ def _others_fragments(model: ViewModel, width: int, now: float, dropped: int) ->
     if dealer is not None and dropped < 2:
         if crowded:  # named as the other hands are
             if dealer == model.game.seat:
-                parts.append(("class:dim", " · your deal"))
+                parts.append(("class:dim", " · " + _("your deal")))
             else:
                 mark = marks[dealer] if dealer < len(marks) else ""
                 label = mark if mark.isdigit() else render.compact(model.game.seat_name(dealer))
-                parts.append(("class:dim", f" · dealer {label}"))
+                parts.append(("class:dim", " · " + _("dealer {name}").format(name=label)))
         else:
-            parts.append(("class:dim", f" · dealer {model.game.view.dealer_name or model.game.seat_name(dealer)}"))
+            name = model.game.view.dealer_name or model.game.seat_name(dealer)
+            parts.append(("class:dim", " · " + _("dealer {name}").format(name=name)))
     if model.game.view.crib_size and dropped < 1:
-        parts.append(("class:dim", f" · crib {model.game.view.crib_size}"))
+        parts.append(("class:dim", " · " + _("crib {cards}").format(cards=model.game.view.crib_size)))
     left = model.game.time_left_now(now)
     if left is not None and model.game.view.awaiting:
         parts.append(("class:status.error" if left < 10 else "class:status", f" · ⏱ {left:.0f}s"))
@@ -128,7 +132,9 @@ def log_rule_fragments(model: ViewModel, width: int) -> render.Fragments:
     """The rule above the table's log; while scrolled back, it says how far and how to return."""
     if not model.game.log_scroll:
         return [("class:dim", "─" * width)]
-    note = f" ↓ {model.game.log_scroll} newer line{'s' * (model.game.log_scroll != 1)} · PgDn / End return "
+    newer = model.game.log_scroll
+    note = " " + ngettext("↓ {n} newer line · PgDn / End return",
+                          "↓ {n} newer lines · PgDn / End return", newer).format(n=newer) + " "
     return [("class:dim", "──"), ("class:status", note), ("class:dim", "─" * max(0, width - len(note) - 2))]
 
 
@@ -139,25 +145,26 @@ def waiting_fragments(model: ViewModel) -> render.Fragments:
     seats = table.get("seats", [])
     for entry in range(table.get("players", 0)):
         seat = seats[entry] if entry < len(seats) else None
-        mine = " (you)" if entry == model.game.seat else ""
+        mine = " " + _("(you)") if entry == model.game.seat else ""
         out.append(("class:key", f"  {entry + 1} "))
         if seat is None:
-            out.append(("class:dim", " ·free·\n"))
+            out.append(("class:dim", f" ·{_('free')}·\n"))
         else:
-            ready = "ready" if seat.get("ready") else "not ready"
-            kind = f"computer, {seat.get('level')}" if seat.get("kind") == "computer" else ready
+            ready = _("ready") if seat.get("ready") else _("not ready")
+            kind = (_("computer, {level}").format(level=seat.get("level"))
+                    if seat.get("kind") == "computer" else ready)
             if seat.get("kind") == "computer" and not seat.get("level"):
-                kind = "computer"
-            away = "" if seat.get("connected", True) else ", away"
+                kind = _("computer")
+            away = "" if seat.get("connected", True) else ", " + _("away")
             if seat.get("bot"):  # a program that said so in its hello (issue 24)
-                kind = f"bot, {kind}"
+                kind = _("bot, {what}").format(what=kind)
             elif seat.get("guest"):  # unrated, as the lobby row says
-                kind = f"guest, {kind}"
+                kind = _("guest, {what}").format(what=kind)
             out.append(("class:label", f" {seat.get('name')}{mine}"))
             out.append(("class:dim", f"  ({kind}{away})\n"))
     watchers = list(table.get("spectators") or [])
     if watchers:
-        out.append(("class:dim", f"  watching: {', '.join(watchers)}\n"))
+        out.append(("class:dim", "  " + _("watching: {names}").format(names=", ".join(watchers)) + "\n"))
     return out
 
 
