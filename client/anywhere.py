@@ -52,7 +52,7 @@ class Anywhere(Screen):
     def _help(self, pressed: str) -> None:
         self.desk.open_help()
 
-    @key("c", "t", label="c or t",
+    @key("c", "t", label=N_("c or t"),
          help=N_("chat; /tell NAME …, /w … (watchers), /invite NAME, /mute NAME, /muted"),
          sends=("chat", "tell", "invite", "mute", "unmute", "muted"),
          when=lambda self: not self.desk.form_open(), flush=False)
