@@ -220,3 +220,28 @@ def test_every_send_of_a_call_carries_its_connections_language() -> None:
     assert core.connections.not_english == 1
     core.disconnect(ann)
     assert core.connections.not_english == 0
+
+
+def test_what_text_mode_says_of_languages_is_all_marked() -> None:
+    """In a made-up language every marked string is bracketed: the ``lang`` reply, its help
+    and the refusal of a language leave nothing outside a catalog but the languages' names
+    and the command word (never translated)."""
+    from noddy.protocol.i18n import speaking
+    from noddy.server.text.language_commands import LANG_HELP, LANG_USAGE
+    from noddy.server.text.render import render
+
+    from ..pseudo_language import pseudo_language, unmarked_words
+
+    with pseudo_language() as qq, speaking(qq):
+        said = [render({"type": "language", "language": code}) for code in ("en", "de", "es", qq)]
+        with pytest.raises(ProtocolError) as refused:
+            spoken("fr")
+        said += [refused.value.message.said(), *map(_said, LANG_HELP[1]), _said(LANG_USAGE)]
+    names = ("English", "Deutsch", "Español", "Pseudo", "lang", "en", "de", "es", "qq")
+    assert [unmarked_words(text, allowed=names) for text in said] == [[]] * len(said)
+    assert said[1] == "⟪Language: Deutsch.⟫  English: lang en · Español: lang es · Pseudo: lang qq\n"
+
+
+def _said(text: str) -> str:
+    from noddy.protocol.i18n import _
+    return _(text)
