@@ -52,6 +52,8 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.output import Output
 
+from noddy.protocol.i18n import _
+
 from . import render
 from .bindings import Bindings
 from .connection import FAILED, LOST, UP, Connection
@@ -246,7 +248,7 @@ class ClientApp(Windows, Bindings):
 
     def _on_message(self, message: dict[str, Any]) -> None:
         if message.get("type") == "bye" and message.get("reason") == "resumed on another connection":
-            self.model.session.connection_failed("this seat was taken over by another client")
+            self.model.session.connection_failed(_("this seat was taken over by another client"))
             self.connection.stop()
         if message.get("type") == "error" and message.get("code") == "bad_token":
             self._forget_token()
@@ -262,6 +264,7 @@ class ClientApp(Windows, Bindings):
         if state == UP:
             self.model.connection_up()
         elif state in (LOST, FAILED):
+            self.model.session.unreachable = state == FAILED
             self.model.connection_lost(detail)
         self._flush()
 

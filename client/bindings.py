@@ -118,6 +118,11 @@ class Bindings:
         else:
             self.application.exit(result=0)
 
+    def switch_language(self) -> None:
+        """L: the next language (:meth:`~noddy.client.session.Session.switch_language`); the
+        key's ``after`` sends the request and redraws every screen in it."""
+        self.model.session.switch_language()
+
     def screens(self) -> list[Screen]:
         """The screens with keys, in the order they are bound (a later one wins a key both
         have live: a waiting challenge's a and d, over the lobby's a)."""

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from noddy.protocol import ProtocolError, decode_line, encode_line
+from noddy.protocol.i18n import _
 
 #: The longest line the client reads.  The server's 8192-byte limit is on what it is sent;
 #: what it sends is not limited, and a game record (``get_game``) of a long Cribbage game
@@ -42,16 +43,16 @@ def why_unreachable(exc: OSError) -> str:
     """Why a connection could not be made, in words a person can act on."""
     text = str(exc)
     if isinstance(exc, ssl.SSLCertVerificationError):
-        return (f"its TLS certificate is not trusted ({exc.verify_message}; give the certificate "
-                "or its CA with --tls-ca)")
+        return _("its TLS certificate is not trusted ({why}; give the certificate "
+                 "or its CA with --tls-ca)").format(why=exc.verify_message)
     if isinstance(exc, ssl.SSLError):
-        return f"the TLS handshake failed ({exc.reason or text}; is that the server's TLS port?)"
+        return _("the TLS handshake failed ({why}; is that the server's TLS port?)").format(why=exc.reason or text)
     if isinstance(exc, ConnectionRefusedError) or (exc.errno is None and "Connect call failed" in text):
-        return "nothing is listening there (connection refused)"
+        return _("nothing is listening there (connection refused)")
     if isinstance(exc, socket.gaierror):
-        return "no such host (the name does not resolve)"
+        return _("no such host (the name does not resolve)")
     if isinstance(exc, TimeoutError):
-        return "no answer (timed out)"
+        return _("no answer (timed out)")
     if exc.errno is not None:
         return os.strerror(exc.errno).lower()
     return text or exc.__class__.__name__
@@ -133,8 +134,8 @@ class Connection:
             except OSError as exc:
                 pause = self.backoff[min(failures, len(self.backoff) - 1)]
                 failures += 1
-                self.on_state(FAILED, f"cannot reach {self.host}:{self.port}: {why_unreachable(exc)}; "
-                                      f"trying again in {pause:g} s")
+                self.on_state(FAILED, _("cannot reach {address}: {why}; trying again in {pause:g} s").format(
+                    address=f"{self.host}:{self.port}", why=why_unreachable(exc), pause=pause))
                 await self._pause(pause, interruptible=True)
                 continue
             failures = 0
@@ -178,16 +179,16 @@ class Connection:
             except TimeoutError:
                 quiet_periods += 1
                 if quiet_periods >= 2:
-                    return "the server stopped answering"
+                    return _("the server stopped answering")
                 self.send({"type": "ping"})
                 continue
             except (ConnectionError, OSError) as exc:
-                return f"the connection broke ({exc.__class__.__name__})"
+                return _("the connection broke ({error})").format(error=exc.__class__.__name__)
             except ValueError:
-                return "the server sent a line that is too long"
+                return _("the server sent a line that is too long")
             quiet_periods = 0
             if not line:
-                return "the server closed the connection"
+                return _("the server closed the connection")
             if not line.strip():
                 continue
             try:

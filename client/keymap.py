@@ -26,6 +26,8 @@ from typing import Any, ClassVar, Protocol
 from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
+from noddy.protocol.i18n import N_, _
+
 
 class Host(Protocol):
     """What a screen's keys may ask of the application."""
@@ -46,7 +48,8 @@ class Key:
 
     #: prompt_toolkit's names of the keys that press it (``"up"``, ``"k"``, ``"1"``).
     keys: tuple[str, ...]
-    #: What it does, as the help says it.
+    #: What it does, as the help says it (marked ``N_`` where it is written; the help says it
+    #: with ``_`` when it is shown, in the language of the moment).
     help: str
     #: The keys as the help writes them (``"↑ ↓"``, ``"1-4"``).
     label: str
@@ -61,9 +64,23 @@ class Key:
     method: str = ""
 
 
-_SHOWN = {"up": "↑", "down": "↓", "left": "←", "right": "→", "enter": "Enter", "escape": "Esc",
-          "pageup": "PgUp", "pagedown": "PgDn", "home": "Home", "end": "End", "space": "Space",
-          "tab": "Tab", "backspace": "Backspace", "c-c": "Ctrl-C", "c-q": "Ctrl-Q"}
+#: How the help writes a key prompt_toolkit names (the words are said in the reader's
+#: language at display: :func:`said_label`).
+_SHOWN = {"up": "↑", "down": "↓", "left": "←", "right": "→", "enter": N_("Enter"), "escape": N_("Esc"),
+          "pageup": N_("PgUp"), "pagedown": N_("PgDn"), "home": N_("Home"), "end": N_("End"),
+          "space": N_("Space"), "tab": N_("Tab"), "backspace": N_("Backspace"), "c-c": N_("Ctrl-C"),
+          "c-q": N_("Ctrl-Q")}
+#: The key words of :data:`_SHOWN` (a label is said word by word when not as a whole).
+_KEY_WORDS = frozenset(_SHOWN.values())
+
+
+def said_label(label: str) -> str:
+    """A key's label as the help shows it in the current language: the whole label if a
+    catalog has it (``"c or t"``), else each key word in it (``"Enter"``, ``"PgUp PgDn"``)."""
+    said = _(label)
+    if said is not label and said != label:
+        return said
+    return " ".join(_(word) if word in _KEY_WORDS else word for word in label.split(" "))
 
 
 def key(*keys: str, help: str, label: str | None = None, sends: tuple[str, ...] | str = (),
@@ -129,4 +146,4 @@ def bind(kb: KeyBindings, screen: Screen, free: Filter, after: Callable[[], None
             kb.add(name, filter=live, eager=declared.eager)(handler)
 
 
-__all__ = ["Key", "Screen", "Host", "key", "bind"]
+__all__ = ["Key", "Screen", "Host", "key", "bind", "said_label"]

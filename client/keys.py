@@ -18,8 +18,10 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable, Sequence
 
+from noddy.protocol.i18n import N_, _
+
 from .anywhere import QUIT_AT_ONCE, Anywhere
-from .keymap import Key, Screen
+from .keymap import Key, Screen, said_label
 from .screens.counting import HandCount
 from .screens.events import EventsView
 from .screens.events_form import AnnounceForm
@@ -33,8 +35,8 @@ from .screens.table import TableScreen
 #: Every kind of screen with keys, in the order the help lists them.
 SCREENS: tuple[type[Screen], ...] = (Lobby, NewTable, PeopleView, EventsView, AnnounceForm,
                                      RecordsView, ReplayScreen, TableScreen, HandCount, Anywhere)
-#: The first line of the help, on every size of screen.
-HELP_TITLE = " Keys · any key closes this help"
+#: The first line of the help, on every size of screen (in English: :func:`help_title` says it).
+HELP_TITLE = " " + N_("Keys · any key closes this help")
 #: The widest the help is (the box's frame takes two columns more).
 HELP_WIDTH = 76
 #: The least room for two columns side by side (each must hold a key and a few words).
@@ -56,9 +58,15 @@ def requests_sent() -> dict[str, str]:
     return out
 
 
+def help_title() -> str:
+    """:data:`HELP_TITLE` in the current language."""
+    return " " + _(HELP_TITLE[1:])
+
+
 def _entries(keys: Iterable[Key]) -> list[tuple[str, str]]:
-    """(label, help) of the keys that have a help line (the others go with the one before)."""
-    return [(k.label, k.help) for k in keys if k.help]
+    """(label, help) of the keys that have a help line (the others go with the one before),
+    said in the current language (the screens mark their help lines ``N_``)."""
+    return [(said_label(k.label), _(k.help)) for k in keys if k.help]
 
 
 def sections(screens: Sequence[Screen] | None = None) -> list[tuple[str, list[tuple[str, str]]]]:
@@ -75,8 +83,8 @@ def sections(screens: Sequence[Screen] | None = None) -> list[tuple[str, list[tu
                 out.append((screen.title, _entries(live)))
     for title, entries in out:
         if title == Anywhere.title:
-            entries.append(QUIT_AT_ONCE)
-    return [(title, entries) for title, entries in out if entries]
+            entries.append((said_label(QUIT_AT_ONCE[0]), _(QUIT_AT_ONCE[1])))
+    return [(_(title), entries) for title, entries in out if entries]
 
 
 def _section_lines(title: str, entries: list[tuple[str, str]], width: int) -> list[tuple[bool, str]]:
@@ -106,18 +114,19 @@ def help_text(width: int = 80, screens: Sequence[Screen] | None = None) -> str:
     # ("/invite NAME│", issue 33, item 8).
     lines = [line for title, entries in sections(screens)
              for line in _section_lines(title, entries, column - 1)]
+    title = help_title()
     if not two:
-        return "\n".join([HELP_TITLE[:room], *(text for _, text in lines)])
+        return "\n".join([title[:room], *(text for _allowed, text in lines)])
     # The right column starts at the allowed line nearest half way down.
     breaks = [i for i, (allowed, _) in enumerate(lines) if allowed and i > 0] or [len(lines)]
     split = min(breaks, key=lambda i: (abs(len(lines) - 2 * i), -i))
-    left = [text for _, text in lines[:split]]
-    right = [text for _, text in lines[split:]]
+    left = [text for _allowed, text in lines[:split]]
+    right = [text for _allowed, text in lines[split:]]
     height = max(len(left), len(right))
     left += [""] * (height - len(left))
     right += [""] * (height - len(right))
     rows = [f"{a:<{column}}{b}".rstrip() for a, b in zip(left, right)]
-    return "\n".join([HELP_TITLE, *rows])
+    return "\n".join([title, *rows])
 
 
 #: The whole help of a full-width screen, every screen's keys (documentation and tests read it).

@@ -21,14 +21,17 @@ from __future__ import annotations
 from typing import Any
 
 from noddy.protocol import PROTOCOL_VERSION, REQUESTS, FieldSpec
+from noddy.protocol.i18n import (DEFAULT_LANGUAGE, LANGUAGES, N_, Phrase, _, current_language, say,
+                                 set_language)
 
 LOBBY = "lobby"
 TABLE = "table"
 CONNECTING = "connecting"
 
 #: What a request before the server's welcome gets instead of being sent (the server would
-#: answer ``hello_required``, which is no word for a person).
-NOT_CONNECTED = "Not connected yet: wait a moment (q quits)."
+#: answer ``hello_required``, which is no word for a person).  A Phrase: whoever sets it as
+#: the status, it is said in the language of the moment (:meth:`Session.set_status`).
+NOT_CONNECTED = Phrase("Not connected yet: wait a moment (q quits).")
 
 
 def request_field(kind: str, name: str) -> FieldSpec:
@@ -43,7 +46,7 @@ FALLBACK_PRESETS: list[dict[str, Any]] = [
                  "knave_noddy": {"type": "bool", "default": True}}},
 ]
 #: What the chat line takes besides chat (see :meth:`Session.chat`).
-SLASH_COMMANDS = "/tell NAME text, /w text (watchers), /invite NAME, /mute NAME, /unmute NAME or /muted"
+SLASH_COMMANDS = N_("/tell NAME text, /w text (watchers), /invite NAME, /mute NAME, /unmute NAME or /muted")
 #: The longest chat line the protocol accepts.
 CHAT_LIMIT = request_field("chat", "text").max_length
 #: The longest name a ``hello`` may give.
@@ -58,6 +61,9 @@ class Session:
         self.screen = CONNECTING
         self.connection = "connecting"   # connecting | online | reconnecting | offline
         self.connection_detail = ""
+        #: The connection is down because the server cannot be reached at all (the detail
+        #: says why, a whole sentence), not lost after it was made (set by the application).
+        self.unreachable = False
         self.token: str | None = None
         self.server = ""
         self.presets: list[dict[str, Any]] = []
@@ -122,6 +128,9 @@ class Session:
         """The hello for a new connection: with the resume token when we hold a seat, and
         a registered name's ``password`` when the person has just typed it (it is not kept)."""
         message: dict[str, Any] = {"type": "hello", "name": self.name, "version": PROTOCOL_VERSION}
+        language = current_language()
+        if language != DEFAULT_LANGUAGE:  # (English: the hello as it always was)
+            message["language"] = language
         self.requested_name = self.name
         if self.token is not None:
             message["resume"] = self.token
@@ -137,8 +146,10 @@ class Session:
     # == the status line =================================================================
     def set_status(self, text: str, error: bool = False, until_game: bool = False) -> None:
         """Say ``text`` under the screen (red when ``error``); ``until_game``: only until a
-        game starts or we make a move (:meth:`game_moved_on`): news stale once play begins."""
-        self.status = text
+        game starts or we make a move (:meth:`game_moved_on`): news stale once play begins.
+        A :class:`~noddy.protocol.i18n.Phrase` (:data:`NOT_CONNECTED`) is said in the language
+        of the moment; any other text was said already by whoever made it."""
+        self.status = say(text)
         self.status_is_error = error
         self.status_until_game = until_game
 
@@ -155,7 +166,7 @@ class Session:
         self.connection = "online"
         self.connection_detail = ""
         self.welcomed = False
-        if self.status == NOT_CONNECTED:
+        if self.status == say(NOT_CONNECTED):
             self.clear_status()
         self.say_hello()
 
@@ -173,13 +184,13 @@ class Session:
     def connection_words(self) -> str:
         """The connection is down: what happened, in words, and the two ways on."""
         detail = self.connection_detail
-        if detail.startswith("cannot reach"):
+        if self.unreachable or detail.startswith("cannot reach"):  # (said in English: the tests' way in)
             said = detail[:1].upper() + detail[1:]
         elif detail:
-            said = f"Connection lost ({detail}); reconnecting by itself"
+            said = _("Connection lost ({detail}); reconnecting by itself").format(detail=detail)
         else:
-            said = "Connection lost; reconnecting by itself"
-        return f"{said}. r tries now, q quits."
+            said = _("Connection lost; reconnecting by itself")
+        return _("{said}. r tries now, q quits.").format(said=said)
 
     # == messages about the session ======================================================
     def on_greeting(self, m: dict[str, Any]) -> None:
@@ -190,7 +201,7 @@ class Session:
         self.welcomed = True
         self.welcomes += 1
         self.name_prompt = None
-        if self.status == NOT_CONNECTED:
+        if self.status == say(NOT_CONNECTED):
             self.clear_status()
         limits = m.get("limits") or {}
         if isinstance(limits.get("grace_period"), (int, float)):
@@ -223,24 +234,41 @@ class Session:
     def on_name_refused(self, m: dict[str, Any]) -> None:
         """The hello was refused for its name: ask for another here, not on the command line."""
         code = m.get("code", "")
-        why = "is taken" if code == "name_taken" else f"cannot be used: {m.get('message', '')}"
-        self.name_prompt = (f"The name {self.name!r} {why}. Type another name and press "
-                            "Enter (Ctrl-Q quits).")
+        if code == "name_taken":
+            self.name_prompt = _("The name {name!r} is taken. Type another name and press "
+                                 "Enter (Ctrl-Q quits).").format(name=self.name)
+        else:
+            self.name_prompt = _("The name {name!r} cannot be used: {why}. Type another name and "
+                                 "press Enter (Ctrl-Q quits).").format(name=self.name,
+                                                                       why=m.get("message", ""))
         self.set_status(self.name_prompt, error=True)
 
     def on_shutdown(self, m: dict[str, Any]) -> None:
-        self.set_status(m.get("message", "the server is shutting down"), error=True)
+        self.set_status(m.get("message") or _("the server is shutting down"), error=True)
 
     def on_bye(self, m: dict[str, Any]) -> None:
         if m.get("reason") and m.get("reason") != "goodbye":
-            self.set_status(f"The server said goodbye: {m['reason']}", error=True)
+            self.set_status(_("The server said goodbye: {reason}").format(reason=m["reason"]), error=True)
 
     # == keys ============================================================================
+    def switch_language(self) -> str:
+        """L: the next language the client speaks (English, Deutsch, Español, and round),
+        from now on; the server is asked for it too (a connection not welcomed yet asks in
+        its hello).  Gives the language's code."""
+        codes = list(LANGUAGES)
+        current = current_language()
+        language = codes[(codes.index(current) + 1) % len(codes)] if current in codes else DEFAULT_LANGUAGE
+        set_language(language)
+        if self.welcomed:
+            self.send("language", language=language)
+        self.set_status(_("Language: {language}.").format(language=LANGUAGES[language]))
+        return language
+
     def submit_name(self, text: str) -> None:
         """Enter on the name line: say hello again under the name typed."""
         name = " ".join(text.split())
         if not name:
-            self.set_status("Type a name first (Ctrl-Q quits).", error=True)
+            self.set_status(_("Type a name first (Ctrl-Q quits)."), error=True)
             return
         self.name = name[:NAME_LIMIT]
         self.name_prompt = None
@@ -259,8 +287,8 @@ class Session:
             self.send("chat", text=text[:CHAT_LIMIT], to="table" if at_table else "lobby")
 
     def _slash(self, text: str) -> None:
-        verb, _, rest = text[1:].partition(" ")
-        name, _, said = rest.strip().partition(" ")
+        verb, _sep, rest = text[1:].partition(" ")
+        name, _sep, said = rest.strip().partition(" ")
         verb = verb.lower()
         if verb in ("tell", "t", "msg") and name and said.strip():
             self.send("tell", name=name, text=said.strip()[:CHAT_LIMIT])
@@ -271,7 +299,7 @@ class Session:
         elif verb == "muted" and not rest.strip():
             self.send("muted")
         else:
-            self.set_status(f"Write {SLASH_COMMANDS}.", error=True)
+            self.set_status(_("Write {commands}.").format(commands=_(SLASH_COMMANDS)), error=True)
 
 
 __all__ = ["Session", "LOBBY", "TABLE", "CONNECTING", "NOT_CONNECTED", "request_field",

@@ -15,6 +15,7 @@ from typing import Any
 
 from noddy.client.cli import (
     build_parser,
+    choose_language,
     default_name,
     play_at_address,
     run_client,
@@ -78,6 +79,7 @@ def check_local_options(parser: argparse.ArgumentParser, args: argparse.Namespac
 
 
 def main(argv: list[str] | None = None) -> int:
+    choose_language(argv)  # (first: the parser's help is said in it)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

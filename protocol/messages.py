@@ -116,11 +116,16 @@ EVENTS: dict[str, Fields] = {
 #: carries its request's ``id``; a push (sent unasked) has none, or ``id`` null.
 MESSAGES: dict[str, Fields] = {
     # -- the handshake and the connection
-    "greeting": {"server": "str", "version": "int", "~help": "str", "~supported": "[int]"},
+    #: ``languages``: each language the server speaks, code -> its name in itself.
+    "greeting": {"server": "str", "version": "int", "~help": "str", "~supported": "[int]",
+                 "languages": "object"},
     "welcome": {"id": "id", "name": "str", "token": "str", "version": "int", "server": "str",
                 "resumed": "bool", "registered": "bool", "table": "int?", "seat": "int?",
                 "presets": "[object]", "table_options": "object", "levels": "[str]",
-                "default_level": "str", "limits": "object", "ratings": "object"},
+                "default_level": "str", "limits": "object", "ratings": "object",
+                "language": "str", "languages": "object"},
+    #: The reply to ``language``: the code of the language the connection reads now.
+    "language": {"id": "id", "language": "str"},
     "ok": {"id": "id"},
     "error": {"id": "id", "code": "str", "message": "str", "~field": "str",
               "~retry_after": "number", "~supported": "[int]"},

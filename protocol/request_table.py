@@ -62,6 +62,9 @@ MAX_EVENT_GAMES = 10
 #: a start is at most a day ahead.
 MAX_EVENT_WAIT = 1800
 MAX_EVENT_START = 86400
+#: The longest language tag or locale name a request may carry ("de_AT.UTF-8@euro" is 16;
+#: anything longer is no language Noddy could speak).
+MAX_LANGUAGE_TAG = 32
 
 
 
@@ -105,8 +108,16 @@ SPECS: tuple[RequestSpec, ...] = (
         # a bot can choose from the turn alone.  Asked for, since it costs the server a
         # seat's view per decision that a client folding the events does not need.
         _f("turn_state", "bool", default=False, nullable=False),
+        # The language the connection reads its ``message`` fields and narration in (a tag
+        # or a locale name: "de", "es-MX", "de_AT.UTF-8"; read by i18n.language_of).
+        _f("language", "str", max_length=MAX_LANGUAGE_TAG),
     ), changes_table=False, before_hello=True,
        no_client="the client says hello itself as it connects, with the name it was given or typed"),
+    # Another language for this connection, at any time (docs/PROTOCOL.md "Languages");
+    # without ``language``, the reply only says which one it reads.
+    RequestSpec("language", (
+        _f("language", "str", max_length=MAX_LANGUAGE_TAG),
+    ), changes_table=False, before_hello=True, heard=False),
     RequestSpec("ping", (), changes_table=False, before_hello=True, heard=False,
                 no_client="the client pings by itself to keep the link alive"),
     RequestSpec("pong", (), changes_table=False, before_hello=True, heard=False,

@@ -55,7 +55,8 @@ them, so every seam is in a constructor:
   change), :mod:`.lobby_board` (the lobby index and its table news), :mod:`.outages` (paused
   and lost tables), :mod:`.outbox` (the current call's instructions and records);
 * parts that handle requests, each declaring its own in ``handlers()``:
-  :mod:`.reception` (every line in: rate limit, reading, dispatch; ``ping``, ``pong``),
+  :mod:`.reception` (every line in: rate limit, reading, dispatch; ``ping``, ``pong``,
+  ``language``, whose reading is :mod:`.languages`),
   :mod:`.lobby` (``hello``, ``list_tables``, ``chat``, ``bye``), :mod:`.seating` (tables,
   seats, watchers, computers, readiness, settings), with :mod:`.leaving` (going for good:
   ``leave``, ``resign_match``, a watcher's place ended, a match given up), :mod:`.held_seats`

@@ -1,7 +1,7 @@
 """The open connections: who is connected from where, and when each is due a keepalive look.
 
-Owns: every :class:`~noddy.server.model.session.Connection` by id, the next id, how many are
-open per peer address (the ``max_connections_per_address`` limit) and the keepalive heap
+Owns: every :class:`~noddy.server.model.session.Connection` by id, the next id, each one's
+language (and how many read another than English), how many are open per peer address (the ``max_connections_per_address`` limit) and the keepalive heap
 (when each connection is next due a look: a ping, or a drop for silence before hello).  Only this class
 opens, closes or marks a connection closing; the other parts read connections through
 :meth:`get` and tell this one what happened.
@@ -13,6 +13,8 @@ import heapq
 import logging
 from collections.abc import Mapping
 from typing import Iterator
+
+from noddy.protocol.i18n import DEFAULT_LANGUAGE
 
 from ..config import ServerConfig
 from ..model.ratelimit import TokenBucket, address_group
@@ -36,6 +38,9 @@ class Connections(Mapping[int, Connection]):
         #: A connection by id, or None (``get(None)`` too): the dict's own lookup, bound, as
         #: the send path asks it for every member of a table at every action.
         self.get = self._open.get  # type: ignore[method-assign]
+        #: How many open connections read another language than English: while none does,
+        #: a call's Sends need no language looked up (see Outbox.take).
+        self.not_english = 0
 
     def __len__(self) -> int:
         return len(self._open)
@@ -84,6 +89,8 @@ class Connections(Mapping[int, Connection]):
     def closed(self, conn_id: int) -> Connection | None:
         """The connection is gone: forget it (None if it was not open)."""
         conn = self._open.pop(conn_id, None)
+        if conn is not None and conn.language != DEFAULT_LANGUAGE:
+            self.not_english -= 1
         if conn is not None and conn.address is not None:
             left = self._per_address.pop(conn.address) - 1
             if left:
@@ -101,6 +108,12 @@ class Connections(Mapping[int, Connection]):
 
     def pinged(self, conn: Connection) -> None:
         conn.pinged = True
+
+    def set_language(self, conn: Connection, language: str) -> None:
+        """``conn``'s person reads ``language`` from now on (``hello``, ``language``)."""
+        if (conn.language == DEFAULT_LANGUAGE) != (language == DEFAULT_LANGUAGE):
+            self.not_english += 1 if language != DEFAULT_LANGUAGE else -1
+        conn.language = language
 
     def set_mode(self, conn: Connection, text: bool) -> None:
         """The first line of ``conn`` decided: text mode (a person at a terminal) or JSON."""

@@ -139,6 +139,12 @@ class ServerCore:
     def record_cache(self) -> RecordCache:
         return self.queries.record_cache
 
+    def language_of(self, conn_id: int) -> str:
+        """The language connection ``conn_id`` reads (English once it is gone): for the
+        text adapter's own lines, which it sends without the core."""
+        conn = self.connections.get(conn_id)
+        return "en" if conn is None else conn.language
+
     # -- the entry points -------------------------------------------------------------------
     def connect(self, address: str | None = None) -> tuple[int, Effects]:
         """A new connection from ``address`` (an IP; None: unknown, never limited)."""

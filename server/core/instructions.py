@@ -73,6 +73,9 @@ class Send:
     #: For a text connection: the columns its lines are wrapped to (``width N``; None: text
     #: mode's default, 80).  Set by the text adapter, like ``names``.
     width: int | None = None
+    #: The language the connection reads (its ``Connection.language``): the send path says
+    #: the message's text in it.  Set by the outbox (:meth:`Outbox.send`, :meth:`Outbox.take`).
+    language: str = "en"
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,7 @@ from noddy.protocol.i18n import Phrase
 from noddy.protocol.names import normal_name, skeleton
 from noddy.protocol.text import clean_text
 from noddy.protocol.errors import retry_after
+from noddy.protocol.i18n import DEFAULT_LANGUAGE
 
 from ..config import ServerConfig
 from ..model.ratelimit import AddressBuckets
@@ -38,6 +39,7 @@ from ..model.table import PLAYING, WATCHERS_CHAT_KEPT, Session
 from ..model.table_options import advertised_options, unlisted
 from .turn_timers import turn_timer
 from .instructions import PasswordResult, PasswordWork
+from .languages import languages, spoken
 from .names import COMPUTER_SKELETONS, SERVER_NAME
 from .places import my_table, session_of as _session
 
@@ -119,7 +121,12 @@ class Lobby:
             "limits": {"max_line": config.max_line, "grace_period": config.grace_period,
                        "ping_interval": config.ping_interval, "idle_timeout": config.idle_timeout,
                        "rate": config.rate, "burst": config.burst, "seat_silence": config.seat_silence},
+            "language": self._language_of(session), "languages": languages(),
         }
+
+    def _language_of(self, session: Session) -> str:
+        conn = self._connections.get(session.conn)
+        return DEFAULT_LANGUAGE if conn is None else conn.language
 
     def hello(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         outbox = self._outbox
@@ -133,6 +140,8 @@ class Lobby:
             raise ProtocolError("already_hello", Phrase("this connection's hello is waiting for its password "
                                                      "to be checked"))
         conn.turn_state = f["turn_state"]
+        if f["language"] is not None:  # (first: what follows, a refusal too, is said in it)
+            self._connections.set_language(conn, spoken(f["language"]))
         if f["resume"] is not None:
             session = self._sessions.get(f["resume"])
             if session is None:

@@ -9,7 +9,8 @@ else; :meth:`~noddy.server.core.facade.ServerCore` takes the lot once per entry 
 one :class:`~noddy.server.core.instructions.Effects`.
 
 Reads (never changes) the open connections, to skip those that are gone or closing and to
-mark what goes to a text-mode connection (which the network layer renders as lines).
+mark what goes to a text-mode connection (which the network layer renders as lines) and in
+which language its person reads it.
 """
 
 from __future__ import annotations
@@ -62,10 +63,9 @@ class Outbox:
 
     def send(self, conn_id: int | None, message: dict[str, Any], timer: TurnTimer | None = None) -> None:
         """Send ``message`` to ``conn_id`` if it is open (``timer``: see :class:`TurnTimer`)."""
-        text = self.text_of(conn_id)
-        if text is not None:
-            assert conn_id is not None
-            self._out.append(Send(conn_id, message, text, (), timer))
+        conn = self._connections.get(conn_id)
+        if conn is not None and not conn.closing:
+            self._out.append(Send(conn.id, message, conn.text is True, (), timer, None, conn.language))
 
     def reply(self, conn: Connection, request_id: Any, message: dict[str, Any],
               timer: TurnTimer | None = None) -> None:
@@ -100,6 +100,18 @@ class Outbox:
             return ()
         work, self._passwords = self._passwords, []
         return work
+
+    def _languages(self, out: list[Out]) -> None:
+        """Mark each Send of ``out`` with its connection's language: those a part of the core
+        put itself (a game's batches, the lobby's news) carry English until here.  Only
+        called while some connection reads another language, so a server of English readers
+        pays nothing for it."""
+        get = self._connections.get
+        for item in out:
+            if item.__class__ is Send:
+                conn = get(item.conn)  # type: ignore[union-attr]
+                if conn is not None:
+                    item.language = conn.language  # type: ignore[union-attr]
 
     # -- records and changed tables -----------------------------------------------------------
     def touched(self, table: Table) -> None:
@@ -146,6 +158,8 @@ class Outbox:
                     self._records.append(TableSaved(table.id, state))
         self._dirty.clear()
         out, self._out = self._out, []
+        if self._connections.not_english:
+            self._languages(out)
         self.put = self._out.append
         records, self._records = self._records, []
         self.record = self._records.append

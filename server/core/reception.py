@@ -6,7 +6,8 @@ Owns: what the last request handled was (``origin``: the network layer gives it 
 ``handlers()``; a type without a handler, or a handler without a type, stops the core from
 being built at all), and handles ``connect``, ``receive``, ``receive_request`` (a request a
 person typed, already read by the text adapter at the edge), ``line_too_long``,
-``disconnect`` and the keepalive part of ``tick``, with the requests ``ping`` and ``pong``.
+``disconnect`` and the keepalive part of ``tick``, with the requests ``ping``, ``pong`` and
+``language`` (the connection's own: see :mod:`.languages`).
 Every other request a person makes is reported (``heard``) before it is handled: it ends
 their silence at a table (:mod:`.silence`); a ``ping`` or ``pong`` is the connection's.
 
@@ -28,10 +29,11 @@ from noddy.protocol.errors import ERROR_CODES
 from noddy.protocol.request_table import BEFORE_HELLO, CHANGES_TABLE, NOT_HEARD
 from noddy.protocol.requests import read_request, request_id_of
 from noddy.protocol.errors import retry_after
-from noddy.protocol.i18n import Phrase
+from noddy.protocol.i18n import DEFAULT_LANGUAGE, Phrase
 
 from ..config import ServerConfig
 from ..model.session import Connection
+from .languages import lang_commands, language_reply, languages, spoken
 from .names import SERVER_NAME
 
 if TYPE_CHECKING:
@@ -55,7 +57,7 @@ class Reception:
                  paused: PausedTables, handlers: dict[str, Handler],
                  heard: Callable[[Connection], None] | None = None,
                  registered_as: Callable[[str], tuple[int, str] | None] | None = None) -> None:
-        handlers = {**handlers, "ping": self.ping, "pong": self.pong}
+        handlers = {**handlers, "ping": self.ping, "pong": self.pong, "language": self.language}
         missing = sorted(REQUESTS.keys() - handlers.keys())
         unknown = sorted(handlers.keys() - REQUESTS.keys())
         if missing or unknown:
@@ -97,8 +99,9 @@ class Reception:
         log.info("connection %d opened", conn.id)
         self._outbox.send(conn.id, {
             "type": "greeting", "server": SERVER_NAME, "version": PROTOCOL_VERSION,
-            "help": Phrase("Type help and press Enter to play by text; "
-                           "programs send a JSON hello (see docs/PROTOCOL.md)."),
+            "help": Phrase("Type help and press Enter to play by text; programs send a JSON hello "
+                           "(see docs/PROTOCOL.md). {languages}", languages=lang_commands(DEFAULT_LANGUAGE)),
+            "languages": languages(),
         })
         return conn.id
 
@@ -173,8 +176,8 @@ class Reception:
                 self._outbox.send(conn.id, {"type": "bye", "reason": "goodbye"})
                 self._outbox.close(conn, "bye")
                 return True
-            if conn.session is None and request["type"] != "hello":
-                self._unnamed(conn)
+            if conn.session is None and request["type"] not in ("hello", "language"):
+                self._unnamed(conn)  # (``lang de`` comes first for many: no guest is made for it)
             if request["type"] == "hello" and conn.session is not None:
                 self._lobby.hello_again(conn, request, self.dispatch)
             else:
@@ -298,6 +301,12 @@ class Reception:
 
     def pong(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
         """An answer to the server's ping: receiving it already refreshed ``last_seen``."""
+
+    def language(self, conn: Connection, f: dict[str, Any], rid: Any) -> None:
+        """This connection reads another language from now on (its reply is said in it)."""
+        if f["language"] is not None:
+            self._connections.set_language(conn, spoken(f["language"]))
+        self._outbox.reply(conn, rid, language_reply(conn.language))
 
 
 def engine_refusal(exc: NoddyError) -> ProtocolError:

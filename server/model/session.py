@@ -40,3 +40,6 @@ class Connection:
     #: Text mode: the name this connection chose last, refused (taken, or a wrong password)
     #: while it had none: a later command must not quietly make it a guest.
     refused_name: str | None = None
+    #: The language its person reads (hello's ``language``, or the ``language`` request):
+    #: the send path says its messages' text in it (see noddy.server.core.languages).
+    language: str = "en"

@@ -11,6 +11,12 @@ game's events and turn for one member (the messages in them mostly shared with t
 members' batches: each message object is encoded once per batch), and the lobby's table
 news (the same object for every lobby connection: encoded once per kind of connection).
 
+Each Send carries its connection's language (``Send.language``): a text connection's lines
+are rendered while speaking it, a JSON connection's message is sent with its Phrases said in
+it (:func:`~noddy.protocol.i18n.localized`), and every cache above is kept per language too,
+so two readers of one message never get each other's words.  English is the message as the
+core made it, at no extra cost (its cache keys are what they were).
+
 :class:`Sending` is a mixin of :class:`~noddy.server.net.network.NoddyServer`: ``_carry_out`` is
 on the path of every message, so it stays a method of the server (no object or call between
 the storage gating and the links), and its log lines keep the network layer's logger.
@@ -23,6 +29,7 @@ import logging
 from typing import Any
 
 from noddy.protocol import encode_line
+from noddy.protocol.i18n import DEFAULT_LANGUAGE as ENGLISH, localized, speaking
 
 from ..text import render as render_text
 from ..config import ServerConfig
@@ -104,8 +111,9 @@ class Sending:
         touched: list[_Link] = []
         timers: list[TurnTimer] = []
         links = self._links
-        #: Bytes of each message object, by id(message) for JSON connections (most of them),
-        #: by (id, names, width) for text ones; None for a message that could not be encoded.
+        #: Bytes of each message object, by id(message) for JSON connections (most of them;
+        #: (id, language) for one reading another language than English), by (id, names,
+        #: width, language) for text ones; None for a message that could not be encoded.
         as_json: dict[int, bytes | None] = {}
         as_text: dict[Any, bytes | None] = {}
         #: id(message) -> [message, exception, recipients], for the messages that failed.
@@ -130,19 +138,21 @@ class Sending:
                         link.drop()
                         continue
                     message = out.message
+                    language = out.language
                     if out.text:
-                        key = (id(message), out.names, out.width)
+                        key = (id(message), out.names, out.width, language)
                         data = as_text.get(key, _UNSEEN)
                         if data is _UNSEEN:
                             data = as_text[key] = self._encode(out, failed, as_text)
                     elif message.__class__ is Lines and message.essential:
                         # A member's game batch: made of messages cached one by one, so the
                         # batch itself is not (spectators sharing one join the bytes again).
-                        data = self._encode_batch(message, False, (), as_json, failed)
+                        data = self._encode_batch(message, False, (), as_json, failed, None, language)
                     else:
-                        data = as_json.get(id(message), _UNSEEN)
+                        key = id(message) if language == ENGLISH else (id(message), language)
+                        data = as_json.get(key, _UNSEEN)
                         if data is _UNSEEN:
-                            data = as_json[id(message)] = self._encode(out, failed, as_json)
+                            data = as_json[key] = self._encode(out, failed, as_json)
                     if data is None:
                         failed[id(message)][2] += 1
                         if _essential(message):
@@ -207,40 +217,47 @@ class Sending:
         for text):
         a game's batches for the members of a table share most of their messages."""
         message = out.message
-        text, names, width = out.text, out.names, out.width
+        text, names, width, language = out.text, out.names, out.width, out.language
         if message.__class__ is Lines:
             if not message.essential:
-                return self._encode_news(message, text, names, width)
-            return self._encode_batch(message, text, names, cache, failed, width)
+                return self._encode_news(message, text, names, width, language)
+            return self._encode_batch(message, text, names, cache, failed, width, language)
         try:
-            return _encoded(message, text, names, width)
+            return _encoded(message, text, names, width, language)
         except Exception as exc:  # UnicodeEncodeError, a value JSON cannot hold, a KeyError in render...
             failed.setdefault(id(message), [message, exc, 0])
             return None
 
     def _encode_batch(self, lines: Lines, text: bool, names: tuple[str, ...],
                       cache: dict[Any, bytes | None], failed: dict[int, list[Any]],
-                      width: int | None = None) -> bytes | None:
+                      width: int | None = None, language: str = ENGLISH) -> bytes | None:
         """A member's game batch (``lines``, essential) as the bytes of its lines, or None
         (noted in ``failed`` under the batch's id too) if one of its messages cannot be
         encoded: the connection cannot follow its game without it.  Each message is encoded
-        once per batch of instructions (``cache``, as in :meth:`_encode`)."""
+        once per batch of instructions (``cache``, as in :meth:`_encode`), and language."""
         items = lines.messages  # never a game_record: JSON is encode_line's
+        english = language == ENGLISH
         # Every message looked up at once, without a line of Python per message: most of
         # them were encoded for another member's batch already.
         if text:
-            parts = list(map(cache.get, [(id(item), names, width) for item in items]))
-        else:
+            parts = list(map(cache.get, [(id(item), names, width, language) for item in items]))
+        elif english:
             parts = list(map(cache.get, map(id, items)))
+        else:
+            parts = list(map(cache.get, [(id(item), language) for item in items]))
         if None in parts:  # some not encoded yet (or not encodable)
             for index, data in enumerate(parts):
                 if data is not None:
                     continue
                 item = items[index]
-                key = (id(item), names, width) if text else id(item)
+                key = ((id(item), names, width, language) if text
+                       else id(item) if english else (id(item), language))
                 if key not in cache:
                     try:
-                        data = render_text(item, names, width).encode("utf-8") if text else encode_line(item)
+                        if english:
+                            data = render_text(item, names, width).encode("utf-8") if text else encode_line(item)
+                        else:
+                            data = _encoded(item, text, names, width, language, record=False)
                     except Exception as exc:
                         failed.setdefault(id(item), [item, exc, 0])
                     cache[key] = data
@@ -250,24 +267,32 @@ class Sending:
                 parts[index] = data
         return b"".join(parts)  # type: ignore[arg-type]
 
-    def _encode_news(self, lines: Lines, text: bool, names: tuple[str, ...], width: int | None) -> bytes:
+    def _encode_news(self, lines: Lines, text: bool, names: tuple[str, ...], width: int | None,
+                     language: str = ENGLISH) -> bytes:
         """The lobby's news as the bytes of their lines, in order; one that cannot be
         encoded is left out (and logged, at most once a period), not the others with it."""
         parts: list[bytes] = []
         for message in lines.messages:
             try:
-                parts.append(_encoded(message, text, names, width))
+                parts.append(_encoded(message, text, names, width, language))
             except Exception as exc:
                 self._unencodable("a %r message could not be encoded (%s: %s); skipped it in a push",
                                   message.get("type"), type(exc).__name__, exc)
         return b"".join(parts)
 
 
-def _encoded(message: dict[str, Any], text: bool, names: tuple[str, ...], width: int | None = None) -> bytes:
-    """One message as the bytes of its line: readable text, or JSON (a stored game's record
-    from the cache's bytes when it has them).  Raises if it cannot be encoded."""
+def _encoded(message: dict[str, Any], text: bool, names: tuple[str, ...], width: int | None = None,
+             language: str = ENGLISH, record: bool = True) -> bytes:
+    """One message as the bytes of its line, in ``language``: readable text (rendered while
+    speaking it), or JSON (its Phrases said in it: ``localized``; a stored game's record from
+    the cache's bytes when it has them, ``record``).  Raises if it cannot be encoded."""
     if text:
-        return render_text(message, names, width).encode("utf-8")
-    if message.get("type") == "game_record":
+        if language == ENGLISH:
+            return render_text(message, names, width).encode("utf-8")
+        with speaking(language):
+            return render_text(message, names, width).encode("utf-8")
+    if language != ENGLISH:
+        message = localized(message, language)
+    if record and message.get("type") == "game_record":
         return encoded_line(message) or encode_line(message)
     return encode_line(message)

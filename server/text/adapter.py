@@ -221,11 +221,12 @@ class TextAdapter:
             out[:] = [o for o in out if o is not first]
         if request is None:
             text = note if note is not None else _answer(typed, person)
-            out.append(Send(conn_id, {"type": "note", "text": text}, True, person.names, width=person.width))
+            out.append(Send(conn_id, {"type": "note", "text": text}, True, person.names, width=person.width,
+                            language=self._core.language_of(conn_id)))
         if left_table is not None:  # the ok prints nothing, and only the others hear of it
             out.append(Send(conn_id, {"type": "note", "text": f"You left table {left_table}: you are in "
                                       "the lobby (tables lists the tables)."}, True, person.names,
-                            width=person.width))
+                            width=person.width, language=self._core.language_of(conn_id)))
         return effects
 
     def outgoing(self, outs: list[Out]) -> None:

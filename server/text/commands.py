@@ -35,6 +35,7 @@ from . import people_commands as people
 from . import record_commands as records
 from . import seat_commands as seats
 from . import session_commands as session
+from .language_commands import LANG_HELP, LANG_USAGE, read_lang
 from .words import Reader, bare
 from .wrapping import MAX_WIDTH, MIN_WIDTH
 
@@ -246,6 +247,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(("help", "?"), None, session.read_help,
             usage="help, or help COMMAND"),
     Command(("quit", "exit", "bye"), "bye", bare({"type": "bye"})),
+    Command(("lang", "language"), "language", read_lang, usage=LANG_USAGE, help=LANG_HELP),
     Command(("width",), None, session.read_width,
             usage="width, or width N",
             help=("width [N]", (f"wrap the lines you read at N columns ({MIN_WIDTH} to "

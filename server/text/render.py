@@ -19,6 +19,7 @@ from noddy.protocol.stats_view import stats_lines
 from noddy.protocol.story import narrate, score_line, seat_name
 
 from .club_text import AT_CLUB_BOARD, CLUB_MESSAGES, NEXT_AT_A_BOARD, club_text
+from .language_commands import language_line
 from .meeting import chat_line, lobby_text, talk_text
 from .move_commands import numbered_hand
 from .records_text import games_text, leaderboard_text, match_points, record_text, sides_of
@@ -257,6 +258,8 @@ def render(message: dict[str, Any], names: Sequence[str] = (), width: int | None
         text = _hint_text(message)
     elif kind == "review":
         text = _review_text(message)
+    elif kind == "language":
+        text = language_line(message)
     else:
         text = " ".join(f"{k}={v}" for k, v in message.items())
     return wrap(text, width or DEFAULT_WIDTH) + "\n"

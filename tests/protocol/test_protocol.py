@@ -92,7 +92,7 @@ def test_validation_fills_defaults() -> None:
         "password": None, "seat": 0, "turn_timer": None, "deal_seeds": None})
     assert validate_request({"type": "hello", "name": "Ada", "version": 1, "extra": 1}) == (
         "hello", {"name": "Ada", "bot": False, "version": 1, "resume": None, "password": None,
-                  "turn_state": False})
+                  "turn_state": False, "language": None})
 
 
 @pytest.mark.parametrize("message, code, field", [

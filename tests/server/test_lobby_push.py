@@ -192,9 +192,9 @@ async def test_a_push_is_encoded_once_and_written_once_per_lobby_connection(
     encode_lines, flush = NoddyServer._encode_news, _Link.flush
 
     def counting_encode(self: NoddyServer, lines: Lines, text: bool, names: tuple[str, ...],
-                        width: int | None) -> bytes:
+                        width: int | None, *language: str) -> bytes:
         encoded.append(lines)
-        return encode_lines(self, lines, text, names, width)
+        return encode_lines(self, lines, text, names, width, *language)
 
     def counting_flush(self: _Link) -> None:
         if self.buffer:

@@ -124,7 +124,7 @@ def test_a_request_declared_changes_table_is_refused_at_a_paused_table(kind: str
 def test_the_gates_are_read_from_the_declarations() -> None:
     assert {"action", "sit", "leave", "resign_match", "configure_table"} <= CHANGES_TABLE
     assert {"chat", "snapshot", "spectate", "hello"}.isdisjoint(CHANGES_TABLE)
-    assert BEFORE_HELLO == {"hello", "ping", "pong"} and NOT_HEARD == {"ping", "pong"}
+    assert BEFORE_HELLO == {"hello", "language", "ping", "pong"} and NOT_HEARD == {"language", "ping", "pong"}
     assert JSON_ONLY == {spec.type: spec.no_text for spec in SPECS if spec.no_text}
 
 
