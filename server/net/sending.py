@@ -13,7 +13,8 @@ news (the same object for every lobby connection: encoded once per kind of conne
 
 Each Send carries its connection's language (``Send.language``): a text connection's lines
 are rendered while speaking it, a JSON connection's message is sent with its Phrases said in
-it (:func:`~noddy.protocol.i18n.localized`), and every cache above is kept per language too,
+it (:func:`~noddy.protocol.i18n.localized`; the announcements of its events said again from
+their items, :func:`~noddy.protocol.calls.said_event`), and every cache above is kept per language too,
 so two readers of one message never get each other's words.  English is the message as the
 core made it, at no extra cost (its cache keys are what they were).
 
@@ -29,6 +30,7 @@ import logging
 from typing import Any
 
 from noddy.protocol import encode_line
+from noddy.protocol.calls import said_event
 from noddy.protocol.i18n import DEFAULT_LANGUAGE as ENGLISH, localized, speaking
 
 from ..text import render as render_text
@@ -291,8 +293,8 @@ def _encoded(message: dict[str, Any], text: bool, names: tuple[str, ...], width:
             return render_text(message, names, width).encode("utf-8")
         with speaking(language):
             return render_text(message, names, width).encode("utf-8")
-    if language != ENGLISH:
-        message = localized(message, language)
+    if language != ENGLISH:  # its announcements said again from their items, then its Phrases
+        message = localized(said_event(message, language), language)
     if record and message.get("type") == "game_record":
         return encoded_line(message) or encode_line(message)
     return encode_line(message)
