@@ -24,7 +24,7 @@ from prompt_toolkit.layout import ConditionalContainer, HSplit, Window
 from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import FormattedTextControl
 
-from noddy.protocol.i18n import N_, _
+from noddy.protocol.i18n import N_, _, pgettext
 
 from .. import render
 from ..keymap import Screen, key
@@ -264,7 +264,8 @@ def game_line(game: dict[str, Any], me: str, dropped: int = 0) -> str:
         figures += " " + (_("(a seat left, never taken back)") if dropped < 5 else _("(seat left)"))
     outcome = "    "
     if mine and result.get("winner") is not None:
-        outcome = _("won ") if result["winner"] in mine else _("lost")
+        outcome = (pgettext("game outcome", "won") if result["winner"] in mine
+                   else pgettext("game outcome", "lost")).ljust(4)
     skunk = {"skunk": N_("skunk"), "double": N_("double skunk")}.get(str(result.get("skunk")))
     figures += ", " + _(skunk) if skunk else ""
     match = game.get("match")
