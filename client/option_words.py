@@ -47,6 +47,7 @@ class OptionWords:
 #: Every word here is marked (``N_``) and said in the reader's language where the form shows
 #: it (:meth:`noddy.client.screens.form.OptionRow.shown`, :meth:`~noddy.client.screens.form.CreateForm.rows`).
 OPTION_WORDS: dict[str, OptionWords] = {
+    "target": OptionWords(N_("Target")),
     "knave_noddy": OptionWords(N_("Turned-up Jack scores")),
     "hitter_counts_thirty_one": OptionWords(N_("31 also pegs per card")),
     "four_card": OptionWords(N_("Four cards each")),
