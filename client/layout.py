@@ -40,6 +40,8 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.processors import PasswordProcessor
 from prompt_toolkit.widgets import Frame
 
+from noddy.protocol.i18n import _
+
 from . import keys, render
 from .keymap import Screen
 from .model import CONNECTING, LOBBY, TABLE, ViewModel
@@ -105,17 +107,18 @@ class Windows:
         elif self._playing() and self.tokens is not None and not self._in_game():
             # Between games of a match the server holds the seat for its grace and then
             # keep_away more, which the welcome does not say: no number, then (issue 33).
-            text = (" Quit? Your seat and the match are held:\n start noddy-client again to play on."
-                    "  y / n ")
+            text = (" " + _("Quit? Your seat and the match are held:\n start noddy-client again to play on.")
+                    + "  y / n ")
         elif self._playing() and self.tokens is not None:
             grace = self.model.session.grace
-            held = f"held for {grace:g} s" if grace is not None else "held for a while"
-            text = (f" Quit? Your seat is {held}:\n start noddy-client again to take it back."
-                    "  y / n ")
+            said = (_("Quit? Your seat is held for {seconds} s:\n start noddy-client again to take it back.")
+                    .format(seconds=f"{grace:g}") if grace is not None else
+                    _("Quit? Your seat is held for a while:\n start noddy-client again to take it back."))
+            text = " " + said + "  y / n "
         elif self._playing():
-            text = " Quit? The game ends with the program.  y / n "
+            text = " " + _("Quit? The game ends with the program.") + "  y / n "
         else:
-            text = " Quit?  y / n "
+            text = " " + _("Quit?") + "  y / n "
         return [("class:prompt", text)]
 
     # == the screen's measures =============================================================
@@ -168,7 +171,7 @@ class Windows:
         body = HSplit([
             Window(text(lambda: records.title_fragments(self.records, self.address, self._width())
                         if self.records.active
-                        else render.title_bar(model, self.address, "Who is online", self._width())
+                        else render.title_bar(model, self.address, _("Who is online"), self._width())
                         if self.people.active
                         else render.title_bar(model, self.address, events_layout.title_where(self.events),
                                               self._width())
@@ -182,7 +185,7 @@ class Windows:
             events_layout.build_layout(self.events, self._width),
             ConditionalContainer(
                 Window(BufferControl(self.chat_buffer), height=1, style="class:prompt",
-                       get_line_prefix=lambda *_: [("class:key", " say: ")]),
+                       get_line_prefix=lambda *__: [("class:key", " " + _("say:") + " ")]),
                 filter=Condition(lambda: self.chatting)),
             ConditionalContainer(
                 Window(BufferControl(self.password_buffer, input_processors=[PasswordProcessor()]),
@@ -191,7 +194,7 @@ class Windows:
                 filter=Condition(lambda: model.lobby.password_prompt is not None)),
             ConditionalContainer(
                 Window(BufferControl(self.name_buffer), height=1, style="class:prompt",
-                       get_line_prefix=lambda *_: [("class:key", " Your name: ")]),
+                       get_line_prefix=lambda *__: [("class:key", " " + _("Your name:") + " ")]),
                 filter=Condition(lambda: model.session.name_prompt is not None)),
             Window(text(lambda: records.keys_fragments(self.records, self._width())
                         if self.records.active and model.coach.panel is None
@@ -208,7 +211,7 @@ class Windows:
         help_box = Frame(Window(self.help_view, width=Dimension(max=78), always_hide_cursor=True,
                                 # the screen less the box's frame, the title and the keys
                                 height=lambda: Dimension(max=max(1, self._rows() - 4))),
-                         title="Keys", style="class:help.frame")
+                         title=lambda: _("Keys"), style="class:help.frame")
         quit_box = Frame(Window(text(self.confirm_text), wrap_lines=True,
                                 width=Dimension(max=60), height=Dimension(min=1, max=4)),
                          style="class:help.frame")

@@ -47,6 +47,7 @@ from __future__ import annotations
 from typing import Any
 
 from noddy.protocol.closing import closed_words
+from noddy.protocol.i18n import _, ngettext
 
 from .lines import LOG_LIMIT, CountRow, DealCount, LogLine, Peg, line, number_words
 from .screens.coach import Coach, Panel
@@ -123,28 +124,30 @@ class ViewModel:
         session.on_welcome(m)
         if m.get("resumed") and m.get("table") is not None:
             # Started again with its saved token, there was no connection to restore (issue 33).
-            said = ("Connection restored; back at the table." if not started else
-                    f"Back at table {m['table']} (your seat was held)." if m.get("seat") is not None
-                    else f"Back watching table {m['table']}.")
+            said = (_("Connection restored; back at the table.") if not started else
+                    _("Back at table {table} (your seat was held).").format(table=m['table'])
+                    if m.get("seat") is not None
+                    else _("Back watching table {table}.").format(table=m['table']))
             session.set_status(said, until_game=True)
             game.table_id = m["table"]
             game.seat = m.get("seat")
             session.screen = TABLE
             return
         if game.table_id is not None and not m.get("resumed"):
-            game.leave_table("Your seat was not held; back in the lobby.")
+            game.leave_table(_("Your seat was not held; back in the lobby."))
         session.screen = LOBBY
         session.send("list_tables")
         self.new_table.start_quick()
 
     def _on_registered(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.session.registered = True
-        self.session.set_status(f"{m.get('name', self.session.name)} is registered: the name is yours, and "
-                                "your games with registered people are rated.")
+        self.session.set_status(_("{name} is registered: the name is yours, and your games with "
+                                  "registered people are rated.").format(name=m.get('name', self.session.name)))
 
     def _on_unregistered(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.session.registered = False
-        self.session.set_status(f"{m.get('name', self.session.name)} is no longer registered: you are a guest.")
+        self.session.set_status(_("{name} is no longer registered: you are a guest.").format(
+            name=m.get('name', self.session.name)))
 
     def _on_tables(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.lobby.on_tables(m)
@@ -182,17 +185,18 @@ class ViewModel:
     def _on_table_closed(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.lobby.tables.pop(m.get("table"), None)
         if m.get("table") == self.game.table_id:
-            verb = "is put away" if m.get("reason") == "shutdown" else "closed"
-            self.game.leave_table(f"Table {m.get('table')} {verb}: {closed_words(m)}".rstrip(": "))
+            said = (_("Table {table} is put away: {why}") if m.get("reason") == "shutdown"
+                    else _("Table {table} closed: {why}"))
+            self.game.leave_table(said.format(table=m.get('table'), why=closed_words(m)).rstrip(": "))
         self.lobby.clamp_cursor()
 
     def _on_ok(self, m: dict[str, Any], request: Any, now: float) -> None:
         if request is None:
             return
         if request["type"] == "leave":
-            self.game.leave_table("You left the table.")
+            self.game.leave_table(_("You left the table."))
         elif request["type"] == "resign_match":
-            self.session.set_status("You gave up the match; the other side wins it.")
+            self.session.set_status(_("You gave up the match; the other side wins it."))
         elif request["type"] == "action":
             self.game.sending_action = False
             if request.get("action") in ("claim", "muggins", "pass"):
@@ -205,7 +209,7 @@ class ViewModel:
             # The seat was not held (the grace period passed): start afresh as a new player.
             session.token = None
             if self.game.table_id is not None:
-                self.game.leave_table("Your seat was given up while you were away.")
+                self.game.leave_table(_("Your seat was given up while you were away."))
             session.say_hello()
             return
         if not session.welcomed and m.get("field") == "name":
@@ -228,8 +232,8 @@ class ViewModel:
             self.new_table.creation_refused()
         if code == "bad_password" and request is not None and request["type"] == "join_event":
             self.lobby.password_prompt = PasswordPrompt(request["event"], "join_event", retry=True)
-            self.session.set_status(f"Wrong password for club night {request['event']}: type it "
-                                    "again, or Esc.", error=True)
+            self.session.set_status(_("Wrong password for club night {event}: type it "
+                                      "again, or Esc.").format(event=request['event']), error=True)
             return
         if (code == "wrong_password" and request is not None
                 and request["type"] in ("sit", "spectate") and isinstance(request.get("table"), int)):
@@ -239,7 +243,7 @@ class ViewModel:
         session.set_status(str(m.get("message") or code.replace("_", " ")), error=True)
 
     def _on_chat(self, m: dict[str, Any], request: Any, now: float) -> None:
-        watchers = "(watchers) " if m.get("to") == "watchers" else ""
+        watchers = _("(watchers)") + " " if m.get("to") == "watchers" else ""
         said = line("chat", f"{watchers}<{m.get('from', '?')}> {m.get('text', '')}")
         if m.get("to") in ("table", "watchers"):
             self.game.log_line(said)
@@ -250,20 +254,22 @@ class ViewModel:
         """The lobby's last lines on entering it, or the watchers' chat after a game."""
         lines = [x for x in m.get("lines") or [] if isinstance(x, dict)]
         if lines and lines[0].get("to") == "watchers":
-            self.game.log_line(line("info", "The watchers said during the game:"))
+            self.game.log_line(line("info", _("The watchers said during the game:")))
         for said in lines:
             self._on_chat(said, None, now)
 
     def _on_tell(self, m: dict[str, Any], request: Any, now: float) -> None:
         """A private message, ours (its echo) or to us: in the log we are looking at."""
         if m.get("echo"):
-            waiting = " (waits for their next login)" if m.get("waiting") else ""
-            said = line("tell", f"[to {m.get('to', '?')}] {m.get('text', '')}{waiting}")
+            echo = (_("[to {name}] {text} (waits for their next login)") if m.get("waiting")
+                    else _("[to {name}] {text}"))
+            said = line("tell", echo.format(name=m.get('to', '?'), text=m.get('text', '')))
         else:
-            away = ", while you were away" if m.get("waiting") else ""
-            said = line("tell", f"[from {m.get('from', '?')}{away}] {m.get('text', '')}")
-            self.session.set_status(f"{m.get('from', '?')} tells you: {m.get('text', '')} "
-                                    f"(t, then /tell {m.get('from', '?')} … to answer)")
+            told = (_("[from {name}, while you were away] {text}") if m.get("waiting")
+                    else _("[from {name}] {text}"))
+            said = line("tell", told.format(name=m.get('from', '?'), text=m.get('text', '')))
+            self.session.set_status(_("{name} tells you: {text} (t, then /tell {name} … to answer)").format(
+                name=m.get('from', '?'), text=m.get('text', '')))
         if self.game.table_id is not None:
             self.game.log_line(said)
         else:
@@ -271,7 +277,8 @@ class ViewModel:
 
     def _on_muted(self, m: dict[str, Any], request: Any, now: float) -> None:
         names = [str(n) for n in m.get("names") or []]
-        self.session.set_status("Muted: " + ", ".join(names) + "." if names else "You have muted nobody.")
+        self.session.set_status(_("Muted: {names}.").format(names=", ".join(names)) if names
+                                else _("You have muted nobody."))
 
     def _on_game_result(self, m: dict[str, Any], request: Any, now: float) -> None:
         """A result decided away from us (we resigned, gave a match up, or were away), or our
@@ -322,7 +329,7 @@ class ViewModel:
     def _on_event_news(self, m: dict[str, Any], request: Any, now: float) -> None:
         """A club night's news (issue 35): on the status line, and kept in the lobby's log."""
         text = str(m.get("text", ""))
-        self.lobby.on_chat(line("info", f"[club night {m.get('event')}] {text}"))
+        self.lobby.on_chat(line("info", _("[club night {event}]").format(event=m.get('event')) + f" {text}"))
         if self.game.table_id is None or not self.game.in_game:
             self.session.set_status(text)
 
@@ -330,9 +337,12 @@ class ViewModel:
         """A club night's board is ready for us: said, and the ``table`` push with our seat
         that follows takes us there (:meth:`_on_table`, as an accepted challenge does)."""
         games = int(m.get("games") or 1)
-        said = (f"Club night {m.get('event')}, round {m.get('round')}, board {m.get('board')}: "
-                f"your table is {m.get('table')}, seat {int(m.get('seat') or 0) + 1}, against "
-                f"{m.get('opponent')} ({games} game{'s' if games != 1 else ''}).")
+        said = ngettext("Club night {event}, round {round}, board {board}: your table is {table}, "
+                        "seat {seat}, against {opponent} ({n} game).",
+                        "Club night {event}, round {round}, board {board}: your table is {table}, "
+                        "seat {seat}, against {opponent} ({n} games).", games).format(
+            event=m.get('event'), round=m.get('round'), board=m.get('board'), table=m.get('table'),
+            seat=int(m.get('seat') or 0) + 1, opponent=m.get('opponent'), n=games)
         self.session.set_status(said)
         self.lobby.on_chat(line("info", said))
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from noddy.protocol.i18n import N_
+
 from .session import request_field
 
 _TIMER = request_field("create_table", "turn_timer")
@@ -29,9 +31,9 @@ class OptionWords:
 
     label: str = ""
     #: How "yes" reads, where it says more than yes.
-    on: str = "yes"
+    on: str = N_("yes")
     #: How no value (null) reads.
-    none: str = "off"
+    none: str = N_("off")
     #: How a value reads: a format with ``{value}`` (``"{value:g} s"``).
     value: str = "{value}"
     #: How each word of a ``choice`` reads.
@@ -42,19 +44,22 @@ class OptionWords:
     create: str = ""
 
 
+#: Every word here is marked (``N_``) and said in the reader's language where the form shows
+#: it (:meth:`noddy.client.screens.form.OptionRow.shown`, :meth:`~noddy.client.screens.form.CreateForm.rows`).
 OPTION_WORDS: dict[str, OptionWords] = {
-    "knave_noddy": OptionWords("Turned-up Jack scores"),
-    "hitter_counts_thirty_one": OptionWords("31 also pegs per card"),
-    "four_card": OptionWords("Four cards each"),
-    "counting": OptionWords("Counting", choices={"auto": "auto (the server counts)",
-                                                 "manual": "by hand, with muggins"}),
-    "hints": OptionWords("Coach (h: hints)", on="yes (unrated)"),
-    "turn_timer": OptionWords("Turn timer", value="{value:g} s"),
-    "seat_silence": OptionWords("Stand-in after silence", none="the server's",
-                                value="{value:g} s"),
-    "match": OptionWords("Match", none="single games", value="first to {value} match points"),
-    "password": OptionWords("Password", none="none: a public table", also={"private": True},
-                            create="[ Create private table ]"),
+    "target": OptionWords(N_("Target")),
+    "knave_noddy": OptionWords(N_("Turned-up Jack scores")),
+    "hitter_counts_thirty_one": OptionWords(N_("31 also pegs per card")),
+    "four_card": OptionWords(N_("Four cards each")),
+    "counting": OptionWords(N_("Counting"), choices={"auto": N_("auto (the server counts)"),
+                                                     "manual": N_("by hand, with muggins")}),
+    "hints": OptionWords(N_("Coach (h: hints)"), on=N_("yes (unrated)")),
+    "turn_timer": OptionWords(N_("Turn timer"), value=N_("{value:g} s")),
+    "seat_silence": OptionWords(N_("Stand-in after silence"), none=N_("the server's"),
+                                value=N_("{value:g} s")),
+    "match": OptionWords(N_("Match"), none=N_("single games"), value=N_("first to {value} match points")),
+    "password": OptionWords(N_("Password"), none=N_("none: a public table"), also={"private": True},
+                            create=N_("[ Create private table ]")),
 }
 
 #: The table options of a server whose welcome has no ``table_options`` (an older one): the
@@ -73,7 +78,7 @@ def words(name: str, spec: dict[str, Any]) -> OptionWords:
     if known is not None:
         return known
     return OptionWords(str(spec.get("label") or name.replace("_", " ").capitalize()),
-                       none="none" if spec.get("type") == "str" else "off")
+                       none=N_("none") if spec.get("type") == "str" else N_("off"))
 
 
 __all__ = ["OptionWords", "OPTION_WORDS", "FALLBACK_TABLE_OPTIONS", "words"]

@@ -25,6 +25,8 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.formatted_text.utils import fragment_list_width, split_lines
 from prompt_toolkit.layout.controls import UIContent, UIControl
 
+from noddy.protocol.i18n import ngettext
+
 from .render import fit
 
 #: The keys that scroll, as the marker and the key hints name them.
@@ -33,13 +35,14 @@ SCROLL_KEYS = "↑↓ PgUp PgDn"
 
 def below_marker(hidden: int, width: int) -> StyleAndTextTuples:
     """The last row of a window with ``hidden`` rows below it."""
-    text = f" ↓ {hidden} more row{'s' * (hidden != 1)} · {SCROLL_KEYS} scroll "
+    text = " " + ngettext("↓ {n} more row · {keys} scroll", "↓ {n} more rows · {keys} scroll",
+                          hidden).format(n=hidden, keys=SCROLL_KEYS) + " "
     return [("class:status", fit(text, width))]
 
 
 def above_marker(hidden: int, width: int) -> StyleAndTextTuples:
     """The first row of a window scrolled down past ``hidden`` rows."""
-    text = f" ↑ {hidden} more row{'s' * (hidden != 1)} above "
+    text = " " + ngettext("↑ {n} more row above", "↑ {n} more rows above", hidden).format(n=hidden) + " "
     return [("class:status", fit(text, width))]
 
 

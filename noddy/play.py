@@ -22,6 +22,7 @@ from noddy.client.cli import (
     solo_table_options,
     terminal_problem,
 )
+from noddy.protocol.i18n import _
 
 
 async def play_local(name: str, preset: str, players: int, *, target: int | None = None,
@@ -64,9 +65,10 @@ def check_local_options(parser: argparse.ArgumentParser, args: argparse.Namespac
     from noddy.engine import RulesError, configure, find_preset
 
     if not 2 <= args.players <= 4:
-        parser.error("--players must be 2, 3 or 4")
+        parser.error(_("--players must be 2, 3 or 4"))
     if args.level is not None and args.level not in LEVELS:
-        parser.error(f"no computer level {args.level!r}; the levels are: {', '.join(LEVELS)}")
+        parser.error(_("no computer level {level!r}; the levels are: {levels}").format(
+            level=args.level, levels=', '.join(LEVELS)))
     options = {name: value for name, value in solo_table_options(args).items() if name != "hints"}
     options |= {} if args.target is None else {"target": args.target}
     try:

@@ -26,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from noddy.protocol.i18n import N_, _
+
 from ..keymap import Screen, key
 from ..model import LOBBY, ViewModel
 from .events_form import AnnounceForm
@@ -37,12 +39,15 @@ EVENT = "event"
 ROUND_PAUSE_STEP = 30
 #: The longest pause between rounds the director may set here (the schema's bound).
 ROUND_PAUSE_LIMIT = 1800
+#: A director's command as "Done: ..." says it (the wire's word for one not listed).
+DIRECTED = {"start": N_("start"), "pause": N_("pause"), "resume": N_("resume"), "end": N_("end"),
+            "remove": N_("remove"), "round_pause": N_("round pause")}
 
 
 class EventsView(Screen):
     """The list of club nights, the one opened, and the requests about them (module docstring)."""
 
-    title = "Club nights"
+    title = N_("Club nights")
 
     def __init__(self, model: ViewModel) -> None:
         self.model = model
@@ -160,14 +165,14 @@ class EventsView(Screen):
     def watch_board(self) -> None:
         boards = self.boards()
         if not boards:
-            self.session.set_status("No board is being played: the round has not begun.", error=True)
+            self.session.set_status(_("No board is being played: the round has not begun."), error=True)
             return
         board = boards[self.board_cursor % len(boards)]
         if board.get("status") in ("done", "void"):  # its table is closed: replay its games instead
             self._replay_board(board)
             return
         if board.get("table") is None:
-            self.session.set_status("That board has no table (a bye, or it is over).", error=True)
+            self.session.set_status(_("That board has no table (a bye, or it is over)."), error=True)
             return
         self.session.send("spectate", table=board["table"])
 
@@ -175,7 +180,8 @@ class EventsView(Screen):
         """A finished board: the replay of its first game played (a forfeit has no record)."""
         ids = [game["id"] for game in board.get("games") or [] if isinstance(game.get("id"), int)]
         if not ids or self.open_game is None:
-            self.session.set_status("That board is over and has no game to replay (forfeited).", error=True)
+            self.session.set_status(_("That board is over and has no game to replay (forfeited)."),
+                                    error=True)
             return
         self.open_game(ids[0])
 
@@ -201,7 +207,8 @@ class EventsView(Screen):
         elif kind == "club_event":
             event = message.get("event") or {}
             if asked["type"] == "announce_event":
-                self.session.set_status(f"Announced {event.get('title')} (club night {event.get('id')}).")
+                self.session.set_status(_("Announced {title} (club night {event}).").format(
+                    title=event.get('title'), event=event.get('id')))
                 self.open_event(int(event["id"]))
             elif event.get("id") == self.event_id:
                 self.event = event
@@ -228,12 +235,14 @@ class EventsView(Screen):
 
     def _done(self, asked: dict[str, Any]) -> None:
         """An ``ok``: say what was done (the news follows), and look again."""
-        said = {"join_event": "You entered club night {event}.",
-                "withdraw_event": "You withdrew from club night {event}."}
+        said = {"join_event": N_("You entered club night {event}."),
+                "withdraw_event": N_("You withdrew from club night {event}.")}
         if asked["type"] in said:
-            self.session.set_status(said[asked["type"]].format(event=asked["event"]))
+            self.session.set_status(_(said[asked["type"]]).format(event=asked["event"]))
         elif asked["type"] == "direct_event":
-            self.session.set_status(f"Done: {asked['command'].replace('_', ' ')}"
+            command = asked['command']
+            done = _(DIRECTED[command]) if command in DIRECTED else command.replace('_', ' ')
+            self.session.set_status(_("Done: {what}").format(what=done)
                                     + (f" {asked['name']}" if asked.get("name") else "")
                                     + (f" {asked['seconds']} s" if "seconds" in asked else "") + ".")
         if self.active:
@@ -252,11 +261,11 @@ class EventsView(Screen):
     def _directing(self) -> bool:
         return self._on_event() and self.is_director()
 
-    @key("e", help="club nights (Enter opens one)", sends="events", when=lambda self: not self.active)
+    @key("e", help=N_("club nights (Enter opens one)"), sends="events", when=lambda self: not self.active)
     def _open(self, pressed: str) -> None:
         self.open()
 
-    @key("up", label="↑ ↓", help="choose an event, or a board", flush=False,
+    @key("up", label="↑ ↓", help=N_("choose an event, or a board"), flush=False,
          when=lambda self: self.active)
     def _up(self, pressed: str) -> None:
         self._move(-1)
@@ -271,70 +280,70 @@ class EventsView(Screen):
         elif self.session.screen == EVENT and self.boards():
             self.board_cursor = (self.board_cursor + delta) % len(self.boards())
 
-    @key("enter", help="open the event chosen", sends="event", when=_on_list)
+    @key("enter", help=N_("open the event chosen"), sends="event", when=_on_list)
     def _enter(self, pressed: str) -> None:
         chosen = self.selected_summary()
         if chosen is not None:
             self.open_event(int(chosen["id"]))
 
-    @key("enter", help="watch the board chosen (replay it, once over)", sends="spectate", when=_on_event)
+    @key("enter", help=N_("watch the board chosen (replay it, once over)"), sends="spectate", when=_on_event)
     def _watch(self, pressed: str) -> None:
         self.watch_board()
 
-    @key("n", help="announce a club night (a form)", flush=False, when=_on_list)
+    @key("n", help=N_("announce a club night (a form)"), flush=False, when=_on_list)
     def _announce(self, pressed: str) -> None:
         self.session.clear_status()
         self.announce.open()
 
-    @key("j", help="join the event (a private one asks its password)", sends="join_event",
+    @key("j", help=N_("join the event (a private one asks its password)"), sends="join_event",
          when=_on_event)
     def _join(self, pressed: str) -> None:
         self.session.clear_status()
         self.join()
 
-    @key("w", help="withdraw from it", sends="withdraw_event", when=_on_event)
+    @key("w", help=N_("withdraw from it"), sends="withdraw_event", when=_on_event)
     def _withdraw(self, pressed: str) -> None:
         self.session.clear_status()
         self.withdraw()
 
-    @key("s", help="director: start it", sends="direct_event", when=_directing)
+    @key("s", help=N_("director: start it"), sends="direct_event", when=_directing)
     def _start(self, pressed: str) -> None:
         self.direct("start")
 
-    @key("p", help="director: pause it, or resume it", sends="direct_event", when=_directing)
+    @key("p", help=N_("director: pause it, or resume it"), sends="direct_event", when=_directing)
     def _pause(self, pressed: str) -> None:
         self.pause_or_resume()
 
-    @key("+", "-", label="+ -", help=f"director: {ROUND_PAUSE_STEP} s more or less between rounds",
+    @key("+", "-", label="+ -", help=N_("director: 30 s more or less between rounds"),  # (ROUND_PAUSE_STEP: a test checks)
          sends="direct_event", when=_directing)
     def _round_pause(self, pressed: str) -> None:
         self.change_round_pause(1 if pressed == "+" else -1)
 
-    @key("left", "right", label="← →", help="director: choose an entrant", flush=False,
+    @key("left", "right", label="← →", help=N_("director: choose an entrant"), flush=False,
          when=_directing)
     def _choose(self, pressed: str) -> None:
         self.entrant_cursor += 1 if pressed == "right" else -1
 
-    @key("x", help="director: remove the entrant chosen (asks first)", sends="direct_event",
+    @key("x", help=N_("director: remove the entrant chosen (asks first)"), sends="direct_event",
          when=_directing)
     def _remove(self, pressed: str) -> None:
         name = self.chosen_entrant()
         if name is None or self.host is None:
             return
-        self.host.confirm(f" Remove {name} from the event?  y / n ",
+        self.host.confirm(" " + _("Remove {name} from the event?").format(name=name) + "  y / n ",
                           lambda: self.direct("remove", name=name))
 
-    @key("E", help="director: end it early (asks first)", sends="direct_event", when=_directing)
+    @key("E", help=N_("director: end it early (asks first)"), sends="direct_event", when=_directing)
     def _end(self, pressed: str) -> None:
         if self.host is not None:
-            self.host.confirm(" End the event early? Unfinished boards are void.  y / n ",
+            self.host.confirm(" " + _("End the event early? Unfinished boards are void.") + "  y / n ",
                               lambda: self.direct("end"))
 
-    @key("r", help="refresh", sends="events", when=lambda self: self.active)
+    @key("r", help=N_("refresh"), sends="events", when=lambda self: self.active)
     def _refresh(self, pressed: str) -> None:
         self.refresh()
 
-    @key("escape", "backspace", label="Esc", help="back", eager=True, when=lambda self: self.active)
+    @key("escape", "backspace", label=N_("Esc"), help=N_("back"), eager=True, when=lambda self: self.active)
     def _back(self, pressed: str) -> None:
         self.back()
 

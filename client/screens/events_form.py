@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from noddy.protocol.i18n import N_, _
+
 from ..keymap import key
 from ..session import Session, request_field
 from .form import FormScreen, OptionRow
@@ -34,25 +36,27 @@ def announce_fields(presets: list[str]) -> dict[str, dict[str, Any]]:
     """The form's rows, as options are declared (:mod:`noddy.client.screens.form`)."""
     return {
         "format": {"type": "choice", "values": ["swiss", "round-robin"], "default": "swiss",
-                   "label": "Format"},
+                   "label": N_("Format")},
         "rounds": {"type": "int", "min": 1, "max": ROUNDS_LIMIT, "default": 3,
-                   "label": "Rounds (a Swiss)"},
-        "preset": {"type": "choice", "values": presets, "default": presets[0], "label": "Preset"},
+                   "label": N_("Rounds (a Swiss)")},
+        "preset": {"type": "choice", "values": presets, "default": presets[0], "label": N_("Preset")},
         "games": {"type": "int", "min": 1, "max": GAMES_LIMIT, "default": 2,
-                  "label": "Games a pairing"},
-        "duplicate": {"type": "bool", "default": True, "label": "Duplicate deals"},
+                  "label": N_("Games a pairing")},
+        "duplicate": {"type": "bool", "default": True, "label": N_("Duplicate deals")},
         "start": {"type": "int", "min": 1, "max": START_LIMIT_MINUTES, "default": None,
-                  "label": "Start in minutes"},
-        "rated": {"type": "bool", "default": False, "label": "Rated"},
-        "title": {"type": "str", "max_length": TITLE_LIMIT, "default": None, "label": "Title"},
+                  "label": N_("Start in minutes")},
+        "rated": {"type": "bool", "default": False, "label": N_("Rated")},
+        "title": {"type": "str", "max_length": TITLE_LIMIT, "default": None, "label": N_("Title")},
         "password": {"type": "str", "max_length": PASSWORD_LIMIT, "default": None,
-                     "label": "Password"},
+                     "label": N_("Password")},
     }
 
 
 #: The words a row's value is said in, where the option's own would mislead.
-_SHOWN = {("start", None): "when the director says", ("password", ""): "none: public",
-          ("title", ""): "(type a title)"}
+_SHOWN = {("start", None): N_("when the director says"), ("password", ""): N_("none: public"),
+          ("title", ""): N_("(type a title)")}
+#: How the formats read (the wire's words are the values sent).
+_FORMATS = {"swiss": N_("swiss"), "round-robin": N_("round-robin")}
 
 
 @dataclass
@@ -78,9 +82,11 @@ class EventForm:
         for row in self.rows_:
             said = _SHOWN.get((row.name, row.value))
             if row.name == "rounds" and self.option("format").value != "swiss":
-                said = "every one meets every other"
-            out.append((str(row.spec["label"]), said if said is not None else row.shown()))
-        return out + [("", "[ Announce ]")]
+                said = N_("every one meets every other")
+            elif row.name == "format" and row.value in _FORMATS:
+                said = _FORMATS[row.value]
+            out.append((_(str(row.spec["label"])), _(said) if said is not None else row.shown()))
+        return out + [("", _("[ Announce ]"))]
 
     def option(self, name: str) -> OptionRow:
         return next(row for row in self.rows_ if row.name == name)
@@ -135,7 +141,7 @@ class AnnounceForm(FormScreen):
     screen is up (the form opens over it), ``ask`` sends a request whose reply the events
     screen awaits (the ``club_event`` that answers the announcement opens the event)."""
 
-    title = "In the announce form"
+    title = N_("In the announce form")
 
     def __init__(self, session: Session, up: Callable[[], bool], ask: Callable[..., int]) -> None:
         self.session = session
@@ -151,11 +157,11 @@ class AnnounceForm(FormScreen):
         self.form = EventForm(names or ["cribbage"])
 
 
-    @key("enter", help="announce the club night (a password: private)", sends="announce_event")
+    @key("enter", help=N_("announce the club night (a password: private)"), sends="announce_event")
     def _announce(self, pressed: str) -> None:
         self.submit()
 
-    @key("escape", label="Esc", help="close the form", eager=True, flush=False)
+    @key("escape", label=N_("Esc"), help=N_("close the form"), eager=True, flush=False)
     def _close(self, pressed: str) -> None:
         self.form = None
 
@@ -166,7 +172,7 @@ class AnnounceForm(FormScreen):
         fields = self.form.request()
         if not fields["title"]:
             self.form.row = 0
-            self.session.set_status("A club night needs a title: type one on the first line.",
+            self.session.set_status(_("A club night needs a title: type one on the first line."),
                                     error=True)
             return None
         self.form = None

@@ -25,6 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from noddy.protocol.i18n import N_, _
+
 from ..keymap import Screen, key
 from ..option_words import FALLBACK_TABLE_OPTIONS, OptionWords, words
 from ..session import CONNECTING, FALLBACK_PRESETS, LOBBY, Session
@@ -100,12 +102,12 @@ class OptionRow:
     def shown(self) -> str:
         said = self.words
         if self.kind == "bool":
-            return said.on if self.value else "no"
+            return _(said.on) if self.value else _("no")
         if self.value is None or self.value == "":
-            return said.none
+            return _(said.none)
         if self.kind == "choice":
-            return said.choices.get(self.value, self.value)
-        return said.value.format(value=self.value)
+            return _(said.choices[self.value]) if self.value in said.choices else self.value
+        return _(said.value).format(value=self.value)
 
     def chosen(self) -> Any:
         """The value to send (None: leave it out: the default, or nothing given)."""
@@ -183,18 +185,18 @@ class CreateForm:
 
     def rows(self) -> list[tuple[str, str]]:
         """(label, value) of every row, in order; the last is the Create button."""
-        players = f"{self.players}" + (" in partnerships" if self.partnerships else "")
-        own = {"preset": ("Preset", f"{self.preset['name']} — {self.preset.get('title', '')}".rstrip(" —")),
-               "players": ("Players", players), "computers": ("Computer players", str(self.computers)),
-               "level": ("Computer level", self.level or ""), "create": ("", self.create_label())}
-        return [own[row] if isinstance(row, str) else (row.words.label, row.shown())
+        players = (_("{n} in partnerships") if self.partnerships else "{n}").format(n=self.players)
+        own = {"preset": (_("Preset"), f"{self.preset['name']} — {self.preset.get('title', '')}".rstrip(" —")),
+               "players": (_("Players"), players), "computers": (_("Computer players"), str(self.computers)),
+               "level": (_("Computer level"), self.level or ""), "create": ("", self.create_label())}
+        return [own[row] if isinstance(row, str) else (_(row.words.label), row.shown())
                 for row in self._layout()]
 
     def create_label(self) -> str:
         for row in self.rules + self.server:
             if row.chosen() is not None and row.words.create:
-                return row.words.create
-        return "[ Create table ]"
+                return _(row.words.create)
+        return _("[ Create table ]")
 
     def current(self) -> str | OptionRow:
         return self._layout()[self.row]
@@ -280,7 +282,7 @@ class FormScreen(Screen):
     def _typing(self) -> bool:
         return self.form is not None and self.form.on_text
 
-    @key("up", label="↑ ↓ Tab", help="choose a line", flush=False)
+    @key("up", label=N_("↑ ↓ Tab"), help=N_("choose a line"), flush=False)
     def _line_up(self, pressed: str) -> None:
         if self.form is not None:
             self.form.move(-1)
@@ -290,7 +292,7 @@ class FormScreen(Screen):
         if self.form is not None:
             self.form.move(1)
 
-    @key("left", label="← →", help="change it (Space too)", flush=False)
+    @key("left", label="← →", help=N_("change it (Space too)"), flush=False)
     def _less(self, pressed: str) -> None:
         if self.form is not None:
             self.form.change(-1)
@@ -301,7 +303,7 @@ class FormScreen(Screen):
         if self.form is not None:
             self.form.change(1)
 
-    @key("<any>", label="letters", help="type on a text line", when=_typing, flush=False)
+    @key("<any>", label=N_("letters"), help=N_("type on a text line"), when=_typing, flush=False)
     def _type(self, pressed: str) -> None:
         if self.form is not None and len(pressed) == 1 and pressed.isprintable():
             self.form.type_text(pressed)
@@ -315,7 +317,7 @@ class FormScreen(Screen):
 class NewTable(FormScreen):
     """The form while it is open, and the creation of a table (module docstring)."""
 
-    title = "In the new-table form"
+    title = N_("In the new-table form")
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -329,7 +331,7 @@ class NewTable(FormScreen):
         return self.session.screen in (LOBBY, CONNECTING) and self.form is not None
 
 
-    @key("pageup", label="PgUp PgDn", help="a number by ten", flush=False)
+    @key("pageup", label=N_("PgUp PgDn"), help=N_("a number by ten"), flush=False)
     def _much_more(self, pressed: str) -> None:
         if self.form is not None:
             self.form.change(1, big=True)
@@ -339,12 +341,12 @@ class NewTable(FormScreen):
         if self.form is not None:
             self.form.change(-1, big=True)
 
-    @key("enter", help="create the table (a password: private)",
+    @key("enter", help=N_("create the table (a password: private)"),
          sends=("create_table", "add_computer", "ready"))
     def _create(self, pressed: str) -> None:
         self.submit_form()
 
-    @key("escape", label="Esc", help="close the form", eager=True, flush=False)
+    @key("escape", label=N_("Esc"), help=N_("close the form"), eager=True, flush=False)
     @key("q", help="", when=lambda self: not self._typing(), flush=False)
     def _close(self, pressed: str) -> None:
         self.close_form()

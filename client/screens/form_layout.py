@@ -12,6 +12,8 @@ from collections.abc import Callable
 
 from prompt_toolkit.layout import HSplit, Window
 
+from noddy.protocol.i18n import _
+
 from .. import render
 from ..model import ViewModel
 from .lobby_layout import status_window
@@ -31,12 +33,13 @@ def form_fragments(model: ViewModel, width: int = 80) -> render.Fragments:
         return []
     hints: list[render.Part]
     if form.on_text:
-        hints = [("↑↓ line", "", 0), ("type a password (none: public)", "  ", 3), ("⌫ delete", "  ", 1),
-                 ("Enter create", "  ", 2)]
+        hints = [("↑↓ " + _("line"), "", 0), (_("type a password (none: public)"), "  ", 3),
+                 ("⌫ " + _("delete"), "  ", 1), (_("Enter") + " " + _("create"), "  ", 2)]
     else:
-        hints = [("↑↓ line", "", 0), ("←→ change", "  ", 3), ("PgUp/PgDn ±10", "  ", 1),
-                 ("Enter create", "  ", 4), ("Esc back", "  ", 2)]
-    head = " New table  "
+        hints = [("↑↓ " + _("line"), "", 0), ("←→ " + _("change"), "  ", 3),
+                 (_("PgUp/PgDn") + " ±10", "  ", 1), (_("Enter") + " " + _("create"), "  ", 4),
+                 (_("Esc") + " " + _("back"), "  ", 2)]
+    head = " " + _("New table") + "  "
     hint = render.join_parts(hints, width - len(head) - render.EDGE)
     out: render.Fragments = [("class:label", head), ("class:dim", hint + "\n\n")]
     room = width - VALUE_COLUMN - render.EDGE

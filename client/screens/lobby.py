@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from noddy.protocol.i18n import N_, _
+
 from ..keymap import Screen, key
 from ..lines import LOG_LIMIT, LogLine
 from ..session import CONNECTING, LOBBY, Session, request_field
@@ -23,6 +25,13 @@ from ..session import CONNECTING, LOBBY, Session, request_field
 ROW_PARTS = 7
 #: The longest table password the protocol accepts (``password`` of create_table/sit).
 PASSWORD_LIMIT = request_field("sit", "password").max_length
+#: A table's status as a lobby row says it (the wire's word, for one the client does not know).
+STATUS_WORDS = {"waiting": N_("waiting"), "playing": N_("playing"), "finished": N_("finished")}
+
+
+def status_word(status: str) -> str:
+    """A table's ``status`` in the reader's language."""
+    return _(STATUS_WORDS[status]) if status in STATUS_WORDS else status
 
 
 @dataclass(frozen=True)
@@ -65,7 +74,7 @@ def free_seats(summary: dict[str, Any]) -> list[int]:
 class Lobby(Screen):
     """The tables, the cursor on them, the lobby chat and the password line (module docstring)."""
 
-    title = "In the lobby"
+    title = N_("In the lobby")
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -86,7 +95,7 @@ class Lobby(Screen):
     def is_up(self) -> bool:
         return self.session.screen in (LOBBY, CONNECTING) and not self.form_open()
 
-    @key("up", "k", label="↑ ↓", help="choose a table", flush=False)
+    @key("up", "k", label="↑ ↓", help=N_("choose a table"), flush=False)
     def _up(self, pressed: str) -> None:
         self.lobby_move(-1)
 
@@ -94,33 +103,33 @@ class Lobby(Screen):
     def _down(self, pressed: str) -> None:
         self.lobby_move(1)
 
-    @key("enter", "s", label="Enter", help="sit (first free seat)", sends=("sit", "spectate"))
+    @key("enter", "s", label=N_("Enter"), help=N_("sit (first free seat)"), sends=("sit", "spectate"))
     def _sit(self, pressed: str) -> None:
         self.session.clear_status()
         self.sit()
 
-    @key("1", "2", "3", "4", label="1-4", help="sit in that seat", sends="sit")
+    @key("1", "2", "3", "4", label="1-4", help=N_("sit in that seat"), sends="sit")
     def _sit_in(self, pressed: str) -> None:
         self.session.clear_status()
         self.sit(int(pressed) - 1)
 
-    @key("w", help="watch", sends="spectate")
+    @key("w", help=N_("watch"), sends="spectate")
     def _watch(self, pressed: str) -> None:
         self.session.clear_status()
         self.spectate()
 
-    @key("n", help="new table (a form)", flush=False)
+    @key("n", help=N_("new table (a form)"), flush=False)
     def _new(self, pressed: str) -> None:
         self.session.clear_status()
         self.open_form()
 
-    @key("a", help="register your name", sends="register",
+    @key("a", help=N_("register your name"), sends="register",
          when=lambda self: self.session.registered is not True)  # (a guest's key: issue 33)
     def _register(self, pressed: str) -> None:
         self.session.clear_status()
         self.ask_to_register()
 
-    @key("r", help="refresh the list", sends="list_tables")
+    @key("r", help=N_("refresh the list"), sends="list_tables")
     def _refresh(self, pressed: str) -> None:
         if self.session.connection != "online":
             if self.host is not None:
@@ -141,8 +150,8 @@ class Lobby(Screen):
         """Ask again: a mistyped password should cost one more try, not a trip back."""
         self.password_prompt = PasswordPrompt(request["table"], request["type"],
                                               request.get("seat"), retry=True)
-        self.session.set_status(f"Wrong password for table {request['table']}: type it again, "
-                                "or Esc.", error=True)
+        self.session.set_status(_("Wrong password for table {table}: type it again, "
+                                  "or Esc.").format(table=request['table']), error=True)
 
     def clamp_cursor(self) -> None:
         self.lobby_cursor = max(0, min(self.lobby_cursor, len(self.sorted_tables()) - 1))
@@ -163,21 +172,23 @@ class Lobby(Screen):
         status = self.session.set_status
         table = self.selected_table()
         if table is None:
-            status("There is no table yet: n creates one.", error=True)
+            status(_("There is no table yet: n creates one."), error=True)
             return
         seats = table.get("seats", [])
         free = free_seats(table)
         if seat is None:
             if not free:
-                status(f"Table {table['id']} has no free seat; w watches it.", error=True)
+                status(_("Table {table} has no free seat; w watches it.").format(table=table['id']), error=True)
                 return
             seat = free[0]
         elif not 0 <= seat < len(seats):
-            status(f"Table {table['id']} has seats 1 to {len(seats)}.", error=True)
+            status(_("Table {table} has seats 1 to {seats}.").format(table=table['id'], seats=len(seats)),
+                   error=True)
             return
         elif seats[seat] is not None:
-            status(f"{seats[seat].get('name', 'Someone')} sits in seat {seat + 1} "
-                   f"of table {table['id']}.", error=True)
+            status(_("{name} sits in seat {seat} of table {table}.").format(
+                name=seats[seat].get('name') or _("Someone"), seat=seat + 1, table=table['id']),
+                error=True)
             return
         if table.get("private"):
             self.password_prompt = PasswordPrompt(table["id"], "sit", seat)
@@ -188,7 +199,7 @@ class Lobby(Screen):
         """Watch the table under the cursor (a private one asks for its password first)."""
         table = self.selected_table()
         if table is None:
-            self.session.set_status("There is no table to watch.", error=True)
+            self.session.set_status(_("There is no table to watch."), error=True)
             return
         if table.get("private"):
             self.password_prompt = PasswordPrompt(table["id"], "spectate")
@@ -200,21 +211,26 @@ class Lobby(Screen):
         given (``bad_password``, ``too_many_attempts``): ask for it on the masked line."""
         self.password_prompt = PasswordPrompt(None, "login", retry=code != "password_required")
         if code == "password_required":
-            said = f"{self.session.name} is a registered name: type its password, or Esc for another name."
+            said = _("{name} is a registered name: type its password, or Esc for another "
+                     "name.").format(name=self.session.name)
         elif code == "bad_password":
-            said = f"Wrong password for {self.session.name}: type it again, or Esc for another name."
+            said = _("Wrong password for {name}: type it again, or Esc for another "
+                     "name.").format(name=self.session.name)
         else:
-            said = f"{message[:1].upper()}{message[1:]}; then type the password, or Esc."
+            said = _("{message}; then type the password, or Esc.").format(
+                message=f"{message[:1].upper()}{message[1:]}")
         self.session.set_status(said, error=True)
 
     def ask_to_register(self) -> None:
         """``a`` in the lobby: keep this name for good, with a password (asked masked)."""
         if self.session.registered:
-            self.session.set_status(f"You are registered as {self.session.name}: the name is yours.")
+            self.session.set_status(_("You are registered as {name}: the name is yours.").format(
+                name=self.session.name))
             return
         self.password_prompt = PasswordPrompt(None, "register")
-        self.session.set_status(f"Register {self.session.name}: choose a password (4 or more characters; "
-                                "it is asked when you come back). Esc cancels.")
+        self.session.set_status(_("Register {name}: choose a password (4 or more characters; "
+                                  "it is asked when you come back). Esc cancels.").format(
+                                      name=self.session.name))
 
     def submit_password(self, password: str) -> None:
         """Enter on the password line: send the sit, spectate, hello or register it was
@@ -224,7 +240,7 @@ class Lobby(Screen):
             return
         if prompt.table is None:
             if not password:
-                self.session.set_status("Type the password first, or Esc.", error=True)
+                self.session.set_status(_("Type the password first, or Esc."), error=True)
                 return
             if prompt.verb == "register" and not self._confirmed(prompt, password):
                 return
@@ -237,16 +253,16 @@ class Lobby(Screen):
             return
         if prompt.verb == "join_event":  # a private club night (the events screen's j)
             if not password:
-                self.session.set_status(f"Club night {prompt.table} is private: type its "
-                                        "password, or Esc.", error=True)
+                self.session.set_status(_("Club night {event} is private: type its "
+                                          "password, or Esc.").format(event=prompt.table), error=True)
                 return
             self.password_prompt = None
             self.session.clear_status()
             self.session.send("join_event", event=prompt.table, password=password[:PASSWORD_LIMIT])
             return
         if not password:
-            self.session.set_status(f"Table {prompt.table} is private: type its password, "
-                                    "or Esc.", error=True)
+            self.session.set_status(_("Table {table} is private: type its password, "
+                                      "or Esc.").format(table=prompt.table), error=True)
             return
         self.password_prompt = None
         self.session.clear_status()
@@ -260,12 +276,12 @@ class Lobby(Screen):
         nothing is sent and the password is chosen afresh."""
         if prompt.first is None:
             self.password_prompt = PasswordPrompt(None, "register", first=password)
-            self.session.set_status("Type the same password again to be sure of it (Esc cancels).")
+            self.session.set_status(_("Type the same password again to be sure of it (Esc cancels)."))
             return False
         if password != prompt.first:
             self.password_prompt = PasswordPrompt(None, "register")
-            self.session.set_status("The two passwords differ, so nothing was sent: choose a "
-                                    "password again (Esc cancels).", error=True)
+            self.session.set_status(_("The two passwords differ, so nothing was sent: choose a "
+                                      "password again (Esc cancels)."), error=True)
             return False
         return True
 
@@ -293,10 +309,10 @@ class Lobby(Screen):
         seats = []
         for seat in summary.get("seats", []):
             if seat is None:
-                seats.append("·free·")
+                seats.append(_("·free·"))
             else:
-                mark = (" (bot)" if seat.get("bot") else "") + ("" if seat.get("connected", True) else " (away)")
-                mark += " (guest)" if seat.get("guest") and dropped < 7 else ""
+                mark = (_(" (bot)") if seat.get("bot") else "") + ("" if seat.get("connected", True) else _(" (away)"))
+                mark += _(" (guest)") if seat.get("guest") and dropped < 7 else ""
                 # A guest's games are not rated: a "(1500)" beside them said otherwise (and
                 # pushed the row's target and match past 80 columns).
                 rated = isinstance(seat.get("rating"), int) and not seat.get("guest") and dropped < 5
@@ -304,31 +320,31 @@ class Lobby(Screen):
                 name = seat["name"] if dropped < 6 or seat.get("kind") != "computer" else \
                     seat["name"].replace(" computer ", " cpu ")  # (as the peg board says it)
                 seats.append(f"{name}{rating}{mark}")
-        who = f"{summary['players']}p" + (" pairs" if summary.get("partnerships") else "")
+        who = (_("{n}p pairs") if summary.get("partnerships") else _("{n}p")).format(n=summary['players'])
         extra = []
         if target is not None:
-            extra.append(f"to {target}")
+            extra.append(_("to {target}").format(target=target))
         if options.get("match"):  # a match table, with its running score once it has begun
             match = summary.get("match") or {}
             points = "-".join(str(p) for p in match.get("points") or []) + " " if match else ""
-            extra.append(f"match {points}to {options['match']}")
+            extra.append(_("match {points}to {match}").format(points=points, match=options['match']))
         if dropped < 4:
             extra += [name for name, value in options.items() if name != "target" and value is True]
-            extra += [f"no {name}" for name, value in options.items() if value is False]
+            extra += [_("no {option}").format(option=name) for name, value in options.items() if value is False]
             if summary.get("turn_timer"):
-                extra.append(f"{summary['turn_timer']:g}s timer")
+                extra.append(_("{seconds}s timer").format(seconds=f"{summary['turn_timer']:g}"))
         if summary.get("private"):
-            extra.append("private")
+            extra.append(_("private"))
         if dropped < 2 and summary.get("rated") is False:
-            extra.append("unrated")
+            extra.append(_("unrated"))
         elif dropped < 2 and summary.get("rated"):
-            extra.append("rated")
+            extra.append(_("rated"))
         watchers = len(summary.get("spectators", [])) if dropped < 1 else 0
-        status = summary.get('status', '')
+        status = status_word(str(summary.get('status', '')))
         head = (f"#{summary['id']:<3} {summary['preset']:<18} {who:<8} {status:<9} " if dropped < 3
                 else f"#{summary['id']} {summary['preset']} {who} {status}  ")
         return (head + f"{', '.join(seats)}" + (f"  [{'; '.join(extra)}]" if extra else "")
-                + (f"  {watchers} watching" if watchers else ""))
+                + ("  " + _("{n} watching").format(n=watchers) if watchers else ""))
 
     def sorted_tables(self) -> list[dict[str, Any]]:
         """The tables listed, by number: people only (``p``) leaves out those where a computer

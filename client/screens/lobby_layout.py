@@ -16,6 +16,8 @@ from prompt_toolkit.layout import HSplit, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 
+from noddy.protocol.i18n import _
+
 from .. import render
 from ..model import ViewModel
 from ..render.lobby import CURSOR_COLUMNS
@@ -31,17 +33,19 @@ TABLE_LIST_ROWS = 12
 def lobby_fragments(model: ViewModel, width: int | None = None) -> render.Fragments:
     """The list of tables with the cursor, or why there is none yet; each row fits ``width``
     columns (see :func:`~noddy.client.render.cursor_list`)."""
-    out: render.Fragments = [("class:label", " Tables")]
+    out: render.Fragments = [("class:label", " " + _("Tables"))]
     if model.lobby.people_only:  # on until p again, and says so (issue 33, item 13)
-        out.append(("class:info", f" · people only ({model.lobby.hidden_tables()} hidden) · p shows all"))
+        out.append(("class:info", " · " + _("people only ({n} hidden) · p shows all").format(
+            n=model.lobby.hidden_tables())))
     out.append(("", "\n"))
     tables = model.lobby.sorted_tables()
     if model.session.screen == CONNECTING:
-        return out + [("class:dim", "   Connecting to the server…\n")]
+        return out + [("class:dim", "   " + _("Connecting to the server…") + "\n")]
     if not tables and model.lobby.hidden_tables():
-        out.append(("class:dim", "   Every table has a computer or a bot: p shows them, n creates one.\n"))
+        out.append(("class:dim", "   " + _("Every table has a computer or a bot: p shows them, n creates one.")
+                    + "\n"))
     elif not tables:
-        out.append(("class:dim", "   No tables yet: press n to create one.\n"))
+        out.append(("class:dim", "   " + _("No tables yet: press n to create one.") + "\n"))
     if width is None:
         lines = [model.lobby.table_line(table) for table in tables]
     else:  # whole parts left out, least important first, before a word is cut
@@ -100,7 +104,7 @@ class LobbyLayout:
                                     max=TABLE_LIST_ROWS)),
             Window(height=1, char="─", style="class:dim"),
             self.status_window,
-            Window(text(lambda: [("class:label", " Lobby chat")]), height=1),
+            Window(text(lambda: [("class:label", " " + _("Lobby chat"))]), height=1),
             log_window(lambda: model.lobby.lobby_chat, width, rows),
         ])
 

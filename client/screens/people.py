@@ -25,10 +25,12 @@ from prompt_toolkit.layout import ConditionalContainer, HSplit, Window
 from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import FormattedTextControl
 
+from noddy.protocol.i18n import N_, _
+
 from .. import render
 from ..keymap import Screen, key
 from ..model import LOBBY, ViewModel
-from .windows import status_height
+from .windows import said_keys, status_height
 
 PEOPLE = "people"
 
@@ -38,7 +40,7 @@ Fragments = list[tuple[str, str]]
 class PeopleView(Screen):
     """Who is online, the challenge to send, the challenges to answer (module docstring)."""
 
-    title = "Who is on"
+    title = N_("Who is on")
 
     def __init__(self, model: ViewModel) -> None:
         self.model = model
@@ -85,12 +87,12 @@ class PeopleView(Screen):
         lobby.people_only = not lobby.people_only
         lobby.clamp_cursor()
         if lobby.people_only:
-            self.model.session.set_status(
+            self.model.session.set_status(_(
                 "People only: the tables where a computer player or a bot sits are hidden "
-                f"({lobby.hidden_tables()} now), and bots are left out of who is on and the "
-                "ratings. p again shows everyone.")
+                "({n} now), and bots are left out of who is on and the "
+                "ratings. p again shows everyone.").format(n=lobby.hidden_tables()))
         else:
-            self.model.session.set_status("Showing everyone: people, computer players and bots.")
+            self.model.session.set_status(_("Showing everyone: people, computer players and bots."))
         if self.active:
             self.refresh()
 
@@ -110,7 +112,7 @@ class PeopleView(Screen):
         if person is None:
             return
         if person.get("name") == self.model.session.name:
-            self.model.session.set_status("That is you: choose someone else.", error=True)
+            self.model.session.set_status(_("That is you: choose someone else."), error=True)
             return
         self._ask("challenge", name=person["name"], preset=self.preset())
 
@@ -119,14 +121,16 @@ class PeopleView(Screen):
         if not self.incoming:
             return
         challenge = self.incoming.pop(0)
-        what = "challenge" if challenge.get("table") is None else "invitation"
+        invited = challenge.get("table") is not None
         if accept:
             self._ask("accept", challenge=challenge["id"], ready=True)
-            self.model.session.set_status(f"Accepted {challenge['from']}'s {what}; the table follows…",
-                                          until_game=True)
+            said = (_("Accepted {name}'s invitation; the table follows…") if invited
+                    else _("Accepted {name}'s challenge; the table follows…"))
+            self.model.session.set_status(said.format(name=challenge['from']), until_game=True)
         else:
             self._ask("decline", challenge=challenge["id"])
-            self.model.session.set_status(f"Declined {challenge['from']}'s {what}.")
+            said = _("Declined {name}'s invitation.") if invited else _("Declined {name}'s challenge.")
+            self.model.session.set_status(said.format(name=challenge['from']))
         self._say_next()
 
     def back(self) -> None:
@@ -139,25 +143,25 @@ class PeopleView(Screen):
     def is_up(self) -> bool:
         return self.active or self.model.lobby.is_up()
 
-    @key("o", help="who is on (Enter challenges the one chosen)", sends="who",
+    @key("o", help=N_("who is on (Enter challenges the one chosen)"), sends="who",
          when=lambda self: not self.active)
     def _open(self, pressed: str) -> None:
         self.open()
 
-    @key("p", help="people only: hide the tables where a computer or a bot sits, and bots (p again: everyone)", sends="who")
+    @key("p", help=N_("people only: hide the tables where a computer or a bot sits, and bots (p again: everyone)"), sends="who")
     def _people_only(self, pressed: str) -> None:
         self.toggle_people_only()
 
-    @key("a", help="accept the challenge waiting", sends="accept",
+    @key("a", help=N_("accept the challenge waiting"), sends="accept",
          when=lambda self: bool(self.incoming))
     def _accept(self, pressed: str) -> None:
         self.answer(True)
 
-    @key("d", help="decline it", sends="decline", when=lambda self: bool(self.incoming))
+    @key("d", help=N_("decline it"), sends="decline", when=lambda self: bool(self.incoming))
     def _decline(self, pressed: str) -> None:
         self.answer(False)
 
-    @key("up", "k", label="↑ ↓", help="choose a person", flush=False, when=lambda self: self.active)
+    @key("up", "k", label="↑ ↓", help=N_("choose a person"), flush=False, when=lambda self: self.active)
     def _up(self, pressed: str) -> None:
         self.move(-1)
 
@@ -165,20 +169,20 @@ class PeopleView(Screen):
     def _down(self, pressed: str) -> None:
         self.move(1)
 
-    @key("left", "right", label="← →", help="the game to challenge to", flush=False,
+    @key("left", "right", label="← →", help=N_("the game to challenge to"), flush=False,
          when=lambda self: self.active)
     def _preset(self, pressed: str) -> None:
         self.other_preset(-1 if pressed == "left" else 1)
 
-    @key("enter", help="challenge the one chosen", sends="challenge", when=lambda self: self.active)
+    @key("enter", help=N_("challenge the one chosen"), sends="challenge", when=lambda self: self.active)
     def _challenge(self, pressed: str) -> None:
         self.challenge_selected()
 
-    @key("r", help="refresh the list", sends="who", when=lambda self: self.active)
+    @key("r", help=N_("refresh the list"), sends="who", when=lambda self: self.active)
     def _refresh(self, pressed: str) -> None:
         self.refresh()
 
-    @key("escape", "backspace", label="Esc", help="back to the lobby", eager=True,
+    @key("escape", "backspace", label=N_("Esc"), help=N_("back to the lobby"), eager=True,
          when=lambda self: self.active)
     def _back(self, pressed: str) -> None:
         self.back()
@@ -196,7 +200,8 @@ class PeopleView(Screen):
             if message.get("reason") == "accepted":
                 self.model.session.set_status(self._accepted_words(message, sent), until_game=True)
             else:
-                self.model.session.set_status(f"Challenge {message.get('challenge')} is over: {message.get('message')}.")
+                self.model.session.set_status(_("Challenge {id} is over: {why}.").format(
+                    id=message.get('challenge'), why=message.get('message')))
             return
         if kind == "challenge":     # ours, sent (an invitation is sent as a chat line's /invite)
             self._sent(message["challenge"])
@@ -213,11 +218,11 @@ class PeopleView(Screen):
         if isinstance(challenge.get("id"), int):
             self.outgoing[challenge["id"]] = challenge
         if challenge.get("table") is not None:
-            self.model.session.set_status(f"Invited {challenge['to']} to table {challenge['table']}; "
-                                          f"it lasts {challenge['expires_in']} s.")
+            self.model.session.set_status(_("Invited {name} to table {table}; it lasts {seconds} s.").format(
+                name=challenge['to'], table=challenge['table'], seconds=challenge['expires_in']))
         else:
-            self.model.session.set_status(f"Challenge sent to {challenge['to']} ({challenge['preset']}); "
-                                          f"it lasts {challenge['expires_in']} s.")
+            self.model.session.set_status(_("Challenge sent to {name} ({preset}); it lasts {seconds} s.").format(
+                name=challenge['to'], preset=challenge['preset'], seconds=challenge['expires_in']))
 
     @staticmethod
     def _accepted_words(message: dict[str, Any], sent: dict[str, Any] | None) -> str:
@@ -226,8 +231,9 @@ class PeopleView(Screen):
         if sent is None:
             return f"{message.get('message')}."
         if sent.get("table") is not None:
-            return f"{sent['to']} accepted your invitation to table {sent['table']}."
-        return f"{sent['to']} accepted your challenge: your game is at a new table."
+            return _("{name} accepted your invitation to table {table}.").format(
+                name=sent['to'], table=sent['table'])
+        return _("{name} accepted your challenge: your game is at a new table.").format(name=sent['to'])
 
     def _say_next(self) -> None:
         """The oldest challenge waiting, on the status line with its keys."""
@@ -244,57 +250,58 @@ class PeopleView(Screen):
         if not self.incoming:
             return None
         challenge = self.incoming[0]
-        who = challenge["from"] + (" (bot)" if challenge.get("from_bot") else "")
+        who = challenge["from"] + (_(" (bot)") if challenge.get("from_bot") else "")
         options = ", ".join(f"{k} {v}" for k, v in (challenge.get("options") or {}).items())
         game = challenge["preset"] + (f" ({options})" if options else "")
         more = len(self.incoming) - 1
-        after = f" ({more} more waiting)" if more else ""
+        after = " " + _("({n} more waiting)").format(n=more) if more else ""
         if challenge.get("table") is not None:
-            private = ", private" if challenge.get("private") else ""
-            return (f"{who} invites you to table {challenge['table']} ({game}{private}): "
-                    f"a accept · d decline{after}")
-        return f"{who} challenges you to {game}: a accept · d decline{after}"
+            private = ", " + _("private") if challenge.get("private") else ""
+            return _("{who} invites you to table {table} ({game}): a accept · d decline").format(
+                who=who, table=challenge['table'], game=game + private) + after
+        return _("{who} challenges you to {game}: a accept · d decline").format(who=who, game=game) + after
 
     # -- what the screen shows -------------------------------------------------------------
     def person_line(self, person: dict[str, Any]) -> str:
-        name = person["name"] + (" (bot)" if person.get("bot") else "")
+        name = person["name"] + (_(" (bot)") if person.get("bot") else "")
         where = person.get("where")
         if where == "lobby":
-            place = "lobby"
+            place = _("lobby")
         elif where == "watching":
-            place = f"watching table {person.get('table')}"
+            place = _("watching table {table}").format(table=person.get('table'))
         else:
-            place = f"table {person.get('table')}, seat {int(person.get('seat') or 0) + 1}"
+            place = _("table {table}, seat {seat}").format(table=person.get('table'),
+                                                          seat=int(person.get('seat') or 0) + 1)
         extra = []
         if person.get("away"):
-            extra.append("away")
+            extra.append(_("away"))
         elif isinstance(person.get("idle"), int) and person["idle"] >= 60:
-            extra.append(f"idle {person['idle'] // 60} min")
+            extra.append(_("idle {minutes} min").format(minutes=person['idle'] // 60))
         seek = person.get("seeking")
         if seek:
-            extra.append(f"seeking {seek.get('preset')}")
+            extra.append(_("seeking {preset}").format(preset=seek.get('preset')))
         return f"{name:<26} {place}" + (f"  ({', '.join(extra)})" if extra else "")
 
 
 def people_fragments(view: PeopleView, width: int | None = None) -> Fragments:
-    who = "people only" if view.people_only else "people and bots"
-    out: Fragments = [("class:label", f" Online · {who}"),
-                      ("class:dim", "   Enter challenges to "), ("class:key", f"‹ {view.preset()} ›"),
+    who = _("people only") if view.people_only else _("people and bots")
+    out: Fragments = [("class:label", " " + _("Online · {who}").format(who=who)),
+                      ("class:dim", "   " + _("Enter challenges to") + " "), ("class:key", f"‹ {view.preset()} ›"),
                       ("", "\n")]
     if view.people is None:
-        return out + [("class:dim", "   Asking the server…\n")]
+        return out + [("class:dim", "   " + _("Asking the server…") + "\n")]
     if not view.people:
-        return out + [("class:dim", "   Nobody else is online.\n")]
+        return out + [("class:dim", "   " + _("Nobody else is online.") + "\n")]
     return out + render.cursor_list([view.person_line(p) for p in view.people], view.cursor, width)
 
 
 def keys_fragments(view: PeopleView, width: int = 80) -> Fragments:
     """The key hints, whole ones left out where the screen is narrow (never Esc)."""
-    keys = [("↑↓", "choose"), ("←→", "game"), ("↵", "challenge"), ("t", "tell"), ("p", "people only"),
-            ("r", "refresh"), ("Esc", "lobby")]
+    keys = [("↑↓", N_("choose")), ("←→", N_("game")), ("↵", N_("challenge")), ("t", N_("tell")),
+            ("p", N_("people only")), ("r", N_("refresh")), (N_("Esc"), N_("lobby"))]
     if view.incoming:
-        keys = [("a", "accept"), ("d", "decline")] + keys
-    return render.key_hints(render.fit_keys(keys, width - render.EDGE))
+        keys = [("a", N_("accept")), ("d", N_("decline"))] + keys
+    return render.key_hints(render.fit_keys(said_keys(keys), width - render.EDGE))
 
 
 def build_layout(view: PeopleView, width: Callable[[], int]) -> Container:

@@ -24,6 +24,8 @@ from prompt_toolkit.layout import ConditionalContainer, HSplit, Window
 from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import FormattedTextControl
 
+from noddy.protocol.i18n import N_, _, pgettext
+
 from .. import render
 from ..keymap import Screen, key
 from ..lines import LogLine
@@ -32,7 +34,7 @@ from .replay import Replay, ReplayScreen
 from .replay_layout import hands_fragments, replay_title, step_fragments
 from .stats import STATS, StatsView, stats_fragments
 from .stats import keys as stats_keys
-from .windows import status_height
+from .windows import said_keys, status_height
 
 GAMES = "games"
 REPLAY = "replay"
@@ -53,7 +55,7 @@ Fragments = list[tuple[str, str]]
 class RecordsView(Screen):
     """My games, the replay and the leaderboard, beside the view model (module docstring)."""
 
-    title = "My games and the ratings"
+    title = N_("My games and the ratings")
 
     def __init__(self, model: ViewModel) -> None:
         self.model = model
@@ -87,22 +89,22 @@ class RecordsView(Screen):
     def _on(self, *screens: str) -> bool:
         return self.model.session.screen in screens or (LOBBY in screens and self.model.lobby.is_up())
 
-    @key("m", help="my games (Enter replays one)", sends="list_games",
+    @key("m", help=N_("my games (Enter replays one)"), sends="list_games",
          when=lambda self: self._on(LOBBY, LEADERBOARD))
     def _my_games(self, pressed: str) -> None:
         self.open_games()
 
-    @key("b", help="the ratings (Tab: the other family)", sends="leaderboard",
+    @key("b", help=N_("the ratings (Tab: the other family)"), sends="leaderboard",
          when=lambda self: self._on(LOBBY, GAMES))
     def _ratings(self, pressed: str) -> None:
         self.open_leaderboard()
 
-    @key("tab", "right", "left", label="Tab", help="", sends="leaderboard",
+    @key("tab", "right", "left", label=N_("Tab"), help="", sends="leaderboard",
          when=lambda self: self._on(LEADERBOARD))
     def _family(self, pressed: str) -> None:
         self.other_family()
 
-    @key("up", "k", label="↑ ↓", help="choose a game or a person", flush=False,
+    @key("up", "k", label="↑ ↓", help=N_("choose a game or a person"), flush=False,
          when=lambda self: self._on(GAMES, LEADERBOARD))
     def _up(self, pressed: str) -> None:
         self.move(-1)
@@ -111,7 +113,7 @@ class RecordsView(Screen):
     def _down(self, pressed: str) -> None:
         self.move(1)
 
-    @key("i", help="statistics (yours; in the ratings, the chosen one's)", sends="stats",
+    @key("i", help=N_("statistics (yours; in the ratings, the chosen one's)"), sends="stats",
          when=lambda self: self._on(LOBBY, LEADERBOARD))
     @key("enter", help="", when=lambda self: self._on(LEADERBOARD))
     def _statistics(self, pressed: str) -> None:
@@ -121,7 +123,7 @@ class RecordsView(Screen):
     def _open(self, pressed: str) -> None:
         self.open_selected()
 
-    @key("escape", "backspace", label="Esc", help="back", eager=True, when=lambda self: self.active)
+    @key("escape", "backspace", label=N_("Esc"), help=N_("back"), eager=True, when=lambda self: self.active)
     def _back(self, pressed: str) -> None:
         self.back()
 
@@ -162,7 +164,7 @@ class RecordsView(Screen):
             return
         row = self.board[min(self.board_cursor, len(self.board) - 1)]
         if row.get("kind") == "computer":
-            self.model.session.set_status("Computer players have no statistics: choose a person.")
+            self.model.session.set_status(_("Computer players have no statistics: choose a person."))
             return
         self.stats.open(str(row.get("name", "")))
 
@@ -171,14 +173,14 @@ class RecordsView(Screen):
         if not self.games:
             return
         game_id = self.games[self.cursor]["id"]
-        self.model.session.set_status(f"Fetching game {game_id}…")
+        self.model.session.set_status(_("Fetching game {game}…").format(game=game_id))
         self._ask("get_game", game=game_id)
 
     def open_game(self, game_id: int) -> None:
         """Open game ``game_id``'s replay from another screen (a club night's finished board):
         its record asked for, Esc from the replay goes back to that screen."""
         self._replay_from = self.model.session.screen
-        self.model.session.set_status(f"Fetching game {game_id}…")
+        self.model.session.set_status(_("Fetching game {game}…").format(game=game_id))
         self._ask("get_game", game=game_id)
 
     def back(self) -> None:
@@ -257,19 +259,21 @@ def game_line(game: dict[str, Any], me: str, dropped: int = 0) -> str:
     figures = ", ".join(f"{side} {score}" for side, score in zip(sides, scores))
     ending = result.get("ending")
     if ending == "resignation":
-        figures += " (by resignation)" if dropped < 5 else " (resigned)"
+        figures += " " + (_("(by resignation)") if dropped < 5 else _("(resigned)"))
     elif ending == "abandoned":
-        figures += " (a seat left, never taken back)" if dropped < 5 else " (seat left)"
+        figures += " " + (_("(a seat left, never taken back)") if dropped < 5 else _("(seat left)"))
     outcome = "    "
     if mine and result.get("winner") is not None:
-        outcome = "won " if result["winner"] in mine else "lost"
-    figures += {"skunk": ", skunk", "double": ", double skunk"}.get(str(result.get("skunk")), "")
+        outcome = (pgettext("game outcome", "won") if result["winner"] in mine
+                   else pgettext("game outcome", "lost")).ljust(4)
+    skunk = {"skunk": N_("skunk"), "double": N_("double skunk")}.get(str(result.get("skunk")))
+    figures += ", " + _(skunk) if skunk else ""
     match = game.get("match")
     if match:  # the match score after this game; the game that decided it says so
-        figures += " · match " + "-".join(map(str, match.get("points") or []))
+        figures += " · " + _("match {points}").format(points="-".join(map(str, match.get("points") or [])))
         if match.get("winner") is not None:
-            figures += (" won" if match["winner"] in mine else " lost") if mine else " over"
-    pairs = " pairs" if game.get("partnerships") else ""
+            figures += " " + ((_("won") if match["winner"] in mine else _("lost")) if mine else _("over"))
+    pairs = " " + _("pairs") if game.get("partnerships") else ""
     when = f"{_when(game.get('finished_at'))}  " if dropped < 2 else ""
     if dropped < 3:
         return f"#{game['id']:<3} {game['preset']:<10} {str(players) + 'p' + pairs:<3} {when}{outcome}  {figures}"
@@ -282,11 +286,11 @@ GAME_ROW_PARTS = 5
 
 
 def games_fragments(view: RecordsView, width: int = 80) -> Fragments:
-    out: Fragments = [("class:label", " My games"), ("class:dim", "  newest first\n")]
+    out: Fragments = [("class:label", " " + _("My games")), ("class:dim", "  " + _("newest first") + "\n")]
     if view.games is None:
-        return out + [("class:dim", "   Asking the server…\n")]
+        return out + [("class:dim", "   " + _("Asking the server…") + "\n")]
     if not view.games:
-        return out + [("class:dim", "   No finished games yet: play one, then come back.\n")]
+        return out + [("class:dim", "   " + _("No finished games yet: play one, then come back.") + "\n")]
     room = width - render.CURSOR_COLUMNS - render.EDGE
     me = view.model.session.name
     rows = render.fit_rows(lambda game, dropped: game_line(game, me, dropped), view.games, GAME_ROW_PARTS, room)
@@ -294,28 +298,33 @@ def games_fragments(view: RecordsView, width: int = 80) -> Fragments:
 
 
 def leaderboard_fragments(view: RecordsView, width: int = 80) -> Fragments:
-    out: Fragments = [("class:label", f" Leaderboard · {view.family}"),
-                      ("class:dim", "   (Tab: " + " / ".join(FAMILIES) + ")\n")]
+    out: Fragments = [("class:label", " " + _("Leaderboard · {family}").format(family=view.family)),
+                      ("class:dim", "   (" + _("Tab") + ": " + " / ".join(FAMILIES) + ")\n")]
     if view.board is None:
-        return out + [("class:dim", "   Asking the server…\n")]
+        return out + [("class:dim", "   " + _("Asking the server…") + "\n")]
     if not view.board:
-        why = view.board_why or f"Nobody has played a rated {view.family} game yet."
+        why = view.board_why or _("Nobody has played a rated {family} game yet.").format(family=view.family)
         return out + [("class:dim", "".join(f"   {line}\n" for line in textwrap.wrap(why, min(74, width - 4))))]
-    out.append(("class:dim", f"   {'#':>3}  {'name':<24} {'rating':>6}  {'games':>5}  {'wins':>5}\n"))
+    # The columns as wide as their heading says in the reader's language (German runs longer).
+    name_head, rating_head, games_head, wins_head = _("name"), _("rating"), _("games"), _("wins")
+    rw, gw, ww = max(6, len(rating_head)), max(5, len(games_head)), max(5, len(wins_head))
+    out.append(("class:dim", f"   {'#':>3}  {name_head:<24} {rating_head:>{rw}}  {games_head:>{gw}}  "
+                             f"{wins_head:>{ww}}\n"))
     for i, row in enumerate(view.board):
         kind = row.get("kind")
-        name = str(row.get("name", "?")) + (f" ({kind})" if kind in ("computer", "bot") else "") + (
-            " (guest)" if row.get("guest") else "")
+        marks = {"computer": N_(" (computer)"), "bot": N_(" (bot)")}
+        name = str(row.get("name", "?")) + (_(marks[kind]) if kind in marks else "") + (
+            _(" (guest)") if row.get("guest") else "")
         style = "class:peg.mine" if row.get("name") == view.model.session.name else ""
         mark = " ▶ " if i == view.board_cursor else "   "
-        out.append((style, f"{mark}{row.get('rank', ''):>3}  {render.fit(name, 24):<24} {row.get('rating', ''):>6}  "
-                           f"{row.get('games', ''):>5}  {row.get('wins', ''):>5}\n"))
+        out.append((style, f"{mark}{row.get('rank', ''):>3}  {render.fit(name, 24):<24} {row.get('rating', ''):>{rw}}  "
+                           f"{row.get('games', ''):>{gw}}  {row.get('wins', ''):>{ww}}\n"))
     return out
 
 
 def title_fragments(view: RecordsView, address: str, width: int = 80) -> Fragments:
     screen = view.model.session.screen
-    where = {GAMES: "My games", LEADERBOARD: "Leaderboard", STATS: "Statistics"}.get(screen, "")
+    where = {GAMES: _("My games"), LEADERBOARD: _("Leaderboard"), STATS: _("Statistics")}.get(screen, "")
     if screen == REPLAY and view.replay is not None:
         where = replay_title(view.replay)
     return render.title_bar(view.model, address, where, width)
@@ -324,19 +333,22 @@ def title_fragments(view: RecordsView, address: str, width: int = 80) -> Fragmen
 def keys_fragments(view: RecordsView, width: int = 80) -> Fragments:
     screen = view.model.session.screen
     if screen == REPLAY:
-        keys = [("← →", "step"), ("↑ ↓", "deal"), ("Home End", "start/end"),
-                ("v", "coach's review"), ("Esc", "back"), ("q", "quit")]
-        return render.key_hints(render.fit_keys(keys, width - render.EDGE))
+        keys = [("← →", N_("step")), ("↑ ↓", N_("deal")), (N_("Home End"), N_("start/end")),
+                ("v", N_("coach's review")), (N_("Esc"), N_("back")), ("q", N_("quit"))]
+        return render.key_hints(render.fit_keys(said_keys(keys), width - render.EDGE))
     elif screen == GAMES:
-        keys = [("↑ ↓", "choose"), ("↵", "replay"), ("b", "leaderboard"), ("Esc", "lobby"),
-                ("q", "quit")]
+        keys = [("↑ ↓", N_("choose")), ("↵", N_("replay")), ("b", N_("leaderboard")), (N_("Esc"), N_("lobby")),
+                ("q", N_("quit"))]
     elif screen == STATS:
         keys = stats_keys(view.stats)
     else:
-        keys = [("Tab", "/".join(FAMILIES)), ("↑ ↓", "choose"), ("↵", "statistics"), ("m", "my games"),
-                ("Esc", "lobby"), ("q", "quit")]
+        keys = [(N_("Tab"), ""), ("↑ ↓", N_("choose")), ("↵", N_("statistics")), ("m", N_("my games")),
+                (N_("Esc"), N_("lobby")), ("q", N_("quit"))]
     # Whole hints left out where the screen is narrow ("m my games  E" at 60 columns).
-    return render.key_hints(render.fit_keys(keys, width - render.EDGE))
+    said = said_keys(keys)
+    if screen == LEADERBOARD:
+        said[0] = (said[0][0], "/".join(FAMILIES))
+    return render.key_hints(render.fit_keys(said, width - render.EDGE))
 
 
 def status_fragments(view: RecordsView, width: int | None = None) -> Fragments:

@@ -24,6 +24,8 @@ from typing import Any
 
 from noddy.protocol.story import TableView
 
+from noddy.protocol.i18n import N_, Phrase, say
+
 from ..cards import card_label, cards_label, sort_cards
 from ..keymap import Screen, key
 from ..lines import LogLine, Peg, line, pile_marks
@@ -92,8 +94,8 @@ class Replay:
 
     def seat_name(self, seat: int | None) -> str:
         if seat is None:
-            return "the pack"
-        return self.names.get(seat, f"seat {seat}")
+            return Phrase("the pack")
+        return self.names.get(seat, Phrase("seat {seat}", seat=seat))
 
     def seat_marks(self) -> list[str]:
         """Who played each card of the pile, as the live table marks it (see pile_marks)."""
@@ -104,7 +106,7 @@ class Replay:
 
     def team_labels(self) -> list[str]:
         teams = 2 if self.partnerships else self.players
-        return [" & ".join(self.seat_name(s) for s in self.view.seats_of_team(t))
+        return [" & ".join(say(self.seat_name(s)) for s in self.view.seats_of_team(t))
                 for t in range(teams)]
 
     def my_team(self) -> int | None:
@@ -167,7 +169,7 @@ class Replay:
                 if kind == "deal_started" or ends_play:
                     # The end of the play (or of the deal) is a point of its own.
                     self._snapshot(action, headline)
-                    action, headline = None, "The hands are counted."
+                    action, headline = None, Phrase("The hands are counted.")
                 self._apply(event)
                 if kind == "deal_started":
                     headline = self._deal_headline()
@@ -179,17 +181,20 @@ class Replay:
             self.log.append(line(told.kind, *told.parts))
 
     def _deal_headline(self) -> str:
-        return f"Deal {self.view.deal}: {self.seat_name(self.view.dealer)} deals."
+        return Phrase("Deal {deal}: {dealer} deals.", deal=self.view.deal,
+                      dealer=self.seat_name(self.view.dealer))
 
     def _snapshot(self, action: dict[str, Any] | None, headline: str) -> None:
         view = self.view
         if view.phase == "deal over":
-            headline += " End of the deal."
+            headline = Phrase("{headline} End of the deal.", headline=headline)
         if view.winner is not None:
             labels = self.team_labels()
             if 0 <= view.winner < len(labels):
-                won = "win" if self.partnerships else "wins"
-                headline += f" {labels[view.winner]} {won} the game."
+                team = labels[view.winner]
+                headline = (Phrase("{headline} {team} win the game.", headline=headline, team=team)
+                            if self.partnerships else
+                            Phrase("{headline} {team} wins the game.", headline=headline, team=team))
         kept = list(view.kept) + [None] * (self.players - len(view.kept))
         self.frames.append(Frame(
             index=len(self.frames), action=action, seat=(action or {}).get("seat"),
@@ -203,11 +208,11 @@ class Replay:
         who = self.seat_name(action.get("seat"))
         verb = action.get("action")
         if verb == "play":
-            return f"{who} plays {card_label(action['card'])}."
+            return Phrase("{who} plays {card}.", who=who, card=card_label(action['card']))
         if verb == "discard":
-            return f"{who} lays away {cards_label(action.get('cards', []))}."
+            return Phrase("{who} lays away {cards}.", who=who, cards=cards_label(action.get('cards', [])))
         if verb == "go":
-            return f"{who} says go."
+            return Phrase("{who} says go.", who=who)
         return f"{who}: {verb}."
 
 
@@ -215,7 +220,7 @@ class ReplayScreen(Screen):
     """The replay screen's keys: they move the replay shown (``shown``, None: none is), and
     v asks the coach's review of its game (``review``, given the game's id)."""
 
-    title = "In a replay"
+    title = N_("In a replay")
 
     def __init__(self, shown: Callable[[], Replay | None], review: Callable[[int], None]) -> None:
         self.shown = shown
@@ -229,7 +234,7 @@ class ReplayScreen(Screen):
         if replay is not None:
             how(replay)
 
-    @key("right", "l", label="→ ←", help="a step on / back (l, h)")
+    @key("right", "l", label="→ ←", help=N_("a step on / back (l, h)"))
     def _step_on(self, pressed: str) -> None:
         self._move(lambda replay: replay.step(1))
 
@@ -237,7 +242,7 @@ class ReplayScreen(Screen):
     def _step_back(self, pressed: str) -> None:
         self._move(lambda replay: replay.step(-1))
 
-    @key("down", "n", label="↓ ↑", help="the next / previous deal (n, p)")
+    @key("down", "n", label="↓ ↑", help=N_("the next / previous deal (n, p)"))
     def _next_deal(self, pressed: str) -> None:
         self._move(Replay.next_deal)
 
@@ -245,7 +250,7 @@ class ReplayScreen(Screen):
     def _previous_deal(self, pressed: str) -> None:
         self._move(Replay.previous_deal)
 
-    @key("home", label="Home End", help="the start / the end")
+    @key("home", label=N_("Home End"), help=N_("the start / the end"))
     def _home(self, pressed: str) -> None:
         self._move(Replay.home)
 
@@ -253,7 +258,7 @@ class ReplayScreen(Screen):
     def _end(self, pressed: str) -> None:
         self._move(Replay.end)
 
-    @key("v", help="the coach's review of the game", sends="review")
+    @key("v", help=N_("the coach's review of the game"), sends="review")
     def _review(self, pressed: str) -> None:
         replay = self.shown()
         if replay is not None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from noddy.protocol.stats_view import HEAD, NO_RATING, chart_rows, preset_line, rating_summary
+from noddy.protocol.i18n import N_, _, pgettext
+from noddy.protocol.stats_view import NO_RATING, chart_rows, preset_line, rating_summary
 
 from ..cards import cards_label
 from ..model import LOBBY, ViewModel
@@ -67,7 +68,21 @@ class StatsView:
 #: columns that fit whole, never a figure cut in two.
 COLUMN_ENDS = (19, 25, 31, 38, 45, 52, 59, 68, 75)
 #: What the heading says of the columns, with the column each is about (its end).
-LEGEND = (("points per deal", 52), ("crib per crib held", 59), ("skunks given/taken", 75))
+LEGEND = ((N_("points per deal"), 52), (N_("crib per crib held"), 59), (N_("skunks given/taken"), 75))
+
+
+def head() -> str:
+    """The heads of the table's columns in the reader's language, each within its column
+    (:data:`COLUMN_ENDS`; the figures are :func:`noddy.protocol.stats_view.preset_line`'s)."""
+    heads = [pgettext("statistics column", "preset"), pgettext("statistics column", "games"),
+             pgettext("statistics column", "wins"), pgettext("statistics column", "win%"),
+             pgettext("statistics column", "peg"), pgettext("statistics column", "hand"),
+             pgettext("statistics column", "crib"), pgettext("statistics column", "given"),
+             pgettext("statistics column", "taken")]
+    out = f"{heads[0]:<{COLUMN_ENDS[0]}}"
+    for word, start, end in zip(heads[1:], COLUMN_ENDS, COLUMN_ENDS[1:]):
+        out += f"{word[:end - start - 1]:>{end - start}}"
+    return out
 
 
 def _columns(line: str, room: int) -> str:
@@ -83,34 +98,35 @@ def stats_fragments(view: StatsView, width: int, rows: int) -> Fragments:
     """The screen's body in ``rows`` rows of ``width`` columns (the last one left free,
     whole columns and whole words only: issue 33, item 8)."""
     room = width - 1 - EDGE
-    legend: list[Part] = [(f"Statistics of {view.name}", "", 0)]
-    legend += [(said, " · " if i else "   ", len(LEGEND) - i)
+    legend: list[Part] = [(_("Statistics of {name}").format(name=view.name), "", 0)]
+    legend += [(_(said), " · " if i else "   ", len(LEGEND) - i)
                for i, (said, end) in enumerate(LEGEND) if end <= _shown_columns(room)]
     out: Fragments = [("class:label", " " + join_parts(legend, room) + "\n")]
     stats = view.stats
     if stats is None:
-        return out + [("class:dim", "   Asking the server…\n")]
+        return out + [("class:dim", "   " + _("Asking the server…") + "\n")]
     presets = stats.get("presets") or []
     if not presets:
-        why = "could not be read" if stats.get("failed") else "has no finished games yet"
-        return out + [("class:dim", f"   {view.name} {why}.\n")]
-    out += [("class:dim", " " + _columns(HEAD, room) + "\n")]
+        why = (_("{name} could not be read.") if stats.get("failed")
+               else _("{name} has no finished games yet."))
+        return out + [("class:dim", "   " + why.format(name=view.name) + "\n")]
+    out += [("class:dim", " " + _columns(head(), room) + "\n")]
     out += [("", " " + _columns(preset_line(entry), room) + "\n") for entry in presets]
     used = 2 + len(presets)
     best = [entry for entry in presets if entry.get("best_hand")]
     if best:
-        out.append(("class:label", " Best hands\n"))
+        out.append(("class:label", " " + _("Best hands") + "\n"))
         used += 1
         for entry in best:
             hand = entry["best_hand"]
             cards = hand["cards"]
             shown = cards_label(cards[:-1]) + " + " + cards_label(cards[-1:])
             out += [("class:dim", f"   {entry['preset']:<19}"), ("class:key", f"{hand['points']:>2}"),
-                    ("", f"  {shown}"), ("class:dim", f"  (game {hand['game']})\n")]
+                    ("", f"  {shown}"), ("class:dim", "  " + _("(game {game})").format(game=hand['game']) + "\n")]
             used += 1
     histories = stats.get("ratings") or []
     if not histories:  # a guest, or games none of which was rated: say so, not a blank
-        out += [("class:dim", f" {line}\n") for line in textwrap.wrap(NO_RATING, width - 2)]
+        out += [("class:dim", f" {line}\n") for line in textwrap.wrap(_(NO_RATING), width - 2)]
     if histories:
         left = rows - used - len(histories)  # each chart has a line above it
         height = max(1, min(CHART_ROWS, left // len(histories)))
@@ -131,10 +147,11 @@ def _summary(history: dict[str, Any], room: int) -> str:
     if len(said) <= room:
         return said
     values = [point["rating"] for point in history["history"]]
-    return fit_words(f"{history['family']} rating {round(values[-1])} ({round(min(values))}-"
-                     f"{round(max(values))}, {len(values)} rated)", room)
+    return fit_words(_("{family} rating {rating} ({low}-{high}, {n} rated)").format(
+        family=history['family'], rating=round(values[-1]), low=round(min(values)),
+        high=round(max(values)), n=len(values)), room)
 
 
 def keys(view: StatsView) -> list[tuple[str, str]]:
-    back = "leaderboard" if view.came_from != LOBBY else "lobby"
-    return [("Esc", back), ("q", "quit")]
+    back = N_("leaderboard") if view.came_from != LOBBY else N_("lobby")
+    return [(N_("Esc"), back), ("q", N_("quit"))]

@@ -15,6 +15,8 @@ from prompt_toolkit.layout import Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 
+from noddy.protocol.i18n import _
+
 from .. import render
 from ..lines import LogLine
 
@@ -47,4 +49,10 @@ def log_window(lines: Callable[[], list[LogLine]], width: Callable[[], int],
                   wrap_lines=True, always_hide_cursor=True)
 
 
-__all__ = ["text", "status_height", "log_window"]
+def said_keys(keys: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Key hints as a screen declares them (a key's name, what it does: each marked with
+    ``N_`` where it is written), both said in the reader's language now."""
+    return [(_(name) if name else name, _(does) if does else does) for name, does in keys]
+
+
+__all__ = ["text", "status_height", "log_window", "said_keys"]

@@ -15,6 +15,11 @@ What "a word cut at a border" means here, exactly (:func:`cuts`), for the screen
   letter or digit, the mark :func:`noddy.client.render.fit` leaves on a cut word, unless
   the word is one of :data:`WHOLE_WORDS` (ends in ``…`` as written: "Asking the server…").
 
+Every screen is walked in each language the client speaks (English, German, Spanish: issue
+36, "screens fit in every language: German runs longer"), the language set for the walk as
+the client sets it, process-wide (:func:`noddy.protocol.i18n.set_language`), and put back
+to English after it.
+
 Most screens are drawn from the messages a server sends, fed to the client (long names, a
 match, a rated game, a 4-player table with players away, so that every part of every row is
 there to be cut); a whole three-handed game and a replay are played on a server started in
@@ -36,6 +41,7 @@ from noddy.client.app import ClientApp
 from noddy.client.model import LOBBY
 from noddy.client.screens.people import PEOPLE
 from noddy.client.screens.records import GAMES, LEADERBOARD, REPLAY
+from noddy.protocol import i18n
 
 from ..server.harness import running_server
 from .test_app import play_one_move, running_client, wait_for
@@ -50,6 +56,8 @@ from .test_stats_screen import STATS_MESSAGE
 
 #: The two sizes issue 33 was played at.
 SIZES = [(24, 80), (20, 60)]
+#: The languages the client speaks (English, the source, first).
+LANGUAGES = ["en", "de", "es"]
 #: The characters of boxes and rules (and the peg board's track): never text.
 LINES = set("─│┌┐└┘├┤┬┴┼━┊▏")
 #: Words that end in an ellipsis as written, not because they were cut.
@@ -90,6 +98,16 @@ def test_the_checker_sees_each_kind_of_cut() -> None:
 
 
 # == the client, fed what a server would send =============================================
+
+@pytest.fixture(params=LANGUAGES, autouse=True)
+def language(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Every walk in each language: set for the walk as the client sets it, English after."""
+    i18n.set_language(request.param)
+    try:
+        yield request.param
+    finally:
+        i18n.set_language(i18n.DEFAULT_LANGUAGE)
+
 
 LONG = "christabel-longname"
 #: The presets as a server describes them, with their long titles.
@@ -148,10 +166,11 @@ async def test_the_lobby_with_tables_an_invitation_and_people_only(client: Clien
     client.people.handle({"type": "challenged", "challenge": {
         "id": 4, "from": LONG, "from_bot": False, "to": ME, "preset": "cribbage", "table": 12,
         "options": {"target": 121}, "private": True, "expires_in": 120}})
-    client.model.session.set_status(f"{LONG} tells you: see you at table twelve in a minute or "
-                                    f"so (t, then /tell {LONG} … to answer)")
+    client.model.handle({"type": "tell", "from": LONG, "to": ME,
+                         "text": "see you at table twelve in a minute or so"})
     rows = assert_whole(client, "the lobby with an invitation")
-    assert "invites you to" in " ".join(rows)
+    invitation = client.people.waiting_words()
+    assert invitation is not None and " ".join(invitation.split()[:4]) in " ".join(" ".join(rows).split())
     press(client, "p")
     assert_whole(client, "the lobby, people only")
 
@@ -190,20 +209,21 @@ async def test_a_table_in_a_rated_match(client: ClientApp) -> None:
     table_in_a_match(client)
     rows = assert_whole(client, "a table in a match")
     assert rows[0].startswith(" ")
-    client.model.session.set_status(f"{LONG} accepted your invitation to table 1.")
+    client.model.session.set_status(i18n._("{name} accepted your invitation to table {table}.").format(
+        name=LONG, table=1))
     assert_whole(client, "a table with news")
     press(client, "q")
     assert_whole(client, "the quit question")
 
 
-async def test_a_show_counted_by_hand(client: ClientApp) -> None:
+async def test_a_show_counted_by_hand(client: ClientApp, language: str) -> None:
     """Seen in tmux at 60x20 (issue 33's last evening): the show being counted by hand, four
     cards and the turn-up, read ``cy's crib with the tur`` at the screen's edge.  Here Ann's
     hand, then the crib of a long-named dealer, as Ann may call muggins on it."""
     model = at_table(model=client.model)
     to_the_show(model)
     rows = assert_whole(client, "Ann's hand counted by hand")
-    assert any("Your hand" in row for row in rows)
+    assert language != "en" or any("Your hand" in row for row in rows)  # (the counting's words)
     # (seat 2's name made long; the dealer line keeps the name that dealt: Ben)
     long_name = {"seat": 1, "name": LONG, "kind": "human", "level": None, "ready": True, "connected": True}
     model.handle({"type": "table", "table": {**counting_summary(), "seats": [
@@ -213,7 +233,7 @@ async def test_a_show_counted_by_hand(client: ClientApp) -> None:
     model.handle(ev(12, "claimed", seat=1, reason="crib", cards=["KH", "QH", "2C", "3C"], points=0))
     model.handle(counting_turn(12, 0, [{"action": "muggins", "min": 1, "max": 29}, {"action": "pass"}]))
     rows = assert_whole(client, "a long-named dealer's crib, muggins open")
-    assert any("crib" in row for row in rows)
+    assert language != "en" or any("crib" in row for row in rows)
 
 
 GAME = {"id": 118, "preset": "cribbage", "players": 2, "partnerships": False, "finished_at": 1.7e9,
@@ -269,6 +289,27 @@ async def test_who_is_on(client: ClientApp) -> None:
     press(client, Keys.Escape)
     assert client.model.session.screen == LOBBY
     assert_whole(client, "the lobby with a challenge")
+
+
+async def test_the_club_nights(client: ClientApp) -> None:
+    """The list of club nights, one opened (its director's keys, standings and boards), and
+    the form that announces one (issue 35's screens: long titles, German's longer words)."""
+    from .test_events import EVENT_VIEW, SUMMARIES  # (that module takes SIZES from this one)
+    from .test_events import reply as reply_to_last
+    press(client, "e")
+    reply_to_last(client, {"type": "club_events", "events": SUMMARIES})
+    assert_whole(client, "the club nights")
+    press(client, Keys.ControlM)
+    reply_to_last(client, {"type": "club_event", "event": {**EVENT_VIEW, "director": ME}})
+    assert_whole(client, "a club night, directed")
+    press(client, Keys.Escape)
+    reply_to_last(client, {"type": "club_events", "events": SUMMARIES})
+    press(client, "n")
+    assert client.events.announce.form is not None
+    assert_whole(client, "the announce form")
+    for _ in range(4):
+        press(client, Keys.Down)
+    assert_whole(client, "the announce form, on its fifth line")
 
 
 @pytest.fixture(scope="module")
