@@ -26,6 +26,7 @@ from typing import Any
 
 from noddy.engine import PRESETS
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import N_, Phrase, _, ngettext, pgettext
 
 #: The words that name a format in ``announce``, and the format they stand for.
 FORMATS = {"swiss": "swiss", "robin": "round-robin", "round-robin": "round-robin", "roundrobin": "round-robin",
@@ -38,32 +39,32 @@ MIN_NAME_COLUMN = 8
 #: How many of a board's games are told one by one on its line (more are counted).
 GAMES_TOLD = 4
 
-ANNOUNCE_USAGE = ("announce swiss ROUNDS [PRESET] [games N] [single] [start MINUTES] [rated] "
-                  "[password PW] [title WORDS], or announce robin and the same words")
-DIRECT_USAGE = "direct N start|pause|resume|end, direct N remove NAME, or direct N pause SECONDS"
+ANNOUNCE_USAGE = N_("announce swiss ROUNDS [PRESET] [games N] [single] [start MINUTES] [rated] "
+                     "[password PW] [title WORDS], or announce robin and the same words")
+DIRECT_USAGE = N_("direct N start|pause|resume|end, direct N remove NAME, or direct N pause SECONDS")
 
 #: ``help`` entries: the list's line, and what ``help events`` / ``help announce`` / ``help
-#: direct`` tell.
-BRIEF = ("events | event N | enter N", "club nights: the list | one | enter (help events)")
-EVENTS_HELP = ("events | event N | enter N [PASSWORD] | withdraw N",
-               ("club nights (tournaments the server runs): the list | one: its entrants,",
-                "the boards of its round (watch TABLE) and the standings | enter it (a",
-                "private one with its password) | withdraw (a pairing not played is",
-                "forfeited). When your round begins you are seated at your table",
-                "and the games deal themselves. A registered name announces one",
-                "(help announce) and directs it (help direct)."))
-ANNOUNCE_HELP = ("announce swiss ROUNDS [PRESET] ... | announce robin [PRESET] ...",
-                 ("announce a club night you direct (PRESET: cribbage unless you say);",
-                  "after it, in any order: games N (games a pairing, 2 at first),",
-                  "single (each board its own deals, not duplicate), start MINUTES",
-                  "(else it starts when you say: direct N start), rated, password PW",
-                  "(a private club), wait SECONDS (to come to one's table), pause",
-                  "SECONDS (between rounds), opt=value (the table's options), and last",
-                  "title WORDS. E.g. announce swiss 3 cribbage games 2 title Tuesday club"))
-DIRECT_HELP = ("direct N start|pause|resume|end | direct N remove NAME | direct N pause S",
-               ("the director's controls: start the club night | pause it (no new",
-                "round, no forfeits) | resume | end it early | remove an entrant |",
-                "set the pause between rounds to S seconds"))
+#: direct`` tell (their English broken into lines by ``\n``: see :mod:`.help`).
+BRIEF = (N_("events | event N | enter N"), N_("club nights: the list | one | enter (help events)"))
+EVENTS_HELP = (N_("events | event N | enter N [PASSWORD] | withdraw N"),
+               N_("club nights (tournaments the server runs): the list | one: its entrants,\n"
+                  "the boards of its round (watch TABLE) and the standings | enter it (a\n"
+                  "private one with its password) | withdraw (a pairing not played is\n"
+                  "forfeited). When your round begins you are seated at your table\n"
+                  "and the games deal themselves. A registered name announces one\n"
+                  "(help announce) and directs it (help direct)."))
+ANNOUNCE_HELP = (N_("announce swiss ROUNDS [PRESET] ... | announce robin [PRESET] ..."),
+                 N_("announce a club night you direct (PRESET: cribbage unless you say);\n"
+                    "after it, in any order: games N (games a pairing, 2 at first),\n"
+                    "single (each board its own deals, not duplicate), start MINUTES\n"
+                    "(else it starts when you say: direct N start), rated, password PW\n"
+                    "(a private club), wait SECONDS (to come to one's table), pause\n"
+                    "SECONDS (between rounds), opt=value (the table's options), and last\n"
+                    "title WORDS. E.g. announce swiss 3 cribbage games 2 title Tuesday club"))
+DIRECT_HELP = (N_("direct N start|pause|resume|end | direct N remove NAME | direct N pause S"),
+               N_("the director's controls: start the club night | pause it (no new\n"
+                  "round, no forfeits) | resume | end it early | remove an entrant |\n"
+                  "set the pause between rounds to S seconds"))
 
 
 def _number(word: str, what: str) -> int:
