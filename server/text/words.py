@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import Phrase
 
 #: What a command's reader is: ``(verb, args, rest)`` -> the request, or None when the words
 #: do not fit the command.
@@ -47,7 +48,7 @@ def number(word: str, what: str) -> int:
     try:
         return int(word)
     except ValueError:
-        raise ProtocolError("bad_field", f"{what} must be a number, not {word!r}",
+        raise ProtocolError("bad_field", Phrase("{what} must be a number, not {word!r}", what=what, word=word),
                             field=what) from None
 
 
@@ -55,7 +56,7 @@ def seat(word: str) -> int:
     """A seat as people number them (from 1) -> the protocol's seat (from 0)."""
     counted = number(word, "seat")
     if counted < 1:
-        raise ProtocolError("no_such_seat", "seats are numbered from 1", field="seat")
+        raise ProtocolError("no_such_seat", Phrase("seats are numbered from 1"), field="seat")
     return counted - 1
 
 
