@@ -425,7 +425,8 @@ def standings_lines(standings: dict[str, Any], width: int) -> list[str]:
     notes = [", ".join(_mark_word(mark) for mark in ("bot" if row["kind"] == "bot" else "",
                                                      "" if row["status"] == "entered" else row["status"]) if mark)
              for row in rows]
-    heads = [pgettext("standings", word) for word in ("games", "wins", "skunk", "points", "spread")]
+    heads = [pgettext("standings", "games"), pgettext("standings", "wins"), pgettext("standings", "skunk"),
+             pgettext("standings", "points"), pgettext("standings", "spread")]
     rating_head = pgettext("standings", "rating")
     widths = [max(len(head), least) for head, least in zip(heads, (5, 4, 5, 6, 6))]
     rating_width = max([len(rating_head)] + [len(text) for text in ratings])
