@@ -28,6 +28,8 @@ from noddy.engine import PRESETS
 from noddy.protocol import ProtocolError
 from noddy.protocol.i18n import N_, Phrase, _, ngettext, pgettext, say
 
+from .words import not_a_number
+
 #: The words that name a format in ``announce``, and the format they stand for.
 FORMATS = {"swiss": "swiss", "robin": "round-robin", "round-robin": "round-robin", "roundrobin": "round-robin",
            "rr": "round-robin"}
@@ -67,20 +69,29 @@ DIRECT_HELP = (N_("direct N start|pause|resume|end | direct N remove NAME | dire
                   "set the pause between rounds to S seconds"))
 
 
+#: "WHAT must be a number of seconds", whole, for each word of ``announce`` and ``direct`` that
+#: takes one (see :data:`~.words.NOT_A_NUMBER`).
+NOT_SECONDS = {"seconds": N_("seconds must be a number of seconds, not {word!r}"),
+               "start": N_("start must be a number of seconds, not {word!r}"),
+               "wait": N_("wait must be a number of seconds, not {word!r}"),
+               "pause": N_("pause must be a number of seconds, not {word!r}")}
+
+
 def _number(word: str, what: str) -> int:
     try:
         return int(word.lstrip("#"))
     except ValueError:
-        raise ProtocolError("bad_field", Phrase("{what} must be a number, not {word!r}", what=what, word=word),
-                            field=what) from None
+        raise ProtocolError("bad_field", not_a_number(what, word), field=what) from None
 
 
 def _seconds(word: str, what: str) -> float:
     try:
         return float(word)
     except ValueError:
-        raise ProtocolError("bad_field", Phrase("{what} must be a number of seconds, not {word!r}", what=what,
-                                                word=word), field=what) from None
+        template = NOT_SECONDS.get(what)
+        raise ProtocolError("bad_field", Phrase(template, word=word) if template else
+                            Phrase("{what} must be a number of seconds, not {word!r}", what=what, word=word),
+                            field=what) from None
 
 
 def read_events(verb: str, args: list[str], rest: str) -> dict[str, Any] | None:

@@ -132,7 +132,7 @@ def test_a_bad_command_says_its_usage_in_the_readers_language() -> None:
     assert said("es", error) == (
         "Error (bad_command): se escribe play CARTA, p. ej. play 5H; help muestra todos\n"
         "  los comandos\n")
-    assert said("de", refused("sit x")) == "Fehler (bad_field): seat muss eine Zahl sein, nicht 'x'\n"
+    assert said("de", refused("sit x")) == "Fehler (bad_field): der Platz muss eine Zahl sein, nicht 'x'\n"
     assert said("es", refused("xyzzy")) == (
         "Error (unknown_command): no es un comando: 'xyzzy'; escribe help para ver la\n  lista\n")
 
