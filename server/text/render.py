@@ -113,8 +113,8 @@ def _table_line(table: dict[str, Any]) -> str:
         extras.append(pgettext("table", "rated"))
     watchers = (_("; watching: {names}").format(names=", ".join(table["spectators"]))
                 if table["spectators"] else "")
-    head = _("Table {table} {preset} {players}p").format(table=table["id"], preset=table["preset"],
-                                                         players=table["players"])
+    head = _table_word(table) + " " + _("{preset} {players}p").format(preset=table["preset"],
+                                                                      players=table["players"])
     if extras:
         head += " (" + ", ".join(extras) + ")"
     return f"{head} [{_status_word(table['status'])}] " + " | ".join(seats) + watchers
@@ -124,10 +124,13 @@ def joinable_line(table: dict[str, Any]) -> str:
     """A table a person in the lobby can sit down at, as the lobby's news tells them of it
     (``Table 3 has a free seat (type join 3): noddy 2p ...``): see :mod:`.lobby_news`."""
     line = _table_line(table)
-    head = _("Table {table} {preset} {players}p").format(table=table["id"], preset=table["preset"],
-                                                         players=table["players"])
     return _("Table {table} has a free seat (type join {table}): {line}").format(
-        table=table["id"], line=f"{table['preset']} {table['players']}p" + line[len(head):])
+        table=table["id"], line=line[len(_table_word(table)) + 1:])
+
+
+def _table_word(table: dict[str, Any]) -> str:
+    """``Table 3``: how a table line begins."""
+    return _("Table {table}").format(table=table["id"])
 
 
 def _ready_hint(message: dict[str, Any]) -> str:

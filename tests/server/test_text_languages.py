@@ -59,7 +59,7 @@ def said(language: str, message: dict[str, Any], names: tuple[str, ...] = ()) ->
 
 def test_a_table_line_in_german_and_spanish() -> None:
     assert said("de", {"type": "table", "table": TABLE}, NAMES) == (
-        "Tisch 3 cribbage 2S (target=61, gewertet) [wartet] 1: ann (bereit) | 2: leer;\n"
+        "Tisch 3 cribbage 2 Sp. (target=61, gewertet) [wartet] 1: ann (bereit) | 2: leer;\n"
         "  Zuschauer: cy\n"
         "Platz 2 ist frei. Die Partie beginnt, wenn alle Plätze besetzt und bereit sind:\n"
         "  tippe bot für einen Computerspieler, oder warte, bis jemand join 3 tippt.\n")
@@ -96,7 +96,7 @@ def test_a_records_line_in_german_and_spanish() -> None:
     games = {"type": "games", "name": "ann", "games": [GAME]}
     assert said("de", games) == (
         "Partien von ann, neueste zuerst (game ID zeigt eine):\n"
-        "Partie 7: noddy 2S, 1970-01-01 00:00 UTC: ann 31, ben 20; ann gewinnt, mit\n"
+        "Partie 7: noddy 2 Sp., 1970-01-01 00:00 UTC: ann 31, ben 20; ann gewinnt, mit\n"
         "  Schneider.\n")
     assert said("es", games) == (
         "Partidas de ann, las más nuevas primero (game ID muestra una):\n"
