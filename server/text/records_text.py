@@ -13,6 +13,8 @@ from typing import Any, Sequence
 
 from noddy.protocol.i18n import N_, _, ngettext, pgettext, say
 
+from .seat_news import level_word
+
 
 def when(seconds: float | None) -> str:
     """A stored time (seconds since 1970) as people write it, in UTC."""
@@ -111,7 +113,7 @@ def record_text(record: dict[str, Any]) -> str:
     pairs = " " + _("in partnerships") if record["partnerships"] else ""
     seats = []
     for seat in record["seats"]:
-        kind = " " + _("(computer, {level})").format(level=seat["level"]) if seat["kind"] == "computer" else ""
+        kind = " " + _("(computer, {level})").format(level=level_word(seat["level"])) if seat["kind"] == "computer" else ""
         seats.append(f"{seat['seat'] + 1} {seat['name']}{kind}")
     lines = [_("Game {id} (table {table}): {preset}, {players} players{pairs}, first to {target}.").format(
                  id=record["id"], table=record["table"], preset=record["preset"], players=record["players"],

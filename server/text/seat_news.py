@@ -25,7 +25,7 @@ def seat_news_text(message: dict[str, Any]) -> str:
             name=name, seat=seat, grace=message["grace"])
     if kind == "player_back":
         return _("{name} (seat {seat}) is back.").format(name=name, seat=seat)
-    level = _level_word(message.get("level"))
+    level = level_word(message.get("level"))
     if kind == "player_replaced" and message.get("resigned"):
         return _("{name} (seat {seat}) resigned: a loss for {name}; {level} computer {seat} plays the seat "
                  "on.").format(name=name, seat=seat, level=level)
@@ -47,7 +47,7 @@ def seat_news_text(message: dict[str, Any]) -> str:
               "(type wait {seat} to wait for {name} instead).")).format(name=name, seat=seat, level=level) + counts
 
 
-def _level_word(level: str | None) -> str:
+def level_word(level: str | None) -> str:
     """A computer player's level (a code word of the protocol) in the reader's language."""
     words = {"random": pgettext("computer level", "random"), "greedy": pgettext("computer level", "greedy"),
              "expert": pgettext("computer level", "expert")}
