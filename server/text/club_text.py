@@ -8,9 +8,7 @@ Apart from :mod:`.commands` and :mod:`.render` because a club night is a world o
 :mod:`.commands` declares the commands with the readers here, and :mod:`.render` hands the
 club messages to :func:`club_text`.
 
-The standings are a table that fits the reader's width (80 columns unless they said
-otherwise): a name longer than its column is cut with ``~`` rather than the line wrapped,
-since a wrapped row of a table no longer reads as a row.
+The standings are a table that fits the reader's width (:mod:`.club_standings`).
 
 >>> read_announce("announce", "swiss 3 cribbage games 2 rated title Tuesday club".split(), "")
 {'type': 'announce_event', 'format': 'swiss', 'rounds': 3, 'preset': 'cribbage', 'games': 2, 'rated': True, 'title': 'Tuesday club'}
@@ -28,6 +26,7 @@ from noddy.engine import PRESETS
 from noddy.protocol import ProtocolError
 from noddy.protocol.i18n import N_, Phrase, _, ngettext, pgettext, say
 
+from .club_standings import mark_word, standings_lines
 from .words import not_a_number
 
 #: The words that name a format in ``announce``, and the format they stand for.
@@ -35,9 +34,6 @@ FORMATS = {"swiss": "swiss", "robin": "round-robin", "round-robin": "round-robin
            "rr": "round-robin"}
 #: The director's commands as typed after ``direct N`` (``pause SECONDS`` is ``round_pause``).
 DIRECTIONS = ("start", "pause", "resume", "end", "remove")
-#: The fewest columns a name keeps in the standings before the line is let run over the
-#: width: a name cut shorter than this no longer says who it is.
-MIN_NAME_COLUMN = 8
 #: How many of a board's games are told one by one on its line (more are counted).
 GAMES_TOLD = 4
 
@@ -271,13 +267,6 @@ def _state_word(state: str) -> str:
     return words.get(state, state)
 
 
-def _mark_word(mark: str) -> str:
-    """An entrant's mark (bot, or a status code word) in the reader's language."""
-    words = {"bot": pgettext("entrant", "bot"), "withdrawn": pgettext("entrant", "withdrawn"),
-             "removed": pgettext("entrant", "removed")}
-    return words.get(mark, mark)
-
-
 def _flags(event: dict[str, Any]) -> str:
     """``, rated, private`` as far as they hold."""
     return "".join(f", {flag}" for flag, on in ((pgettext("club night", "rated"), event["rated"]),
@@ -340,7 +329,7 @@ def _duration(seconds: float) -> str:
 def _entrants(event: dict[str, Any]) -> str:
     names = []
     for entrant in event["entrants"]:
-        marks = [_mark_word(mark) for mark in ("bot" if entrant["kind"] == "bot" else "",
+        marks = [mark_word(mark) for mark in ("bot" if entrant["kind"] == "bot" else "",
                                                "" if entrant["status"] == "entered" else entrant["status"])
                  if mark]
         names.append(entrant["name"] + (f" ({', '.join(marks)})" if marks else ""))
@@ -407,64 +396,6 @@ def _current_round(event: dict[str, Any]) -> list[str]:
     lines += [_board_line(board) for board in current["boards"]]
     if current["bye"] is not None:
         lines.append("  " + _("bye: {name}").format(name=current["bye"]))
-    return lines
-
-
-def _grid(rows: list[dict[str, Any]]) -> list[list[str]]:
-    """Each row's games won-lost against each entrant, in rank order (``x`` itself, ``.``
-    not met), as the offline runner's cross-table (:func:`noddy.bots.crosstable.cross_table`)
-    writes its cells."""
-    cells = []
-    for row in rows:
-        line = []
-        for other in rows:
-            won, met = row["against"].get(other["name"], [0, 0])
-            line.append("x" if other is row else f"{won}-{met - won}" if met else ".")
-        cells.append(line)
-    return cells
-
-
-def standings_lines(standings: dict[str, Any], width: int) -> list[str]:
-    """The standings as a table within ``width`` columns (see the module docstring): rank,
-    name, each pairing's games won-lost against each entrant where the whole of it fits (the
-    cross-table proper), games, wins, skunk wins, ACC points, spread, and the rating estimate
-    with its 95 % interval as of the last round finished (``-`` before one has); a bot, a
-    withdrawn or removed entrant is marked last."""
-    rows = standings["rows"]
-    rated = standings["rated_rounds"] > 0
-    ratings = [f"{row['rating']:.0f}±{(row['high'] - row['low']) / 2:.0f}" if rated else "-" for row in rows]
-    notes = [", ".join(_mark_word(mark) for mark in ("bot" if row["kind"] == "bot" else "",
-                                                     "" if row["status"] == "entered" else row["status"]) if mark)
-             for row in rows]
-    heads = [pgettext("standings", "games"), pgettext("standings", "wins"), pgettext("standings", "skunk"),
-             pgettext("standings", "points"), pgettext("standings", "spread")]
-    rating_head = pgettext("standings", "rating")
-    widths = [max(len(head), least) for head, least in zip(heads, (5, 4, 5, 6, 6))]
-    rating_width = max([len(rating_head)] + [len(text) for text in ratings])
-    note_width = max([0] + [len(note) + 1 for note in notes])
-    rest = "".join(f" {head:>{w}}" for head, w in zip(heads, widths)) + f" {rating_head:<{rating_width}}"
-    rank_width = len(str(len(rows))) + 1
-    fixed = rank_width + 1 + len(rest) + note_width
-    name_head = pgettext("standings", "name")
-    longest = max([len(name_head)] + [len(row["name"]) for row in rows])
-    cells = _grid(rows)
-    cell_width = max([3] + [len(cell) for line in cells for cell in line])
-    if longest + fixed + len(rows) * (cell_width + 1) > width:  # the grid goes first, then names are cut
-        cells, cell_width = [[] for _ in rows], 0
-    head = "".join(f" {number:>{cell_width}}" for number in range(1, len(cells[0]) + 1)) if cells else ""
-    name_width = min(longest, max(MIN_NAME_COLUMN, width - fixed))
-    when = (_("after round {round}").format(round=standings["rated_rounds"]) if standings["rated_rounds"]
-            else _("no round over yet"))
-    lines = [_("Standings, {when} (points: 2 a win, 3 a skunk win; ties: spread):").format(when=when),
-             f"{'#':>{rank_width}} {name_head:<{name_width}}{head}{rest}".rstrip()]
-    for row, rating, note, line_cells in zip(rows, ratings, notes, cells):
-        name = row["name"] if len(row["name"]) <= name_width else row["name"][:name_width - 1] + "~"
-        grid = "".join(f" {cell:>{cell_width}}" for cell in line_cells)
-        figures = [f"{row['games']}", f"{row['wins']}", f"{row['skunk_wins']}", f"{row['points']}",
-                   f"{row['spread']:+}"]
-        line = (f"{row['rank']:>{rank_width}} {name:<{name_width}}{grid}"
-                + "".join(f" {figure:>{w}}" for figure, w in zip(figures, widths)) + f" {rating:<{rating_width}}")
-        lines.append((line + (f" {note}" if note else "")).rstrip())
     return lines
 
 
