@@ -3,7 +3,7 @@
 Game events are told by the shared narration of :mod:`noddy.protocol.story` (the words the
 client's log and replay use too); this module adds only what a terminal without a board
 needs, the scores after each score.  Seats are counted from 1, and errors are reworded for
-the person who caused them (:func:`person_error`: "you do not hold TH", not "seat 0 does not
+the person who caused them (:func:`~.person_errors.person_error`: "you do not hold TH", not "seat 0 does not
 hold TH").
 
 Every line is said in the reader's language (:mod:`noddy.protocol.i18n`): the send path
@@ -16,11 +16,10 @@ Phrase.  Names, chat, cards and the command words a person types stay as they ar
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Sequence
 
 from noddy.protocol.closing import closed_words
-from noddy.protocol.i18n import DEFAULT_LANGUAGE, N_, Phrase, _, current_language, ngettext, pgettext, say
+from noddy.protocol.i18n import N_, _, ngettext, pgettext, say
 from noddy.protocol.narration import card_order, sort_cards
 from noddy.protocol.stats_view import stats_lines
 from noddy.protocol.story import narrate, score_line, seat_name
@@ -28,6 +27,7 @@ from noddy.protocol.story import narrate, score_line, seat_name
 from .club_text import AT_CLUB_BOARD, CLUB_MESSAGES, NEXT_AT_A_BOARD, club_text
 from .meeting import chat_line, lobby_text, talk_text
 from .move_commands import numbered_hand
+from .person_errors import person_error
 from .records_text import games_text, leaderboard_text, match_points, record_text, sides_of
 from .seat_news import SEAT_NEWS, seat_news_text
 from .wrapping import DEFAULT_WIDTH, wrap
@@ -373,94 +373,3 @@ def _turn_text(turn: dict[str, Any], names: Sequence[str], again: bool) -> str:
     return _("Your discard: choose {cards} for the crib from {numbered} "
              "(type discard {example}, or discard {numbers}).").format(
         cards=cards, numbered=numbered, example=example, numbers=numbers)
-
-
-#: Engine and server errors that name the reader's own seat, reworded for them.
-_YOU = ((re.compile(r"\bseat {seat} does not hold\b"), "you do not hold"),
-        (re.compile(r"\bseat {seat} has already\b"), "you have already"),
-        (re.compile(r"\bseat {seat} can play\b"), "you can play"),
-        (re.compile(r"\bnot seat {seat}'s\b"), "not yours"))
-
-
-#: The engine names a phase by its code word; a person is told what to do instead.
-_PHASES = {" (phase: discard)": ": lay away to the crib first (look shows how)",
-           " (phase: play)": ": the play is on",
-           " (phase: claim)": " (claim N)", " (phase: muggins)": " (muggins N, or pass)"}
-
-#: In a Phrase's English template: the placeholders that hold a seat as the protocol counts
-#: it (from 0), which a person is told counted from 1, as the English rewording does.
-_SEAT_PLACES = (re.compile(r"\bseats? \{(\w+)\}"), re.compile(r"\bseats \{\w+\} to \{(\w+)\}"))
-#: ... and the seat a ``no_such_seat`` refusal ends on ("..., not {seat}").
-_LAST_SEAT = re.compile(r"\bnot \{(\w+)\}$")
-#: A phase's code word at the end of a Phrase's English template.
-_PHASE_PLACE = re.compile(r"\(phase: \{(\w+)\}\)$")
-
-
-def _phase_word(phase: str) -> str:
-    """A phase's code word as the reader's language names it."""
-    words = {"discard": pgettext("game phase", "discard"), "play": pgettext("game phase", "play"),
-             "claim": pgettext("game phase", "claim"), "muggins": pgettext("game phase", "muggins")}
-    return words.get(phase, phase)
-
-
-class PersonPhrase(Phrase):
-    """An error's Phrase as its reader reads it: in English the reworded text of
-    :func:`person_error` ("you do not hold TH", seats from 1); in another language the
-    Phrase said with its seats counted from 1 and its phase named in words (the English
-    rewording's "you" stands on English sentences, so another language names the seat)."""
-
-    english: str
-
-    def __new__(cls, original: Phrase, english: str, code: str) -> "PersonPhrase":
-        params = dict(original.params)
-        template = original.msgid if original.plural is None else original.plural[1]
-        places = {m[1] for pattern in _SEAT_PLACES for m in pattern.finditer(template)}
-        if code == "no_such_seat":
-            places |= {m[1] for m in _LAST_SEAT.finditer(template)}
-        for place in places:
-            if isinstance(params.get(place), int):
-                params[place] += 1
-        phase = _PHASE_PLACE.search(template)
-        self = str.__new__(cls, english)
-        self.msgid, self.plural, self.english = original.msgid, original.plural, english
-        self.params = params
-        self._phase = phase[1] if phase else None  # type: ignore[attr-defined]
-        return self
-
-    def said(self) -> str:
-        if current_language() == DEFAULT_LANGUAGE:
-            return self.english
-        if self._phase is not None and isinstance(self.params.get(self._phase), str):  # type: ignore[attr-defined]
-            saved = self.params
-            self.params = {**saved, self._phase: _phase_word(saved[self._phase])}  # type: ignore[attr-defined]
-            try:
-                return super().said()
-            finally:
-                self.params = saved
-        return super().said()
-
-    def __reduce__(self) -> Any:  # a copy reads as the English it is (the rewording is done)
-        return (str, (self.english,))
-
-
-def person_error(error: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """``error`` as it reads to the person in ``seat`` (None: not seated): "you do not hold
-    TH" for their own seat, and every other seat number counted from 1.  A Phrase stays
-    one (:class:`PersonPhrase`), so another language's reader is told it in theirs."""
-    text = error["message"]
-    for code_word, words in _PHASES.items():
-        if text.endswith(code_word):
-            text = text[:-len(code_word)] + words
-    if seat is not None:
-        for pattern, words in _YOU:
-            text = re.sub(pattern.pattern.format(seat=seat), words, text)
-    text = re.sub(r"\bseats (\d+) to (\d+)\b",
-                  lambda m: f"seats {int(m[1]) + 1} to {int(m[2]) + 1}", text)
-    text = re.sub(r"\bseat (\d+)\b", lambda m: f"seat {int(m[1]) + 1}", text)
-    if error["code"] == "no_such_seat":
-        text = re.sub(r"\bnot (\d+)$", lambda m: f"not {int(m[1]) + 1}", text)
-    if text == error["message"]:
-        return error
-    if isinstance(error["message"], Phrase):
-        return {**error, "message": PersonPhrase(error["message"], str(text), error["code"])}
-    return {**error, "message": text}
