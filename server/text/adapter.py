@@ -26,6 +26,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import Phrase
 
 from ..core.instructions import Effects, Lines, Send
 from .club_text import AT_CLUB_BOARD
@@ -123,14 +124,16 @@ def at_club_board(message: dict[str, Any] | Lines) -> dict[str, Any] | Lines:
 
 def _answer(typed: str, person: _Person) -> str:
     """What text mode itself answers a line the core is not asked about: ``width [N]`` (N
-    checked by :mod:`.commands`) or ``help``."""
+    checked by :mod:`.commands`) or ``help``.  A Phrase, said in the person's language when
+    it is rendered."""
     words = typed.split()
     if BY_VERB[words[0].lower()].verbs[0] != "width":
         return help_reply(typed)
     if len(words) == 1:
-        return f"Lines are wrapped at {person.width} columns; width N changes it ({MIN_WIDTH} to {MAX_WIDTH})."
+        return Phrase("Lines are wrapped at {width} columns; width N changes it ({least} to {most}).",
+                      width=person.width, least=MIN_WIDTH, most=MAX_WIDTH)
     person.width = int(words[1])
-    return f"Lines are wrapped at {person.width} columns now."
+    return Phrase("Lines are wrapped at {width} columns now.", width=person.width)
 
 
 def _confirmed(request: dict[str, Any], person: _Person) -> tuple[dict[str, Any] | ProtocolError | None, str | None]:
@@ -144,11 +147,11 @@ def _confirmed(request: dict[str, Any], person: _Person) -> tuple[dict[str, Any]
     person.registering = None
     if again is None:
         person.registering = password
-        return None, (f"To be sure of it, type the password again: register {password} (a mistyped "
-                      "password would keep you out of your name).")
+        return None, Phrase("To be sure of it, type the password again: register {password} (a "
+                            "mistyped password would keep you out of your name).", password=password)
     if again != password:
-        return ProtocolError("bad_field", "the two passwords differ, so nothing is registered; type "
-                             "register PASSWORD again", field="password"), None
+        return ProtocolError("bad_field", Phrase("the two passwords differ, so nothing is registered; "
+                                                 "type register PASSWORD again"), field="password"), None
     return request, None
 
 
@@ -224,9 +227,9 @@ class TextAdapter:
             out.append(Send(conn_id, {"type": "note", "text": text}, True, person.names, width=person.width,
                             language=self._core.language_of(conn_id)))
         if left_table is not None:  # the ok prints nothing, and only the others hear of it
-            out.append(Send(conn_id, {"type": "note", "text": f"You left table {left_table}: you are in "
-                                      "the lobby (tables lists the tables)."}, True, person.names,
-                            width=person.width, language=self._core.language_of(conn_id)))
+            out.append(Send(conn_id, {"type": "note", "text": Phrase(
+                "You left table {table}: you are in the lobby (tables lists the tables).", table=left_table)},
+                True, person.names, width=person.width, language=self._core.language_of(conn_id)))
         return effects
 
     def outgoing(self, outs: list[Out]) -> None:

@@ -19,8 +19,8 @@ from ..core.languages import lang_commands
 #: How the command is written (``bad_command`` says it, and ``help lang``).
 LANG_USAGE = N_("lang, or lang de (es, en)")
 #: The command's entry in the help (``help lang``): heading, then lines.
-LANG_HELP = ("lang [de|es|en]", (N_("the language you read: Deutsch, Español, English;"),
-                                 N_("lang alone says which one you read now")))
+LANG_HELP = (N_("lang [de|es|en]"), N_("the language you read: Deutsch, Español, English;\n"
+                                        "lang alone says which one you read now"))
 
 
 def read_lang(verb: str, args: list[str], rest: str) -> dict[str, Any] | None:

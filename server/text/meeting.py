@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from noddy.protocol.i18n import _, say
+
 
 def _person(name: str, bot: bool) -> str:
-    return f"{name} (bot)" if bot else name
+    return _("{name} (bot)").format(name=name) if bot else name
 
 
 def _game_words(preset: str, options: dict[str, Any]) -> str:
@@ -24,60 +26,67 @@ def lobby_text(message: dict[str, Any]) -> str:
     """``who``, challenges and seeks in words (see docs/PROTOCOL.md, Meeting in the lobby)."""
     kind = message["type"]
     if kind == "who":
-        lines = [f"Online ({len(message['people'])}):"]
+        lines = [_("Online ({n}):").format(n=len(message["people"]))]
         for entry in message["people"]:
             if entry["where"] == "lobby":
-                where = "in the lobby"
+                where = _("in the lobby")
             else:
-                where = (f"watching table {entry['table']}" if entry["where"] == "watching"
-                         else f"at table {entry['table']}, seat {entry['seat'] + 1}")
+                where = (_("watching table {table}").format(table=entry["table"]) if entry["where"] == "watching"
+                         else _("at table {table}, seat {seat}").format(table=entry["table"], seat=entry["seat"] + 1))
             extra = []
             if entry["away"]:
-                extra.append("away")
+                extra.append(_("away"))
             elif entry["idle"] is not None and entry["idle"] >= 60:
-                extra.append(f"idle {entry['idle'] // 60} min")
+                extra.append(_("idle {minutes} min").format(minutes=entry["idle"] // 60))
             if entry["seeking"] is not None:
                 seek = entry["seeking"]
-                extra.append(f"seeking {_game_words(seek['preset'], seek['options'])}")
+                extra.append(_("seeking {game}").format(game=_game_words(seek["preset"], seek["options"])))
             lines.append(f"  {_person(entry['name'], entry['bot'])} {where}"
                          + (f" ({', '.join(extra)})" if extra else ""))
         return "\n".join(lines)
     if kind == "seeking":
         seek = message["seek"]
-        against = {"any": "anyone", "people": "people only", "bots": "bots only"}[seek["opponents"]]
-        return (f"Seeking a game of {_game_words(seek['preset'], seek['options'])} against {against}; "
-                "a table opens when someone seeks the same (unseek to stop).")
+        against = {"any": _("anyone"), "people": _("people only"), "bots": _("bots only")}[seek["opponents"]]
+        return _("Seeking a game of {game} against {against}; a table opens when someone seeks the same "
+                 "(unseek to stop).").format(game=_game_words(seek["preset"], seek["options"]), against=against)
     if kind == "challenge_over":
-        what = "Challenge" if message.get("table") is None else "Invitation"
-        return f"{what} {message['challenge']} is over: {message['message']}."
+        what = (_("Challenge {id} is over: {why}.") if message.get("table") is None else
+                _("Invitation {id} is over: {why}."))
+        return what.format(id=message["challenge"], why=say(message["message"]))
     challenge = message["challenge"]
     game = _game_words(challenge["preset"], challenge["options"])
     if challenge.get("table") is not None:
         return _invitation_text(message, challenge, game)
     if kind == "challenge":
-        return (f"Challenge {challenge['id']} sent to {_person(challenge['to'], challenge['to_bot'])}: "
-                f"{game}. It lasts {challenge['expires_in']} s; decline {challenge['id']} withdraws it.")
+        return _("Challenge {id} sent to {name}: {game}. It lasts {seconds} s; decline {id} withdraws "
+                 "it.").format(id=challenge["id"], name=_person(challenge["to"], challenge["to_bot"]), game=game,
+                               seconds=challenge["expires_in"])
     note = f' "{challenge["text"]}"' if challenge["text"] else ""
-    return (f"{_person(challenge['from'], challenge['from_bot'])} challenges you to {game}.{note} "
-            f"Type accept {challenge['id']} or decline {challenge['id']} "
-            f"(within {challenge['expires_in']} s).")
+    return (_("{name} challenges you to {game}.").format(name=_person(challenge["from"], challenge["from_bot"]),
+                                                         game=game)
+            + note + " " + _("Type accept {id} or decline {id} (within {seconds} s).").format(
+                id=challenge["id"], seconds=challenge["expires_in"]))
 
 
 def _invitation_text(message: dict[str, Any], invitation: dict[str, Any], game: str) -> str:
-    table = f"table {invitation['table']} ({game}{', private' if invitation['private'] else ''})"
+    table = (_("table {table} ({game}, private)") if invitation["private"] else
+             _("table {table} ({game})")).format(table=invitation["table"], game=game)
     if message["type"] == "challenge":
-        return (f"Invitation {invitation['id']} to {table} sent to "
-                f"{_person(invitation['to'], invitation['to_bot'])}. It lasts {invitation['expires_in']} s.")
+        return _("Invitation {id} to {table} sent to {name}. It lasts {seconds} s.").format(
+            id=invitation["id"], table=table, name=_person(invitation["to"], invitation["to_bot"]),
+            seconds=invitation["expires_in"])
     note = f' "{invitation["text"]}"' if invitation["text"] else ""
-    return (f"{_person(invitation['from'], invitation['from_bot'])} invites you to {table}.{note} "
-            f"Type accept {invitation['id']} or decline {invitation['id']} "
-            f"(within {invitation['expires_in']} s).")
+    return (_("{name} invites you to {table}.").format(name=_person(invitation["from"], invitation["from_bot"]),
+                                                       table=table)
+            + note + " " + _("Type accept {id} or decline {id} (within {seconds} s).").format(
+                id=invitation["id"], seconds=invitation["expires_in"]))
 
 
 def chat_line(message: dict[str, Any]) -> str:
     """One chat line: where it was said, who said it, what."""
     to = message["to"]
-    where = "lobby" if to == "lobby" else f"table {message['table']}" + (" watchers" if to == "watchers" else "")
+    where = (_("lobby") if to == "lobby" else _("table {table} watchers").format(table=message["table"])
+             if to == "watchers" else _("table {table}").format(table=message["table"]))
     return f"[{where}] {message['from']}: {message['text']}"
 
 
@@ -86,14 +95,15 @@ def talk_text(message: dict[str, Any]) -> str:
     kind = message["type"]
     if kind == "tell":
         if message["echo"]:
-            waiting = " (they are away: it waits for their next login)" if message["waiting"] else ""
-            return f"You tell {message['to']}: {message['text']}{waiting}"
-        told = "told you while you were away" if message["waiting"] else "tells you"
-        return f"{message['from']} {told}: {message['text']}  (tell {message['from']} ... to answer)"
+            waiting = " " + _("(they are away: it waits for their next login)") if message["waiting"] else ""
+            return _("You tell {name}: {text}").format(name=message["to"], text=message["text"]) + waiting
+        told = (_("{name} told you while you were away: {text}") if message["waiting"] else
+                _("{name} tells you: {text}")).format(name=message["from"], text=message["text"])
+        return told + "  " + _("(tell {name} ... to answer)").format(name=message["from"])
     if kind == "muted":
         names = message["names"]
-        return "You have muted: " + ", ".join(names) + "." if names else "You have muted nobody."
+        return _("You have muted: {names}.").format(names=", ".join(names)) if names else _("You have muted nobody.")
     lines = message["lines"]
-    said = "Said in the lobby lately:" if all(line["to"] == "lobby" for line in lines) else \
-        "The watchers said during the game:"
+    said = _("Said in the lobby lately:") if all(line["to"] == "lobby" for line in lines) else \
+        _("The watchers said during the game:")
     return "\n".join([said] + ["  " + chat_line(line) for line in lines])

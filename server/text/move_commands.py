@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import Phrase
 from noddy.protocol.narration import sort_cards
 
 from .words import number
@@ -73,12 +74,12 @@ def cards_by_number(words: Sequence[str], legal_actions: Sequence[dict[str, Any]
     """``discard 1 2`` -> the cards numbered 1 and 2 in the discard prompt."""
     hand = numbered_hand(legal_actions)
     if not hand:
-        raise ProtocolError("wrong_phase", "there is nothing to discard now", field="cards")
+        raise ProtocolError("wrong_phase", Phrase("there is nothing to discard now"), field="cards")
     cards = []
     for word in words:
         position = int(word)
         if not 1 <= position <= len(hand):
-            raise ProtocolError("card_not_in_hand", f"your cards are numbered 1 to {len(hand)}, "
-                                f"not {position}", field="cards")
+            raise ProtocolError("card_not_in_hand", Phrase("your cards are numbered 1 to {last}, not {position}",
+                                                           last=len(hand), position=position), field="cards")
         cards.append(hand[position - 1])
     return cards

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import Phrase
 
 from .words import number, seat, value
 
@@ -37,7 +38,7 @@ def read_new(verb: str, args: list[str], rest: str) -> dict[str, Any]:
     Never None: a word it does not know is refused by name (``bad_field``), since the line
     can be long and "write new ..." would not say which word was wrong."""
     if not args:
-        raise ProtocolError("missing_field", "say which preset: new noddy, new cribbage ...",
+        raise ProtocolError("missing_field", Phrase("say which preset: new noddy, new cribbage ..."),
                             field="preset")
     request: dict[str, Any] = {"type": "create_table", "preset": args[0].lower(), "options": {}}
     for word in args[1:]:
@@ -54,7 +55,7 @@ def read_new(verb: str, args: list[str], rest: str) -> dict[str, Any]:
             else:
                 request["options"][key] = value(typed)
         else:
-            raise ProtocolError("bad_field", f"do not understand {word!r} in 'new'; type help")
+            raise ProtocolError("bad_field", Phrase("do not understand {word!r} in 'new'; type help", word=word))
     return request
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from noddy.protocol.i18n import _, pgettext, say
+
 #: The message types :func:`seat_news_text` words.
 SEAT_NEWS = frozenset({"player_away", "player_back", "player_replaced", "stand_in", "seat_silent"})
 
@@ -19,21 +21,34 @@ def seat_news_text(message: dict[str, Any]) -> str:
     """One of :data:`SEAT_NEWS` in words (without the line's end)."""
     kind, name, seat = message["type"], message["name"], message["seat"] + 1
     if kind == "player_away":
-        return f"{name} (seat {seat}) lost the connection; the seat is held for {message['grace']:g} s."
+        return _("{name} (seat {seat}) lost the connection; the seat is held for {grace:g} s.").format(
+            name=name, seat=seat, grace=message["grace"])
     if kind == "player_back":
-        return f"{name} (seat {seat}) is back."
+        return _("{name} (seat {seat}) is back.").format(name=name, seat=seat)
+    level = level_word(message.get("level"))
     if kind == "player_replaced" and message.get("resigned"):
-        return (f"{name} (seat {seat}) resigned: a loss for {name}; "
-                f"{message['level']} computer {seat} plays the seat on.")
+        return _("{name} (seat {seat}) resigned: a loss for {name}; {level} computer {seat} plays the seat "
+                 "on.").format(name=name, seat=seat, level=level)
     if kind == "player_replaced":
-        return f"A {message['level']} computer player takes seat {seat} from {name}."
+        return _("A {level} computer player takes seat {seat} from {name}.").format(level=level, seat=seat,
+                                                                                   name=name)
     if kind == "seat_silent":
-        return (f"{name} (seat {seat}) has said nothing for {message['silent']:g} s on their turn; "
-                f"type standin {seat} to let a computer play for them until they say something.")
+        return _("{name} (seat {seat}) has said nothing for {silent:g} s on their turn; type standin {seat} "
+                 "to let a computer play for them until they say something.").format(
+            name=name, seat=seat, silent=message["silent"])
     assert kind == "stand_in", kind
     if message["level"] is None:
-        return f"The table waits for {name} (seat {seat}); type standin {seat} to let a computer play meanwhile."
-    gone = "has said nothing" if message.get("silent") else "has not come back"
-    counts = f" {message['counts']}" if message.get("counts") else ""  # (issue 33)
-    return (f"{name} (seat {seat}) {gone}: {message['level']} computer {seat} stands in until {name} does "
-            f"(type wait {seat} to wait for {name} instead).{counts}")
+        return _("The table waits for {name} (seat {seat}); type standin {seat} to let a computer play "
+                 "meanwhile.").format(name=name, seat=seat)
+    counts = " " + say(message["counts"]) if message.get("counts") else ""  # (issue 33)
+    return (_("{name} (seat {seat}) has said nothing: {level} computer {seat} stands in until {name} does "
+              "(type wait {seat} to wait for {name} instead).") if message.get("silent") else
+            _("{name} (seat {seat}) has not come back: {level} computer {seat} stands in until {name} does "
+              "(type wait {seat} to wait for {name} instead).")).format(name=name, seat=seat, level=level) + counts
+
+
+def level_word(level: str | None) -> str:
+    """A computer player's level (a code word of the protocol) in the reader's language."""
+    words = {"random": pgettext("computer level", "random"), "greedy": pgettext("computer level", "greedy"),
+             "expert": pgettext("computer level", "expert")}
+    return words.get(level or "", level or "")

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from noddy.protocol import PROTOCOL_VERSION, ProtocolError
+from noddy.protocol.i18n import Phrase
 
 from .wrapping import MAX_WIDTH, MIN_WIDTH
 
@@ -70,14 +71,15 @@ def read_width(verb: str, args: list[str], rest: str) -> None:
     """``width`` or ``width N``: answered by the text adapter itself (nothing goes to the
     core); a bad N is refused here, so the person is told at once."""
     if len(args) > 1:
-        raise ProtocolError("bad_command", "write width, or width N; type help for all commands")
+        raise ProtocolError("bad_command", Phrase("write {usage}; type help for all commands",
+                                                  usage=Phrase("width, or width N")))
     if args:
         if not args[0].isdigit():
-            raise ProtocolError("bad_field", f"width must be a number from {MIN_WIDTH} to "
-                                f"{MAX_WIDTH}, not {args[0]!r}", field="width")
+            raise ProtocolError("bad_field", Phrase("width must be a number from {least} to {most}, not {word!r}",
+                                                    least=MIN_WIDTH, most=MAX_WIDTH, word=args[0]), field="width")
         if not MIN_WIDTH <= int(args[0]) <= MAX_WIDTH:
-            raise ProtocolError("bad_field", f"width must be from {MIN_WIDTH} to {MAX_WIDTH}, "
-                                f"not {int(args[0])}", field="width")
+            raise ProtocolError("bad_field", Phrase("width must be from {least} to {most}, not {width}",
+                                                    least=MIN_WIDTH, most=MAX_WIDTH, width=int(args[0])), field="width")
     return None
 
 

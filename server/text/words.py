@@ -20,10 +20,31 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from noddy.protocol import ProtocolError
+from noddy.protocol.i18n import N_, Phrase
 
 #: What a command's reader is: ``(verb, args, rest)`` -> the request, or None when the words
 #: do not fit the command.
 Reader = Callable[[str, list[str], str], dict[str, Any] | None]
+
+
+#: "WHAT must be a number" for each word a number is asked for by, whole, so that each
+#: language names the thing in its own words (the field's name stays English in the protocol).
+NOT_A_NUMBER = {"seat": N_("seat must be a number, not {word!r}"),
+                "table": N_("table must be a number, not {word!r}"),
+                "points": N_("points must be a number, not {word!r}"),
+                "deal": N_("deal must be a number, not {word!r}"),
+                "event": N_("event must be a number, not {word!r}"),
+                "game": N_("game must be a number, not {word!r}"),
+                "games": N_("games must be a number, not {word!r}"),
+                "challenge": N_("challenge must be a number, not {word!r}")}
+
+
+def not_a_number(what: str, word: str) -> Phrase:
+    """The refusal of ``word`` where a number was asked for by ``what``."""
+    template = NOT_A_NUMBER.get(what)
+    if template is None:
+        return Phrase("{what} must be a number, not {word!r}", what=what, word=word)
+    return Phrase(template, word=word)
 
 
 def value(text: str) -> Any:
@@ -47,15 +68,14 @@ def number(word: str, what: str) -> int:
     try:
         return int(word)
     except ValueError:
-        raise ProtocolError("bad_field", f"{what} must be a number, not {word!r}",
-                            field=what) from None
+        raise ProtocolError("bad_field", not_a_number(what, word), field=what) from None
 
 
 def seat(word: str) -> int:
     """A seat as people number them (from 1) -> the protocol's seat (from 0)."""
     counted = number(word, "seat")
     if counted < 1:
-        raise ProtocolError("no_such_seat", "seats are numbered from 1", field="seat")
+        raise ProtocolError("no_such_seat", Phrase("seats are numbered from 1"), field="seat")
     return counted - 1
 
 
