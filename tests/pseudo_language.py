@@ -56,15 +56,21 @@ def pseudo_language() -> Iterator[str]:
 
 
 def outside_brackets(text: str) -> str:
-    """``text`` without what stands inside (possibly nested) ``⟪ ⟫``."""
-    depth, kept = 0, []
+    """``text`` without what stands inside (possibly nested) ``⟪ ⟫``.  A ``⟫`` with no ``⟪``
+    before it closes a text whose start is out of sight (scrolled or cut off above): what
+    stands before it on its line is inside too."""
+    depth, kept, line_start = 0, [], 0
     for ch in text:
         if ch == OPEN:
             depth += 1
         elif ch == CLOSE:
+            if depth == 0:
+                del kept[line_start:]
             depth = max(0, depth - 1)
         elif depth == 0:
             kept.append(ch)
+            if ch == "\n":
+                line_start = len(kept)
     return "".join(kept)
 
 
