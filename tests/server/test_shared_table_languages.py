@@ -52,3 +52,78 @@ async def test_a_german_player_and_an_english_watcher_read_one_count_each_in_the
             assert german["announcement"] == announce(english["items"])
         for client in (ann, ben, dot):
             await client.close()
+
+
+async def test_a_spanish_player_on_nc_a_german_one_on_json_and_an_english_watcher_at_one_count(
+        stacked: None) -> None:
+    """The worked example of counting by hand with Ann at a bare terminal in Spanish: her
+    claim prompt, the refusal of 18, Ben's muggins and the count are all Spanish to her; Ben's
+    error is German; the watcher's count is English."""
+    async with running_server() as server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+
+        async def say(line: str) -> None:
+            writer.write(line.encode() + b"\n")
+            await writer.drain()
+
+        async def read_until(words: str) -> str:
+            seen = ""
+            while words not in seen:
+                seen += (await asyncio.wait_for(reader.readline(), 10)).decode()
+            return seen
+
+        ben = await Client.connect(server.port)
+        await ben.hello("Ben", language="de")
+        created = await ben.request({"type": "create_table", "preset": "cribbage", "options": MANUAL})
+        dot = await Client.connect(server.port)
+        await dot.hello("Dot")
+        await say("width 1000")
+        await say("lang es")
+        await read_until("Idioma: Español.")
+        await say("name Ann")
+        await read_until("¡Bienvenido, Ann!")
+        await say(f"join {created['table']['id']}")
+        await dot.request({"type": "spectate", "table": created["table"]["id"]})
+        await ben.request({"type": "ready"})
+        await say("ready")
+        await read_until("Tu descarte")
+        await say("discard KH QH")
+        await ben.request({"type": "action", "action": "discard", "cards": ["9D", "TD"]})
+        await ben.send({"type": "snapshot"})
+        bens_play = asyncio.ensure_future(play_out(ben, random.Random(2), stop_after=_kind("counting")))
+        text = ""
+        while "Tu canto" not in text:  # Ann plays the first card she is offered
+            line = (await asyncio.wait_for(reader.readline(), 10)).decode()
+            text += line
+            if line.startswith("Tu turno"):
+                await say(line.split(": ", 1)[1].split(" | ")[0].strip())
+        await bens_play
+        assert "Carta de arranque: 6C." in text
+        assert "Ann juega 4C — cuatro" in text
+        assert "La mano de Ann 4C 5H 5S JD + 6C se cuenta ahora." in text
+        assert text.endswith(
+            "Tu canto: cuenta las cartas de arriba con la carta de arranque y escribe claim N (un canto "
+            "por encima de lo que valen se rechaza una vez y un segundo cuenta 0; los puntos que se te "
+            "pasen te los pueden quitar con muggins).\n")
+        await say("claim 18")
+        told = await read_until("Tu canto")
+        assert told.startswith("Esa mano no vale 18. Vuelve a cantar: un segundo canto por encima de "
+                               "lo que vale cuenta como 0.\nTu canto: ")
+        await say("claim 12")
+        assert (await read_until("12")) == "Ann canta 12 por la mano.\n"
+        await ben.recv_until(lambda m: m["type"] == "turn" and m["legal_actions"][:1] == [
+            {"action": "muggins", "min": 13, "max": 29}])
+        await ben.request({"type": "action", "action": "muggins", "points": 16})
+        told = await read_until("Ben 10, Ann 12")
+        told += (await asyncio.wait_for(reader.readline(), 10)).decode()
+        assert told.splitlines()[-3:] == [
+            "Ben: muggins, 16 — ¡correcto!",
+            "Ben: muggins cuatro. Puntos: Ben 10, Ann 12",
+            "La mano de Ann valía 16 (quince dos, quince cuatro, quince seis, quince ocho, una pareja "
+            "diez, una escalera de tres trece, una escalera de tres dieciséis); canto 12, 4 para Ben "
+            "por muggins."]
+        english = (await dot.recv_until(_kind("counted")))["event"]
+        assert english["announcement"].startswith("fifteen two, fifteen four")
+        writer.close()
+        await ben.close()
+        await dot.close()
