@@ -58,6 +58,8 @@ OPTION_WORDS: dict[str, OptionWords] = {
     "seat_silence": OptionWords(N_("Stand-in after silence"), none=N_("the server's"),
                                 value=N_("{value:g} s")),
     "match": OptionWords(N_("Match"), none=N_("single games"), value=N_("first to {value} match points")),
+    "unlisted": OptionWords(N_("Unlisted")),
+    "max_spectators": OptionWords(N_("Max spectators")),
     "password": OptionWords(N_("Password"), none=N_("none: a public table"), also={"private": True},
                             create=N_("[ Create private table ]")),
 }

@@ -232,3 +232,16 @@ def test_the_round_pause_keys_help_says_its_step() -> None:
     from noddy.client.screens.events import ROUND_PAUSE_STEP, EventsView
     helps = [binding.help for binding in EventsView.declared_keys() if "between rounds" in binding.help]
     assert helps == [f"director: {ROUND_PAUSE_STEP} s more or less between rounds"]
+
+
+def test_every_table_option_a_server_offers_has_its_words_in_the_catalogs() -> None:
+    """The new-table form shows each option the server's welcome offers; one without an entry
+    in OPTION_WORDS would be labelled with its English name in every language (the tmux
+    evening of issue 36 found "Unlisted" and "Max spectators" so in the German form)."""
+    from noddy.client.option_words import OPTION_WORDS
+    from noddy.engine import PRESETS as ENGINE_PRESETS
+    from noddy.server.model.table_options import advertised_options
+    offered = set(advertised_options())
+    for preset in ENGINE_PRESETS.values():
+        offered |= set(preset.allowed_options())
+    assert sorted(offered - set(OPTION_WORDS)) == []
