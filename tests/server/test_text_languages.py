@@ -78,9 +78,9 @@ def test_the_turn_prompts_in_german_and_spanish_keep_the_command_words() -> None
         "Dein Ablegen: wähle 2 Karten für die Krippe aus 1:3C 2:4H 3:8C 4:9S (tippe\n"
         "  discard 3C 4H, oder discard 1 2).\n")
     assert said("es", DISCARD, NAMES) == (
-        "Tu descarte: elige 2 cartas para la cuna de 1:3C 2:4H 3:8C 4:9S (escribe discard\n"
-        "  3C 4H, o discard 1 2).\n")
-    assert said("de", PLAY, NAMES) == "Du bist dran (Zählung 12): play 2C | play 5H\n"
+        "Tu descarte: elige 2 cartas de entre 1:3C 2:4H 3:8C 4:9S para la cuna (escribe\n"
+        "  discard 3C 4H, o discard 1 2).\n")
+    assert said("de", PLAY, NAMES) == "Du bist dran (Stand 12): play 2C | play 5H\n"
     assert said("es", PLAY, NAMES) == "Tu turno (cuenta 12): play 2C | play 5H\n"
 
 
