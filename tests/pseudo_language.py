@@ -13,6 +13,7 @@ from __future__ import annotations
 import gettext
 import re
 from contextlib import contextmanager
+from functools import cache
 from typing import Iterable, Iterator
 
 from noddy.protocol import i18n
@@ -23,12 +24,19 @@ PSEUDO = "qq"
 OPEN, CLOSE = "⟪", "⟫"
 
 
+@cache
+def _marked_keys() -> frozenset[tuple[str | None, str]]:
+    """Every marked string of the source, read once a run (reading it parses every module:
+    half a second, and many tests speak the made-up language)."""
+    return frozenset(marked())
+
+
 class PseudoTranslations(gettext.NullTranslations):
     """Says each marked string in brackets; anything else (a name passed to ``_``) as it is."""
 
     def __init__(self) -> None:
         super().__init__()
-        self._known = set(marked())
+        self._known = _marked_keys()
 
     def _say(self, context: str | None, key: str, text: str) -> str:
         return f"{OPEN}{text}{CLOSE}" if (context, key) in self._known else text

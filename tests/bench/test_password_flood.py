@@ -38,7 +38,7 @@ def _load() -> ModuleType:
 
 def test_the_quick_run_prints_every_figure_and_both_aims() -> None:
     result = subprocess.run([sys.executable, str(BENCH), "--quick", "--addresses", "2", "--per-address", "2",
-                             "--seconds", "2", "--quiet-seconds", "1"],
+                             "--seconds", "1", "--quiet-seconds", "0.5"],
                             capture_output=True, text=True, timeout=180)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
