@@ -286,22 +286,22 @@ class ViewModel:
         self.session.set_status(str(m.get("message", "")), until_game=True)
 
     def _on_player_away(self, m: dict[str, Any], request: Any, now: float) -> None:
-        self.game.on_player_away(m)
+        self.game.news.on_player_away(m)
 
     def _on_player_back(self, m: dict[str, Any], request: Any, now: float) -> None:
-        self.game.on_player_back(m)
+        self.game.news.on_player_back(m)
 
     def _on_player_replaced(self, m: dict[str, Any], request: Any, now: float) -> None:
-        self.game.on_player_replaced(m)
+        self.game.news.on_player_replaced(m)
 
     def _on_stand_in(self, m: dict[str, Any], request: Any, now: float) -> None:
-        self.game.on_stand_in(m)
+        self.game.news.on_stand_in(m)
 
     def _on_seat_silent(self, m: dict[str, Any], request: Any, now: float) -> None:
-        self.game.on_seat_silent(m)
+        self.game.news.on_seat_silent(m)
 
     def _on_timed_out(self, m: dict[str, Any], request: Any, now: float) -> None:
-        self.game.on_timed_out(m)
+        self.game.news.on_timed_out(m)
 
     def _on_shutdown(self, m: dict[str, Any], request: Any, now: float) -> None:
         self.session.on_shutdown(m)

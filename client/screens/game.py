@@ -13,7 +13,7 @@ What is the client's own stays here: the cursor and the cards chosen for the cri
 scrolling, the count of a deal on the screen (:class:`~noddy.client.lines.DealCount`, put
 up by ``hands_revealed``), whether a game is on (``in_game``), and an action in flight.
 The people's news (who is away, back, silent, stood in for) is
-:class:`~noddy.client.screens.table_news.TableNews`'s, a part of :class:`Game`.
+:class:`~noddy.client.screens.table_news.TableNews`'s, which :class:`Game` holds (``news``).
 
 The keys of the table screen live in :mod:`noddy.client.screens.table`; they read this state and
 queue requests on the :class:`~noddy.client.session.Session`.
@@ -37,7 +37,7 @@ COUNT_SECONDS = 8.0
 DEFAULT_TARGET = 31
 
 
-class Game(TableNews):
+class Game:
     """The table we are at and its game, folded from the server's messages (module docstring)."""
 
     def __init__(self, session: Session) -> None:
@@ -62,11 +62,8 @@ class Game(TableNews):
         self.log_scroll = 0
         #: An action has been sent and not yet answered (a second key press sends nothing).
         self.sending_action = False
-        #: Seats whose away person the table has chosen to wait for (``stand_in`` off), by seat.
-        self.waiting_for: dict[int, str] = {}
-        #: Seats whose person is here but has said nothing on their turn for the table's
-        #: ``seat_silence`` (``seat_silent``), by seat: ``w`` may call in a computer for them.
-        self.silent: dict[int, str] = {}
+        #: The people's news (away, back, stood in for, silent): its own room, writing to the log.
+        self.news = TableNews(self.log_line, self.seat_name)
         #: The table's ``rated`` and ``unrated_why`` as the game ended: a seat left after it
         #: (a resignation) changes the table's, judged on the seats taken now, not that game's.
         self.game_rating: dict[str, Any] | None = None

@@ -60,11 +60,11 @@ class TableScreen(Seating, Screen):
         for seat in seats:
             if seat and seat.get("stand_in_for"):
                 return seat["seat"], seat["stand_in_for"], False
-        for index, name in sorted(game.waiting_for.items()):
+        for index, name in sorted(game.news.waiting_for.items()):
             seat = seats[index] if index < len(seats) else None
             if seat and seat.get("kind") == "human" and not seat.get("connected"):
                 return index, name, True
-        for index, name in sorted(game.silent.items()):  # here, but silent on their turn
+        for index, name in sorted(game.news.silent.items()):  # here, but silent on their turn
             seat = seats[index] if index < len(seats) else None
             if seat and seat.get("kind") == "human" and index != game.seat:
                 return index, name, True

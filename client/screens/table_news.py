@@ -4,15 +4,15 @@ of time, and the computer that stands in.
 These are the server's messages about the people at the table (``player_away``,
 ``player_back``, ``player_replaced``, ``stand_in``, ``seat_silent``, ``timed_out``), not
 the game's events (told by :mod:`noddy.protocol.narration`): the client says them itself,
-in its reader's language, as lines of the log.  :class:`TableNews` is part of
-:class:`~noddy.client.screens.game.Game`, kept apart because it is the table's people,
-not its game; it also keeps who the table waits for and who is silent, which the ``w``
-key reads.
+in its reader's language, as lines of the log.  :class:`TableNews` is a room of its own,
+held by :class:`~noddy.client.screens.game.Game` (``game.news``), because it is the table's
+people, not its game: it owns who the table waits for and who is silent (which the ``w`` key
+reads), and writes its lines through the log and the seats' names the game passes in.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Callable
 
 from noddy.protocol.i18n import _
 
@@ -20,16 +20,16 @@ from ..lines import LogLine, line
 
 
 class TableNews:
-    """The people's news at the table, as log lines (module docstring); part of ``Game``."""
+    """The people's news at the table, as log lines (module docstring)."""
 
-    #: (Game's:) seats whose away person the table waits for, and seats silent on their turn.
-    waiting_for: dict[int, str]
-    silent: dict[int, str]
-
-    if TYPE_CHECKING:  # (Game's own)
-        def log_line(self, entry: LogLine) -> None: ...
-
-        def seat_name(self, seat: int | None) -> str: ...
+    def __init__(self, log_line: Callable[[LogLine], None], seat_name: Callable[[int | None], str]) -> None:
+        self.log_line = log_line
+        self.seat_name = seat_name
+        #: Seats whose away person the table has chosen to wait for (``stand_in`` off), by seat.
+        self.waiting_for: dict[int, str] = {}
+        #: Seats whose person is here but has said nothing on their turn for the table's
+        #: ``seat_silence`` (``seat_silent``), by seat: ``w`` may call in a computer for them.
+        self.silent: dict[int, str] = {}
 
     def on_player_away(self, m: dict[str, Any]) -> None:
         grace, name = m.get("grace"), _player(m)
