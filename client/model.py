@@ -171,7 +171,7 @@ class ViewModel:
                 game.seat = request.get("seat")
             else:
                 game.seat = None
-            self.table_screen.picking = None
+            self.table_screen.seats.picking = None
             if game.table_id != summary["id"]:
                 game.enter_table(summary["id"], self.lobby.tables.get(summary["id"]))
             for extra in self.new_table.take_follow_ups():

@@ -153,7 +153,7 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False,
             keys[:0] = [("a", _("accept")), ("d", _("decline"))]
         elif model.session.registered is False:  # a guest: how to keep the name (c chat, i stats give way first)
             keys.insert(7, ("a", _("register")))
-    elif model.table_screen.picking == "remove":
+    elif model.table_screen.seats.picking == "remove":
         keys = [("1-4", _("that seat's computer")), ("Esc", _("none"))]
     elif model.game.view.winner is not None:
         match = (model.game.table or {}).get("match")  # what r starts: as the prompt says it
@@ -161,9 +161,9 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False,
                  else _("game {game}").format(game=match.get("game", 0) + 1))
         keys = ([("r", again)] if model.game.seat is not None else []) + [
             ("l", _("leave")), ("PgUp", _("log")), ("c", _("chat")), ("?", _("help")), ("q", _("quit"))]
-    elif model.table_screen.at_event_board():  # the server seats and starts it (issue 35)
+    elif model.table_screen.seats.at_event_board():  # the server seats and starts it (issue 35)
         keys = [("l", _("leave")), ("c", _("chat")), ("?", _("help")), ("q", _("quit"))]
-    elif model.table_screen.seats_open and (not model.game.in_game or model.game.seat is None):
+    elif model.table_screen.seats.seats_open and (not model.game.in_game or model.game.seat is None):
         seats = f"1-{len((model.game.table or {}).get('seats', [])) or 4}"
         if model.game.seat is None:
             keys = [(seats, _("sit there")), ("s", _("first free seat")), ("l", _("leave")), ("c", _("chat")),
@@ -172,7 +172,7 @@ def keys_fragments(model: ViewModel, width: int = 80, scrolling: bool = False,
             computers = []
             if model.game.table is not None and free_seats(model.game.table):
                 computers.append(("a", _("add computer")))
-            if model.table_screen.computer_seats():
+            if model.table_screen.seats.computer_seats():
                 computers.append(("x", _("remove computer")))
             keys = [(seats, _("seat")), *computers, ("v", _("level")), ("s", _("stand")),
                     ("r", _("ready")), ("l", _("leave")), ("c", _("chat")), ("?", _("help"))]

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .coach import Coach
 
 
-class TableScreen(Seating, Screen):
+class TableScreen(Screen):
     """The keys and the prompt of the table screen (module docstring)."""
 
     title = N_("At a table")
@@ -40,8 +40,8 @@ class TableScreen(Seating, Screen):
         #: not these): given by the composition (:class:`~noddy.client.model.ViewModel`).
         self.coach: Coach | None = None
         self.counting: Callable[[], bool] = lambda: False
-        #: "remove" while the player is picking which computer to remove with a seat key.
-        self.picking: str | None = None
+        #: Who sits where before a game (seat keys, s, a, x, v, r): a room of its own.
+        self.seats = Seating(session, game)
 
     def leave(self) -> None:
         if self.game.table_id is not None:
@@ -186,8 +186,8 @@ class TableScreen(Seating, Screen):
          sends=("action", "sit", "remove_computer"))
     def _number(self, pressed: str) -> None:
         index = int(pressed) - 1
-        if self.picking is not None or (self.seats_open and not self.game.can_act):
-            self.pick_seat(index)
+        if self.seats.picking is not None or (self.seats.seats_open and not self.game.can_act):
+            self.seats.pick_seat(index)
         else:
             self.choose(index)
 
@@ -222,7 +222,7 @@ class TableScreen(Seating, Screen):
             if not self.coach.open_review():
                 self.session.set_status(_("The coach reviews each deal when it ends."))
             return
-        self.cycle_level()
+        self.seats.cycle_level()
 
     @key("pageup", label=N_("PgUp PgDn"), help=N_("scroll the log (Home, End)"), flush=False)
     def _log_back(self, pressed: str) -> None:
@@ -250,20 +250,20 @@ class TableScreen(Seating, Screen):
 
     @key("s", help=N_("stand up to watch / sit down"), sends=("stand", "sit"))
     def _stand_or_sit(self, pressed: str) -> None:
-        self.stand_or_sit()
+        self.seats.stand_or_sit()
 
     @key("a", help=N_("add a computer player"), sends="add_computer")
     def _computer(self, pressed: str) -> None:
-        self.add_computer()
+        self.seats.add_computer()
 
     @key("x", help=N_("remove a computer (then its seat number)"), sends="remove_computer")
     def _remove(self, pressed: str) -> None:
-        self.remove_computer()
+        self.seats.remove_computer()
 
-    @key("escape", label=N_("Esc"), help="", when=lambda self: self.picking is not None,
+    @key("escape", label=N_("Esc"), help="", when=lambda self: self.seats.picking is not None,
          eager=True, flush=False)
     def _cancel(self, pressed: str) -> None:
-        self.cancel_pick()
+        self.seats.cancel_pick()
 
     @key("r", help=N_("ready / play again"), sends="ready")
     def _ready(self, pressed: str) -> None:
@@ -271,7 +271,7 @@ class TableScreen(Seating, Screen):
             if self.host is not None:
                 self.host.retry_now()
             return
-        self.toggle_ready()
+        self.seats.toggle_ready()
 
     @key("w", help=N_("wait for someone away / let a computer play for them"), sends="stand_in")
     def _stand_in(self, pressed: str) -> None:
@@ -302,7 +302,7 @@ class TableScreen(Seating, Screen):
 
     def prompt(self) -> str:
         """The line that says what happens now, and what the player may do."""
-        return prompt(self.game, self.session, self.picking, self.seats_open)
+        return prompt(self.game, self.session, self.seats.picking, self.seats.seats_open)
 
 
 __all__ = ["TableScreen", "match_sides"]

@@ -1,9 +1,9 @@
 """The table's seats before a game: move, sit, stand up to watch, add or remove a computer
 player, choose the computers' level, say ready.
 
-:class:`Seating` is the part of :class:`~noddy.client.screens.table.TableScreen` that
-changes who sits where: what its seat keys, ``s``, ``a``, ``x``, ``v`` and ``r`` do before
-(or after) a game.  It says in words, at once, why a key does nothing (a game is on, the
+:class:`Seating` is the room of :class:`~noddy.client.screens.table.TableScreen` (its
+``seats``) that changes who sits where: what its seat keys, ``s``, ``a``, ``x``, ``v`` and
+``r`` do before (or after) a game.  It says in words, at once, why a key does nothing (a game is on, the
 seat is taken, a club night's board is seated by the server) rather than sending a request
 the server would refuse.  It is kept apart from the keys of the game itself (cards, go,
 the log), which are the table screen's own.
@@ -22,12 +22,13 @@ from .table_prompt import EVENT_BOARD_STATUS
 
 
 class Seating:
-    """The seat keys' work at a table (module docstring); part of ``TableScreen``."""
+    """The seat keys' work at a table (module docstring); ``TableScreen.seats``."""
 
-    session: Session
-    game: Game
-    #: "remove" while the player is picking which computer to remove with a seat key.
-    picking: str | None
+    def __init__(self, session: Session, game: Game) -> None:
+        self.session = session
+        self.game = game
+        #: "remove" while the player is picking which computer to remove with a seat key.
+        self.picking: str | None = None
 
     @property
     def seats_open(self) -> bool:

@@ -336,7 +336,7 @@ async def test_seats_computers_and_standing_by_keys(server: NoddyServer) -> None
                        "a greedy computer")
         assert model.game.table["status"] == "waiting"            # Me is not ready: no game yet
         keys.send_text("x")                                  # two computers: which one?
-        await wait_for(lambda: model.table_screen.picking == "remove", "the question")
+        await wait_for(lambda: model.table_screen.seats.picking == "remove", "the question")
         keys.send_text("1")
         await wait_for(lambda: seats() == [None, "greedy computer 2", "Me"], "seat 1 emptied")
         keys.send_text("s")                                  # stand up and watch

@@ -40,7 +40,7 @@ def test_an_event_board_offers_no_seat_computer_or_ready_keys(width: int) -> Non
 def test_seat_keys_send_nothing_at_an_event_board() -> None:
     model = at_event_board([human(0, "Me"), None])
     screen = model.table_screen
-    for key in (lambda: screen.pick_seat(1), screen.stand_or_sit, screen.add_computer):
+    for key in (lambda: screen.seats.pick_seat(1), screen.seats.stand_or_sit, screen.seats.add_computer):
         key()
         assert sent(model) == []
         assert model.session.status == "The server seats a club night's board: its game begins by itself."

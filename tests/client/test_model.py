@@ -233,7 +233,7 @@ def test_game_over_says_whether_that_game_was_rated_though_the_seats_change_afte
     assert model.prompt() == ("The game is over: r to play again, l to leave the table. "
                               "That game was unrated: Anna is a guest.")
     assert plain(title_fragments(model, "host:1")).rstrip().endswith(" · deal 1 · unrated")
-    model.table_screen.toggle_ready()
+    model.table_screen.seats.toggle_ready()
     assert model.session.take_outbox()[-1]["type"] == "ready"
 
 

@@ -261,7 +261,7 @@ def test_the_table_screens_say_no_word_no_catalog_holds() -> None:
             model = ViewModel("Ann")
             waiting_table(model)
             said.append(table_screen(model, 80))
-            model.table_screen.remove_computer()
+            model.table_screen.seats.remove_computer()
             said.append(table_screen(model, 80))
 
             model = at_table()

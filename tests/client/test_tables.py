@@ -171,11 +171,11 @@ def test_moving_to_another_seat_at_a_waiting_table() -> None:
         "  2  greedy computer  (computer, greedy)\n"
         "  3  ·free·\n"
         "  4  ·free·\n")
-    model.table_screen.pick_seat(1)
+    model.table_screen.seats.pick_seat(1)
     assert (sent(model), model.session.status) == ([], "greedy computer sits in seat 2.")
-    model.table_screen.pick_seat(0)
+    model.table_screen.seats.pick_seat(0)
     assert (sent(model), model.session.status) == ([], "You already sit in seat 1.")
-    model.table_screen.pick_seat(3)
+    model.table_screen.seats.pick_seat(3)
     request = model.session.outbox[-1]
     assert sent(model) == [{"type": "sit", "table": 1, "seat": 3}]
     model.handle({"type": "table", "id": request["id"],
@@ -188,7 +188,7 @@ def test_seats_do_not_change_during_a_game() -> None:
     model = seated_ben()
     deal_004(model)
     model.game.table = summary("playing")
-    for key in (lambda: model.table_screen.pick_seat(1), model.table_screen.stand_or_sit, model.table_screen.remove_computer):
+    for key in (lambda: model.table_screen.seats.pick_seat(1), model.table_screen.seats.stand_or_sit, model.table_screen.seats.remove_computer):
         key()
         assert sent(model) == []
         assert model.session.status == "Seats cannot change during a game."
@@ -199,7 +199,7 @@ def test_seats_do_not_change_during_a_game() -> None:
 def test_stand_makes_a_spectator_and_s_sits_down_again() -> None:
     model = at_waiting_table([human(0, "Me"), computer(1)])
     assert model.prompt() == "Every seat is taken: r says you are ready, and the game begins."
-    model.table_screen.stand_or_sit()
+    model.table_screen.seats.stand_or_sit()
     request = model.session.outbox[-1]
     assert sent(model) == [{"type": "stand"}]
     model.handle({"type": "table", "id": request["id"], "seat": None,
@@ -207,7 +207,7 @@ def test_stand_makes_a_spectator_and_s_sits_down_again() -> None:
     assert (model.session.screen, model.game.table_id, model.game.seat) == ("table", 1, None)
     assert model.prompt() == "Watching: s or a seat number sits you down, l goes back to the lobby."
     assert plain(waiting_fragments(model)).endswith("  watching: Me\n")
-    model.table_screen.stand_or_sit()
+    model.table_screen.seats.stand_or_sit()
     assert sent(model) == [{"type": "sit", "table": 1, "seat": 0}]
 
 
@@ -216,14 +216,14 @@ def test_stand_makes_a_spectator_and_s_sits_down_again() -> None:
 def test_the_computer_level_starts_at_the_servers_default_and_cycles() -> None:
     model = at_waiting_table([human(0, "Me"), None, None])
     assert model.session.computer_level == "greedy"
-    model.table_screen.add_computer()
+    model.table_screen.seats.add_computer()
     assert sent(model) == [{"type": "add_computer", "seat": 1, "level": "greedy"}]
-    model.table_screen.cycle_level()
+    model.table_screen.seats.cycle_level()
     assert (model.session.computer_level, model.session.status) == (
         "expert", "Computer players you add will be expert.")
-    model.table_screen.cycle_level()
+    model.table_screen.seats.cycle_level()
     assert model.session.computer_level == "random"
-    model.table_screen.add_computer()
+    model.table_screen.seats.add_computer()
     assert sent(model) == [{"type": "add_computer", "seat": 1, "level": "random"}]
 
 
@@ -244,28 +244,28 @@ def test_the_form_seats_computers_of_the_level_it_shows() -> None:
 
 def test_remove_computer_takes_the_only_one_or_asks_which() -> None:
     model = at_waiting_table([human(0, "Me"), computer(1), None])
-    model.table_screen.remove_computer()
+    model.table_screen.seats.remove_computer()
     assert sent(model) == [{"type": "remove_computer", "seat": 1}]
     model = at_waiting_table([human(0, "Me"), computer(1), computer(2, "expert")])
-    model.table_screen.remove_computer()
-    assert sent(model) == [] and model.table_screen.picking == "remove"
+    model.table_screen.seats.remove_computer()
+    assert sent(model) == [] and model.table_screen.seats.picking == "remove"
     assert model.session.status == "Remove the computer in which seat? 2, 3 (Esc: none)"
     assert model.prompt() == "Remove which computer? Press its seat number; Esc keeps them all."
     assert plain(keys_fragments(model)) == " 1-4 that seat's computer  Esc none "
-    model.table_screen.pick_seat(0)                      # a person, not a computer
-    assert (sent(model), model.session.status, model.table_screen.picking) == (
+    model.table_screen.seats.pick_seat(0)                      # a person, not a computer
+    assert (sent(model), model.session.status, model.table_screen.seats.picking) == (
         [], "No computer player sits in seat 1.", None)
-    model.table_screen.remove_computer()
-    model.table_screen.pick_seat(2)
-    assert sent(model) == [{"type": "remove_computer", "seat": 2}] and model.table_screen.picking is None
-    model.table_screen.remove_computer()
-    model.table_screen.cancel_pick()
-    assert (sent(model), model.table_screen.picking, model.session.status) == ([], None, "")
+    model.table_screen.seats.remove_computer()
+    model.table_screen.seats.pick_seat(2)
+    assert sent(model) == [{"type": "remove_computer", "seat": 2}] and model.table_screen.seats.picking is None
+    model.table_screen.seats.remove_computer()
+    model.table_screen.seats.cancel_pick()
+    assert (sent(model), model.table_screen.seats.picking, model.session.status) == ([], None, "")
 
 
 def test_no_computer_to_remove() -> None:
     model = at_waiting_table([human(0, "Me"), None])
-    model.table_screen.remove_computer()
+    model.table_screen.seats.remove_computer()
     assert (sent(model), model.session.status) == ([], "No computer player sits at this table.")
 
 
@@ -361,7 +361,7 @@ def test_the_key_line_fits_80_columns(where: str) -> None:
     elif where == "watching":
         model = at_waiting_table([human(0, "Ann"), None], seat=None)
     elif where == "picking":
-        model.table_screen.remove_computer()
+        model.table_screen.seats.remove_computer()
     elif where == "game":
         model = seated_ben()
         deal_004(model)
