@@ -148,42 +148,61 @@ async def test_an_over_claim_is_refused_once_to_the_claimer_alone_and_a_second_c
             await client.close()
 
 
+class TextPerson:
+    """A person at a bare terminal (nc), typing lines and reading what comes back."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    async def say(self, line: str) -> None:
+        self.writer.write(line.encode() + b"\n")
+        await self.writer.drain()
+
+    async def read_until(self, words: str) -> str:
+        """Every line from now on up to the one holding ``words``."""
+        seen = ""
+        while words not in seen:
+            seen += (await asyncio.wait_for(self.reader.readline(), 10)).decode()
+        return seen
+
+
+async def text_player_to_the_claim(ann: TextPerson, ben: Client, table_id: int, your_discard: str,
+                                   your_turn: str, your_claim: str) -> str:
+    """The worked example's deal with Ann in text mode (her name given already) and Ben over
+    JSON: Ann joins, both are ready and lay away as the example says, and Ann plays the first
+    card she is offered until she is to claim; what she read meanwhile (her prompts are
+    ``your_discard``, ``your_turn`` and ``your_claim`` in her language)."""
+    await ann.say(f"join {table_id}")
+    await ben.request({"type": "ready"})
+    await ann.say("ready")
+    await ann.read_until(your_discard)
+    await ann.say("discard KH QH")
+    await ben.request({"type": "action", "action": "discard", "cards": ["9D", "TD"]})
+    await ben.send({"type": "snapshot"})
+    bens_play = asyncio.ensure_future(play_out(ben, random.Random(2), stop_after=_kind("counting")))
+    text = ""
+    while your_claim not in text:  # Ann plays the first card she is offered
+        line = (await asyncio.wait_for(ann.reader.readline(), 10)).decode()
+        text += line
+        if line.startswith(your_turn):
+            await ann.say(line.split(": ", 1)[1].split(" | ")[0].strip())
+    await bens_play
+    return text
+
+
 async def test_rules_worked_example_in_text_mode(stacked: None) -> None:
     """Ann plays from netcat: she is prompted to claim, is refused 18, claims 12 and sees
     Ben's muggins; Ben (JSON) calls it."""
     async with running_server() as server:
-        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-
-        async def say(line: str) -> None:
-            writer.write(line.encode() + b"\n")
-            await writer.drain()
-
-        async def read_until(words: str) -> str:
-            seen = ""
-            while words not in seen:
-                seen += (await asyncio.wait_for(reader.readline(), 10)).decode()
-            return seen
-
+        ann = TextPerson(*await asyncio.open_connection("127.0.0.1", server.port))
+        say, read_until, writer = ann.say, ann.read_until, ann.writer
         ben = await _hello(server.port, "Ben")
         created = await ben.request({"type": "create_table", "preset": "cribbage", "options": MANUAL})
         await say("width 1000")  # one line a message
         await say("name Ann")
         await read_until("Welcome, Ann!")
-        await say(f"join {created['table']['id']}")
-        await ben.request({"type": "ready"})
-        await say("ready")
-        await read_until("Your discard")
-        await say("discard KH QH")
-        await ben.request({"type": "action", "action": "discard", "cards": ["9D", "TD"]})
-        await ben.send({"type": "snapshot"})
-        bens_play = asyncio.ensure_future(play_out(ben, random.Random(2), stop_after=_kind("counting")))
-        text = ""
-        while "Your claim" not in text:  # Ann plays the first card she is offered
-            line = (await asyncio.wait_for(reader.readline(), 10)).decode()
-            text += line
-            if line.startswith("Your turn"):
-                await say(line.split(": ", 1)[1].split(" | ")[0].strip())
-        await bens_play
+        text = await text_player_to_the_claim(ann, ben, created["table"]["id"], "Your discard",
+                                              "Your turn", "Your claim")
         assert "Ann's hand 4C 5H 5S JD + 6C is to be counted." in text
         assert ("Your claim: count the cards to be counted above, with the turn-up, and type claim N "
                 "(a claim above what they hold is refused once, and a second one counts as 0; points "

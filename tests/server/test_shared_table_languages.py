@@ -9,16 +9,15 @@ and errors are German while the watcher's stay English, from the very same event
 from __future__ import annotations
 
 import asyncio
-import random
 
 import pytest
 
 from noddy.protocol.calls import announce
 from noddy.protocol.i18n import speaking
 
-from .harness import Client, play_out, running_server
-from .test_counting_and_coach import (MANUAL, _claim_turn, _kind, _play_to_the_show, _seat_two,
-                                      stacked)
+from .harness import Client, running_server
+from .test_counting_and_coach import (MANUAL, TextPerson, _kind, _play_to_the_show, _seat_two,
+                                      stacked, text_player_to_the_claim)
 
 __all__ = ["stacked"]  # the fixture, used by name
 
@@ -60,18 +59,8 @@ async def test_a_spanish_player_on_nc_a_german_one_on_json_and_an_english_watche
     claim prompt, the refusal of 18, Ben's muggins and the count are all Spanish to her; Ben's
     error is German; the watcher's count is English."""
     async with running_server() as server:
-        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-
-        async def say(line: str) -> None:
-            writer.write(line.encode() + b"\n")
-            await writer.drain()
-
-        async def read_until(words: str) -> str:
-            seen = ""
-            while words not in seen:
-                seen += (await asyncio.wait_for(reader.readline(), 10)).decode()
-            return seen
-
+        ann = TextPerson(*await asyncio.open_connection("127.0.0.1", server.port))
+        say, read_until, reader = ann.say, ann.read_until, ann.reader
         ben = await Client.connect(server.port)
         await ben.hello("Ben", language="de")
         created = await ben.request({"type": "create_table", "preset": "cribbage", "options": MANUAL})
@@ -82,22 +71,9 @@ async def test_a_spanish_player_on_nc_a_german_one_on_json_and_an_english_watche
         await read_until("Idioma: Español.")
         await say("name Ann")
         await read_until("¡Bienvenido, Ann!")
-        await say(f"join {created['table']['id']}")
         await dot.request({"type": "spectate", "table": created["table"]["id"]})
-        await ben.request({"type": "ready"})
-        await say("ready")
-        await read_until("Tu descarte")
-        await say("discard KH QH")
-        await ben.request({"type": "action", "action": "discard", "cards": ["9D", "TD"]})
-        await ben.send({"type": "snapshot"})
-        bens_play = asyncio.ensure_future(play_out(ben, random.Random(2), stop_after=_kind("counting")))
-        text = ""
-        while "Tu canto" not in text:  # Ann plays the first card she is offered
-            line = (await asyncio.wait_for(reader.readline(), 10)).decode()
-            text += line
-            if line.startswith("Tu turno"):
-                await say(line.split(": ", 1)[1].split(" | ")[0].strip())
-        await bens_play
+        text = await text_player_to_the_claim(ann, ben, created["table"]["id"], "Tu descarte",
+                                              "Tu turno", "Tu canto")
         assert "Carta de arranque: 6C." in text
         assert "Ann juega 4C — cuatro" in text
         assert "La mano de Ann 4C 5H 5S JD + 6C se cuenta ahora." in text
@@ -124,6 +100,6 @@ async def test_a_spanish_player_on_nc_a_german_one_on_json_and_an_english_watche
             "por muggins."]
         english = (await dot.recv_until(_kind("counted")))["event"]
         assert english["announcement"].startswith("fifteen two, fifteen four")
-        writer.close()
+        ann.writer.close()
         await ben.close()
         await dot.close()
