@@ -52,29 +52,41 @@ SCRIPT = textwrap.dedent('''
 ''')
 
 
-def run_in_namespace(keepalive_idle: float, looks: int, mid_send: bool = False) -> dict:
+#: The three runs: keepalive after 1 s of silence and 1 probe 1 s later, found in about 2 s
+#: (up to 20 s allowed), idle or while the server is sending; and without keepalive, watched
+#: half as long again as the kernel needs with it (~2 s): with keepalive it would be gone.
+RUNS = {"idle": (1, 200, False), "sending": (1, 200, True), "no keepalive": (0, 30, False)}
+
+
+@pytest.fixture(scope="module")
+def outcomes() -> dict[str, dict]:
+    """What each run of :data:`RUNS` saw, the three run at once (each in its own namespace with
+    its own server: they share nothing, and the kernel's timers, not the CPU, take their time)."""
     if shutil.which("unshare") is None or shutil.which("ip") is None:
         pytest.skip("needs unshare and ip to drop a route in a network namespace")
-    done = subprocess.run(["unshare", "-n", sys.executable, "-c", SCRIPT, str(keepalive_idle), str(looks),
-                           "1" if mid_send else "0"],
-                          capture_output=True, text=True, timeout=60)
-    if done.returncode != 0 and ("Operation not permitted" in done.stderr or "unshare failed" in done.stderr):
-        pytest.skip(f"cannot make a network namespace here: {done.stderr.strip()[:200]}")
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    started = {name: subprocess.Popen(["unshare", "-n", sys.executable, "-c", SCRIPT, str(idle), str(looks),
+                                       "1" if mid_send else "0"],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+               for name, (idle, looks, mid_send) in RUNS.items()}
+    seen = {}
+    for name, process in started.items():
+        out, err = process.communicate(timeout=60)
+        if process.returncode != 0 and ("Operation not permitted" in err or "unshare failed" in err):
+            pytest.skip(f"cannot make a network namespace here: {err.strip()[:200]}")
+        assert process.returncode == 0, err
+        seen[name] = json.loads(out.strip().splitlines()[-1])
+    return seen
 
 
-def test_a_peer_whose_route_vanished_is_found_by_keepalive_and_its_seat_held() -> None:
-    # keepalive after 1 s of silence, 1 probe 1 s later: found in about 2 s (up to 20 s allowed)
-    assert run_in_namespace(1, 200) == {"connected": False, "held": True, "seat": 0}
+def test_a_peer_whose_route_vanished_is_found_by_keepalive_and_its_seat_held(outcomes: dict) -> None:
+    assert outcomes["idle"] == {"connected": False, "held": True, "seat": 0}
 
 
-def test_a_peer_that_vanished_while_the_server_was_sending_is_found_as_soon() -> None:
+def test_a_peer_that_vanished_while_the_server_was_sending_is_found_as_soon(outcomes: dict) -> None:
     """Keepalive probes only an idle connection; data in flight is retransmitted for many
     minutes unless TCP_USER_TIMEOUT (set to the same total) gives it up: ~2 s here too."""
-    assert run_in_namespace(1, 200, mid_send=True) == {"connected": False, "held": True, "seat": 0}
+    assert outcomes["sending"] == {"connected": False, "held": True, "seat": 0}
 
 
-def test_without_keepalive_the_vanished_peer_would_still_look_connected() -> None:
-    # half as long again as the kernel needs above (~2 s): with keepalive it would be gone
-    assert run_in_namespace(0, 30) == {"connected": True, "held": False, "seat": 0}
+def test_without_keepalive_the_vanished_peer_would_still_look_connected(outcomes: dict) -> None:
+    assert outcomes["no keepalive"] == {"connected": True, "held": False, "seat": 0}
