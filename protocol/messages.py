@@ -33,6 +33,7 @@ SHAPES: dict[str, Fields] = {
         "private": "bool", "status": "str", "creator": "str", "seats": "[@seat?]",
         "spectators": "[str]", "turn_timer": "number?", "games_played": "int", "game_id": "int?",
         "rated": "bool", "unrated_reasons": "[str]", "unrated_why": "str?", "match": "object?",
+        "~last_game": "object",
         "~seat_silence": "number?", "~event": "object",
     },
     "seat": {"seat": "int", "name": "str", "kind": "str", "bot": "bool", "level": "str?",

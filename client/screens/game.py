@@ -178,8 +178,9 @@ class Game:
         if kind == "game_started":
             self._new_game()
         elif kind == "game_over":
-            table = self.table or {}
-            self.game_rating = {"rated": table.get("rated"), "unrated_why": table.get("unrated_why")}
+            table = self.table or {}  # (a table finished already says how: its last_game)
+            self.game_rating = table.get("last_game") or {"rated": table.get("rated"),
+                                                          "unrated_why": table.get("unrated_why")}
             self.over_names = [str(name or "") for name in event.get("names") or []]
         view.names = self.names()
         hand_before = list(self.hand)

@@ -21,7 +21,8 @@ def rated_words(game: Game, ended: bool = False) -> str:
     summary says, or if ``ended`` said as the game ended: `` That game was rated.``), or
     nothing from a server that does not say.  Whole sentences, each one msgid: a translation
     says "will be" and "was" its own way."""
-    table = (game.game_rating if ended else None) or game.table or {}
+    table = game.table or {}
+    table = ((table.get("last_game") or game.game_rating) if ended else None) or table
     if not isinstance(table.get("rated"), bool):
         return ""
     if table["rated"]:

@@ -87,6 +87,7 @@ class GameEnding:
             result = self._made_result(table, game)
         changes: list = []
         reasons = table.unrated_reasons()
+        table.last_game_terms = table.rating_terms()  # what the finished table says of this game
         if reasons:  # see Table.unrated_reasons: only two sides of registered people, no coach
             self._ratings.note_unrated(family_of(table.preset), [code for code, _ in reasons])
         else:

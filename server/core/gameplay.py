@@ -147,6 +147,7 @@ class Gameplay:
         live = LiveGame(self._next_game, table.seq, seats, started_at=started_at)
         self._next_game += 1
         table.live = live
+        table.last_game_terms = None  # (a new game: the finished table's words of the last are done)
         events = list(game.log)
         result = self._ending.result(table, game, events)
         plain = [event.to_dict() for event in events]

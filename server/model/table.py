@@ -148,6 +148,11 @@ class Table:
     match: MatchPlan | None = None
     #: The match being played here (table option ``match``), or the last one, won.
     running_match: Match | None = None
+    #: The rating terms (:meth:`rating_terms`) the last game was played under, kept from its
+    #: end until the next game starts: the table's own ``rated`` says how the *next* game
+    #: would be rated, for the seats taken now, which a seat left or an account made after
+    #: the game changes ("That game was rated" must not be said of a game that was not).
+    last_game_terms: dict[str, Any] | None = None
     #: A club night's board played here (issue 35): ``{"id", "round", "board"}``, shown in
     #: the summary; None for any other table.  Set by the server's club-night room.
     event: dict[str, Any] | None = None
@@ -269,6 +274,8 @@ class Table:
             "partnerships": self.partnerships, "options": dict(self.options),
             "private": self.private, "turn_timer": self.turn_timer, "status": self.status,
             **self.rating_terms(),
+            **({"last_game": dict(self.last_game_terms)}
+               if self.last_game_terms is not None and self.status == FINISHED else {}),
             "seats": [None if seat is None else self._seat_dict(seat, i) for i, seat in enumerate(self.seats)],
             "spectators": [s.name for s in self.spectators],
             "creator": None if owner is None else owner.name,

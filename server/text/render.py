@@ -187,6 +187,17 @@ def _match_line(table: dict[str, Any]) -> str:
         to=match["to"], game=match["game"], points=match_points(match, sides))
 
 
+def _last_game_words(table: dict[str, Any]) -> str:
+    """At a finished table, how its last game was rated (``last_game``; a server without it:
+    the table's terms), not how the next would be (the table's ``rated``): "" otherwise."""
+    if table.get("status") != "finished" or "rated" not in table:
+        return ""
+    terms = table.get("last_game") or table
+    if terms["rated"]:
+        return _("That game was rated.")
+    return _("That game was unrated: {why}.").format(why=say(terms["unrated_why"]))
+
+
 def render(message: dict[str, Any], names: Sequence[str] = (), width: int | None = None) -> str:
     """``message`` as lines a person can read (always ending in a newline).  ``names`` are
     the seats' names at the reader's table, so that events name the players; ``width`` the
@@ -220,10 +231,7 @@ def render(message: dict[str, Any], names: Sequence[str] = (), width: int | None
             text = joinable_line(message["table"])
         elif names:  # the reader sits or watches at this table (the lobby's readers have none)
             text += _how_seats_fill(message["table"]) + _ready_hint(message)
-            if message["table"]["status"] == "finished" and "rated" in message["table"]:
-                table = message["table"]
-                text += "\n" + (_("That game was rated.") if table["rated"] else
-                                _("That game was unrated: {why}.").format(why=say(table["unrated_why"])))
+            text += "".join("\n" + said for said in [_last_game_words(message["table"])] if said)
     elif kind in ("who", "challenge", "challenged", "challenge_over", "seeking"):
         text = lobby_text(message)
     elif kind == "table_closed":
@@ -244,6 +252,7 @@ def render(message: dict[str, Any], names: Sequence[str] = (), width: int | None
         text = talk_text(message)
     elif kind == "snapshot":
         lines = [_table_line(message["table"]) + _match_line(message["table"])]
+        lines += [said for said in [_last_game_words(message["table"])] if said]
         game = message["game"]
         if game is not None:
             if game["hand"] is not None:

@@ -620,3 +620,17 @@ def test_connection_restored_goes_when_the_next_game_starts() -> None:
     assert model.session.status == "Connection restored; back at the table."
     deal_004(model)                       # the next game begins
     assert model.session.status == ""
+
+
+def test_a_watcher_of_a_finished_table_is_told_how_that_game_was_rated() -> None:
+    # A guest registered after an unrated game: the table's "rated" (the next game's) turned
+    # true, and whoever came to the table then read "That game was rated."; the table's
+    # last_game says how the finished game was rated.
+    model = seated_ben()
+    deal_004(model)
+    model.handle(ev(9, "game_over", winner=0, winning_seats=[0], scores=[31, 4]))
+    finished = summary("finished") | {"rated": True, "unrated_reasons": [], "unrated_why": None,
+                                      "last_game": {"rated": False, "unrated_reasons": ["guest"],
+                                                    "unrated_why": "Anna is a guest"}}
+    model.handle({"type": "table", "table": finished})
+    assert model.prompt().endswith(" That game was unrated: Anna is a guest.")
