@@ -23,6 +23,7 @@ The coach's box, like the count of a deal, scrolls what does not fit the screen
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from prompt_toolkit.application import Application
@@ -61,6 +62,19 @@ LOBBY_SCREENS = (LOBBY, CONNECTING)
 #: Log lines a PgUp/PgDn moves when the log window has not been drawn yet.
 DEFAULT_LOG_PAGE = 8
 
+
+
+def held_between_games(grace: float | None, keep_away: float | None) -> str:
+    """How long the server holds a seat and its match between two games (the grace, then
+    ``keep_away`` more), as the quit question says it: minutes, rounded up, from two on."""
+    if grace is None or keep_away is None:
+        return _("Quit? Your seat and the match are held:\n start noddy-client again to play on.")
+    held = grace + keep_away
+    if held >= 120:
+        return _("Quit? Your seat and the match are held for {minutes} min:\n start noddy-client "
+                 "again to play on.").format(minutes=math.ceil(held / 60))
+    return _("Quit? Your seat and the match are held for {seconds} s:\n start noddy-client "
+             "again to play on.").format(seconds=f"{held:g}")
 
 class Windows:
     """The layout of :class:`~noddy.client.app.ClientApp` (module docstring).
@@ -106,9 +120,8 @@ class Windows:
             text = self.question
         elif self._playing() and self.tokens is not None and not self._in_game():
             # Between games of a match the server holds the seat for its grace and then
-            # keep_away more, which the welcome does not say: no number, then (issue 33).
-            text = (" " + _("Quit? Your seat and the match are held:\n start noddy-client again to play on.")
-                    + "  y / n ")
+            # keep_away more; an older server's welcome does not say: no number, then.
+            text = " " + held_between_games(self.model.session.grace, self.model.session.keep_away) + "  y / n "
         elif self._playing() and self.tokens is not None:
             grace = self.model.session.grace
             said = (_("Quit? Your seat is held for {seconds} s:\n start noddy-client again to take it back.")
@@ -119,7 +132,9 @@ class Windows:
             text = " " + _("Quit? The game ends with the program.") + "  y / n "
         else:
             text = " " + _("Quit?") + "  y / n "
-        return [("class:prompt", text)]
+        # Each line ends in a space, as the last does in "  y / n ": the box is as wide as its
+        # widest line, and a first line that is the widest must not touch its side.
+        return [("class:prompt", text.replace("\n", " \n"))]
 
     # == the screen's measures =============================================================
     def _width(self) -> int:

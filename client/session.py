@@ -89,6 +89,9 @@ class Session:
         self.welcomes = 0
         #: How long the server holds a dropped player's seat (its welcome says).
         self.grace: float | None = None
+        #: How much longer the server holds a seat between two games of a match, past the
+        #: grace (its welcome's ``limits.keep_away``; None: an older server that does not say).
+        self.keep_away: float | None = None
         self.status = ""          # the one-line message under the board (errors, hints)
         self.status_is_error = False
         #: The status is news that lasts until a game starts (a challenge accepted: it said so
@@ -206,6 +209,8 @@ class Session:
         limits = m.get("limits") or {}
         if isinstance(limits.get("grace_period"), (int, float)):
             self.grace = float(limits["grace_period"])
+        if isinstance(limits.get("keep_away"), (int, float)):
+            self.keep_away = float(limits["keep_away"])
         self.name = m.get("name", self.name)
         self.token = m.get("token")
         registered = m.get("registered")

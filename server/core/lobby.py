@@ -120,7 +120,8 @@ class Lobby:
                         for family in FAMILIES},
             "limits": {"max_line": config.max_line, "grace_period": config.grace_period,
                        "ping_interval": config.ping_interval, "idle_timeout": config.idle_timeout,
-                       "rate": config.rate, "burst": config.burst, "seat_silence": config.seat_silence},
+                       "rate": config.rate, "burst": config.burst, "seat_silence": config.seat_silence,
+                       "keep_away": config.keep_away},
             "language": self._language_of(session), "languages": languages(),
         }
 

@@ -70,3 +70,20 @@ async def test_between_games_of_a_match_the_question_gives_no_wrong_number(ann: 
     ann.model.handle({"type": "table", "table": {**match_table([1, 0]), "status": "finished"}})
     said, _ = asked_to_quit(ann)
     assert said == ("Quit? Your seat and the match are held: start noddy-client again to play on. y / n")
+
+
+async def test_between_games_of_a_match_the_question_says_the_grace_and_keep_away(ann: ClientApp) -> None:
+    """The welcome says how long the seat is held between games past the grace (keep_away):
+    the question says the whole, in minutes from two on."""
+    ann.model.session.keep_away = 3600.0  # as the welcome's limits say it (grace 20 s)
+    deal_004(ann.model)
+    ann.model.handle(ev(9, "game_over", winner=0, winning_seats=[0], scores=[31, 4], ending="target",
+                        skunk="none", names=["ann", "cy"]))
+    ann.model.handle({"type": "table", "table": {**match_table([1, 0]), "status": "finished"}})
+    said, _ = asked_to_quit(ann)
+    assert said == ("Quit? Your seat and the match are held for 61 min: start noddy-client again to "
+                    "play on. y / n")
+    ann.model.session.keep_away = 40.0
+    said, _ = asked_to_quit(ann)
+    assert said == ("Quit? Your seat and the match are held for 60 s: start noddy-client again to "
+                    "play on. y / n")

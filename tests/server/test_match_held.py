@@ -121,3 +121,13 @@ async def test_a_match_held_between_games_across_a_restart(tmp_path: Path) -> No
         ann = await _back_and_next_game(server.port, tokens[0], ben, points)
         await ann.close()
         await ben.close()
+
+
+async def test_the_welcome_says_how_long_a_seat_is_held_between_games_of_a_match() -> None:
+    """A client's quit question between games says how long the seat and the match are held:
+    the grace, then ``keep_away`` more, both in the welcome's limits."""
+    async with running_server(grace_period=20, keep_away=120) as server:
+        client = await Client.connect(server.port)
+        welcome = await client.hello("ann")
+        assert (welcome["limits"]["grace_period"], welcome["limits"]["keep_away"]) == (20, 120)
+        await client.close()
