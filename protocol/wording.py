@@ -11,7 +11,7 @@ from __future__ import annotations
 import string
 from typing import Any, Callable, NamedTuple, Sequence
 
-from .calls import SPELLERS
+from .calls import number_words as spelled
 from .i18n import DEFAULT_LANGUAGE, _, current_language, pgettext
 
 #: A part of a :class:`Line`: plain text, or a run of wire cards ("5H", "TC").
@@ -40,24 +40,16 @@ class Line(NamedTuple):
             out.append(part if isinstance(part, str) else " ".join(map(card, part)))
         return "".join(out)
 
-_SMALL = ("nought one two three four five six seven eight nine ten eleven twelve thirteen "
-          "fourteen fifteen sixteen seventeen eighteen nineteen").split()
-_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
-
-
 def number_words(n: int) -> str:
     """The running count as it is called, in the current language: ``number_words(25) ==
-    "twenty-five"`` ("fünfundzwanzig", "veinticinco"); figures outside 0-99."""
+    "twenty-five"`` ("fünfundzwanzig", "veinticinco"); figures outside 0-99.  The spelling is
+    the calls' (:func:`noddy.protocol.calls.number_words`); only an English count of none is
+    "nought", not the calls' "zero"."""
     if not 0 <= n < 100:
         return str(n)
-    language = current_language()
-    if language == DEFAULT_LANGUAGE:
-        if n < 20:
-            return _SMALL[n]
-        tens, ones = divmod(n, 10)
-        return _TENS[tens] + ("-" + _SMALL[ones] if ones else "")
-    speller = SPELLERS.get(language)
-    return speller(n) if speller is not None else str(n)
+    if n == 0 and current_language() == DEFAULT_LANGUAGE:
+        return "nought"
+    return spelled(n)
 
 
 def seat_name(seat: int | None, names: Sequence[str | None] = ()) -> str:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from noddy.bots import Player
 from noddy.engine import Action, Observation, Rules
+from noddy.protocol.i18n import DEFAULT_LANGUAGE
 
 from ..model.passwords import ACCOUNT_N, hash_password, password_matches
 
@@ -74,8 +75,9 @@ class Send:
     #: mode's default, 80).  Set by the text adapter, like ``names``.
     width: int | None = None
     #: The language the connection reads (its ``Connection.language``): the send path says
-    #: the message's text in it.  Set by the outbox (:meth:`Outbox.send`, :meth:`Outbox.take`).
-    language: str = "en"
+    #: the message's text in it.  Set by the outbox as it hands a call's Sends over
+    #: (:meth:`Outbox.take`), and by the text adapter for its own.
+    language: str = DEFAULT_LANGUAGE
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,9 +63,10 @@ class Outbox:
 
     def send(self, conn_id: int | None, message: dict[str, Any], timer: TurnTimer | None = None) -> None:
         """Send ``message`` to ``conn_id`` if it is open (``timer``: see :class:`TurnTimer`)."""
-        conn = self._connections.get(conn_id)
-        if conn is not None and not conn.closing:
-            self._out.append(Send(conn.id, message, conn.text is True, (), timer, None, conn.language))
+        text = self.text_of(conn_id)
+        if text is not None:
+            assert conn_id is not None
+            self._out.append(Send(conn_id, message, text, (), timer))
 
     def reply(self, conn: Connection, request_id: Any, message: dict[str, Any],
               timer: TurnTimer | None = None) -> None:
@@ -102,10 +103,10 @@ class Outbox:
         return work
 
     def _languages(self, out: list[Out]) -> None:
-        """Mark each Send of ``out`` with its connection's language: those a part of the core
-        put itself (a game's batches, the lobby's news) carry English until here.  Only
-        called while some connection reads another language, so a server of English readers
-        pays nothing for it."""
+        """Mark each Send of ``out`` with its connection's language, the one place a Send is
+        given it (:meth:`send`'s and those a part of the core put itself, a game's batches or
+        the lobby's news, carry English until here).  Only called while some connection
+        reads another language, so a server of English readers pays nothing for it."""
         get = self._connections.get
         for item in out:
             if item.__class__ is Send:
