@@ -13,12 +13,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from noddy.engine import configure
 from noddy.server import ServerCore
 
 from .harness import Client, running_server
 from .harness import test_config as config_for_tests
-from .test_matches import _game, _ready_both
+from .test_matches import _ready_both, match_after_first_game
 
 GRACE = 5.0
 KEEP_AWAY = 100.0
@@ -27,21 +26,6 @@ KEEP_AWAY = 100.0
 def _core(now: list[float], **changes: Any) -> ServerCore:
     """A core whose clock only the test moves."""
     return ServerCore(config_for_tests(grace_period=GRACE, keep_away=KEEP_AWAY, **changes), clock=lambda: now[0])
-
-
-async def _first_game(port: int) -> tuple[Client, Client, list[int]]:
-    """ann (seat 0) and ben (seat 1) at table 1, a Noddy match to 2 (target 15), its first
-    game played out; the match points after it."""
-    ann, ben = await Client.connect(port), await Client.connect(port)
-    await ann.hello("ann")
-    await ben.hello("ben")
-    await ann.request({"type": "create_table", "preset": "noddy", "options": {"target": 15, "match": 2}})
-    await ben.request({"type": "sit", "table": 1})
-    await _ready_both(ann, ben)
-    over = await _game(ann, ben, configure("noddy", 2, options={"target": 15}), lambda _: True, seed=3)
-    points = [0, 0]
-    points[over["winner"]] = 1
-    return ann, ben, points
 
 
 def _held_or_given_up(message: dict[str, Any]) -> bool:
@@ -68,7 +52,7 @@ async def _back_and_next_game(port: int, token: str | None, ben: Client, points:
 async def test_quitting_between_games_of_a_match_holds_the_seat_past_the_grace_period() -> None:
     now = [0.0]
     async with running_server(core=_core(now)) as server:
-        ann, ben, points = await _first_game(server.port)
+        ann, ben, points = await match_after_first_game(server.port, 2)
         token = ann.token
         await ann.close()  # the client's q between games
         away = await ben.recv_until(lambda m: m["type"] == "player_away")
@@ -87,7 +71,7 @@ async def test_quitting_between_games_of_a_match_holds_the_seat_past_the_grace_p
 async def test_a_seat_never_taken_back_between_games_leaves_the_match_unfinished_not_given_up() -> None:
     now = [0.0]
     async with running_server(core=_core(now)) as server:
-        ann, ben, points = await _first_game(server.port)
+        ann, ben, points = await match_after_first_game(server.port, 2)
         await ann.close()
         await ben.recv_until(lambda m: m["type"] == "player_away")
         now[0] += GRACE + 1
@@ -106,7 +90,7 @@ async def test_a_match_held_between_games_across_a_restart(tmp_path: Path) -> No
     db = str(tmp_path / "noddy.sqlite3")
     now = [0.0]
     async with running_server(core=_core(now, db=db)) as server:
-        ann, ben, points = await _first_game(server.port)
+        ann, ben, points = await match_after_first_game(server.port, 2)
         tokens = ann.token, ben.token
         await ann.close()
         await ben.close()

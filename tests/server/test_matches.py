@@ -355,3 +355,18 @@ async def test_a_match_line_names_who_played_it_after_a_player_left() -> None:
         writer.close()
         await ann.close()
         await ben.close()
+
+
+async def match_after_first_game(port: int, to: int) -> tuple[Client, Client, list[int]]:
+    """ann (seat 0) and ben (seat 1) at table 1, a Noddy match to ``to`` (target 15), its first
+    game played out: the two and the match points after it (1 for the game's winner)."""
+    ann, ben = await Client.connect(port), await Client.connect(port)
+    await ann.hello("ann")
+    await ben.hello("ben")
+    await ann.request({"type": "create_table", "preset": "noddy", "options": {"target": 15, "match": to}})
+    await ben.request({"type": "sit", "table": 1})
+    await _ready_both(ann, ben)
+    over = await _game(ann, ben, configure("noddy", 2, options={"target": 15}), lambda _: True, seed=3)
+    points = [0, 0]
+    points[over["winner"]] = 1
+    return ann, ben, points

@@ -11,14 +11,13 @@ import random
 from typing import Any
 
 from noddy.client.model import ViewModel
-from noddy.engine import configure
 from noddy.server import ServerCore
 from noddy.server.text import render
 from noddy.server.text.wrapping import wrap
 
 from .harness import Client, play_out, running_server, text_connection, text_line, text_until
 from .harness import test_config as config_for_tests
-from .test_matches import _game, _ready_both
+from .test_matches import _ready_both, match_after_first_game
 from .test_stand_ins import SECRET, registered_table, scores_now
 
 
@@ -108,24 +107,9 @@ async def test_an_unrated_game_sends_those_at_the_table_no_rating_change() -> No
         await ben.close()
 
 
-async def _match_after_game_1(port: int) -> tuple[Client, Client, list[int]]:
-    """ann and ben at a match to 3 of noddy to 15, its first game played: the two and the
-    match points (1 for the game's winner)."""
-    ann, ben = await Client.connect(port), await Client.connect(port)
-    await ann.hello("ann")
-    await ben.hello("ben")
-    await ann.request({"type": "create_table", "preset": "noddy", "options": {"target": 15, "match": 3}})
-    await ben.request({"type": "sit", "table": 1})
-    await _ready_both(ann, ben)
-    over = await _game(ann, ben, configure("noddy", 2, options={"target": 15}), lambda _: True, seed=3)
-    points = [0, 0]
-    points[over["winner"]] = 1
-    return ann, ben, points
-
-
 async def test_a_match_given_up_is_told_to_the_one_who_gave_it_up() -> None:
     async with running_server() as server:
-        ann, ben, points = await _match_after_game_1(server.port)
+        ann, ben, points = await match_after_first_game(server.port, 3)
         assert (await ben.request({"type": "resign_match"}))["type"] == "table"
         told = next(m for m in ben.received if _told(m))
         assert (told["why"], told["result"], told["rating"]) == ("match_given_up", None, None)
@@ -137,7 +121,7 @@ async def test_a_match_given_up_is_told_to_the_one_who_gave_it_up() -> None:
 
 async def test_leaving_between_games_of_a_match_is_told_as_giving_it_up() -> None:
     async with running_server() as server:
-        ann, ben, points = await _match_after_game_1(server.port)
+        ann, ben, points = await match_after_first_game(server.port, 3)
         assert (await ann.request({"type": "leave"}))["type"] == "ok"
         told = await ann.recv_until(_told)
         assert (told["why"], told["seat"], told["match"]["resigned"], told["match"]["winner"]) == (
